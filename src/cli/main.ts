@@ -1,0 +1,2 @@
+console.error('taskloom: the CLI is being assembled');
+process.exit(2);

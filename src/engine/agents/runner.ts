@@ -1,0 +1,50 @@
+import type { AgentRole, RunnerStatus } from '../domain/events';
+import type { TokenUsage } from '../domain/usage';
+
+/** What the agent may do: the critic and the planner only read. */
+export type AccessLevel = 'read-only' | 'workspace-write';
+
+export interface RunnerInput {
+  role: AgentRole;
+  prompt: string;
+  cwd: string;
+  /** The task this call works on (null for run-level calls such as planning). */
+  taskId: string | null;
+  /** 1-based: the actor's build attempt, or the critic's review number, within the task's current try. */
+  attempt: number;
+  model?: string;
+  access: AccessLevel;
+  /** Continue this agent conversation instead of starting a new one, where the agent supports it. */
+  resumeSessionId?: string;
+  /** Ask for structured output matching this JSON schema (critic verdicts, plans). */
+  outputSchema?: object;
+  /** No activity for this long aborts the call with status `idle_timeout`. */
+  idleTimeoutMs: number;
+  signal: AbortSignal;
+}
+
+/** Something the agent did, streamed while it works; any activity feeds the watchdog. */
+export interface RunnerActivity {
+  kind: 'text' | 'tool' | 'status';
+  message: string;
+}
+
+export interface RunnerResult {
+  status: RunnerStatus;
+  /** The agent's final answer (for the critic: the verdict JSON as text). */
+  text: string;
+  /** Parsed structured output when the agent returned some. */
+  structured?: unknown;
+  usage: TokenUsage;
+  sessionId?: string;
+  model: string;
+  durationMs: number;
+  /** Human-readable reason when status is not ok, with the last output lines. */
+  error?: string;
+}
+
+/** One interface for every agent: Claude Code, Codex, a CLI by template, the scripted agent. */
+export interface AgentRunner {
+  readonly name: string;
+  run(input: RunnerInput, onActivity?: (activity: RunnerActivity) => void): Promise<RunnerResult>;
+}

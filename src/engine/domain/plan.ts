@@ -1,0 +1,16 @@
+/** A unit of work: one branch, one worktree, one actor/gate/critic loop. */
+export interface PlanTask {
+  id: string;
+  title: string;
+  description: string;
+  acceptance: string[];
+  dependsOn: string[];
+  files?: string[];
+}
+
+/** What the planner (or the user) hands the engine. Validated by `parsePlan` in engine/plan. */
+export interface Plan {
+  goal: string;
+  rationale?: string;
+  tasks: PlanTask[];
+}

@@ -1,0 +1,27 @@
+/** Everything that decides how a run behaves. Recorded in `run_created`, so resume uses the same values. */
+export interface RunConfig {
+  maxParallel: number;
+  /** Actor attempts allowed to fix a failing gate before the task needs a human. */
+  maxGateFixAttempts: number;
+  /** Critic "changes required" verdicts allowed before the task needs a human. */
+  maxReviewCycles: number;
+  /** Shell commands run in the task worktree; all must exit 0. Empty = no mechanical gate. */
+  gateCommands: string[];
+  gateTimeoutSeconds: number;
+  /** No output from an agent or gate for this long aborts the step (STUCK_ABORTED). */
+  stuckThresholdSeconds: number;
+  /** When the critic cannot be reached, end in UNVERIFIED_BY_CRITIC instead of NEEDS_HUMAN. */
+  allowUnverified: boolean;
+  agent: AgentConfig;
+}
+
+export type AgentConfig = { kind: 'scripted'; scriptPath: string };
+
+export const DEFAULT_RUN_CONFIG: Omit<RunConfig, 'gateCommands' | 'agent'> = {
+  maxParallel: 2,
+  maxGateFixAttempts: 3,
+  maxReviewCycles: 3,
+  gateTimeoutSeconds: 600,
+  stuckThresholdSeconds: 300,
+  allowUnverified: false,
+};

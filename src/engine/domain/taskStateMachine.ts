@@ -1,0 +1,83 @@
+import { TASK_EVENTS, TASK_STATES, type TaskEvent, type TaskState } from './taskStates';
+
+type Table = Partial<Record<TaskState, Partial<Record<TaskEvent, TaskState>>>>;
+
+const ABORTS = {
+  STUCK_ABORTED: 'NEEDS_HUMAN',
+  AGENT_FAILED: 'NEEDS_HUMAN',
+  ENGINE_ERROR: 'NEEDS_HUMAN',
+  EXCEEDED_LIMIT: 'NEEDS_HUMAN',
+  QUOTA_EXHAUSTED: 'PENDING',
+  INTERRUPTED: 'PENDING',
+  CANCELLED: 'CANCELLED',
+} as const satisfies Partial<Record<TaskEvent, TaskState>>;
+
+/**
+ * The whole task lifecycle as one table: state → event → next state. Anything not in the
+ * table is illegal. QUOTA_EXHAUSTED and INTERRUPTED return a task to PENDING because the
+ * run pauses (or crashed) and the task is started again on resume.
+ */
+const TRANSITIONS: Table = {
+  PENDING: {
+    BUILD_STARTED: 'BUILDING',
+    DEPENDENCY_FAILED: 'SKIPPED',
+    ENGINE_ERROR: 'NEEDS_HUMAN',
+    EXCEEDED_LIMIT: 'NEEDS_HUMAN',
+    CANCELLED: 'CANCELLED',
+  },
+  BUILDING: { BUILD_FINISHED: 'GATING', ...ABORTS },
+  GATING: { MECHANICAL_PASSED: 'CRITIC_REVIEWING', MECHANICAL_FAILED: 'MECHANICAL_FAILED', ...ABORTS },
+  MECHANICAL_FAILED: { RETRY_BUILD: 'BUILDING', ...ABORTS },
+  CRITIC_REVIEWING: {
+    CRITIC_GREEN: 'GREEN',
+    CRITIC_CHANGES_REQUIRED: 'CHANGES_REQUIRED',
+    CRITIC_UNAVAILABLE: 'UNVERIFIED_BY_CRITIC',
+    MALFORMED_GIVEUP: 'NEEDS_HUMAN',
+    ...ABORTS,
+  },
+  CHANGES_REQUIRED: { RETRY_BUILD: 'BUILDING', ...ABORTS },
+  NEEDS_HUMAN: {
+    HUMAN_RETRY: 'PENDING',
+    HUMAN_ACCEPTED: 'GREEN',
+    HUMAN_SKIPPED: 'SKIPPED',
+    CANCELLED: 'CANCELLED',
+  },
+  UNVERIFIED_BY_CRITIC: { HUMAN_ACCEPTED: 'GREEN', HUMAN_RETRY: 'PENDING', HUMAN_SKIPPED: 'SKIPPED' },
+  SKIPPED: { DEPENDENCY_RETRIED: 'PENDING', HUMAN_RETRY: 'PENDING' },
+  CANCELLED: { HUMAN_RETRY: 'PENDING', INTERRUPTED: 'PENDING' },
+  GREEN: {},
+};
+
+export class IllegalTransitionError extends Error {
+  constructor(
+    readonly from: TaskState,
+    readonly event: TaskEvent,
+    readonly taskId?: string,
+  ) {
+    super(`Illegal task transition${taskId ? ` for task "${taskId}"` : ''}: ${event} is not allowed in state ${from}`);
+    this.name = 'IllegalTransitionError';
+  }
+}
+
+export const TaskStateMachine = {
+  /** The state `event` leads to from `from`; throws IllegalTransitionError when the table has no such edge. */
+  next(from: TaskState, event: TaskEvent, taskId?: string): TaskState {
+    const to = TRANSITIONS[from]?.[event];
+    if (!to) throw new IllegalTransitionError(from, event, taskId);
+    return to;
+  },
+
+  canApply(from: TaskState, event: TaskEvent): boolean {
+    return TRANSITIONS[from]?.[event] !== undefined;
+  },
+
+  /** Every legal (from, event, to) triple, for documentation and exhaustive tests. */
+  edges(): Array<{ from: TaskState; event: TaskEvent; to: TaskState }> {
+    return TASK_STATES.flatMap((from) =>
+      TASK_EVENTS.flatMap((event) => {
+        const to = TRANSITIONS[from]?.[event];
+        return to ? [{ from, event, to }] : [];
+      }),
+    );
+  },
+};
