@@ -1,2 +1,74 @@
-console.error('taskloom: the CLI is being assembled');
-process.exit(2);
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EXIT, UsageError } from './cliErrors';
+import { decideCommand } from './commands/decide';
+import { demoCommand } from './commands/demo';
+import { doctorCommand } from './commands/doctor';
+import { resumeCommand } from './commands/resume';
+import { RUN_USAGE, runCommand } from './commands/run';
+import { runsCommand } from './commands/runs';
+import { traceCommand } from './commands/trace';
+import { red } from './format';
+
+const USAGE = `Taskloom: plans a goal into tasks and runs each through an actor, a gate and a critic in its own git worktree.
+
+Usage:
+  ${RUN_USAGE}
+  taskloom resume [RUN_ID] [--cwd DIR]          continue the last unfinished run (or RUN_ID)
+  taskloom retry TASK [--note TEXT] [--run ID]  give a task that needs you another try, then continue
+  taskloom accept TASK [--run ID]               accept a task's work as it is, then continue
+  taskloom skip TASK [--run ID]                 skip a task (and what depends on it), then continue
+  taskloom runs [--json]                        list the runs in this repository
+  taskloom trace [RUN_ID] [--json]              tasks, transitions with reasons, attempts, usage
+  taskloom doctor                               check git, the repository and the agent CLIs
+  taskloom demo [--dir DIR] [--delay MS]        a full run on a sample project, no API key needed
+
+Exit codes: 0 all green and merged, 1 something needs a human (or was paused/cancelled), 2 bad usage or input.`;
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  run: runCommand,
+  resume: resumeCommand,
+  retry: (argv) => decideCommand('retry', argv),
+  accept: (argv) => decideCommand('accept', argv),
+  skip: (argv) => decideCommand('skip', argv),
+  runs: runsCommand,
+  trace: traceCommand,
+  doctor: doctorCommand,
+  demo: demoCommand,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return name ? EXIT.ok : EXIT.badInput;
+  }
+  if (name === '--version') {
+    process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
+    return EXIT.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(`Unknown command "${name}"`, 'Run `taskloom help` for the list.');
+  return command(rest);
+}
+
+/** Errors that describe bad input carry a hint and exit 2; anything else is a bug and says so. */
+function report(error: unknown): number {
+  const err = error as Error & { hint?: string };
+  const known = ['UsageError', 'PlanValidationError', 'PlanFileError', 'WorkspaceError', 'LockHeldError', 'ScenarioError', 'CorruptLogError'];
+  if (known.includes(err.name) || error instanceof UsageError) {
+    process.stderr.write(`${red('taskloom:')} ${err.message}\n${err.hint ? `${err.hint}\n` : ''}`);
+    return EXIT.badInput;
+  }
+  process.stderr.write(`${red('taskloom: unexpected error:')} ${err.stack ?? String(error)}\n`);
+  return EXIT.badInput;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    process.exitCode = report(error);
+  },
+);

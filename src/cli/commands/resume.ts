@@ -1,0 +1,25 @@
+import { TaskloomEngine } from '../../engine/run/engine';
+import { EXIT, UsageError } from '../cliErrors';
+import { driveWithProgress } from '../driveWithProgress';
+import { yellow } from '../format';
+import { parseCommandArgs } from '../parseCommandArgs';
+import { formatRunSummary } from '../summary';
+
+export async function resumeCommand(argv: string[]): Promise<number> {
+  const { positionals, cwd } = parseCommandArgs(argv, {});
+  const engine = await TaskloomEngine.open(cwd, { command: 'taskloom resume' });
+  try {
+    const runId = positionals[0] ?? engine.store.latestUnfinishedRunId();
+    if (!runId) throw new UsageError('There is no unfinished run to resume here', 'List the runs with: taskloom runs');
+    const session = engine.session(runId);
+    for (const warning of engine.warnings) process.stderr.write(yellow(`warning: ${warning}\n`));
+    if (session.state.status === 'completed') {
+      process.stdout.write(`Run ${runId} already completed; nothing to resume.\n${formatRunSummary(session.state)}\n`);
+      return EXIT.ok;
+    }
+    engine.prepareResume(session, `taskloom resume (was ${session.state.status})`);
+    return await driveWithProgress(engine, session);
+  } finally {
+    engine.close();
+  }
+}

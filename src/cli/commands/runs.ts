@@ -1,0 +1,24 @@
+import { TaskloomEngine } from '../../engine/run/engine';
+import { EXIT } from '../cliErrors';
+import { dim, table } from '../format';
+import { parseCommandArgs } from '../parseCommandArgs';
+
+export async function runsCommand(argv: string[]): Promise<number> {
+  const { values, cwd } = parseCommandArgs(argv, { json: { type: 'boolean' } });
+  const engine = await TaskloomEngine.open(cwd, { command: 'taskloom runs', readOnly: true });
+  try {
+    const runs = engine.store.listRuns();
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+    } else if (runs.length === 0) {
+      process.stdout.write(`No runs yet in ${engine.repo.root}. Start one with: taskloom run --plan FILE\n`);
+    } else {
+      const rows = [['run', 'status', 'updated', 'events', 'goal']];
+      for (const r of runs) rows.push([r.runId, r.status, r.updatedAt.replace('T', ' ').slice(0, 19), String(r.lastSeq), r.goal]);
+      process.stdout.write(`${table(rows)}\n${dim(`${runs.length} run(s)`)}\n`);
+    }
+    return EXIT.ok;
+  } finally {
+    engine.close();
+  }
+}

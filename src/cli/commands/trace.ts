@@ -1,0 +1,57 @@
+import { buildTraceReport, type TraceReport } from '../../engine/report/traceReport';
+import { TaskloomEngine } from '../../engine/run/engine';
+import { EXIT, UsageError } from '../cliErrors';
+import { bold, colorState, dim, formatTokens, formatUsd, table, yellow } from '../format';
+import { parseCommandArgs } from '../parseCommandArgs';
+
+export async function traceCommand(argv: string[]): Promise<number> {
+  const { values, positionals, cwd } = parseCommandArgs(argv, { json: { type: 'boolean' } });
+  const engine = await TaskloomEngine.open(cwd, { command: 'taskloom trace', readOnly: true });
+  try {
+    const runId = positionals[0] ?? engine.store.lastRunId();
+    if (!runId) throw new UsageError(`No runs in ${engine.repo.root}`, 'Start one with: taskloom run --plan FILE');
+    if (!engine.store.listRuns().some((r) => r.runId === runId)) {
+      throw new UsageError(`No run "${runId}" here`, 'List the runs with: taskloom runs');
+    }
+    const { state, warnings } = engine.store.loadRun(runId);
+    for (const w of [...engine.warnings, ...warnings]) process.stderr.write(yellow(`warning: ${w}\n`));
+    const report = buildTraceReport(state);
+    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatTrace(report)}\n`);
+    return EXIT.ok;
+  } finally {
+    engine.close();
+  }
+}
+
+function formatTrace(r: TraceReport): string {
+  const out = [`${bold('Run')} ${r.runId}  ${r.status}  ${dim(`base ${r.baseRef} @ ${r.baseCommit.slice(0, 10)}`)}`, `${bold('Goal')} ${r.goal}`];
+  for (const t of r.tasks) {
+    out.push(
+      '',
+      `${bold(t.id)} ${colorState(t.state)}  ${t.title}`,
+      dim(`  attempts ${t.attempts}, gate failures ${t.gateFailures}, reviews ${t.reviewCycles}, ${formatTokens(t.usage)}, ${formatUsd(t.usage.costUsd)}`),
+    );
+    for (const tr of t.transitions) {
+      out.push(`  ${dim(`#${tr.seq}`)} ${tr.from} → ${tr.to} ${dim(`[${tr.event}]`)} ${tr.reason}`);
+    }
+  }
+  const rows = [['role', 'input', 'output', 'cache read', 'cache write', 'cost']];
+  const usageRow = (name: string, u: TraceReport['usage']['total']) => [
+    name,
+    String(u.inputTokens),
+    String(u.outputTokens),
+    String(u.cacheReadTokens),
+    String(u.cacheWriteTokens),
+    formatUsd(u.costUsd),
+  ];
+  for (const [role, u] of Object.entries(r.usage.byRole)) rows.push(usageRow(role, u));
+  rows.push(usageRow('total', r.usage.total));
+  out.push('', bold(`Usage (${r.usage.calls} agent calls)`), table(rows));
+  if (r.integration.branch) {
+    out.push('', `${bold('Integration')} ${r.integration.branch}: merged ${r.integration.merged.join(', ') || 'nothing'}`);
+    for (const c of r.integration.conflicts) out.push(`  conflict: ${c.taskId} in ${c.files.join(', ')}`);
+    if (r.integration.gatePassed !== undefined) out.push(`  gate ${r.integration.gatePassed ? 'passed' : 'failed'}`);
+  }
+  if (r.summary) out.push('', r.summary);
+  return out.join('\n');
+}

@@ -1,0 +1,35 @@
+import type { RunEndStatus } from '../engine/domain/events';
+import type { TaskloomEngine } from '../engine/run/engine';
+import type { RunSession } from '../engine/run/runSession';
+import { EXIT } from './cliErrors';
+import { yellow } from './format';
+import { createProgressPrinter } from './progressPrinter';
+import { formatRunSummary } from './summary';
+
+/**
+ * Drives a run to its end with progress on stdout. The first Ctrl-C cancels the run cleanly
+ * (agents and gates are stopped, the log says so); a second one exits at once.
+ */
+export async function driveWithProgress(engine: TaskloomEngine, session: RunSession): Promise<number> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(130);
+    process.stderr.write(yellow('\nCancelling the run (Ctrl-C again to quit at once)…\n'));
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  const stop = session.onEvent(createProgressPrinter());
+  let status: RunEndStatus;
+  try {
+    status = await engine.drive(session, controller.signal);
+  } finally {
+    stop();
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+  }
+  process.stdout.write(`${formatRunSummary(session.state)}\n`);
+  return status === 'completed' ? EXIT.ok : EXIT.needsHuman;
+}

@@ -1,0 +1,34 @@
+import type { TaskState } from '../engine/domain/taskStates';
+import type { TokenUsage } from '../engine/domain/usage';
+import { totalTokens } from '../engine/domain/usage';
+
+const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
+const paint = (code: number) => (text: string) => (useColor ? `\x1b[${code}m${text}\x1b[0m` : text);
+export const bold = paint(1);
+export const dim = paint(2);
+export const red = paint(31);
+export const green = paint(32);
+export const yellow = paint(33);
+export const cyan = paint(36);
+
+export function colorState(state: TaskState): string {
+  if (state === 'GREEN') return green(state);
+  if (state === 'NEEDS_HUMAN' || state === 'MECHANICAL_FAILED' || state === 'CANCELLED') return red(state);
+  if (state === 'SKIPPED' || state === 'CHANGES_REQUIRED' || state === 'UNVERIFIED_BY_CRITIC') return yellow(state);
+  return cyan(state);
+}
+
+export const formatUsd = (usd: number): string => `$${usd.toFixed(4)}`;
+export const formatTokens = (u: TokenUsage): string => `${totalTokens(u).toLocaleString('en-US')} tok`;
+export const formatDuration = (ms: number): string =>
+  ms < 1000 ? `${ms} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+
+/** Left-aligned plain-text table; widths ignore colour codes. */
+export function table(rows: string[][]): string {
+  // eslint-disable-next-line no-control-regex
+  const visible = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '').length;
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => visible(r[i] ?? ''))));
+  return rows
+    .map((r) => r.map((cell, i) => cell + ' '.repeat(widths[i]! - visible(cell))).join('  ').trimEnd())
+    .join('\n');
+}

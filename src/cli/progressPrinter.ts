@@ -1,0 +1,37 @@
+import type { RunEvent } from '../engine/domain/events';
+import type { RunState } from '../engine/domain/runState';
+import { bold, colorState, dim, green, red, yellow } from './format';
+
+/** Prints one line per event worth watching, as the run goes. */
+export function createProgressPrinter(write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)) {
+  const started = Date.now();
+  const stamp = () => dim(`${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s`);
+  return (event: RunEvent, state: RunState): void => {
+    const line = describe(event, state);
+    if (line) write(`${stamp()}  ${line}`);
+  };
+}
+
+function describe(e: RunEvent, state: RunState): string | undefined {
+  switch (e.type) {
+    case 'task_transition':
+      return `${bold(e.taskId.padEnd(14))} ${colorState(e.from)} → ${colorState(e.to)}  ${dim(e.reason)}`;
+    case 'gate_result':
+      if (e.taskId !== null) return undefined;
+      return `${bold('integration'.padEnd(14))} gate ${e.passed ? green('passed') : red('failed')}`;
+    case 'merge_done':
+      return `${bold('integration'.padEnd(14))} ${e.alreadyMerged ? 'already had' : 'merged'} ${e.taskId}`;
+    case 'merge_conflict':
+      return `${bold('integration'.padEnd(14))} ${red('conflict')} merging ${e.taskId}: ${e.files.join(', ')}`;
+    case 'run_paused':
+      return yellow(`run paused: ${e.reason}`);
+    case 'run_resumed':
+      return `run resumed: ${e.reason}`;
+    case 'warning':
+      return yellow(`warning: ${e.taskId ? `${e.taskId}: ` : ''}${e.message}`);
+    case 'integration_prepared':
+      return `${bold('integration'.padEnd(14))} merging green tasks into ${state.integration.branch}`;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,161 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { z } from 'zod';
+import type { AgentRole } from '../../domain/events';
+import { FINDING_CATEGORIES, FINDING_SEVERITIES } from '../../domain/verdict';
+
+/**
+ * The script of the scripted agent: what it does on each call, per task and role. A JSON
+ * file, so the demo and the tests describe agent behaviour (including hangs, crashes and
+ * malformed answers) without a model or a network.
+ */
+
+const count = z.number().int().nonnegative();
+
+const usageSchema = z.strictObject({
+  inputTokens: count.default(0),
+  outputTokens: count.default(0),
+  cacheReadTokens: count.default(0),
+  cacheWriteTokens: count.default(0),
+});
+
+const findingSchema = z.strictObject({
+  file: z.string().optional(),
+  line: z.number().int().positive().optional(),
+  severity: z.enum(FINDING_SEVERITIES),
+  category: z.enum(FINDING_CATEGORIES),
+  message: z.string(),
+});
+
+export const criticVerdictSchema = z.strictObject({
+  decision: z.enum(['green', 'changes_required']),
+  summary: z.string(),
+  findings: z.array(findingSchema),
+});
+
+const patchSchema = z.strictObject({
+  path: z.string(),
+  find: z.string().min(1),
+  replace: z.string(),
+});
+
+const stepSchema = z
+  .strictObject({
+    delayMs: count.optional(),
+    write: z.record(z.string(), z.string()).optional(),
+    /** Replaces the first occurrence of `find`. */
+    patch: z.array(patchSchema).optional(),
+    delete: z.array(z.string()).optional(),
+    text: z.string().optional(),
+    verdict: criticVerdictSchema.optional(),
+    /** Any JSON answer (a plan for the planner): printed as the text and returned as structured output. */
+    output: z.unknown().optional(),
+    /** Printed verbatim as the final answer, with no structured output: for malformed verdicts. */
+    raw: z.string().optional(),
+    /** Ends the call as agent_error with this message. */
+    fail: z.string().optional(),
+    /** Prints one activity line at the start, then nothing, forever. */
+    hang: z.literal(true).optional(),
+    /** After the file changes, prints half a line and exits with code 3. */
+    crash: z.literal(true).optional(),
+    quota: z.literal(true).optional(),
+    usage: usageSchema.optional(),
+    costUsd: z.number().nonnegative().optional(),
+  })
+  .superRefine((step, ctx) => {
+    const check = (path: string, at: (string | number)[]) => {
+      const problem = relativePathProblem(path);
+      if (problem) ctx.addIssue({ code: 'custom', path: at, message: `path "${path}" ${problem}` });
+    };
+    for (const path of Object.keys(step.write ?? {})) check(path, ['write', path]);
+    step.patch?.forEach((p, i) => check(p.path, ['patch', i, 'path']));
+    step.delete?.forEach((path, i) => check(path, ['delete', i]));
+  });
+
+const stepsSchema = z.array(stepSchema);
+
+const roleScriptSchema = z.strictObject({
+  actor: stepsSchema.optional(),
+  critic: stepsSchema.optional(),
+});
+
+export const scenarioSchema = z.strictObject({
+  defaults: z
+    .strictObject({
+      delayMs: count.optional(),
+      usage: usageSchema.optional(),
+      costUsd: z.number().nonnegative().optional(),
+    })
+    .optional(),
+  /** Calls of the planner, by attempt (taskId is null for planning). */
+  planner: stepsSchema.optional(),
+  tasks: z.record(z.string(), roleScriptSchema).default({}),
+  /** For tasks not listed in `tasks`, or listed without steps for the role. */
+  fallback: roleScriptSchema.optional(),
+});
+
+export type Scenario = z.infer<typeof scenarioSchema>;
+export type ScenarioStep = z.infer<typeof stepSchema>;
+export type ScenarioUsage = z.infer<typeof usageSchema>;
+
+export class ScenarioError extends Error {
+  override readonly name = 'ScenarioError';
+}
+
+export function loadScenario(path: string): Scenario {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ScenarioError(`cannot read scenario file ${path}: ${(err as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new ScenarioError(`scenario file ${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  return parseScenario(json, path);
+}
+
+export function parseScenario(json: unknown, source = 'scenario'): Scenario {
+  const parsed = scenarioSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `  - ${formatPath(issue.path) || '(top level)'}: ${issue.message}`);
+  throw new ScenarioError(`scenario file ${source} is invalid:\n${problems.join('\n')}`);
+}
+
+/**
+ * The step for this call: attempt n uses the n-th step, past the end the last one repeats
+ * (so a scenario need not spell out every retry). Undefined when nothing is scripted.
+ */
+export function selectStep(scenario: Scenario, role: AgentRole, taskId: string | null, attempt: number): ScenarioStep | undefined {
+  const steps = stepsFor(scenario, role, taskId);
+  if (!steps || steps.length === 0) return undefined;
+  return steps[Math.min(Math.max(attempt, 1), steps.length) - 1];
+}
+
+function stepsFor(scenario: Scenario, role: AgentRole, taskId: string | null): ScenarioStep[] | undefined {
+  if (role === 'planner') return scenario.planner;
+  const listed = taskId === null ? undefined : scenario.tasks[taskId]?.[role];
+  return listed && listed.length > 0 ? listed : scenario.fallback?.[role];
+}
+
+/** Why a scripted path is not acceptable, or undefined: scripts must stay inside the worktree. */
+export function relativePathProblem(path: string): string | undefined {
+  if (path.trim() === '') return 'is empty';
+  if (isAbsolute(path) || /^[A-Za-z]:[\\/]/.test(path)) return 'is absolute; use a path relative to the working directory';
+  if (path.split(/[\\/]/).includes('..')) return 'leaves the working directory (contains "..")';
+  return undefined;
+}
+
+function formatPath(path: PropertyKey[]): string {
+  return path
+    .map((part, i) => {
+      if (typeof part === 'number') return `[${part}]`;
+      const key = String(part);
+      if (/^[A-Za-z_$][\w$]*$/.test(key)) return i === 0 ? key : `.${key}`;
+      return `[${JSON.stringify(key)}]`;
+    })
+    .join('');
+}

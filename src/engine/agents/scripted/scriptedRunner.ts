@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { RunnerStatus } from '../../domain/events';
+import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
+import { LineSplitter, runProcess, type ProcessResult } from '../../process/processGroup';
+import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
+import { agentLineSchema, type AgentRequest, type ResultLine } from './agentProtocol';
+import { findPackageRoot } from './packageRoot';
+
+export interface ScriptedRunnerOptions {
+  /** The scenario JSON; a relative path is taken from the current directory. */
+  scenarioPath: string;
+  /** The bundled agent; default `dist/scripted-agent.js` of the taskloom package. */
+  agentEntry?: string;
+  killGraceMs?: number;
+}
+
+const LAST_LINES = 20;
+
+/** Runs the scripted agent (no model, no network) as a real child process per call. */
+export class ScriptedRunner implements AgentRunner {
+  readonly name = 'scripted';
+  private readonly scenarioPath: string;
+
+  constructor(private readonly options: ScriptedRunnerOptions) {
+    // Resolved now: the agent runs in the task's worktree, not in our current directory.
+    this.scenarioPath = resolve(options.scenarioPath);
+  }
+
+  async run(input: RunnerInput, onActivity?: (activity: RunnerActivity) => void): Promise<RunnerResult> {
+    const entry = this.locateAgent();
+    if ('error' in entry) return outcome('spawn_failed', { error: entry.error, durationMs: 0 });
+
+    const request: AgentRequest = {
+      role: input.role,
+      taskId: input.taskId,
+      attempt: input.attempt,
+      scenarioPath: this.scenarioPath,
+      prompt: input.prompt,
+    };
+    let result: ResultLine | undefined;
+    const onLine = (line: string) => {
+      const parsed = parseLine(line);
+      if (parsed?.type === 'activity') onActivity?.({ kind: parsed.kind, message: parsed.message });
+      if (parsed?.type === 'result') result = parsed;
+    };
+    const stdoutLines = new LineSplitter();
+
+    const proc = await runProcess({
+      command: process.execPath,
+      args: [entry.path],
+      cwd: input.cwd,
+      env: childEnv(),
+      input: JSON.stringify(request),
+      idleTimeoutMs: input.idleTimeoutMs,
+      signal: input.signal,
+      killGraceMs: this.options.killGraceMs,
+      onOutput: (chunk, stream) => {
+        if (stream === 'stdout') stdoutLines.push(chunk).forEach(onLine);
+      },
+    });
+    stdoutLines.end().forEach(onLine);
+
+    const durationMs = proc.durationMs;
+    if (result) {
+      return outcome(result.status, {
+        text: result.text,
+        ...(result.structured === undefined ? {} : { structured: result.structured }),
+        usage: { ...result.usage, costUsd: result.costUsd },
+        sessionId: result.sessionId,
+        durationMs,
+        ...(result.status === 'ok' ? {} : { error: result.text }),
+      });
+    }
+    if (proc.spawnError) return outcome('spawn_failed', { error: proc.spawnError, durationMs });
+    if (proc.cancelled) return outcome('cancelled', { error: 'cancelled', durationMs });
+    if (proc.idleTimedOut) {
+      const error = `no activity for ${input.idleTimeoutMs} ms; the scripted agent was stopped${lastOutput(proc)}`;
+      return outcome('idle_timeout', { error, durationMs });
+    }
+    const how = proc.signal ? `was killed by ${proc.signal}` : `exited with code ${proc.exitCode}`;
+    return outcome('crashed', { error: `the scripted agent ${how} without a result${lastOutput(proc)}`, durationMs });
+  }
+
+  private locateAgent(): { path: string } | { error: string } {
+    let path: string;
+    try {
+      path = this.options.agentEntry ?? join(findPackageRoot(), 'dist', 'scripted-agent.js');
+    } catch (err) {
+      return { error: `cannot locate the scripted agent: ${(err as Error).message}` };
+    }
+    if (!existsSync(path)) return { error: `the scripted agent is not built: ${path} is missing — run \`node esbuild.mjs\`` };
+    return { path };
+  }
+}
+
+function outcome(
+  status: RunnerStatus,
+  fields: Partial<Omit<RunnerResult, 'status' | 'model' | 'usage'>> & { durationMs: number; usage?: TokenUsage },
+): RunnerResult {
+  return { text: '', usage: { ...ZERO_USAGE }, ...fields, status, model: 'scripted' };
+}
+
+/** Lines that are not the agent's JSON (a stack trace, a half-written line) are only kept as output. */
+function parseLine(line: string) {
+  if (!line.startsWith('{')) return undefined;
+  try {
+    const parsed = agentLineSchema.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function lastOutput(proc: ProcessResult): string {
+  const lines = proc.output.trimEnd().split('\n').slice(-LAST_LINES).join('\n');
+  return lines === '' ? ' (no output)' : `; last output:\n${lines}`;
+}
+
+// Inside VS Code the engine's execPath is Electron's binary, which acts as Node only with this set.
+function childEnv(): NodeJS.ProcessEnv {
+  return process.versions.electron ? { ...process.env, ELECTRON_RUN_AS_NODE: '1' } : process.env;
+}

@@ -1,0 +1,103 @@
+import type { GateCommandResult } from '../domain/events';
+import { runProcess, type OutputStream, type ProcessResult } from '../process/processGroup';
+import { redactSecrets } from './redactSecrets';
+
+export interface GateActivity {
+  command: string;
+  stream: OutputStream;
+  /** The chunk of output, already redacted. */
+  text: string;
+}
+
+export interface RunGateOptions {
+  /** Shell commands, run in order with `sh -c`; all must exit 0. */
+  commands: string[];
+  cwd: string;
+  /** For the whole gate: each command gets what the earlier ones left. */
+  timeoutMs: number;
+  /** No output from a command for this long stops it as stuck. */
+  idleTimeoutMs: number;
+  signal: AbortSignal;
+  /** The commands' complete environment (default: this process's); also what is redacted. */
+  env?: NodeJS.ProcessEnv;
+  onActivity?: (activity: GateActivity) => void;
+  killGraceMs?: number;
+}
+
+export interface GateResult {
+  passed: boolean;
+  /** A command showed no output for idleTimeoutMs and was stopped (the watchdog). */
+  stuck: boolean;
+  cancelled: boolean;
+  /** The commands that ran, up to and including the first failure. */
+  commands: GateCommandResult[];
+}
+
+export const GATE_OUTPUT_CAP_BYTES = 64 * 1024;
+/** sh's exit status for "command not found". */
+const COMMAND_NOT_FOUND = 127;
+
+/**
+ * The mechanical gate: Taskloom runs the project's own checks itself instead of trusting an
+ * agent that says its work passes.
+ */
+export async function runGate(opts: RunGateOptions): Promise<GateResult> {
+  const env = withoutTestRunnerContext(opts.env ?? process.env);
+  const deadline = Date.now() + opts.timeoutMs;
+  const commands: GateCommandResult[] = [];
+
+  for (const command of opts.commands) {
+    const result = await runProcess({
+      command: 'sh',
+      args: ['-c', command],
+      cwd: opts.cwd,
+      env,
+      timeoutMs: Math.max(0, deadline - Date.now()),
+      idleTimeoutMs: opts.idleTimeoutMs,
+      signal: opts.signal,
+      maxOutputBytes: GATE_OUTPUT_CAP_BYTES,
+      killGraceMs: opts.killGraceMs,
+      onOutput: (chunk, stream) => opts.onActivity?.({ command, stream, text: redactSecrets(chunk, env) }),
+    });
+    commands.push({
+      command,
+      exitCode: result.exitCode,
+      timedOut: result.timedOut || result.idleTimedOut,
+      durationMs: result.durationMs,
+      output: redactSecrets(result.output + explain(command, result, opts), env),
+    });
+    if (result.cancelled) return { passed: false, stuck: false, cancelled: true, commands };
+    if (result.idleTimedOut) return { passed: false, stuck: true, cancelled: false, commands };
+    if (result.exitCode !== 0) return { passed: false, stuck: false, cancelled: false, commands };
+  }
+  return { passed: true, stuck: false, cancelled: false, commands };
+}
+
+/** What the output alone would not tell the agent or the human reading the failure. */
+function explain(command: string, result: ProcessResult, opts: RunGateOptions): string {
+  const note = (text: string) => `${result.output === '' || result.output.endsWith('\n') ? '' : '\n'}[taskloom] ${text}\n`;
+  if (result.spawnError) return note(`the gate could not run \`${command}\`: ${result.spawnError}`);
+  if (result.cancelled) return note(`\`${command}\` was cancelled`);
+  if (result.idleTimedOut) {
+    return note(`\`${command}\` printed nothing for ${seconds(opts.idleTimeoutMs)} and was stopped as stuck`);
+  }
+  if (result.timedOut) return note(`\`${command}\` did not finish within the gate timeout of ${seconds(opts.timeoutMs)} and was stopped`);
+  if (result.exitCode === COMMAND_NOT_FOUND) {
+    return note(`\`${command}\` exited with 127: command not found — is the tool installed and on PATH?`);
+  }
+  if (result.exitCode === null) return note(`\`${command}\` was killed by ${result.signal ?? 'a signal'}`);
+  return '';
+}
+
+/**
+ * Node's test runner marks its children with NODE_TEST_CONTEXT; a project's own `node --test`
+ * that inherits it skips its files and exits 0, so a failing suite would pass the gate
+ * whenever Taskloom itself runs under a test runner.
+ */
+function withoutTestRunnerContext(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (!('NODE_TEST_CONTEXT' in env)) return env;
+  const { NODE_TEST_CONTEXT: _ignored, ...rest } = env;
+  return rest;
+}
+
+const seconds = (ms: number): string => `${Math.round(ms / 100) / 10}s`;

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { FINDING_CATEGORIES, FINDING_SEVERITIES, type CriticFinding, type CriticVerdict } from '../domain/verdict';
+
+const findingSchema = z.object({
+  file: z.string().optional(),
+  line: z.number().int().nonnegative().optional(),
+  severity: z.enum(FINDING_SEVERITIES).catch('minor'),
+  category: z.enum(FINDING_CATEGORIES).catch('other'),
+  message: z.string().min(1),
+});
+
+export const criticVerdictSchema = z.object({
+  decision: z.enum(['green', 'changes_required']),
+  summary: z.string(),
+  findings: z.array(findingSchema).default([]),
+});
+
+/** The JSON schema handed to agents that support structured output. */
+export const CRITIC_VERDICT_JSON_SCHEMA = z.toJSONSchema(criticVerdictSchema, { io: 'input' });
+
+/** Only these can hold a task back; everything else (style, other) is a nit. */
+const BLOCKING_CATEGORIES: ReadonlySet<CriticFinding['category']> = new Set([
+  'correctness',
+  'requirements',
+  'test-integrity',
+  'breakage',
+  'security',
+]);
+
+export const isBlocking = (f: CriticFinding): boolean => BLOCKING_CATEGORIES.has(f.category) && f.severity !== 'nit';
+
+export function blockingFindings(verdict: CriticVerdict): CriticFinding[] {
+  return verdict.decision === 'green' ? [] : verdict.findings.filter(isBlocking);
+}
+
+/**
+ * Reads a verdict from an agent's structured output or, failing that, from the first JSON
+ * object in its text (agents often wrap JSON in prose or a code fence).
+ */
+export function parseCriticVerdict(structured: unknown, text: string): CriticVerdict | undefined {
+  for (const candidate of [structured, ...jsonCandidates(text)]) {
+    if (candidate === undefined) continue;
+    const parsed = criticVerdictSchema.safeParse(candidate);
+    if (parsed.success) return parsed.data;
+  }
+  return undefined;
+}
+
+function jsonCandidates(text: string): unknown[] {
+  const candidates: unknown[] = [];
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/g;
+  for (const match of text.matchAll(fenced)) candidates.push(tryParse(match[1] ?? ''));
+  candidates.push(tryParse(text.trim()));
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start >= 0 && end > start) candidates.push(tryParse(text.slice(start, end + 1)));
+  return candidates.filter((c) => c !== undefined);
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,53 @@
+import type { GateSummary } from '../domain/runState';
+import type { PlanTask } from '../domain/plan';
+import type { CriticFinding } from '../domain/verdict';
+
+/** What the previous attempt left the actor to fix. */
+export type ActorFeedback =
+  | { kind: 'gate'; gate: GateSummary }
+  | { kind: 'critic'; summary: string; findings: CriticFinding[] };
+
+const bullet = (lines: string[]): string => lines.map((l) => `- ${l}`).join('\n');
+
+export function actorPrompt(task: PlanTask, goal: string, feedback?: ActorFeedback, humanNote?: string): string {
+  const parts = [
+    `You are working on one task of a larger goal: "${goal}".`,
+    `Task ${task.id}: ${task.title}`,
+    task.description,
+    task.acceptance.length ? `Acceptance criteria:\n${bullet(task.acceptance)}` : '',
+    task.files?.length ? `Files likely involved:\n${bullet(task.files)}` : '',
+    'Work only inside the current directory (a git worktree made for this task). Do not commit; Taskloom commits your changes and runs the gate itself.',
+  ];
+  if (humanNote) parts.push(`A human reviewed the previous attempts and says:\n${humanNote}`);
+  if (feedback?.kind === 'gate') {
+    const failed = feedback.gate.commands.filter((c) => c.exitCode !== 0);
+    parts.push(
+      'The mechanical gate failed on your previous attempt. Fix the cause (do not weaken or delete tests):',
+      ...failed.map((c) => `$ ${c.command}  (exit ${c.timedOut ? 'timeout' : c.exitCode})\n${c.output}`),
+    );
+  }
+  if (feedback?.kind === 'critic') {
+    parts.push(
+      `The reviewer asked for changes: ${feedback.summary}`,
+      bullet(feedback.findings.map((f) => `${f.file ? `${f.file}${f.line ? `:${f.line}` : ''} ` : ''}[${f.category}] ${f.message}`)),
+    );
+  }
+  return parts.filter(Boolean).join('\n\n');
+}
+
+export function criticPrompt(task: PlanTask, diff: string, gate: GateSummary | undefined): string {
+  return [
+    `Review the change made for task ${task.id}: ${task.title}`,
+    task.description,
+    task.acceptance.length ? `Acceptance criteria:\n${bullet(task.acceptance)}` : '',
+    `Mechanical gate: ${gate ? (gate.passed ? 'passed' : 'failed') : 'not run'}${gate?.commands.length ? ` (${gate.commands.map((c) => c.command).join(', ')})` : ''}`,
+    `The diff against the task's base:\n\`\`\`diff\n${diff || '(no changes)'}\n\`\`\``,
+    'Answer with JSON only: {"decision": "green" | "changes_required", "summary": string, "findings": [{"file", "line", "severity": "blocker"|"major"|"minor"|"nit", "category": "correctness"|"requirements"|"test-integrity"|"breakage"|"security"|"style"|"other", "message"}]}.',
+    'Only correctness, requirements, test-integrity, breakage and security findings block; style is a nit.',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+export const VERDICT_REPAIR_PROMPT =
+  'Your previous answer was not a valid verdict. Reply again with only the JSON object described above, nothing else.';

@@ -1,0 +1,343 @@
+/*
+ * Plan files: `.json` holds a Plan object as parsePlan accepts it. `.md` (or `.markdown`) is a
+ * checklist a human can write and read:
+ *
+ *   # Goal: add rate limiting                  ← the goal: the first level-1 heading ("Goal:" optional)
+ *   Why the plan is shaped this way.           ← prose before the first task: the rationale (optional)
+ *
+ *   - [ ] config: Add limiter settings         ← a task: checkbox, id, colon, title (`[x]` counts too)
+ *     Read limits from the environment.        ← indented lines: the description (blank lines kept
+ *                                                 as paragraph breaks, fenced code kept verbatim)
+ *     - accept: defaults to 100 req/min        ← one acceptance criterion per `accept:` line
+ *   - [ ] api: Add limiter middleware
+ *     Wrap every route in the limiter.
+ *     - accept: returns 429 after 100 req/min
+ *     - depends: config, db                    ← ids, separated by commas or spaces ("none" = no deps)
+ *     - files: src/api.ts, src/limits.ts       ← paths, separated by commas
+ *     - accept:                                ← a key with an empty value takes the deeper bullets
+ *       - logs each rejected request              below it as its list
+ *
+ * Task details are indented by at least two spaces (or a tab). `## ` subheadings are ignored.
+ * Any other unindented text after the first task is an error rather than silently dropped.
+ * `accept`/`acceptance`, `depends`/`depends on`/`deps` and `file`/`files` are accepted spellings.
+ */
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import type { Plan } from '../domain/plan';
+import { PlanValidationError, parsePlan } from './parsePlan';
+
+/** The plan file could not be read at all (missing, a directory, unsupported kind). */
+export class PlanFileError extends Error {
+  override readonly name = 'PlanFileError';
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Reads and validates a `.json` or `.md` plan file. Throws PlanFileError or PlanValidationError (with `source` = path). */
+export function loadPlanFile(path: string): Plan {
+  const kind = extname(path).toLowerCase();
+  if (!['.json', '.md', '.markdown'].includes(kind)) {
+    throw new PlanFileError(path, `Unsupported plan file "${path}": expected a .json or .md file`);
+  }
+  const text = readPlanText(path);
+  return kind === '.json' ? parsePlanJson(text, path) : parsePlanMarkdown(text, path);
+}
+
+function readPlanText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new PlanFileError(path, `Plan file not found: ${path}`);
+    if (code === 'EISDIR') throw new PlanFileError(path, `Plan file is a directory, not a file: ${path}`);
+    throw new PlanFileError(path, `Cannot read plan file ${path}: ${(err as Error).message}`);
+  }
+}
+
+/** Parses JSON plan text; syntax errors become a PlanValidationError with line and column. */
+export function parsePlanJson(text: string, source = 'plan.json'): Plan {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    if (!(err instanceof SyntaxError)) throw err;
+    throw new PlanValidationError([describeJsonError(text, err)], source);
+  }
+  return withSource(source, () => parsePlan(data));
+}
+
+function withSource<T>(source: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (err instanceof PlanValidationError && err.source === undefined) throw new PlanValidationError(err.problems, source);
+    throw err;
+  }
+}
+
+function describeJsonError(text: string, err: SyntaxError): string {
+  const reason = err.message
+    .replace(/ in JSON at position \d+.*$/s, '')
+    .replace(/, (?:\.\.\.)?".*is not valid JSON$/s, '');
+  // Node 20's messages often carry no position ("Unexpected token ..."), so find it ourselves.
+  let offset = jsonErrorOffset(text);
+  if (offset < 0) offset = Number(/at position (\d+)/.exec(err.message)?.[1] ?? -1);
+  if (offset < 0) return `invalid JSON: ${reason}`;
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - before.lastIndexOf('\n');
+  return `invalid JSON at line ${line}, column ${column}: ${reason}`;
+}
+
+/** Offset of the first JSON syntax error in `text`, or -1 if there is none. */
+export function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const LITERAL = /true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+  const stop = Symbol('stop');
+  const fail = (): never => {
+    throw stop;
+  };
+  const ws = (): void => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
+  const string = (): void => {
+    i++;
+    while (i < text.length) {
+      const ch = text[i]!;
+      if (ch === '"') {
+        i++;
+        return;
+      }
+      if (ch === '\\') {
+        const next = text[i + 1] ?? '';
+        if (next !== '' && '"\\/bfnrt'.includes(next)) i += 2;
+        else if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) i += 6;
+        else fail();
+        continue;
+      }
+      if (ch < ' ') fail();
+      i++;
+    }
+    fail();
+  };
+  const value = (): void => {
+    ws();
+    const ch = text[i];
+    if (ch === '{' || ch === '[') {
+      const close = ch === '{' ? '}' : ']';
+      i++;
+      ws();
+      if (text[i] === close) {
+        i++;
+        return;
+      }
+      for (;;) {
+        if (close === '}') {
+          ws();
+          if (text[i] !== '"') fail();
+          string();
+          ws();
+          if (text[i] !== ':') fail();
+          i++;
+        }
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === close) {
+          i++;
+          return;
+        } else fail();
+      }
+    }
+    if (ch === '"') return string();
+    LITERAL.lastIndex = i;
+    const literal = LITERAL.exec(text);
+    if (!literal) fail();
+    i += literal![0].length;
+  };
+  try {
+    value();
+    ws();
+    if (i < text.length) fail();
+    return -1;
+  } catch (err) {
+    if (err === stop) return i;
+    throw err;
+  }
+}
+
+interface MarkdownTask {
+  id: string;
+  title: string;
+  body: string[];
+  acceptance: string[];
+  dependsOn: string[];
+  files: string[] | undefined;
+}
+
+type ListKey = 'acceptance' | 'dependsOn' | 'files';
+
+const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+const TASK_LINE = /^[-*+]\s+\[[ xX]\]\s+(.*)$/;
+const TASK_HEAD = /^`?([^\s:`]+)`?\s*:\s*(.*)$/;
+const KEY_LINE = /^[-*+]\s+(accept|acceptance|depends on|depends|deps|files?)\s*:\s*(.*)$/i;
+const BULLET = /^[-*+]\s+(.*)$/;
+const FENCE = /^(```|~~~)/;
+
+const KEYS: Record<string, ListKey> = {
+  accept: 'acceptance',
+  acceptance: 'acceptance',
+  'depends on': 'dependsOn',
+  depends: 'dependsOn',
+  deps: 'dependsOn',
+  file: 'files',
+  files: 'files',
+};
+
+const indentOf = (line: string): number => {
+  let width = 0;
+  for (const ch of line) {
+    if (ch === ' ') width++;
+    else if (ch === '\t') width += 4;
+    else break;
+  }
+  return width;
+};
+
+const unquote = (s: string): string => s.trim().replace(/^`(.*)`$/, '$1').trim();
+
+function splitValues(key: ListKey, value: string): string[] {
+  if (key === 'acceptance') return value.trim() === '' ? [] : [value.trim()];
+  const parts = key === 'files' ? value.split(',') : value.split(/[,\s]+/);
+  const items = parts.map(unquote).filter((p) => p !== '');
+  return key === 'dependsOn' && items.length === 1 && /^(none|-|—)$/i.test(items[0]!) ? [] : items;
+}
+
+/** Parses Markdown checklist plan text (format at the top of this file). */
+export function parsePlanMarkdown(text: string, source = 'plan.md'): Plan {
+  const problems: string[] = [];
+  let goal: string | undefined;
+  const preamble: string[] = [];
+  const tasks: MarkdownTask[] = [];
+  let current: MarkdownTask | undefined;
+  let inFence = false;
+  let list: { key: ListKey; indent: number } | undefined;
+
+  text.split(/\r?\n/).forEach((line, i) => {
+    const lineNo = i + 1;
+    const trimmed = line.trim();
+    const indent = indentOf(line);
+
+    if (current && inFence) {
+      current.body.push(line);
+      if (FENCE.test(trimmed)) inFence = false;
+      return;
+    }
+    if (trimmed === '') {
+      if (current) current.body.push('');
+      else if (tasks.length === 0) preamble.push('');
+      return;
+    }
+    if (current && indent >= 2) {
+      if (list && indent > list.indent) {
+        const bullet = BULLET.exec(trimmed);
+        if (bullet) {
+          current[list.key] = [...(current[list.key] ?? []), ...splitValues(list.key, bullet[1]!)];
+          return;
+        }
+      }
+      list = undefined;
+      const key = KEY_LINE.exec(trimmed);
+      if (key) {
+        const field = KEYS[key[1]!.toLowerCase()]!;
+        const value = key[2]!.trim();
+        if (value === '') list = { key: field, indent };
+        else current[field] = [...(current[field] ?? []), ...splitValues(field, value)];
+        return;
+      }
+      if (FENCE.test(trimmed)) inFence = true;
+      current.body.push(line);
+      return;
+    }
+
+    list = undefined;
+    const heading = HEADING.exec(trimmed);
+    if (heading) {
+      current = undefined;
+      if (heading[1] !== '#') return;
+      if (goal === undefined) goal = heading[2]!.replace(/^goal\s*:\s*/i, '');
+      else problems.push(`line ${lineNo}: a second "# " heading; a plan file has one goal heading`);
+      return;
+    }
+    const taskLine = TASK_LINE.exec(trimmed);
+    if (taskLine) {
+      const head = TASK_HEAD.exec(taskLine[1]!);
+      if (!head) {
+        problems.push(`line ${lineNo}: a task line needs "id: title", got "${trimmed}"`);
+        // Its indented details still belong to it, not to the task above; they are dropped with it.
+        current = { id: '', title: '', body: [], acceptance: [], dependsOn: [], files: undefined };
+        return;
+      }
+      current = { id: head[1]!, title: head[2]!, body: [], acceptance: [], dependsOn: [], files: undefined };
+      tasks.push(current);
+      return;
+    }
+    if (tasks.length === 0 && !current) {
+      preamble.push(trimmed);
+      return;
+    }
+    problems.push(
+      `line ${lineNo}: "${trimmed.length > 60 ? `${trimmed.slice(0, 57)}...` : trimmed}" is outside any task; ` +
+        'indent it by two spaces to make it part of the task above, or start a task with "- [ ] id: title"',
+    );
+  });
+
+  if (goal === undefined || goal === '') problems.push('missing the goal: start the file with "# Goal: <what to achieve>"');
+  if (tasks.length === 0) problems.push('no tasks found: list each task as "- [ ] id: title" with its details indented below');
+
+  const rationale = joinParagraphs(preamble);
+  const raw = {
+    // Placeholders for what was already reported above, so parsePlan does not report it a second time.
+    goal: goal || 'missing',
+    ...(rationale ? { rationale } : {}),
+    tasks: tasks.map((t) => ({
+      id: t.id,
+      title: t.title,
+      description: joinParagraphs(dedent(t.body)),
+      acceptance: t.acceptance,
+      dependsOn: t.dependsOn,
+      ...(t.files ? { files: t.files } : {}),
+    })),
+  };
+  let plan: Plan | undefined;
+  try {
+    plan = parsePlan(raw);
+  } catch (err) {
+    if (!(err instanceof PlanValidationError)) throw err;
+    problems.push(...err.problems.filter((p) => !(tasks.length === 0 && p.startsWith('tasks:'))));
+  }
+  if (problems.length > 0 || !plan) throw new PlanValidationError(problems, source);
+  return plan;
+}
+
+function dedent(lines: readonly string[]): string[] {
+  const margin = Math.min(...lines.filter((l) => l.trim() !== '').map(indentOf));
+  return lines.map((l) => {
+    let cut = 0;
+    let width = 0;
+    while (cut < l.length && width < margin && (l[cut] === ' ' || l[cut] === '\t')) {
+      width += l[cut] === '\t' ? 4 : 1;
+      cut++;
+    }
+    return l.slice(cut).trimEnd();
+  });
+}
+
+/** Joins lines, keeping one blank line between paragraphs and none at either end. */
+function joinParagraphs(lines: readonly string[]): string {
+  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+}

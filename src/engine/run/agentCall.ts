@@ -1,0 +1,55 @@
+import type { RunnerInput, RunnerResult } from '../agents/runner';
+import type { RunContext } from './runContext';
+
+/** Runs one agent call and records it as a `runner_call` event, whatever its outcome. */
+export async function callAgent(
+  ctx: RunContext,
+  input: Omit<RunnerInput, 'idleTimeoutMs' | 'signal'>,
+): Promise<RunnerResult> {
+  const started = Date.now();
+  let result: RunnerResult;
+  try {
+    result = await ctx.runner.run({
+      ...input,
+      idleTimeoutMs: ctx.session.state.config.stuckThresholdSeconds * 1000,
+      signal: ctx.signal,
+    });
+  } catch (error) {
+    result = {
+      status: 'crashed',
+      text: '',
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
+      model: 'unknown',
+      durationMs: Date.now() - started,
+      error: `The ${ctx.runner.name} runner threw: ${(error as Error).message}`,
+    };
+  }
+  ctx.session.emit({
+    type: 'runner_call',
+    taskId: input.taskId,
+    role: input.role,
+    agent: ctx.runner.name,
+    model: result.model,
+    status: result.status,
+    usage: result.usage,
+    durationMs: result.durationMs,
+    quotaHit: result.status === 'quota',
+    ...(result.sessionId ? { sessionId: result.sessionId } : {}),
+    ...(result.status !== 'ok' && result.error ? { detail: result.error } : {}),
+  });
+  return result;
+}
+
+/** A one-line reason for a failed call, for the transition that follows it. */
+export function describeFailure(role: string, result: RunnerResult, stuckSeconds: number): string {
+  switch (result.status) {
+    case 'idle_timeout':
+      return `${role} showed no activity for ${stuckSeconds}s and was stopped${result.error ? `; last output: ${result.error}` : ''}`;
+    case 'quota':
+      return `${role} hit a usage quota or rate limit; the run is paused`;
+    case 'cancelled':
+      return `${role} was cancelled`;
+    default:
+      return `${role} failed (${result.status})${result.error ? `: ${result.error}` : ''}`;
+  }
+}

@@ -1,0 +1,120 @@
+import { hostname } from 'node:os';
+import type { AgentRunner } from '../agents/runner';
+import type { RunEndStatus } from '../domain/events';
+import type { Plan } from '../domain/plan';
+import type { RunConfig } from '../domain/runConfig';
+import { isInFlight } from '../domain/taskStates';
+import { RunStore } from '../store/runStore';
+import { ensureExcluded, inspectRepo, type RepoInfo } from '../workspace/repoInspector';
+import { WorktreeManager } from '../workspace/worktreeManager';
+import { createRunner } from './agentFactory';
+import { driveRun } from './orchestrator';
+import { newRunId } from './runId';
+import type { RunContext } from './runContext';
+import { RunSession } from './runSession';
+
+export interface EngineOptions {
+  /** What is driving the workspace, shown to a second process that finds the lock. */
+  command: string;
+  /** Open without the lock, for commands that only read (runs, trace). */
+  readOnly?: boolean;
+  /** Replaces the runner built from the run's config (tests, benchmarks). */
+  runnerOverride?: AgentRunner;
+}
+
+export type HumanAction = 'retry' | 'accept' | 'skip';
+
+/**
+ * The engine's front door, shared by the CLI and the engine server: opens the workspace's
+ * store, creates and resumes runs, and drives them. Never imports `vscode`.
+ */
+export class TaskloomEngine {
+  private constructor(
+    readonly repo: RepoInfo,
+    readonly store: RunStore,
+    readonly warnings: string[],
+    private readonly options: EngineOptions,
+  ) {}
+
+  static async open(cwd: string, options: EngineOptions): Promise<TaskloomEngine> {
+    const repo = await inspectRepo(cwd);
+    if (!options.readOnly) await ensureExcluded(repo.root);
+    const { store, warnings } = RunStore.open(repo.root, { command: options.command, readOnly: options.readOnly ?? false });
+    return new TaskloomEngine(repo, store, warnings, options);
+  }
+
+  createRun(plan: Plan, config: RunConfig, goal = plan.goal): RunSession {
+    const runId = newRunId();
+    this.store.createRun(runId, {
+      type: 'run_created',
+      goal,
+      plan,
+      config,
+      repoRoot: this.repo.root,
+      baseCommit: this.repo.headCommit,
+      baseRef: this.repo.headRef,
+      ignoredChanges: this.repo.dirtyPaths,
+      createdBy: { host: hostname(), pid: process.pid },
+    });
+    return new RunSession(this.store, runId);
+  }
+
+  session(runId: string): RunSession {
+    const { warnings } = this.store.loadRun(runId);
+    this.warnings.push(...warnings);
+    return new RunSession(this.store, runId);
+  }
+
+  approvePlan(session: RunSession, by: 'human' | 'autopilot'): void {
+    if (!session.state.planApproved) session.emit({ type: 'plan_approved', by });
+  }
+
+  /**
+   * Makes a stopped run ready to drive again: tasks that were in flight when the previous
+   * process stopped (or were cancelled) start over from a clean worktree; GREEN work is kept.
+   */
+  prepareResume(session: RunSession, reason: string): void {
+    session.emit({ type: 'run_resumed', reason });
+    for (const taskId of session.state.taskOrder) {
+      const task = session.task(taskId);
+      if (isInFlight(task.state) || task.state === 'CANCELLED') {
+        session.transition(taskId, 'INTERRUPTED', `restarting from a clean worktree (was ${task.state} when the run stopped)`);
+      }
+    }
+  }
+
+  recordHumanDecision(session: RunSession, taskId: string, action: HumanAction, note?: string): void {
+    const task = session.task(taskId);
+    const event = { retry: 'HUMAN_RETRY', accept: 'HUMAN_ACCEPTED', skip: 'HUMAN_SKIPPED' } as const;
+    if (task.state !== 'NEEDS_HUMAN' && task.state !== 'UNVERIFIED_BY_CRITIC' && !(action === 'retry' && task.state === 'SKIPPED')) {
+      throw new Error(`Task "${taskId}" is ${task.state}; only a task that needs a human can be retried, accepted or skipped`);
+    }
+    session.emit({ type: 'human_decision', taskId, action, ...(note ? { note } : {}) });
+    session.transition(taskId, event[action], `human chose to ${action}${note ? `: ${note}` : ''}`);
+  }
+
+  async drive(session: RunSession, signal: AbortSignal): Promise<RunEndStatus> {
+    let paused = session.state.status === 'paused';
+    const ctx: RunContext = {
+      session,
+      worktrees: new WorktreeManager(this.repo, session.runId),
+      runner: this.options.runnerOverride ?? createRunner(session.state.config.agent),
+      signal,
+      pause: (reason) => {
+        if (paused) return;
+        paused = true;
+        session.emit({ type: 'run_paused', reason });
+      },
+      isPaused: () => paused,
+    };
+    try {
+      return await driveRun(ctx);
+    } finally {
+      this.store.flush(session.runId);
+    }
+  }
+
+  close(): void {
+    this.store.close();
+  }
+}

@@ -1,0 +1,15 @@
+import type { AgentRunner } from '../agents/runner';
+import type { WorktreeManager } from '../workspace/worktreeManager';
+import type { RunSession } from './runSession';
+
+/** Everything a running task or the integration step needs, injected so tests use real parts. */
+export interface RunContext {
+  session: RunSession;
+  worktrees: WorktreeManager;
+  runner: AgentRunner;
+  /** Aborted when the user cancels the run. */
+  signal: AbortSignal;
+  /** Set when a quota hit pauses the run: no new task starts, running ones finish their step. */
+  pause(reason: string): void;
+  isPaused(): boolean;
+}

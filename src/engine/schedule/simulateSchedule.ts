@@ -1,0 +1,95 @@
+import type { TaskState } from '../domain/taskStates';
+import { remainingChainLengths } from '../plan/planGraph';
+import { pickTasksToStart, type SchedulableTask } from './scheduler';
+
+/** A task for simulation: how long it runs is known up front. */
+export interface SimTask {
+  id: string;
+  dependsOn: readonly string[];
+  duration: number;
+}
+
+/**
+ * The time at which the last task finishes when every task always succeeds and the real
+ * scheduler (pickTasksToStart, chains weighted by duration) decides what starts when.
+ * Used to measure the scheduling policy, not to predict wall time.
+ */
+export function simulateMakespan(tasks: readonly SimTask[], maxParallel: number): number {
+  for (const t of tasks) {
+    if (!(t.duration >= 0)) throw new RangeError(`task "${t.id}" has an invalid duration ${t.duration}`);
+  }
+  const chain = remainingChainLengths({ tasks }, new Map(tasks.map((t) => [t.id, t.duration])));
+  const state = new Map<string, TaskState>(tasks.map((t) => [t.id, 'PENDING']));
+  const finishAt = new Map<string, number>();
+  const view = (): SchedulableTask[] => tasks.map((t) => ({ id: t.id, dependsOn: t.dependsOn, state: state.get(t.id)! }));
+  let now = 0;
+  let done = 0;
+
+  while (done < tasks.length) {
+    for (const id of pickTasksToStart(view(), maxParallel, chain)) {
+      state.set(id, 'BUILDING');
+      finishAt.set(id, now + tasks.find((t) => t.id === id)!.duration);
+    }
+    if (finishAt.size === 0) {
+      throw new Error(`simulation stuck at t=${now}: ${tasks.length - done} task(s) can never start (cycle or unknown dependency)`);
+    }
+    now = Math.min(...finishAt.values());
+    // Everything finishing at the same instant completes together before the next pick.
+    for (const [id, at] of [...finishAt]) {
+      if (at > now) continue;
+      finishAt.delete(id);
+      state.set(id, 'GREEN');
+      done++;
+    }
+  }
+  return now;
+}
+
+/** Longest duration-weighted dependency chain: no schedule can beat it. */
+export function criticalPathLength(tasks: readonly SimTask[]): number {
+  const chain = remainingChainLengths({ tasks }, new Map(tasks.map((t) => [t.id, t.duration])));
+  return Math.max(0, ...chain.values());
+}
+
+/** max(critical path, total work / parallelism): no schedule on `maxParallel` workers finishes sooner. */
+export function makespanLowerBound(tasks: readonly SimTask[], maxParallel: number): number {
+  const work = tasks.reduce((sum, t) => sum + t.duration, 0);
+  return Math.max(criticalPathLength(tasks), work / maxParallel);
+}
+
+export interface RandomDagOptions {
+  /** Most dependencies a task gets (default 3). */
+  maxDependencies?: number;
+  /** Durations are whole numbers from 1 to this (default 10). */
+  maxDuration?: number;
+}
+
+/**
+ * A reproducible random plan of `n` tasks, listed in a valid order (every dependency comes
+ * earlier), as a planner would write it. Same seed, same DAG, on every machine.
+ */
+export function randomDag(seed: number, n: number, options: RandomDagOptions = {}): SimTask[] {
+  const { maxDependencies = 3, maxDuration = 10 } = options;
+  const random = mulberry32(seed);
+  const pick = (below: number): number => Math.floor(random() * below);
+  const width = String(Math.max(0, n - 1)).length;
+  const ids = Array.from({ length: n }, (_, i) => `t${String(i).padStart(width, '0')}`);
+  return ids.map((id, i) => {
+    const count = pick(Math.min(maxDependencies, i) + 1);
+    const deps = new Set<string>();
+    while (deps.size < count) deps.add(ids[pick(i)]!);
+    return { id, dependsOn: [...deps], duration: 1 + pick(maxDuration) };
+  });
+}
+
+/** Small, fast, well-distributed 32-bit PRNG; good enough for test data, not for secrets. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,47 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+
+// Facts about a worktree read straight from its git directory: each would otherwise cost a git
+// process, and spawning is the main cost of Taskloom's git work.
+
+/** A crashed git leaves index.lock behind; one this old belongs to no running git. */
+const STALE_LOCK_MS = 10_000;
+
+/** Where a checkout keeps its HEAD, index and MERGE_HEAD: `.git` itself, or what a linked worktree's `.git` file points to. */
+export function worktreeGitDir(worktreePath: string): string {
+  const dotGit = join(worktreePath, '.git');
+  if (statSync(dotGit).isDirectory()) return dotGit;
+  const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+  if (!pointer) throw new Error(`${dotGit} does not point to a git directory`);
+  return resolve(worktreePath, pointer[1]!);
+}
+
+export function mergeInProgressAt(worktreePath: string): boolean {
+  return existsSync(join(worktreeGitDir(worktreePath), 'MERGE_HEAD'));
+}
+
+export async function clearStaleIndexLock(worktreePath: string): Promise<void> {
+  const lock = join(worktreeGitDir(worktreePath), 'index.lock');
+  if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) await rm(lock, { force: true });
+}
+
+/**
+ * The commit a task worktree was prepared from, kept in the worktree's own git directory: it is
+ * written only once preparation finished, and disappears with the worktree, so a leftover from an
+ * earlier worktree at the same path can never be mistaken for this one's.
+ */
+const BASE_FILE = 'taskloom-base';
+
+export async function recordTaskBase(worktreePath: string, commit: string): Promise<void> {
+  await writeFile(join(worktreeGitDir(worktreePath), BASE_FILE), `${commit}\n`);
+}
+
+/** null when the worktree is broken or its preparation never finished. */
+export async function readTaskBase(worktreePath: string): Promise<string | null> {
+  try {
+    return (await readFile(join(worktreeGitDir(worktreePath), BASE_FILE), 'utf8')).trim() || null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,54 @@
+import type { RunEvent, RunEventBody } from '../../src/engine/domain/events';
+import type { Plan } from '../../src/engine/domain/plan';
+import { DEFAULT_RUN_CONFIG } from '../../src/engine/domain/runConfig';
+import { TaskStateMachine } from '../../src/engine/domain/taskStateMachine';
+import type { TaskEvent, TaskState } from '../../src/engine/domain/taskStates';
+
+export const TWO_TASK_PLAN: Plan = {
+  goal: 'two tasks',
+  rationale: 'b builds on a',
+  tasks: [
+    { id: 'a', title: 'Task A', description: 'first', acceptance: ['works'], dependsOn: [] },
+    { id: 'b', title: 'Task B', description: 'second', acceptance: [], dependsOn: ['a'] },
+  ],
+};
+
+/** Builds a legal event stream for tests: tracks seq and each task's state like the engine does. */
+export class EventBuilder {
+  readonly events: RunEvent[] = [];
+  private readonly states = new Map<string, TaskState>();
+
+  constructor(
+    readonly runId = 'run-1',
+    plan: Plan = TWO_TASK_PLAN,
+  ) {
+    for (const t of plan.tasks) this.states.set(t.id, 'PENDING');
+    this.add({
+      type: 'run_created',
+      goal: plan.goal,
+      plan,
+      config: { ...DEFAULT_RUN_CONFIG, gateCommands: ['npm test'], agent: { kind: 'scripted', scriptPath: '/dev/null' } },
+      repoRoot: '/repo',
+      baseCommit: 'a'.repeat(40),
+      baseRef: 'main',
+      ignoredChanges: [],
+      createdBy: { host: 'test', pid: 1 },
+    });
+  }
+
+  add(body: RunEventBody): RunEvent {
+    const event = { ...body, seq: this.events.length + 1, runId: this.runId, at: new Date(Date.UTC(2026, 0, 1, 0, 0, this.events.length)).toISOString() } as RunEvent;
+    this.events.push(event);
+    return event;
+  }
+
+  move(taskId: string, ...events: TaskEvent[]): this {
+    for (const event of events) {
+      const from = this.states.get(taskId)!;
+      const to = TaskStateMachine.next(from, event, taskId);
+      this.states.set(taskId, to);
+      this.add({ type: 'task_transition', taskId, event, from, to, reason: `${event.toLowerCase()} for test` });
+    }
+    return this;
+  }
+}

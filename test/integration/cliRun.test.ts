@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { after, describe, it } from 'node:test';
+import type { TraceReport } from '../../src/engine/report/traceReport';
+import { runCli, writeInputs } from '../helpers/cli';
+import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
+
+const repos: TempRepo[] = [];
+after(() => repos.forEach((r) => r.cleanup()));
+
+function repo(files?: Record<string, string>): TempRepo {
+  const r = makeTempRepo(files ? { files } : {});
+  repos.push(r);
+  return r;
+}
+
+function trace(dir: string): TraceReport {
+  const result = runCli(['trace', '--json', '--cwd', dir]);
+  assert.equal(result.code, 0, result.stderr);
+  return JSON.parse(result.stdout) as TraceReport;
+}
+
+const task = (id: string, dependsOn: string[] = []) => ({ id, title: `Task ${id}`, description: `do ${id}`, acceptance: [], dependsOn });
+const write = (files: Record<string, string>) => ({ write: files, delayMs: 0 });
+const green = { verdict: { decision: 'green', summary: 'fine', findings: [] }, delayMs: 0 };
+
+function run(dir: string, plan: object, scenario: object, ...flags: string[]) {
+  const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': scenario });
+  return runCli(['run', '--cwd', dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...flags]);
+}
+
+describe('taskloom run (real git, real processes)', () => {
+  it('records a conflict between two tasks and keeps the other merges', () => {
+    const r = repo();
+    const plan = { goal: 'conflict', tasks: [task('a'), task('b'), task('c')] };
+    const scenario = {
+      tasks: {
+        a: { actor: [write({ 'shared.txt': 'from a\n' })], critic: [green] },
+        b: { actor: [write({ 'shared.txt': 'from b\n' })], critic: [green] },
+        c: { actor: [write({ 'c.txt': 'c\n' })], critic: [green] },
+      },
+    };
+    const result = run(r.dir, plan, scenario, '--gate', 'true');
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    const t = trace(r.dir);
+    assert.equal(t.status, 'needs_human');
+    assert.deepEqual(t.integration.merged, ['a', 'c']);
+    assert.deepEqual(t.integration.conflicts, [{ taskId: 'b', files: ['shared.txt'] }]);
+    const branch = t.integration.branch!;
+    assert.equal(r.git(['show', `${branch}:shared.txt`]), 'from a');
+    assert.equal(r.git(['show', `${branch}:c.txt`]), 'c');
+    assert.match(result.stdout, /conflict/);
+  });
+
+  it('fails the run when the integrated result breaks the gate, though every task passed alone', () => {
+    const r = repo();
+    const plan = { goal: 'integration gate', tasks: [task('a'), task('b')] };
+    const scenario = {
+      tasks: {
+        a: { actor: [write({ 'a.txt': 'a\n' })], critic: [green] },
+        b: { actor: [write({ 'b.txt': 'b\n' })], critic: [green] },
+      },
+    };
+    const result = run(r.dir, plan, scenario, '--gate', 'test ! -f a.txt || test ! -f b.txt');
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    const t = trace(r.dir);
+    assert.deepEqual(t.tasks.map((x) => x.state), ['GREEN', 'GREEN']);
+    assert.deepEqual(t.integration.merged, ['a', 'b']);
+    assert.equal(t.integration.gatePassed, false);
+    assert.match(result.stdout, /integration gate failed/);
+  });
+
+  it('builds a dependent task on top of its dependency and skips dependents of a failed task', () => {
+    const r = repo();
+    const plan = { goal: 'chain', tasks: [task('base'), task('uses-base', ['base']), task('broken'), task('after-broken', ['broken'])] };
+    const scenario = {
+      tasks: {
+        base: { actor: [write({ 'lib.txt': 'v1\n' })], critic: [green] },
+        'uses-base': { actor: [write({ 'user.txt': 'uses lib\n' })], critic: [green] },
+        broken: { actor: [{ fail: 'cannot do this', delayMs: 0 }] },
+      },
+    };
+    // The gate of uses-base only passes when base's file is in its worktree.
+    const result = run(r.dir, plan, scenario, '--gate', 'test ! -f user.txt || test -f lib.txt');
+    assert.equal(result.code, 1);
+    const t = trace(r.dir);
+    const byId = Object.fromEntries(t.tasks.map((x) => [x.id, x]));
+    assert.equal(byId['uses-base']!.state, 'GREEN');
+    assert.equal(byId.broken!.state, 'NEEDS_HUMAN');
+    assert.match(byId.broken!.lastReason, /cannot do this/);
+    assert.equal(byId['after-broken']!.state, 'SKIPPED');
+    assert.match(byId['after-broken']!.lastReason, /dependency "broken"/);
+    assert.match(result.stdout, /Needs you:/);
+  });
+
+  it('lets a human retry with a note, accept, or skip, and continues the run', () => {
+    const r = repo();
+    const plan = { goal: 'human', tasks: [task('flaky'), task('next', ['flaky'])] };
+    const scenario = {
+      tasks: {
+        flaky: { actor: [{ fail: 'first try fails', delayMs: 0 }, write({ 'flaky.txt': 'ok\n' })], critic: [green] },
+        next: { actor: [write({ 'next.txt': 'ok\n' })], critic: [green] },
+      },
+    };
+    assert.equal(run(r.dir, plan, scenario, '--gate', 'true').code, 1);
+    assert.equal(trace(r.dir).tasks[1]!.state, 'SKIPPED');
+
+    const refused = runCli(['accept', 'next', '--cwd', r.dir]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /only a task that needs a human/);
+
+    const retried = runCli(['retry', 'flaky', '--note', 'the file goes at the root', '--cwd', r.dir]);
+    assert.equal(retried.code, 0, retried.stdout + retried.stderr);
+    const t = trace(r.dir);
+    assert.deepEqual(t.tasks.map((x) => x.state), ['GREEN', 'GREEN']);
+    assert.equal(t.status, 'completed');
+    assert.ok(t.tasks[0]!.transitions.some((x) => x.event === 'HUMAN_RETRY' && x.reason.includes('the file goes at the root')));
+    assert.ok(t.tasks[1]!.transitions.some((x) => x.event === 'DEPENDENCY_RETRIED'));
+  });
+
+  it('pauses on a quota hit and completes on resume', () => {
+    const r = repo();
+    const plan = { goal: 'quota', tasks: [task('a')] };
+    const scenario = { tasks: { a: { actor: [{ quota: true, delayMs: 0 }, write({ 'a.txt': 'a\n' })], critic: [green] } } };
+    const first = run(r.dir, plan, scenario, '--gate', 'true');
+    assert.equal(first.code, 1);
+    assert.match(first.stdout, /paused/);
+    assert.equal(trace(r.dir).status, 'paused');
+    const resumed = runCli(['resume', '--cwd', r.dir]);
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    const t = trace(r.dir);
+    assert.equal(t.status, 'completed');
+    assert.equal(t.tasks[0]!.attempts, 2);
+  });
+
+  it('counts usage exactly per role and in total', () => {
+    const r = repo();
+    const usage = { inputTokens: 1000, outputTokens: 100, cacheReadTokens: 10, cacheWriteTokens: 1 };
+    const plan = { goal: 'usage', tasks: [task('a')] };
+    const scenario = {
+      defaults: { delayMs: 0, usage, costUsd: 0.25 },
+      tasks: { a: { actor: [{ write: { 'a.txt': 'a' } }], critic: [{ verdict: { decision: 'green', summary: 'ok', findings: [] } }] } },
+    };
+    assert.equal(run(r.dir, plan, scenario, '--gate', 'true').code, 0);
+    const t = trace(r.dir);
+    assert.equal(t.usage.calls, 2);
+    assert.deepEqual(t.usage.total, { inputTokens: 2000, outputTokens: 200, cacheReadTokens: 20, cacheWriteTokens: 2, costUsd: 0.5 });
+    assert.equal(t.usage.byRole.actor!.costUsd, 0.25);
+    assert.equal(t.usage.byTask.a!.inputTokens, 2000);
+  });
+
+  it('runs the demo end to end and leaves the log, the ledger and a merged integration branch', () => {
+    const r = repo();
+    const dir = `${r.dir}/demo`;
+    const result = runCli(['demo', '--dir', dir, '--delay', '0']);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /completed — 5\/5 task\(s\) green/);
+    const t = trace(dir);
+    const runDir = `${dir}/.taskloom/runs/${t.runId}`;
+    for (const f of ['events.jsonl', 'run.json', 'DECISIONS.md']) assert.ok(existsSync(`${runDir}/${f}`), f);
+    assert.ok(existsSync(`${dir}/.taskloom/state.json`));
+    const byId = Object.fromEntries(t.tasks.map((x) => [x.id, x]));
+    assert.equal(byId['word-count']!.gateFailures, 1);
+    assert.equal(byId['title-case']!.reviewCycles, 1);
+    const files = runGit(dir, ['ls-tree', '-r', '--name-only', t.integration.branch!]);
+    for (const f of ['src/slugify.js', 'src/wordCount.js', 'src/titleCase.js', 'src/summary.js', 'bin/textkit.js']) {
+      assert.ok(files.includes(f), `${f} is on the integration branch`);
+    }
+    const decisions = readFileSync(`${runDir}/DECISIONS.md`, 'utf8');
+    assert.match(decisions, /changes required/);
+    assert.match(decisions, /Gate failed/);
+    assert.equal(runGit(dir, ['status', '--porcelain']), '', '.taskloom/ is excluded and the user tree untouched');
+  });
+});
+
+function runGit(dir: string, args: string[]): string {
+  const r = makeGitRunner(dir);
+  return r(args);
+}
+
+function makeGitRunner(dir: string) {
+  return (args: string[]) => {
+    const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_')));
+    return execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' }).trim();
+  };
+}
+
+void writeFileSync;

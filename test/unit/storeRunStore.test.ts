@@ -1,0 +1,492 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import type { RunEventBody } from '../../src/engine/domain/events';
+import { foldEvents } from '../../src/engine/domain/projection';
+import { DEFAULT_RUN_CONFIG } from '../../src/engine/domain/runConfig';
+import type { RunState } from '../../src/engine/domain/runState';
+import { TaskStateMachine } from '../../src/engine/domain/taskStateMachine';
+import type { TaskEvent } from '../../src/engine/domain/taskStates';
+import { EventLog } from '../../src/engine/store/eventLog';
+import { LockHeldError } from '../../src/engine/store/lock';
+import { RunNotFoundError, RunStore, SNAPSHOT_EVERY, type RunCreatedBody } from '../../src/engine/store/runStore';
+
+const STORE_MODULE = path.resolve(import.meta.dirname, '../../src/engine/store/runStore.ts');
+
+let repo: string;
+const open: RunStore[] = [];
+beforeEach(() => {
+  repo = fs.mkdtempSync(path.join(os.tmpdir(), 'taskloom-store-'));
+});
+afterEach(() => {
+  for (const store of open.splice(0)) store.close();
+  fs.rmSync(repo, { recursive: true, force: true });
+});
+
+function openStore(root = repo, options: { readOnly?: boolean } = {}) {
+  const warnings: string[] = [];
+  const opened = RunStore.open(root, { command: 'taskloom test', onWarning: (w) => warnings.push(w), ...options });
+  open.push(opened.store);
+  return { store: opened.store, openWarnings: opened.warnings, backgroundWarnings: warnings };
+}
+
+function closeStore(store: RunStore): void {
+  store.close();
+  open.splice(open.indexOf(store), 1);
+}
+
+// --- a tiny builder: run_created with a two-task plan, and transitions that follow the state machine
+
+const created = (goal = 'Add rate limiting'): RunCreatedBody => ({
+  type: 'run_created',
+  goal,
+  plan: {
+    goal,
+    rationale: 'b builds on a',
+    tasks: [
+      { id: 'a', title: 'Token bucket', description: 'bucket', acceptance: ['tests pass'], dependsOn: [] },
+      { id: 'b', title: 'Middleware', description: 'middleware', acceptance: [], dependsOn: ['a'] },
+    ],
+  },
+  config: { ...DEFAULT_RUN_CONFIG, gateCommands: ['npm test'], agent: { kind: 'scripted', scriptPath: '/dev/null' } },
+  repoRoot: '/repo',
+  baseCommit: 'f'.repeat(40),
+  baseRef: 'main',
+  ignoredChanges: [],
+  createdBy: { host: 'test', pid: 1 },
+});
+
+function move(store: RunStore, runId: string, taskId: string, ...events: TaskEvent[]): void {
+  for (const event of events) {
+    const from = store.state(runId).tasks[taskId]!.state;
+    const to = TaskStateMachine.next(from, event, taskId);
+    store.append(runId, { type: 'task_transition', taskId, event, from, to, reason: `${event.toLowerCase()} (test)` });
+  }
+}
+
+const call = (taskId: string | null, n = 1): RunEventBody => ({
+  type: 'runner_call',
+  taskId,
+  role: 'actor',
+  agent: 'scripted',
+  model: 'm',
+  status: 'ok',
+  usage: { inputTokens: 100 * n, outputTokens: 10 * n, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.001 * n },
+  durationMs: 5,
+  quotaHit: false,
+});
+
+/** A run with some of everything: task a goes green through a gate failure, b needs a human. */
+function busyRun(store: RunStore, runId = 'run-1'): void {
+  store.createRun(runId, created());
+  store.append(runId, { type: 'plan_approved', by: 'autopilot' });
+  move(store, runId, 'a', 'BUILD_STARTED');
+  store.append(runId, call('a'));
+  move(store, runId, 'a', 'BUILD_FINISHED');
+  store.append(runId, { type: 'gate_result', taskId: 'a', attempt: 1, passed: false, commands: [{ command: 'npm test', exitCode: 1, timedOut: false, durationMs: 3, output: 'failing' }] });
+  move(store, runId, 'a', 'MECHANICAL_FAILED', 'RETRY_BUILD', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'CRITIC_GREEN');
+  move(store, runId, 'b', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'MALFORMED_GIVEUP');
+}
+
+const logOf = (runId: string, root = repo) => path.join(root, '.taskloom', 'runs', runId, 'events.jsonl');
+const foldLog = (runId: string, root = repo): RunState => foldEvents(EventLog.read(logOf(runId, root)).events)!;
+/**
+ * States compared as the JSON they are stored as: the projection assigns `undefined` to
+ * fields it clears (pausedReason after a resume, ...), and a snapshot read back from
+ * state.json simply lacks those keys, which deepStrictEqual would count as a difference.
+ */
+const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+const readDb = (root = repo) => JSON.parse(fs.readFileSync(path.join(root, '.taskloom', 'state.json'), 'utf8'));
+const writeDb = (data: unknown, root = repo) => fs.writeFileSync(path.join(root, '.taskloom', 'state.json'), JSON.stringify(data));
+
+/** What the disk holds if the process died right now (the copy has no lock: its holder is gone). */
+function closeStoresUnder(root: string): void {
+  for (const store of open.filter((s) => s.repoRoot === root)) closeStore(store);
+}
+
+function crashImage(): string {
+  const image = fs.mkdtempSync(path.join(os.tmpdir(), 'taskloom-crash-'));
+  fs.cpSync(path.join(repo, '.taskloom'), path.join(image, '.taskloom'), { recursive: true });
+  fs.rmSync(path.join(image, '.taskloom', 'lock'), { force: true });
+  return image;
+}
+
+describe('RunStore', () => {
+  it('creates .taskloom with the lock, the index, the log and the derived files', () => {
+    const { store, openWarnings } = openStore();
+    assert.deepEqual(openWarnings, []);
+    busyRun(store);
+    const dir = path.join(repo, '.taskloom');
+    assert.ok(fs.existsSync(path.join(dir, 'lock')));
+    assert.ok(fs.existsSync(path.join(dir, 'state.json')));
+    for (const name of ['events.jsonl', 'run.json', 'DECISIONS.md']) assert.ok(fs.existsSync(path.join(dir, 'runs', 'run-1', name)), name);
+    closeStore(store);
+    assert.equal(fs.existsSync(path.join(dir, 'lock')), false, 'close releases the lock');
+  });
+
+  it('assigns continuous seqs, the run id and the time, and keeps the live state equal to a fold of the log', () => {
+    const { store } = openStore();
+    busyRun(store);
+    const { events, warnings } = EventLog.read(logOf('run-1'));
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(
+      events.map((e) => e.seq),
+      events.map((_, i) => i + 1),
+    );
+    assert.ok(events.every((e) => e.runId === 'run-1' && !Number.isNaN(Date.parse(e.at))));
+    assert.deepEqual(store.state('run-1'), foldEvents(events));
+    assert.equal(store.state('run-1').tasks.b!.state, 'NEEDS_HUMAN');
+    assert.deepEqual(store.events('run-1', { afterSeq: events.length - 1 }).events, [events.at(-1)]);
+  });
+
+  it('continues the seq after reopening, and loadRun equals an uninterrupted fold with or without a snapshot', () => {
+    let { store } = openStore();
+    busyRun(store);
+    const lastSeq = store.state('run-1').lastSeq;
+    closeStore(store);
+    assert.equal(readDb().runs['run-1'].snapshot.seq, lastSeq, 'close leaves a snapshot at the end of the log');
+
+    ({ store } = openStore());
+    const withSnapshot = store.loadRun('run-1');
+    assert.deepEqual(withSnapshot.warnings, []);
+    assert.deepEqual(plain(withSnapshot.state), plain(foldLog('run-1')));
+    const event = store.append('run-1', { type: 'human_decision', taskId: 'b', action: 'retry', note: 'try again' });
+    assert.equal(event.seq, lastSeq + 1);
+    closeStore(store);
+
+    const db = readDb();
+    delete db.runs['run-1'].snapshot;
+    writeDb(db);
+    ({ store } = openStore());
+    const withoutSnapshot = store.loadRun('run-1');
+    assert.deepEqual(withoutSnapshot.warnings, []);
+    assert.deepEqual(withoutSnapshot.state, foldLog('run-1'));
+    assert.equal(withoutSnapshot.state.lastSeq, lastSeq + 1);
+  });
+
+  it('replays only the tail after the snapshot when the process died between snapshots', () => {
+    const { store } = openStore();
+    busyRun(store);
+    store.flush();
+    const snapshotSeq = store.state('run-1').lastSeq;
+    for (let i = 0; i < 5; i += 1) store.append('run-1', call('a'));
+    const image = crashImage();
+    try {
+      assert.equal(readDb(image).runs['run-1'].snapshot.seq, snapshotSeq);
+      assert.equal(readDb(image).runs['run-1'].lastSeq, snapshotSeq, 'the index on disk lags the log');
+      const crashed = openStore(image);
+      assert.equal(crashed.store.listRuns()[0]!.lastSeq, snapshotSeq + 5, 'the index caught up with the log on open');
+      const loaded = crashed.store.loadRun('run-1');
+      assert.deepEqual(loaded.warnings, []);
+      assert.deepEqual(plain(loaded.state), plain(foldLog('run-1', image)));
+      assert.deepEqual(plain(loaded.state), plain(store.state('run-1')));
+    } finally {
+      closeStoresUnder(image);
+      fs.rmSync(image, { recursive: true, force: true });
+    }
+  });
+
+  it('ignores a torn last line with a warning, and the next append starts clean', () => {
+    const { store } = openStore();
+    busyRun(store);
+    const lastSeq = store.state('run-1').lastSeq;
+    const image = crashImage();
+    try {
+      fs.appendFileSync(logOf('run-1', image), `{"seq":${lastSeq + 1},"runId":"run-1","at":"2026-`);
+      const reader = openStore(image, { readOnly: true });
+      const readOnlyLoad = reader.store.loadRun('run-1');
+      assert.match(readOnlyLoad.warnings[0]!, /events\.jsonl: ignored a torn last line \(\d+ bytes\) left by an interrupted write$/);
+      assert.equal(fs.existsSync(`${logOf('run-1', image)}.torn`), false, 'a read-only store repairs nothing');
+      closeStore(reader.store);
+
+      const crashed = openStore(image);
+      const loaded = crashed.store.loadRun('run-1');
+      assert.equal(loaded.warnings.length, 1);
+      assert.match(loaded.warnings[0]!, /ignored a torn last line .* saved to events\.jsonl\.torn/);
+      assert.equal(loaded.state.lastSeq, lastSeq);
+      const next = crashed.store.append('run-1', call('a'));
+      assert.equal(next.seq, lastSeq + 1);
+      const reread = EventLog.read(logOf('run-1', image));
+      assert.deepEqual(reread.warnings, []);
+      assert.deepEqual(reread.events.at(-1), next);
+    } finally {
+      closeStoresUnder(image);
+      fs.rmSync(image, { recursive: true, force: true });
+    }
+  });
+
+  it('backs up a corrupt state.json, rebuilds the index from the logs, and the rebuilt snapshot is used', () => {
+    let { store } = openStore();
+    busyRun(store, 'run-1');
+    store.createRun('run-2', created('Second goal'));
+    store.append('run-2', { type: 'run_finished', status: 'cancelled', summary: 'stopped' });
+    closeStore(store);
+    fs.writeFileSync(path.join(repo, '.taskloom', 'state.json'), '{"schemaVersion":1,"runs":{"run-1":');
+
+    let openWarnings: string[];
+    ({ store, openWarnings } = openStore());
+    assert.equal(openWarnings.length, 1);
+    assert.match(openWarnings[0]!, /^state\.json was not valid JSON .*moved to state\.json\.corrupt-.* rebuilt from the event logs$/);
+    assert.equal(fs.readdirSync(path.join(repo, '.taskloom')).filter((n) => n.startsWith('state.json.corrupt-')).length, 1);
+    assert.deepEqual(
+      store.listRuns().map((r) => [r.runId, r.status, r.goal]),
+      [
+        ['run-2', 'cancelled', 'Second goal'],
+        ['run-1', 'running', 'Add rate limiting'],
+      ],
+    );
+    assert.equal(store.lastRunId(), 'run-2');
+    const db = readDb();
+    assert.equal(db.runs['run-1'].snapshot.seq, foldLog('run-1').lastSeq, 'the rebuilt index holds a snapshot');
+    closeStore(store);
+
+    // Proof the snapshot is what loading uses: damage a line it covers, which only a full replay would read.
+    const lines = fs.readFileSync(logOf('run-1'), 'utf8').split('\n');
+    lines[2] = lines[2]!.replace(/"type":"\w+"/, '"type":broken');
+    fs.writeFileSync(logOf('run-1'), lines.join('\n'));
+    ({ store } = openStore());
+    const loaded = store.loadRun('run-1');
+    assert.deepEqual(loaded.warnings, []);
+    assert.equal(loaded.state.lastSeq, db.runs['run-1'].snapshot.seq);
+  });
+
+  it('discards a snapshot that is ahead of the log and rebuilds the run from the whole log', () => {
+    let { store } = openStore();
+    busyRun(store);
+    closeStore(store);
+    const lastSeq = foldLog('run-1').lastSeq;
+    const db = readDb();
+    db.runs['run-1'].snapshot.seq = 999;
+    db.runs['run-1'].snapshot.state.lastSeq = 999;
+    writeDb(db);
+    ({ store } = openStore());
+    const loaded = store.loadRun('run-1');
+    assert.equal(loaded.warnings.length, 1);
+    assert.match(loaded.warnings[0]!, new RegExp(`discarded its snapshot in state\\.json \\(it covers seq 999 but the log ends at seq ${lastSeq}\\)`));
+    assert.deepEqual(loaded.state, foldLog('run-1'));
+    closeStore(store);
+    assert.equal(readDb().runs['run-1'].snapshot.seq, lastSeq, 'a good snapshot replaces it');
+
+    // An index entry that is ahead as well is caught when the store opens.
+    db.runs['run-1'].lastSeq = 999;
+    writeDb(db);
+    let openWarnings: string[];
+    ({ store, openWarnings } = openStore());
+    assert.match(openWarnings[0]!, /discarded its snapshot .*it covers seq 999/);
+    assert.equal(store.listRuns()[0]!.lastSeq, lastSeq, 'the index entry is corrected');
+    assert.deepEqual(store.loadRun('run-1').warnings, []);
+  });
+
+  it('discards a snapshot that the rest of the log does not apply to', () => {
+    let { store } = openStore();
+    store.createRun('run-1', created());
+    store.flush();
+    const db = readDb();
+    closeStore(store);
+    ({ store } = openStore());
+    move(store, 'run-1', 'a', 'BUILD_STARTED', 'BUILD_FINISHED');
+    closeStore(store);
+    // The old snapshot (at seq 1) claims task a is already GREEN: BUILD_STARTED cannot follow.
+    db.runs['run-1'].snapshot.state.tasks.a.state = 'GREEN';
+    db.runs['run-1'].lastSeq = 3;
+    writeDb(db);
+    ({ store } = openStore());
+    const loaded = store.loadRun('run-1');
+    assert.match(loaded.warnings[0]!, /discarded its snapshot .*the events after it do not apply to it: Illegal task transition/);
+    assert.deepEqual(loaded.state, foldLog('run-1'));
+    assert.equal(loaded.state.tasks.a!.state, 'GATING');
+  });
+
+  it('refuses an event the projection rejects without writing it, and carries on with the right seq', () => {
+    const { store } = openStore();
+    busyRun(store);
+    const before = fs.readFileSync(logOf('run-1'), 'utf8');
+    const lastSeq = store.state('run-1').lastSeq;
+    assert.throws(
+      () => store.append('run-1', { type: 'task_transition', taskId: 'a', event: 'BUILD_STARTED', from: 'GREEN', to: 'BUILDING', reason: 'bug' }),
+      /Illegal task transition/,
+    );
+    assert.throws(() => store.append('run-1', call('no-such-task')), /unknown task/);
+    assert.equal(fs.readFileSync(logOf('run-1'), 'utf8'), before, 'nothing reached the log');
+    assert.equal(store.state('run-1').usage.calls, 1, 'the half-applied event left no trace in the live state');
+    assert.equal(store.append('run-1', call('a')).seq, lastSeq + 1);
+    assert.deepEqual(store.state('run-1'), foldLog('run-1'));
+  });
+
+  it(`writes a snapshot every ${SNAPSHOT_EVERY} events and at pause and finish`, () => {
+    const { store } = openStore();
+    store.createRun('run-1', created());
+    for (let i = 0; i < SNAPSHOT_EVERY + 9; i += 1) store.append('run-1', call(null));
+    assert.equal(readDb().runs['run-1'].snapshot.seq, SNAPSHOT_EVERY + 1);
+    store.append('run-1', { type: 'run_paused', reason: 'quota' });
+    assert.equal(readDb().runs['run-1'].snapshot.seq, SNAPSHOT_EVERY + 11);
+    assert.equal(readDb().runs['run-1'].status, 'paused');
+    store.append('run-1', { type: 'run_resumed', reason: 'later' });
+    store.append('run-1', { type: 'run_finished', status: 'completed', summary: 'done' });
+    assert.equal(readDb().runs['run-1'].snapshot.seq, SNAPSHOT_EVERY + 13);
+    assert.deepEqual(readDb().runs['run-1'].snapshot.state, plain(foldLog('run-1')));
+  });
+
+  it('refreshes run.json and DECISIONS.md at once on pause and finish, and at most every 300 ms otherwise', async () => {
+    const { store } = openStore();
+    store.createRun('run-1', created());
+    const runJson = path.join(repo, '.taskloom', 'runs', 'run-1', 'run.json');
+    const decisions = path.join(repo, '.taskloom', 'runs', 'run-1', 'DECISIONS.md');
+    assert.equal(JSON.parse(fs.readFileSync(runJson, 'utf8')).lastSeq, 1);
+
+    for (let i = 0; i < 20; i += 1) store.append('run-1', call('a'));
+    assert.ok(JSON.parse(fs.readFileSync(runJson, 'utf8')).lastSeq < 21, 'a burst is not written event by event');
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    assert.equal(JSON.parse(fs.readFileSync(runJson, 'utf8')).lastSeq, 21, 'the trailing write catches up');
+
+    store.append('run-1', { type: 'run_paused', reason: 'quota reached' });
+    assert.equal(JSON.parse(fs.readFileSync(runJson, 'utf8')).status, 'paused');
+    assert.match(fs.readFileSync(decisions, 'utf8'), /Run paused: quota reached/);
+    store.append('run-1', { type: 'run_resumed', reason: 'back' });
+    store.append('run-1', { type: 'run_finished', status: 'completed', summary: 'all merged' });
+    assert.match(fs.readFileSync(decisions, 'utf8'), /Run completed: all merged/);
+    assert.equal(JSON.parse(fs.readFileSync(runJson, 'utf8')).finishedSummary, 'all merged');
+  });
+
+  it('flush writes the derived files of a busy run now', () => {
+    const { store } = openStore();
+    store.createRun('run-1', created());
+    store.append('run-1', call('a'));
+    store.append('run-1', { type: 'plan_approved', by: 'human' });
+    store.flush('run-1');
+    const decisions = fs.readFileSync(path.join(repo, '.taskloom', 'runs', 'run-1', 'DECISIONS.md'), 'utf8');
+    assert.match(decisions, /Plan approved by human/);
+  });
+
+  it('lists runs newest first and finds the last and the latest unfinished run', async () => {
+    const { store } = openStore();
+    assert.deepEqual(store.listRuns(), []);
+    assert.equal(store.lastRunId(), undefined);
+    assert.equal(store.latestUnfinishedRunId(), undefined);
+    store.createRun('r-old', created('old'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    store.createRun('r-mid', created('mid'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    store.createRun('r-new', created('new'));
+    store.append('r-new', { type: 'run_finished', status: 'completed', summary: 'done' });
+    store.append('r-mid', { type: 'run_paused', reason: 'quota' });
+    assert.deepEqual(
+      store.listRuns().map((r) => [r.runId, r.status]),
+      [
+        ['r-new', 'completed'],
+        ['r-mid', 'paused'],
+        ['r-old', 'running'],
+      ],
+    );
+    assert.equal(store.lastRunId(), 'r-new');
+    assert.equal(store.latestUnfinishedRunId(), 'r-mid');
+    assert.ok(!('snapshot' in store.listRuns()[0]!), 'entries do not carry snapshots');
+  });
+
+  it('refuses a second writer in the workspace, while a read-only store reads without writing anything', () => {
+    const { store } = openStore();
+    busyRun(store);
+    assert.throws(() => openStore(), LockHeldError);
+
+    const dbBefore = fs.readFileSync(path.join(repo, '.taskloom', 'state.json'), 'utf8');
+    const reader = openStore(repo, { readOnly: true });
+    assert.deepEqual(reader.store.listRuns(), store.listRuns());
+    assert.deepEqual(plain(reader.store.loadRun('run-1').state), plain(store.state('run-1')));
+    store.append('run-1', call('a'));
+    assert.equal(reader.store.loadRun('run-1').state.lastSeq, store.state('run-1').lastSeq, 'a read-only load sees the writer’s progress');
+    assert.throws(() => reader.store.append('run-1', call('a')), /read-only/);
+    assert.throws(() => reader.store.createRun('run-2', created()), /read-only/);
+    closeStore(reader.store);
+    assert.equal(fs.readFileSync(path.join(repo, '.taskloom', 'state.json'), 'utf8'), dbBefore);
+    assert.ok(fs.existsSync(path.join(repo, '.taskloom', 'lock')), 'the writer still holds its lock');
+
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'taskloom-empty-'));
+    try {
+      const empty = openStore(elsewhere, { readOnly: true });
+      assert.deepEqual(empty.store.listRuns(), []);
+      assert.equal(fs.existsSync(path.join(elsewhere, '.taskloom')), false, 'read-only creates nothing');
+    } finally {
+      closeStoresUnder(elsewhere);
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('recovers a run from a process killed mid-run: stale lock taken over, index caught up, state equal to the log', async () => {
+    const script = path.join(repo, 'crash.ts');
+    fs.writeFileSync(
+      script,
+      `import { RunStore } from ${JSON.stringify(STORE_MODULE)};
+       const { store } = RunStore.open(${JSON.stringify(repo)}, { command: 'taskloom run' });
+       store.createRun('run-1', ${JSON.stringify(created())});
+       const call = ${JSON.stringify(call('a'))};
+       store.append('run-1', { type: 'plan_approved', by: 'autopilot' });
+       store.append('run-1', { type: 'task_transition', taskId: 'a', event: 'BUILD_STARTED', from: 'PENDING', to: 'BUILDING', reason: 'go' });
+       for (let i = 0; i < 30; i++) store.append('run-1', call);
+       process.kill(process.pid, 'SIGKILL');`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit' });
+    const [, signal] = await once(child, 'exit');
+    assert.equal(signal, 'SIGKILL');
+    assert.equal(readDb().runs['run-1'].lastSeq, 1, 'the index on disk only knows the creation');
+
+    const { store, openWarnings } = openStore();
+    assert.equal(openWarnings.length, 1);
+    assert.match(openWarnings[0]!, new RegExp(`^Took over a stale lock from pid ${child.pid} \\("taskloom run"`));
+    assert.deepEqual(
+      store.listRuns().map((r) => [r.runId, r.lastSeq, r.status]),
+      [['run-1', 33, 'running']],
+    );
+    assert.equal(store.latestUnfinishedRunId(), 'run-1');
+    const loaded = store.loadRun('run-1');
+    assert.deepEqual(loaded.warnings, []);
+    assert.deepEqual(plain(loaded.state), plain(foldLog('run-1')));
+    assert.equal(loaded.state.tasks.a!.state, 'BUILDING');
+    assert.equal(loaded.state.usage.calls, 30);
+  });
+
+  it('appends without reading the log, so the cost does not grow with its size', () => {
+    const { store } = openStore();
+    busyRun(store);
+    store.append('run-1', call('a'));
+    const reads = { readSync: 0, readFileSync: 0 };
+    const originals = { readSync: fs.readSync, readFileSync: fs.readFileSync };
+    for (const name of ['readSync', 'readFileSync'] as const) {
+      (fs as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+        reads[name] += 1;
+        return (originals[name] as (...a: unknown[]) => unknown)(...args);
+      };
+    }
+    try {
+      for (let i = 0; i < 50; i += 1) store.append('run-1', call('a'));
+    } finally {
+      Object.assign(fs, originals);
+    }
+    assert.deepEqual(reads, { readSync: 0, readFileSync: 0 });
+  });
+
+  it('drops an index entry whose log is gone, and refuses unknown, duplicate or unsafe run ids', () => {
+    let { store } = openStore();
+    store.createRun('run-1', created());
+    store.createRun('run-2', created());
+    assert.throws(() => store.createRun('run-1', created()), /already exists/);
+    assert.throws(() => store.createRun('../escape', created()), /Invalid run id/);
+    assert.throws(() => store.loadRun('nope'), RunNotFoundError);
+    assert.throws(() => store.append('nope', call(null)), RunNotFoundError);
+    assert.throws(() => store.append('run-1', created()), /use createRun/);
+    closeStore(store);
+
+    fs.rmSync(path.join(repo, '.taskloom', 'runs', 'run-2'), { recursive: true });
+    let openWarnings: string[];
+    ({ store, openWarnings } = openStore());
+    assert.match(openWarnings[0]!, /Run run-2 has no event log any more/);
+    assert.deepEqual(
+      store.listRuns().map((r) => r.runId),
+      ['run-1'],
+    );
+    assert.equal(store.lastRunId(), 'run-1');
+  });
+});
