@@ -78,7 +78,7 @@ describe('runGate', () => {
   });
 
   it('kills the command and its children on timeout', async () => {
-    const gate = await runGate({ ...base(tmpdir(), ['sleep 100 & echo $!; sleep 100', 'echo never']), timeoutMs: 400 });
+    const gate = await runGate({ ...base(tmpdir(), ['sleep 100 & echo $!; sleep 100', 'echo never']), timeoutMs: 600 });
     assert.equal(gate.passed, false);
     assert.equal(gate.stuck, false);
     assert.equal(gate.commands.length, 1);

@@ -338,8 +338,21 @@ describe('RunStore', () => {
     const decisions = path.join(repo, '.taskloom', 'runs', 'run-1', 'DECISIONS.md');
     assert.equal(JSON.parse(fs.readFileSync(runJson, 'utf8')).lastSeq, 1);
 
-    for (let i = 0; i < 20; i += 1) store.append('run-1', call('a'));
-    assert.ok(JSON.parse(fs.readFileSync(runJson, 'utf8')).lastSeq < 21, 'a burst is not written event by event');
+    // Count the rewrites of run.json during a burst (each is a rename onto it).
+    let rewrites = 0;
+    const rename = fs.renameSync;
+    fs.renameSync = (from, to) => {
+      if (to === runJson) rewrites += 1;
+      rename(from, to);
+    };
+    const started = Date.now();
+    try {
+      for (let i = 0; i < 20; i += 1) store.append('run-1', call('a'));
+    } finally {
+      fs.renameSync = rename;
+    }
+    const elapsed = Date.now() - started;
+    assert.ok(rewrites <= Math.floor(elapsed / 300) + 1, `${rewrites} rewrites in ${elapsed} ms: not throttled`);
     await new Promise((resolve) => setTimeout(resolve, 450));
     assert.equal(JSON.parse(fs.readFileSync(runJson, 'utf8')).lastSeq, 21, 'the trailing write catches up');
 

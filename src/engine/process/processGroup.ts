@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { CappedOutput } from './cappedOutput';
+import { childRegistry } from './childRegistry';
 import { killProcessGroup, signalGroupInTurn } from './killProcessGroup';
 import { isProcessGroupAlive } from './liveness';
 
@@ -197,6 +198,7 @@ let exitHookInstalled = false;
 
 function trackLiveGroup(pgid: number): void {
   liveGroups.add(pgid);
+  childRegistry.track(pgid);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
@@ -212,4 +214,5 @@ function trackLiveGroup(pgid: number): void {
 
 function untrackLiveGroup(pgid: number): void {
   liveGroups.delete(pgid);
+  childRegistry.untrack(pgid);
 }

@@ -1,4 +1,6 @@
 import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { childRegistry, stopLeftoverProcessGroups } from '../process/childRegistry';
 import type { AgentRunner } from '../agents/runner';
 import type { RunEndStatus } from '../domain/events';
 import type { Plan } from '../domain/plan';
@@ -40,6 +42,13 @@ export class TaskloomEngine {
     const repo = await inspectRepo(cwd);
     if (!options.readOnly) await ensureExcluded(repo.root);
     const { store, warnings } = RunStore.open(repo.root, { command: options.command, readOnly: options.readOnly ?? false });
+    if (!options.readOnly) {
+      // Only the lock holder may stop what a dead predecessor left running.
+      const registryFile = join(repo.root, '.taskloom', 'processes.json');
+      const stopped = await stopLeftoverProcessGroups(registryFile);
+      if (stopped) warnings.push(`stopped ${stopped} agent or gate process group(s) left running by a Taskloom process that died`);
+      childRegistry.persistTo(registryFile);
+    }
     return new TaskloomEngine(repo, store, warnings, options);
   }
 
@@ -115,6 +124,7 @@ export class TaskloomEngine {
   }
 
   close(): void {
+    if (!this.options.readOnly) childRegistry.persistTo(undefined);
     this.store.close();
   }
 }

@@ -42,7 +42,9 @@ export async function driveRun(ctx: RunContext): Promise<RunEndStatus> {
     clean ? 'no conflicts' : `${session.state.integration.conflicts.length} conflict(s)`,
     `integration gate ${gatePassed ? 'passed' : 'failed'}`,
   ].join(', ');
-  return finish(ctx, allGreen && clean && gatePassed ? 'completed' : 'needs_human', summary);
+  const completed = allGreen && clean && gatePassed;
+  if (completed) await ctx.worktrees.removeIntegrationWorktree();
+  return finish(ctx, completed ? 'completed' : 'needs_human', summary);
 }
 
 function schedulable(ctx: RunContext) {

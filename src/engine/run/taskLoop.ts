@@ -1,6 +1,7 @@
 import type { RunnerResult } from '../agents/runner';
 import type { PlanTask } from '../domain/plan';
 import { runGate } from '../gate/runGate';
+import { WorkspaceError } from '../workspace/errors';
 import { blockingFindings, CRITIC_VERDICT_JSON_SCHEMA, parseCriticVerdict } from '../loop/criticRubric';
 import { actorPrompt, criticPrompt, VERDICT_REPAIR_PROMPT, type ActorFeedback } from '../loop/prompts';
 import { callAgent, describeFailure } from './agentCall';
@@ -22,6 +23,10 @@ export async function runTask(ctx: RunContext, taskId: string): Promise<void> {
     const worktree = await prepareWorktree(ctx, planTask);
     let feedback: ActorFeedback | undefined;
     for (;;) {
+      if (ctx.signal.aborted) {
+        cancel(ctx, taskId, 'the run was cancelled');
+        return;
+      }
       const built = await buildStep(ctx, planTask, worktree, feedback);
       if (built.next === 'stop') return;
       const gated = await gateStep(ctx, taskId, worktree);
@@ -35,7 +40,7 @@ export async function runTask(ctx: RunContext, taskId: string): Promise<void> {
       feedback = reviewed.feedback;
     }
   } catch (error) {
-    const reason = `internal error: ${(error as Error).message}`;
+    const reason = error instanceof WorkspaceError ? `${error.message} (${error.hint})` : `internal error: ${(error as Error).message}`;
     if (!session.transitionIfLegal(taskId, 'ENGINE_ERROR', reason)) {
       session.emit({ type: 'warning', taskId, message: reason });
     }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isProcessAlive } from '../process/liveness';
 
 interface LockOwner {
   pid: number;
@@ -125,16 +126,9 @@ function parseOwner(text: string): LockOwner | undefined {
   return undefined;
 }
 
-/** A process on another host cannot be checked, so it counts as alive. */
+/** A process on another host cannot be checked, so it counts as alive; a zombie does not. */
 function isAlive(owner: LockOwner): boolean {
-  if (owner.host !== os.hostname()) return true;
-  try {
-    process.kill(owner.pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return owner.host !== os.hostname() || isProcessAlive(owner.pid);
 }
 
 function formatSince(startedAt: string): string {

@@ -1,5 +1,5 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { GitResponseError, type MergeSummary, type SimpleGit } from 'simple-git';
@@ -233,6 +233,18 @@ export class WorktreeManager {
   async removeTaskWorktree(taskId: string): Promise<void> {
     const path = this.taskPath(taskId);
     await this.exclusive(() => this.discardWorktree(path, null));
+  }
+
+  /**
+   * Removes the integration worktree once the run is done, so no checkout of the run is left
+   * inside the repository for the user's tools to find; the integration branch stays.
+   */
+  async removeIntegrationWorktree(): Promise<void> {
+    await this.exclusive(async () => {
+      await this.discardWorktree(this.integrationPath, null);
+      // Only when empty: worktrees kept for a human stay where they are.
+      await rmdir(this.worktreeDir).catch(() => undefined);
+    });
   }
 
   /**
