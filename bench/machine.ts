@@ -12,6 +12,8 @@ export interface MachineDescription {
   git: string;
   /** File system of the temp folder the benchmark writes to: what an fsync costs depends on it. */
   tempFs: string;
+  /** 1-minute load average when the benchmark started: other work on the machine skews every figure. */
+  loadAverage: string;
   date: string;
 }
 
@@ -31,6 +33,7 @@ export function describeMachine(tempDir: string): MachineDescription {
     node: process.version,
     git,
     tempFs: fileSystemOf(tempDir),
+    loadAverage: os.loadavg()[0]!.toFixed(2),
     date: new Date().toISOString(),
   };
 }

@@ -1,7 +1,7 @@
 // Taskloom's benchmark: `npm run bench` (or `node --import tsx bench/run.ts`). Every figure is a
 // ratio against a baseline measured in the same run; the results go to stdout and bench/RESULTS.md.
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeTempRepo, type TempRepo } from '../test/helpers/tempRepo';
 import { benchAppendCost } from './appendCost';
@@ -56,6 +56,7 @@ async function main(): Promise<void> {
   }
   const ordered = [1, 2, 3, 4].flatMap((n) => (sections.has(n) ? [sections.get(n)!] : []));
   const seconds = (performance.now() - started) / 1000;
+  machine.loadAverage += ` at the start, ${loadavg()[0]!.toFixed(2)} at the end`;
 
   process.stdout.write(`${machineLine(machine)}\n\n${ordered.map(renderText).join('\n\n')}\n\nTotal: ${seconds.toFixed(1)} s\n`);
   if (ordered.length === 4) {
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
 }
 
 function machineLine(m: MachineDescription): string {
-  return `${m.cpu}, ${m.cores} cores, ${m.memory}, ${m.os}, Node ${m.node}, git ${m.git}, temp on ${m.tempFs}, ${m.date}`;
+  return `${m.cpu}, ${m.cores} cores, ${m.memory}, ${m.os}, Node ${m.node}, git ${m.git}, temp on ${m.tempFs}, load average ${m.loadAverage}, ${m.date}`;
 }
 
 function resultsMarkdown(m: MachineDescription, sections: Section[], seconds: number): string {
@@ -88,6 +89,7 @@ function resultsMarkdown(m: MachineDescription, sections: Section[], seconds: nu
     `| Node | ${m.node} |`,
     `| git | ${m.git} |`,
     `| Temp folder file system | ${m.tempFs} |`,
+    `| Load average (1 min) | ${m.loadAverage} |`,
     `| Date | ${m.date} |`,
     `| Benchmark wall time | ${seconds.toFixed(1)} s |`,
     '',

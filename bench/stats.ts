@@ -1,7 +1,11 @@
 /** Small statistics and timing helpers shared by the benchmark sections. */
 
+/** The middle value; the mean of the two middle values for an even count. NaN for no values. */
 export function median(values: readonly number[]): number {
-  return percentile(values, 50);
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** Nearest-rank percentile on a sorted copy; NaN for no values. */
@@ -40,8 +44,9 @@ export function ms(value: number): string {
   return `${value.toFixed(3)} ms`;
 }
 
-export function ratio(value: number): string {
+export function ratio(value: number, digits?: number): string {
   if (!Number.isFinite(value)) return 'n/a';
+  if (digits !== undefined) return `${value.toFixed(digits)}×`;
   if (value >= 100) return `${value.toFixed(0)}×`;
   if (value >= 10) return `${value.toFixed(1)}×`;
   return `${value.toFixed(2)}×`;

@@ -1,6 +1,6 @@
-import { runGate } from '../gate/runGate';
 import { topologicalOrder } from '../plan/planGraph';
 import { isSatisfied } from '../domain/taskStates';
+import { runProjectGate } from './projectGate';
 import type { RunContext } from './runContext';
 
 /**
@@ -25,14 +25,7 @@ export async function integrate(ctx: RunContext): Promise<{ clean: boolean; gate
       session.emit({ type: 'merge_done', taskId, commit: merge.commit, alreadyMerged: merge.status === 'already' });
     }
   }
-  const { config } = state;
-  const gate = await runGate({
-    commands: config.gateCommands,
-    cwd: prepared.path,
-    timeoutMs: config.gateTimeoutSeconds * 1000,
-    idleTimeoutMs: config.stuckThresholdSeconds * 1000,
-    signal: ctx.signal,
-  });
+  const gate = await runProjectGate(ctx, prepared.path);
   session.emit({ type: 'gate_result', taskId: null, attempt: 1, passed: gate.passed, commands: gate.commands });
   const greenIds = state.taskOrder.filter((id) => isSatisfied(session.task(id).state));
   await worktrees.cleanup({ greenTaskIds: greenIds });

@@ -1,10 +1,10 @@
 import type { RunnerResult } from '../agents/runner';
 import type { PlanTask } from '../domain/plan';
-import { runGate } from '../gate/runGate';
 import { WorkspaceError } from '../workspace/errors';
 import { blockingFindings, CRITIC_VERDICT_JSON_SCHEMA, parseCriticVerdict } from '../loop/criticRubric';
 import { actorPrompt, criticPrompt, VERDICT_REPAIR_PROMPT, type ActorFeedback } from '../loop/prompts';
 import { callAgent, describeFailure } from './agentCall';
+import { runProjectGate } from './projectGate';
 import type { RunContext } from './runContext';
 
 type StepOutcome = { next: 'continue'; feedback?: ActorFeedback } | { next: 'stop' };
@@ -98,13 +98,7 @@ async function gateStep(ctx: RunContext, taskId: string, worktree: Worktree): Pr
   const { session } = ctx;
   const { config } = session.state;
   const attempt = session.task(taskId).attempt;
-  const gate = await runGate({
-    commands: config.gateCommands,
-    cwd: worktree.path,
-    timeoutMs: config.gateTimeoutSeconds * 1000,
-    idleTimeoutMs: config.stuckThresholdSeconds * 1000,
-    signal: ctx.signal,
-  });
+  const gate = await runProjectGate(ctx, worktree.path);
   session.emit({ type: 'gate_result', taskId, attempt, passed: gate.passed, commands: gate.commands });
   if (gate.cancelled) return cancel(ctx, taskId, 'cancelled while the gate ran');
   if (gate.stuck) {
