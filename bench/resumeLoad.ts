@@ -7,7 +7,7 @@ import type { Section } from './report';
 import { median, mib, ms, ratio } from './stats';
 
 /** Fresh processes per state.json situation; each one loads the run once. */
-const LOAD_REPS = 2;
+const LOAD_REPS = 3;
 const FLOOR_REPS = 2;
 
 interface Variant {

@@ -93,6 +93,24 @@ describe('taskloom run (real git, real processes)', () => {
     assert.match(result.stdout, /Needs you:/);
   });
 
+  it('turns a failure inside one task into that task needing a human, while the run goes on', () => {
+    const r = repo();
+    const plan = { goal: 'clash', tasks: [task('a'), task('b'), task('joins', ['a', 'b']), task('solo')] };
+    const scenario = {
+      tasks: {
+        a: { actor: [write({ 'shared.txt': 'from a\n' })], critic: [green] },
+        b: { actor: [write({ 'shared.txt': 'from b\n' })], critic: [green] },
+        solo: { actor: [write({ 'solo.txt': 'solo\n' })], critic: [green] },
+      },
+    };
+    const result = run(r.dir, plan, scenario, '--gate', 'true', '--parallel', '1');
+    assert.equal(result.code, 1);
+    const byId = Object.fromEntries(trace(r.dir).tasks.map((x) => [x.id, x]));
+    assert.equal(byId.joins!.state, 'NEEDS_HUMAN');
+    assert.match(byId.joins!.lastReason, /cannot start: merging .* conflicts in shared\.txt/);
+    assert.equal(byId.solo!.state, 'GREEN');
+  });
+
   it('lets a human retry with a note, accept, or skip, and continues the run', () => {
     const r = repo();
     const plan = { goal: 'human', tasks: [task('flaky'), task('next', ['flaky'])] };
@@ -116,6 +134,36 @@ describe('taskloom run (real git, real processes)', () => {
     assert.equal(t.status, 'completed');
     assert.ok(t.tasks[0]!.transitions.some((x) => x.event === 'HUMAN_RETRY' && x.reason.includes('the file goes at the root')));
     assert.ok(t.tasks[1]!.transitions.some((x) => x.event === 'DEPENDENCY_RETRIED'));
+  });
+
+  it('accepts a task as it is, including what its agent left uncommitted, and builds its dependents on it', () => {
+    const r = repo();
+    const plan = { goal: 'accept', tasks: [task('rough'), task('builds-on', ['rough'])] };
+    const scenario = {
+      tasks: {
+        rough: { actor: [{ write: { 'rough.txt': 'good enough\n' }, crash: true, delayMs: 0 }] },
+        'builds-on': { actor: [write({ 'next.txt': 'ok\n' })], critic: [green] },
+      },
+    };
+    // builds-on's gate passes only when rough's file reached its worktree.
+    assert.equal(run(r.dir, plan, scenario, '--gate', 'test ! -f next.txt || test -f rough.txt').code, 1);
+    const accepted = runCli(['accept', 'rough', '--cwd', r.dir]);
+    assert.equal(accepted.code, 0, accepted.stdout + accepted.stderr);
+    const t = trace(r.dir);
+    assert.deepEqual(t.tasks.map((x) => x.state), ['GREEN', 'GREEN']);
+    assert.equal(r.git(['show', `${t.integration.branch}:rough.txt`]), 'good enough');
+  });
+
+  it('skips a task on request, and what depends on it stays skipped', () => {
+    const r = repo();
+    const plan = { goal: 'skip', tasks: [task('broken'), task('after', ['broken']), task('other')] };
+    const scenario = { tasks: { broken: { actor: [{ fail: 'no', delayMs: 0 }] }, other: { actor: [write({ 'o.txt': 'o' })], critic: [green] } } };
+    assert.equal(run(r.dir, plan, scenario, '--gate', 'true').code, 1);
+    const skipped = runCli(['skip', 'broken', '--cwd', r.dir]);
+    assert.equal(skipped.code, 1, 'not everything is green');
+    const t = trace(r.dir);
+    assert.deepEqual(t.tasks.map((x) => x.state), ['SKIPPED', 'SKIPPED', 'GREEN']);
+    assert.deepEqual(t.integration.merged, ['other']);
   });
 
   it('pauses on a quota hit and completes on resume', () => {

@@ -18,7 +18,7 @@ export async function decideCommand(action: HumanAction, argv: string[]): Promis
       throw new UsageError(`Run ${runId} has no task "${taskId}"`, `Its tasks: ${session.state.taskOrder.join(', ')}`);
     }
     try {
-      engine.recordHumanDecision(session, taskId, action, values.note as string | undefined);
+      await engine.recordHumanDecision(session, taskId, action, values.note as string | undefined);
     } catch (error) {
       throw new UsageError((error as Error).message);
     }

@@ -92,11 +92,17 @@ export class TaskloomEngine {
     }
   }
 
-  recordHumanDecision(session: RunSession, taskId: string, action: HumanAction, note?: string): void {
+  async recordHumanDecision(session: RunSession, taskId: string, action: HumanAction, note?: string): Promise<void> {
     const task = session.task(taskId);
     const event = { retry: 'HUMAN_RETRY', accept: 'HUMAN_ACCEPTED', skip: 'HUMAN_SKIPPED' } as const;
     if (task.state !== 'NEEDS_HUMAN' && task.state !== 'UNVERIFIED_BY_CRITIC' && !(action === 'retry' && task.state === 'SKIPPED')) {
       throw new Error(`Task "${taskId}" is ${task.state}; only a task that needs a human can be retried, accepted or skipped`);
+    }
+    if (action === 'accept' && task.worktreePath) {
+      // "As it is" includes what the agent left uncommitted when it stopped (or what the human edited).
+      const worktrees = new WorktreeManager(this.repo, session.runId);
+      const committed = await worktrees.commitAll(task.worktreePath, `taskloom(${taskId}): accepted by a human`);
+      if (committed) session.emit({ type: 'work_committed', taskId, attempt: task.attempt, ...committed });
     }
     session.emit({ type: 'human_decision', taskId, action, ...(note ? { note } : {}) });
     session.transition(taskId, event[action], `human chose to ${action}${note ? `: ${note}` : ''}`);
