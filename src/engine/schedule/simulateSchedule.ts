@@ -12,13 +12,18 @@ export interface SimTask {
 /**
  * The time at which the last task finishes when every task always succeeds and the real
  * scheduler (pickTasksToStart, chains weighted by duration) decides what starts when.
- * Used to measure the scheduling policy, not to predict wall time.
+ * Used to measure the scheduling policy, not to predict wall time. `priority` replaces the
+ * chain lengths (an empty map starts ready tasks in plan order, for comparison).
  */
-export function simulateMakespan(tasks: readonly SimTask[], maxParallel: number): number {
+export function simulateMakespan(
+  tasks: readonly SimTask[],
+  maxParallel: number,
+  priority?: ReadonlyMap<string, number>,
+): number {
   for (const t of tasks) {
     if (!(t.duration >= 0)) throw new RangeError(`task "${t.id}" has an invalid duration ${t.duration}`);
   }
-  const chain = remainingChainLengths({ tasks }, new Map(tasks.map((t) => [t.id, t.duration])));
+  const chain = priority ?? remainingChainLengths({ tasks }, new Map(tasks.map((t) => [t.id, t.duration])));
   const state = new Map<string, TaskState>(tasks.map((t) => [t.id, 'PENDING']));
   const finishAt = new Map<string, number>();
   const view = (): SchedulableTask[] => tasks.map((t) => ({ id: t.id, dependsOn: t.dependsOn, state: state.get(t.id)! }));
