@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Budgets } from '../engine/domain/budget';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../engine/domain/runConfig';
 import { detectGateCommands } from '../engine/gate/detectGateCommands';
 import { UsageError } from './cliErrors';
@@ -15,6 +16,10 @@ export const RUN_CONFIG_OPTIONS = {
   'stuck-seconds': { type: 'string' },
   'gate-timeout': { type: 'string' },
   'allow-unverified': { type: 'boolean' },
+  'budget-usd': { type: 'string' },
+  'budget-tokens': { type: 'string' },
+  'task-budget-usd': { type: 'string' },
+  'task-budget-tokens': { type: 'string' },
 } as const;
 
 export interface RunConfigFlags {
@@ -27,6 +32,10 @@ export interface RunConfigFlags {
   'stuck-seconds'?: string;
   'gate-timeout'?: string;
   'allow-unverified'?: boolean;
+  'budget-usd'?: string;
+  'budget-tokens'?: string;
+  'task-budget-usd'?: string;
+  'task-budget-tokens'?: string;
 }
 
 function positiveInt(flag: string, value: string | undefined, fallback: number): number {
@@ -34,6 +43,24 @@ function positiveInt(flag: string, value: string | undefined, fallback: number):
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} must be a whole number ≥ 1, got "${value}"`);
   return n;
+}
+
+function positiveNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${flag} must be a number > 0, got "${value}"`);
+  return n;
+}
+
+function buildBudgets(flags: RunConfigFlags): Budgets | undefined {
+  const budgets: Budgets = {
+    runUsd: positiveNumber('budget-usd', flags['budget-usd']),
+    runTokens: positiveNumber('budget-tokens', flags['budget-tokens']),
+    taskUsd: positiveNumber('task-budget-usd', flags['task-budget-usd']),
+    taskTokens: positiveNumber('task-budget-tokens', flags['task-budget-tokens']),
+  };
+  const set = Object.entries(budgets).filter(([, v]) => v !== undefined);
+  return set.length ? (Object.fromEntries(set) as Budgets) : undefined;
 }
 
 export function buildRunConfig(flags: RunConfigFlags, cwd: string, repoRoot: string): RunConfig {
@@ -44,6 +71,7 @@ export function buildRunConfig(flags: RunConfigFlags, cwd: string, repoRoot: str
   if (!flags.script) throw new UsageError('The scripted agent needs a scenario: --script FILE');
   const scriptPath = resolve(cwd, flags.script);
   if (!existsSync(scriptPath)) throw new UsageError(`Scenario file not found: ${scriptPath}`);
+  const budgets = buildBudgets(flags);
   return {
     ...DEFAULT_RUN_CONFIG,
     maxParallel: positiveInt('parallel', flags.parallel, DEFAULT_RUN_CONFIG.maxParallel),
@@ -52,6 +80,7 @@ export function buildRunConfig(flags: RunConfigFlags, cwd: string, repoRoot: str
     stuckThresholdSeconds: positiveInt('stuck-seconds', flags['stuck-seconds'], DEFAULT_RUN_CONFIG.stuckThresholdSeconds),
     gateTimeoutSeconds: positiveInt('gate-timeout', flags['gate-timeout'], DEFAULT_RUN_CONFIG.gateTimeoutSeconds),
     allowUnverified: flags['allow-unverified'] ?? false,
+    ...(budgets ? { budgets } : {}),
     gateCommands: flags.gate?.length ? flags.gate : detectGateCommands(repoRoot),
     agent: { kind: 'scripted', scriptPath },
   };

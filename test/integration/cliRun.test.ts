@@ -235,3 +235,49 @@ function makeGitRunner(dir: string) {
 }
 
 void writeFileSync;
+
+describe('limits that end in a human, never in silent looping', () => {
+  const events = (dir: string) => {
+    const runs = `${dir}/.taskloom/runs`;
+    const { readdirSync } = require('node:fs') as typeof import('node:fs');
+    const [runId] = readdirSync(runs);
+    return readFileSync(`${runs}/${runId}/events.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  };
+
+  it('stops a task at its dollar budget before making another call', () => {
+    const r = repo();
+    const scenario = {
+      defaults: { delayMs: 0, costUsd: 0.006 },
+      tasks: { a: { actor: [{ write: { 'a.txt': 'x' } }], critic: [green] } },
+    };
+    // Every attempt fails the gate: attempt 2 may start ($0.006 spent < $0.01), attempt 3 may not ($0.012).
+    const result = run(r.dir, { goal: 'budget', tasks: [task('a')] }, scenario, '--gate', 'false', '--task-budget-usd', '0.01');
+    assert.equal(result.code, 1);
+    const a = trace(r.dir).tasks[0]!;
+    assert.equal(a.state, 'NEEDS_HUMAN');
+    assert.match(a.lastReason, /task "a" budget of \$0\.01 is spent.*no further agent call/);
+    assert.equal(trace(r.dir).usage.calls, 2, 'two actor calls, the third never made');
+  });
+
+  it('escalates a blocking finding that comes back after two fix attempts', () => {
+    const r = repo();
+    const finding = { file: 'a.txt', severity: 'major', category: 'correctness', message: 'The value is wrong.' };
+    const scenario = {
+      defaults: { delayMs: 0 },
+      tasks: { a: { actor: [{ write: { 'a.txt': 'x' } }], critic: [{ verdict: { decision: 'changes_required', summary: 'wrong', findings: [finding] } }] } },
+    };
+    const result = run(r.dir, { goal: 'stubborn', tasks: [task('a')] }, scenario, '--gate', 'true', '--max-reviews', '10');
+    assert.equal(result.code, 1);
+    const a = trace(r.dir).tasks[0]!;
+    assert.equal(a.reviewCycles, 3);
+    assert.match(a.lastReason, /same finding 3 times.*a\.txt: The value is wrong/);
+  });
+
+  it('continues the actor conversation on retries instead of starting over', () => {
+    const r = repo();
+    const scenario = { tasks: { a: { actor: [{ write: { 'a.txt': 'x' }, delayMs: 0 }], critic: [green] } } };
+    run(r.dir, { goal: 'resume session', tasks: [task('a')] }, scenario, '--gate', 'test -f .never', '--max-attempts', '3');
+    const actorCalls = events(r.dir).filter((e) => e.type === 'runner_call' && e.role === 'actor');
+    assert.deepEqual(actorCalls.map((e) => e.resumed ?? false), [false, true, true]);
+  });
+});

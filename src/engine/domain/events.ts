@@ -71,6 +71,8 @@ export type RunEventBody =
       durationMs: number;
       quotaHit: boolean;
       sessionId?: string;
+      /** The call continued an earlier conversation (`sessionId` is the one continued). */
+      resumed?: boolean;
       /** Last lines of the agent's output, kept for a human when the call did not succeed. */
       detail?: string;
     }

@@ -3,6 +3,7 @@ import type { Decision, RunState, TaskView } from './runState';
 import { TaskStateMachine } from './taskStateMachine';
 import { isSettled } from './taskStates';
 import { addUsage, ZERO_USAGE } from './usage';
+import { blockingFindings, findingFingerprint } from './verdict';
 
 /**
  * The pure projection: the state after `event`, leaving `state` untouched. Everything shown
@@ -81,6 +82,10 @@ const HANDLERS: Handlers = {
   critic_verdict(state, e) {
     const task = taskOf(state, e.taskId);
     task.lastVerdict = e.verdict;
+    for (const finding of blockingFindings(e.verdict)) {
+      const key = findingFingerprint(finding);
+      task.findingRepeats[key] = (task.findingRepeats[key] ?? 0) + 1;
+    }
     const verdict = e.verdict.decision === 'green' ? 'green' : 'changes required';
     const details = e.verdict.findings.map(
       (f) => `[${f.severity}/${f.category}] ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : ''}${f.message}`,
@@ -161,13 +166,16 @@ function applyTransitionEffects(task: TaskView, e: EventOf<'task_transition'>): 
       task.attempt = 0;
       task.gateFailures = 0;
       task.reviewCycles = 0;
+      task.findingRepeats = {};
       task.needsFreshWorktree = true;
       task.acceptedByHuman = false;
+      task.actorSessionId = undefined;
       break;
     case 'HUMAN_RETRY':
       // The human grants a fresh set of limits; the worktree and the attempt numbering go on.
       task.gateFailures = 0;
       task.reviewCycles = 0;
+      task.findingRepeats = {};
       task.skippedByDependency = false;
       task.acceptedByHuman = false;
       break;
@@ -213,6 +221,7 @@ function createRunState(e: EventOf<'run_created'>): RunState {
       needsFreshWorktree: false,
       acceptedByHuman: false,
       skippedByDependency: false,
+      findingRepeats: {},
       usage: { ...ZERO_USAGE },
     };
   }

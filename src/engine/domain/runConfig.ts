@@ -1,3 +1,5 @@
+import type { Budgets } from './budget';
+
 /** Everything that decides how a run behaves. Recorded in `run_created`, so resume uses the same values. */
 export interface RunConfig {
   maxParallel: number;
@@ -12,6 +14,8 @@ export interface RunConfig {
   stuckThresholdSeconds: number;
   /** When the critic cannot be reached, end in UNVERIFIED_BY_CRITIC instead of NEEDS_HUMAN. */
   allowUnverified: boolean;
+  /** Absent in runs created before budgets existed: no limit. */
+  budgets?: Budgets;
   agent: AgentConfig;
 }
 

@@ -55,6 +55,9 @@ export interface TaskView {
   skippedByDependency: boolean;
   lastGate?: GateSummary;
   lastVerdict?: CriticVerdict;
+  /** In the current try: in how many reviews each blocking finding (by fingerprint) came back. */
+  findingRepeats: Record<string, number>;
+  /** The actor's conversation in the current try, continued on retries so context is not paid for twice. */
   actorSessionId?: string;
   usage: TokenUsage;
   startedAt?: string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FINDING_CATEGORIES, FINDING_SEVERITIES, type CriticFinding, type CriticVerdict } from '../domain/verdict';
+import { FINDING_CATEGORIES, FINDING_SEVERITIES, type CriticVerdict } from '../domain/verdict';
 
 const findingSchema = z.object({
   file: z.string().optional(),
@@ -17,21 +17,6 @@ export const criticVerdictSchema = z.object({
 
 /** The JSON schema handed to agents that support structured output. */
 export const CRITIC_VERDICT_JSON_SCHEMA = z.toJSONSchema(criticVerdictSchema, { io: 'input' });
-
-/** Only these can hold a task back; everything else (style, other) is a nit. */
-const BLOCKING_CATEGORIES: ReadonlySet<CriticFinding['category']> = new Set([
-  'correctness',
-  'requirements',
-  'test-integrity',
-  'breakage',
-  'security',
-]);
-
-export const isBlocking = (f: CriticFinding): boolean => BLOCKING_CATEGORIES.has(f.category) && f.severity !== 'nit';
-
-export function blockingFindings(verdict: CriticVerdict): CriticFinding[] {
-  return verdict.decision === 'green' ? [] : verdict.findings.filter(isBlocking);
-}
 
 /**
  * Reads a verdict from an agent's structured output or, failing that, from the first JSON

@@ -35,6 +35,7 @@ export async function callAgent(
     durationMs: result.durationMs,
     quotaHit: result.status === 'quota',
     ...(result.sessionId ? { sessionId: result.sessionId } : {}),
+    ...(input.resumeSessionId ? { resumed: true } : {}),
     ...(result.status !== 'ok' && result.error ? { detail: result.error } : {}),
   });
   return result;

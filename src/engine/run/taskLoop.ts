@@ -1,7 +1,9 @@
 import type { RunnerResult } from '../agents/runner';
+import { budgetStop } from '../domain/budget';
 import type { PlanTask } from '../domain/plan';
 import { WorkspaceError } from '../workspace/errors';
-import { blockingFindings, CRITIC_VERDICT_JSON_SCHEMA, parseCriticVerdict } from '../loop/criticRubric';
+import { blockingFindings, findingFingerprint } from '../domain/verdict';
+import { CRITIC_VERDICT_JSON_SCHEMA, parseCriticVerdict } from '../loop/criticRubric';
 import { actorPrompt, criticPrompt, VERDICT_REPAIR_PROMPT, type ActorFeedback } from '../loop/prompts';
 import { callAgent, describeFailure } from './agentCall';
 import { runProjectGate } from './projectGate';
@@ -76,6 +78,7 @@ async function prepareWorktree(ctx: RunContext, task: PlanTask): Promise<Worktre
 async function buildStep(ctx: RunContext, task: PlanTask, worktree: Worktree, feedback?: ActorFeedback): Promise<StepOutcome> {
   const { session } = ctx;
   const view = session.task(task.id);
+  if (stoppedByBudget(ctx, task.id)) return STOP;
   const result = await callAgent(ctx, {
     role: 'actor',
     taskId: task.id,
@@ -83,6 +86,8 @@ async function buildStep(ctx: RunContext, task: PlanTask, worktree: Worktree, fe
     prompt: actorPrompt(task, session.state.goal, feedback, view.humanNote),
     cwd: worktree.path,
     access: 'workspace-write',
+    // Retries continue the actor's conversation, so the task's context is not paid for again.
+    ...(view.attempt > 1 && view.actorSessionId ? { resumeSessionId: view.actorSessionId } : {}),
   });
   if (!handleAgentFailure(ctx, task.id, 'actor', result)) return STOP;
   const committed = await ctx.worktrees.commitAll(worktree.path, `taskloom(${task.id}): attempt ${view.attempt}`);
@@ -142,6 +147,7 @@ async function reviewStep(ctx: RunContext, task: PlanTask, worktree: Worktree): 
       ...(resumeSessionId ? { resumeSessionId } : {}),
     });
 
+  if (stoppedByBudget(ctx, task.id)) return STOP;
   let result = await ask(prompt);
   if (result.status !== 'ok') {
     if (result.status === 'agent_error' && config.allowUnverified) {
@@ -153,6 +159,7 @@ async function reviewStep(ctx: RunContext, task: PlanTask, worktree: Worktree): 
   }
   let verdict = parseCriticVerdict(result.structured, result.text);
   if (!verdict) {
+    if (stoppedByBudget(ctx, task.id)) return STOP;
     result = await ask(`${prompt}\n\n${VERDICT_REPAIR_PROMPT}`, result.sessionId);
     if (!handleAgentFailure(ctx, task.id, 'critic', result)) return STOP;
     verdict = parseCriticVerdict(result.structured, result.text);
@@ -169,12 +176,32 @@ async function reviewStep(ctx: RunContext, task: PlanTask, worktree: Worktree): 
     return STOP;
   }
   session.transition(task.id, 'CRITIC_CHANGES_REQUIRED', `critic: ${verdict.summary} (${blocking.length} blocking)`);
+  const repeats = session.task(task.id).findingRepeats;
+  const stubborn = blocking.find((f) => (repeats[findingFingerprint(f)] ?? 0) >= SAME_FINDING_LIMIT);
+  if (stubborn) {
+    session.transition(
+      task.id,
+      'EXCEEDED_LIMIT',
+      `the critic raised the same finding ${SAME_FINDING_LIMIT} times though the actor was asked to fix it twice: ${stubborn.file ? `${stubborn.file}: ` : ''}${stubborn.message}`,
+    );
+    return STOP;
+  }
   if (session.task(task.id).reviewCycles >= config.maxReviewCycles) {
     session.transition(task.id, 'EXCEEDED_LIMIT', `critic still requires changes after ${config.maxReviewCycles} review(s)`);
     return STOP;
   }
   session.transition(task.id, 'RETRY_BUILD', `retrying with ${blocking.length} critic finding(s)`);
   return { next: 'continue', feedback: { kind: 'critic', summary: verdict.summary, findings: blocking } };
+}
+
+/** A blocking finding seen in this many reviews (the original and after two fix attempts) escalates to a human. */
+const SAME_FINDING_LIMIT = 3;
+
+/** Ends the task before an agent call that a budget does not allow; true when it did. */
+function stoppedByBudget(ctx: RunContext, taskId: string): boolean {
+  const reason = budgetStop(ctx.session.state, taskId);
+  if (reason) ctx.session.transition(taskId, 'EXCEEDED_LIMIT', `${reason}; no further agent call was made`);
+  return reason !== undefined;
 }
 
 /** Moves the task to the state a failed call calls for; true when the call succeeded. */
