@@ -23,6 +23,10 @@ function describe(e: RunEvent, state: RunState): string | undefined {
       return `${bold('integration'.padEnd(14))} ${e.alreadyMerged ? 'already had' : 'merged'} ${e.taskId}`;
     case 'merge_conflict':
       return `${bold('integration'.padEnd(14))} ${red('conflict')} merging ${e.taskId}: ${e.files.join(', ')}`;
+    case 'plan_proposed':
+      return `${bold('plan'.padEnd(14))} draft ${e.round}: ${e.plan.tasks.map((t) => t.id).join(', ')}`;
+    case 'plan_reviewed':
+      return `${bold('plan'.padEnd(14))} critic: ${e.blocking ? yellow(`changes required (${e.blocking})`) : green('approved')} ${dim(e.verdict.summary)}`;
     case 'run_paused':
       return yellow(`run paused: ${e.reason}`);
     case 'run_resumed':

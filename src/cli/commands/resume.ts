@@ -17,6 +17,12 @@ export async function resumeCommand(argv: string[]): Promise<number> {
       process.stdout.write(`Run ${runId} already completed; nothing to resume.\n${formatRunSummary(session.state)}\n`);
       return EXIT.ok;
     }
+    if (!session.state.planApproved) {
+      // Nothing was built; a plan nobody approved must not start by itself.
+      engine.rejectPlan(session, 'stopped before its plan was approved');
+      process.stdout.write(`Run ${runId} stopped before its plan was approved, so nothing was built. Start again with: taskloom run --goal TEXT (or --plan FILE)\n`);
+      return EXIT.needsHuman;
+    }
     engine.prepareResume(session, `taskloom resume (was ${session.state.status})`);
     return await driveWithProgress(engine, session);
   } finally {

@@ -3,14 +3,18 @@ import { resolve } from 'node:path';
 import type { Plan } from '../../engine/domain/plan';
 import { loadPlanFile } from '../../engine/plan/loadPlanFile';
 import { TaskloomEngine } from '../../engine/run/engine';
+import { PlanningError } from '../../engine/run/planner';
+import type { RunSession } from '../../engine/run/runSession';
 import { EXIT, UsageError } from '../cliErrors';
 import { driveWithProgress } from '../driveWithProgress';
-import { bold, dim, yellow } from '../format';
+import { createProgressPrinter } from '../progressPrinter';
+import { bold, dim, red, yellow } from '../format';
 import { buildRunConfig, RUN_CONFIG_OPTIONS, type RunConfigFlags } from '../runOptions';
 import { parseCommandArgs } from '../parseCommandArgs';
 
-export const RUN_USAGE = `taskloom run --plan FILE [--goal TEXT] [--agent scripted --script FILE] [--parallel N] [--yes]
-       [--gate CMD]... [--max-attempts N] [--max-reviews N] [--stuck-seconds N] [--gate-timeout N] [--cwd DIR]`;
+export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT) [--agent scripted --script FILE] [--parallel N] [--yes]
+       [--gate CMD]... [--max-attempts N] [--max-reviews N] [--stuck-seconds N] [--gate-timeout N]
+       [--budget-usd N] [--budget-tokens N] [--task-budget-usd N] [--task-budget-tokens N] [--cwd DIR]`;
 
 export async function runCommand(argv: string[]): Promise<number> {
   const { values, cwd } = parseCommandArgs(argv, {
@@ -19,19 +23,16 @@ export async function runCommand(argv: string[]): Promise<number> {
     yes: { type: 'boolean', short: 'y' },
     ...RUN_CONFIG_OPTIONS,
   });
-  if (!values.plan) throw new UsageError('run needs a plan: --plan FILE (JSON or a Markdown checklist)', RUN_USAGE);
-  const plan = loadPlanFile(resolve(cwd, values.plan as string));
+  const goalFlag = values.goal as string | undefined;
+  if (!values.plan && !goalFlag?.trim()) {
+    throw new UsageError('run needs a plan or a goal: --plan FILE (JSON or a Markdown checklist), or --goal TEXT for the planner', RUN_USAGE);
+  }
+  const planFromFile = values.plan ? loadPlanFile(resolve(cwd, values.plan as string)) : undefined;
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom run' });
   try {
     for (const warning of engine.warnings) process.stderr.write(yellow(`warning: ${warning}\n`));
     const config = buildRunConfig(values as RunConfigFlags, cwd, engine.repo.root);
-    const goal = (values.goal as string | undefined) ?? plan.goal;
-    printPlan(plan, goal);
-    if (!values.yes && !(await askApproval())) {
-      process.stdout.write('Plan not approved; nothing was run.\n');
-      return EXIT.needsHuman;
-    }
-    const session = engine.createRun(plan, config, goal);
+    const session = engine.createRun(planFromFile, config, goalFlag ?? planFromFile?.goal);
     const { state } = session;
     process.stdout.write(
       `${bold('Run')} ${state.runId} from ${state.baseRef} @ ${state.baseCommit.slice(0, 10)}; gate: ${config.gateCommands.join(' && ') || dim('none configured')}\n`,
@@ -41,10 +42,34 @@ export async function runCommand(argv: string[]): Promise<number> {
         yellow(`Your working tree has uncommitted changes; the run works from the last commit and ignores: ${state.ignoredChanges.join(', ')}\n`),
       );
     }
+    const plan = planFromFile ?? (await planWithProgress(engine, session));
+    if (!plan) return EXIT.needsHuman;
+    printPlan(plan, state.goal);
+    if (!values.yes && !(await askApproval())) {
+      engine.rejectPlan(session, 'the plan was not approved; nothing was run');
+      process.stdout.write('Plan not approved; nothing was run.\n');
+      return EXIT.needsHuman;
+    }
     engine.approvePlan(session, values.yes ? 'autopilot' : 'human');
     return await driveWithProgress(engine, session);
   } finally {
     engine.close();
+  }
+}
+
+/** Runs the planner with progress; a planning failure is reported and ends the run. */
+async function planWithProgress(engine: TaskloomEngine, session: RunSession): Promise<Plan | undefined> {
+  process.stdout.write(`${bold('Planning')} "${session.state.goal}" with the ${session.state.config.agent.kind} agent…\n`);
+  const stop = session.onEvent(createProgressPrinter());
+  try {
+    return await engine.planGoal(session, new AbortController().signal);
+  } catch (error) {
+    if (!(error instanceof PlanningError)) throw error;
+    session.emit({ type: 'run_finished', status: 'failed', summary: error.message });
+    process.stderr.write(`${red('taskloom:')} ${error.message}\n${error.hint}\n`);
+    return undefined;
+  } finally {
+    stop();
   }
 }
 

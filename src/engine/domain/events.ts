@@ -32,6 +32,9 @@ export type RunEventBody =
       /** Host and pid of the process that created the run, so resume can tell a run made elsewhere. */
       createdBy: { host: string; pid: number };
     }
+  /** A planner's draft (round 1, 2…); it replaces the plan while no task has started. */
+  | { type: 'plan_proposed'; round: number; plan: Plan }
+  | { type: 'plan_reviewed'; round: number; verdict: CriticVerdict; blocking: number }
   | { type: 'plan_approved'; by: 'human' | 'autopilot' }
   | {
       type: 'task_transition';

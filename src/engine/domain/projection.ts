@@ -3,7 +3,8 @@ import type { Decision, RunState, TaskView } from './runState';
 import { TaskStateMachine } from './taskStateMachine';
 import { isSettled } from './taskStates';
 import { addUsage, ZERO_USAGE } from './usage';
-import { blockingFindings, findingFingerprint } from './verdict';
+import { blockingFindings, findingFingerprint, type CriticVerdict } from './verdict';
+import type { Plan, PlanTask } from './plan';
 
 /**
  * The pure projection: the state after `event`, leaving `state` untouched. Everything shown
@@ -38,7 +39,20 @@ type Handlers = { [T in RunEvent['type']]: (state: RunState, event: EventOf<T>) 
 
 const HANDLERS: Handlers = {
   run_created: () => {},
+  plan_proposed(state, e) {
+    if (Object.values(state.tasks).some((t) => t.transitions.length > 0)) {
+      throw new Error(`Event ${e.seq}: a new plan cannot replace one whose tasks have started`);
+    }
+    installPlan(state, e.plan);
+    state.status = 'planning';
+    decide(state, e, 'plan', `Planner draft ${e.round}: ${e.plan.tasks.length} task(s)`, describePlan(e.plan));
+  },
+  plan_reviewed(state, e) {
+    const verdict = e.blocking ? `changes required (${e.blocking} blocking)` : 'approved';
+    decide(state, e, 'critic', `Critic review of plan draft ${e.round}: ${verdict} — ${e.verdict.summary}`, findingLines(e.verdict));
+  },
   plan_approved(state, e) {
+    state.status = 'running';
     state.planApproved = true;
     decide(state, e, 'plan', `Plan approved by ${e.by}`);
   },
@@ -87,10 +101,7 @@ const HANDLERS: Handlers = {
       task.findingRepeats[key] = (task.findingRepeats[key] ?? 0) + 1;
     }
     const verdict = e.verdict.decision === 'green' ? 'green' : 'changes required';
-    const details = e.verdict.findings.map(
-      (f) => `[${f.severity}/${f.category}] ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : ''}${f.message}`,
-    );
-    decide(state, e, 'critic', `Critic review ${e.review}: ${verdict} — ${e.verdict.summary}`, details, e.taskId);
+    decide(state, e, 'critic', `Critic review ${e.review}: ${verdict} — ${e.verdict.summary}`, findingLines(e.verdict), e.taskId);
   },
   runner_call(state, e) {
     state.usage.calls += 1;
@@ -205,30 +216,10 @@ function applyTransitionEffects(task: TaskView, e: EventOf<'task_transition'>): 
 }
 
 function createRunState(e: EventOf<'run_created'>): RunState {
-  const tasks: Record<string, TaskView> = {};
-  for (const t of e.plan.tasks) {
-    tasks[t.id] = {
-      id: t.id,
-      title: t.title,
-      dependsOn: [...t.dependsOn],
-      state: 'PENDING',
-      lastReason: 'waiting to start',
-      transitions: [],
-      attempts: [],
-      attempt: 0,
-      gateFailures: 0,
-      reviewCycles: 0,
-      needsFreshWorktree: false,
-      acceptedByHuman: false,
-      skippedByDependency: false,
-      findingRepeats: {},
-      usage: { ...ZERO_USAGE },
-    };
-  }
   const state: RunState = {
     runId: e.runId,
     goal: e.goal,
-    status: 'running',
+    status: e.plan.tasks.length ? 'running' : 'planning',
     createdAt: e.at,
     updatedAt: e.at,
     repoRoot: e.repoRoot,
@@ -239,24 +230,58 @@ function createRunState(e: EventOf<'run_created'>): RunState {
     config: e.config,
     plan: e.plan,
     planApproved: false,
-    taskOrder: e.plan.tasks.map((t) => t.id),
-    tasks,
+    taskOrder: [],
+    tasks: {},
     decisions: [],
     usage: { total: { ...ZERO_USAGE }, byRole: {}, byTask: {}, calls: 0 },
     integration: { merged: [], conflicts: [] },
     warnings: [],
     lastSeq: e.seq,
   };
-  const details = e.plan.tasks.map(
-    (t) => `${t.id}: ${t.title}${t.dependsOn.length ? ` (after ${t.dependsOn.join(', ')})` : ''}`,
-  );
-  if (e.plan.rationale) details.unshift(`Why: ${e.plan.rationale}`);
+  installPlan(state, e.plan);
+  const details = e.plan.tasks.length ? describePlan(e.plan) : [];
   if (e.ignoredChanges.length) {
     details.push(`Uncommitted changes ignored (the run works from ${e.baseCommit.slice(0, 10)}): ${e.ignoredChanges.join(', ')}`);
   }
-  decide(state, e, 'plan', `Plan for "${e.goal}": ${e.plan.tasks.length} task(s)`, details);
+  const summary = e.plan.tasks.length ? `Plan for "${e.goal}": ${e.plan.tasks.length} task(s)` : `Planning "${e.goal}"`;
+  decide(state, e, 'plan', summary, details);
   return state;
 }
+
+function installPlan(state: RunState, plan: Plan): void {
+  state.plan = plan;
+  state.taskOrder = plan.tasks.map((t) => t.id);
+  state.tasks = Object.fromEntries(plan.tasks.map((t) => [t.id, newTask(t)]));
+}
+
+function newTask(t: PlanTask): TaskView {
+  return {
+    id: t.id,
+    title: t.title,
+    dependsOn: [...t.dependsOn],
+    state: 'PENDING',
+    lastReason: 'waiting to start',
+    transitions: [],
+    attempts: [],
+    attempt: 0,
+    gateFailures: 0,
+    reviewCycles: 0,
+    needsFreshWorktree: false,
+    acceptedByHuman: false,
+    skippedByDependency: false,
+    findingRepeats: {},
+    usage: { ...ZERO_USAGE },
+  };
+}
+
+function describePlan(plan: Plan): string[] {
+  const details = plan.tasks.map((t) => `${t.id}: ${t.title}${t.dependsOn.length ? ` (after ${t.dependsOn.join(', ')})` : ''}`);
+  if (plan.rationale) details.unshift(`Why: ${plan.rationale}`);
+  return details;
+}
+
+const findingLines = (verdict: CriticVerdict): string[] =>
+  verdict.findings.map((f) => `[${f.severity}/${f.category}] ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : ''}${f.message}`);
 
 const lastLines = (text: string, count: number): string[] =>
   text.split('\n').filter((line) => line.trim()).slice(-count);

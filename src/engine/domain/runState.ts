@@ -5,7 +5,17 @@ import type { TaskEvent, TaskState } from './taskStates';
 import type { TokenUsage } from './usage';
 import type { CriticVerdict } from './verdict';
 
-export type RunStatus = 'running' | 'paused' | 'integrating' | RunEndStatus;
+export const RUN_STATUSES = [
+  'planning',
+  'running',
+  'paused',
+  'integrating',
+  'completed',
+  'needs_human',
+  'cancelled',
+  'failed',
+] as const satisfies readonly (RunEndStatus | 'planning' | 'running' | 'integrating')[];
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export interface TransitionRecord {
   seq: number;

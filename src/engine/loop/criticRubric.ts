@@ -23,12 +23,16 @@ export const CRITIC_VERDICT_JSON_SCHEMA = z.toJSONSchema(criticVerdictSchema, { 
  * object in its text (agents often wrap JSON in prose or a code fence).
  */
 export function parseCriticVerdict(structured: unknown, text: string): CriticVerdict | undefined {
-  for (const candidate of [structured, ...jsonCandidates(text)]) {
-    if (candidate === undefined) continue;
+  for (const candidate of answerCandidates(structured, text)) {
     const parsed = criticVerdictSchema.safeParse(candidate);
     if (parsed.success) return parsed.data;
   }
   return undefined;
+}
+
+/** The JSON values an agent's answer may hold, most trustworthy first: structured output, then JSON in the text. */
+export function answerCandidates(structured: unknown, text: string): unknown[] {
+  return [structured, ...jsonCandidates(text)].filter((c) => c !== undefined);
 }
 
 function jsonCandidates(text: string): unknown[] {

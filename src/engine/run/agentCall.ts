@@ -3,7 +3,7 @@ import type { RunContext } from './runContext';
 
 /** Runs one agent call and records it as a `runner_call` event, whatever its outcome. */
 export async function callAgent(
-  ctx: RunContext,
+  ctx: Pick<RunContext, 'session' | 'runner' | 'signal'>,
   input: Omit<RunnerInput, 'idleTimeoutMs' | 'signal'>,
 ): Promise<RunnerResult> {
   const started = Date.now();

@@ -11,6 +11,7 @@ import { ensureExcluded, inspectRepo, type RepoInfo } from '../workspace/repoIns
 import { WorktreeManager } from '../workspace/worktreeManager';
 import { createRunner } from './agentFactory';
 import { driveRun } from './orchestrator';
+import { planRun } from './planner';
 import { newRunId } from './runId';
 import type { RunContext } from './runContext';
 import { RunSession } from './runSession';
@@ -52,12 +53,13 @@ export class TaskloomEngine {
     return new TaskloomEngine(repo, store, warnings, options);
   }
 
-  createRun(plan: Plan, config: RunConfig, goal = plan.goal): RunSession {
+  /** Starts a run from a plan, or, without one, in the planning state for `planGoal`. */
+  createRun(plan: Plan | undefined, config: RunConfig, goal = plan?.goal ?? ''): RunSession {
     const runId = newRunId();
     this.store.createRun(runId, {
       type: 'run_created',
       goal,
-      plan,
+      plan: plan ?? { goal, tasks: [] },
       config,
       repoRoot: this.repo.root,
       baseCommit: this.repo.headCommit,
@@ -72,6 +74,16 @@ export class TaskloomEngine {
     const { warnings } = this.store.loadRun(runId);
     this.warnings.push(...warnings);
     return new RunSession(this.store, runId);
+  }
+
+  /** Has the planner draft the run's plan (the critic reviews it); the run then awaits approval. */
+  planGoal(session: RunSession, signal: AbortSignal): Promise<Plan> {
+    return planRun({ session, runner: this.runnerFor(session), signal });
+  }
+
+  /** Ends a run whose plan was not approved; its drafts stay in the ledger. */
+  rejectPlan(session: RunSession, reason: string): void {
+    session.emit({ type: 'run_finished', status: 'cancelled', summary: reason });
   }
 
   approvePlan(session: RunSession, by: 'human' | 'autopilot'): void {
@@ -113,7 +125,7 @@ export class TaskloomEngine {
     const ctx: RunContext = {
       session,
       worktrees: new WorktreeManager(this.repo, session.runId),
-      runner: this.options.runnerOverride ?? createRunner(session.state.config.agent),
+      runner: this.runnerFor(session),
       signal,
       pause: (reason) => {
         if (paused) return;
@@ -127,6 +139,10 @@ export class TaskloomEngine {
     } finally {
       this.store.flush(session.runId);
     }
+  }
+
+  private runnerFor(session: RunSession): AgentRunner {
+    return this.options.runnerOverride ?? createRunner(session.state.config.agent);
   }
 
   close(): void {

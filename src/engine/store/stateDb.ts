@@ -3,7 +3,7 @@ import path from 'node:path';
 import { LowSync } from 'lowdb';
 import { DataFileSync } from 'lowdb/node';
 import { z } from 'zod';
-import type { RunState, RunStatus } from '../domain/runState';
+import { RUN_STATUSES, type RunState, type RunStatus } from '../domain/runState';
 
 /** What `runs` and resume need to know about a run without reading its log. */
 export interface RunIndexEntry {
@@ -35,15 +35,7 @@ export interface StateData {
 
 export const emptyStateData = (): StateData => ({ schemaVersion: STATE_SCHEMA_VERSION, runs: {} });
 
-const RUN_STATUSES = [
-  'running',
-  'paused',
-  'integrating',
-  'completed',
-  'needs_human',
-  'cancelled',
-  'failed',
-] as const satisfies readonly RunStatus[];
+
 
 // The snapshot's state is only checked loosely here: a bad snapshot costs a replay of one
 // run's log (see runLoader), not a rebuild of the whole index.

@@ -89,6 +89,8 @@ export const scenarioSchema = z.strictObject({
     .optional(),
   /** Calls of the planner, by attempt (taskId is null for planning). */
   planner: stepsSchema.optional(),
+  /** The critic's reviews of the plan, by round (taskId is null); unscripted reviews approve. */
+  planReview: stepsSchema.optional(),
   tasks: z.record(z.string(), roleScriptSchema).default({}),
   /** For tasks not listed in `tasks`, or listed without steps for the role. */
   fallback: roleScriptSchema.optional(),
@@ -137,6 +139,7 @@ export function selectStep(scenario: Scenario, role: AgentRole, taskId: string |
 
 function stepsFor(scenario: Scenario, role: AgentRole, taskId: string | null): ScenarioStep[] | undefined {
   if (role === 'planner') return scenario.planner;
+  if (taskId === null) return role === 'critic' ? scenario.planReview : undefined;
   const listed = taskId === null ? undefined : scenario.tasks[taskId]?.[role];
   return listed && listed.length > 0 ? listed : scenario.fallback?.[role];
 }

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import type { RunnerResult } from '../agents/runner';
+import { budgetStop } from '../domain/budget';
+import type { Plan } from '../domain/plan';
+import { blockingFindings, type CriticFinding } from '../domain/verdict';
+import { answerCandidates, CRITIC_VERDICT_JSON_SCHEMA, parseCriticVerdict } from '../loop/criticRubric';
+import { planRepairPrompt, plannerPrompt, planReviewPrompt } from '../loop/planPrompts';
+import { parsePlan, PlanValidationError } from '../plan/parsePlan';
+import { PlanSchema } from '../plan/planSchema';
+import { describeRepository } from '../workspace/repoContext';
+import { callAgent } from './agentCall';
+import type { RunContext } from './runContext';
+
+/** Planning ended without a usable plan; the raw answers are in the run's log. */
+export class PlanningError extends Error {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+    this.name = 'PlanningError';
+  }
+}
+
+const PLAN_JSON_SCHEMA = z.toJSONSchema(PlanSchema, { io: 'input' });
+const MAX_RAW_ANSWER = 4000;
+
+type PlannerContext = Pick<RunContext, 'session' | 'runner' | 'signal'> & { plannerCalls: number };
+
+/**
+ * The planner drafts a plan for the run's goal, the critic reviews it, and the planner revises
+ * it while blocking findings remain, for at most `maxRounds` drafts. Every draft, review and
+ * call is an event. Returns the last draft; remaining findings are in the ledger for the human.
+ */
+export async function planRun(agent: Pick<RunContext, 'session' | 'runner' | 'signal'>, maxRounds = 2): Promise<Plan> {
+  const ctx: PlannerContext = { ...agent, plannerCalls: 0 };
+  const { session } = ctx;
+  const { goal, repoRoot } = session.state;
+  const repoContext = await describeRepository(repoRoot);
+  let previous: { plan: Plan; findings: CriticFinding[] } | undefined;
+  for (let round = 1; ; round++) {
+    const plan = await draftPlan(ctx, plannerPrompt(goal, repoContext, previous));
+    session.emit({ type: 'plan_proposed', round, plan });
+    const findings = await reviewPlan(ctx, round, plan);
+    if (findings.length === 0 || round >= maxRounds) return plan;
+    previous = { plan, findings };
+  }
+}
+
+async function draftPlan(ctx: PlannerContext, prompt: string): Promise<Plan> {
+  // Each planner call is its own attempt (drafts and repairs alike), so a script can tell them apart.
+  const ask = (text: string, resumeSessionId?: string) =>
+    call(ctx, 'planner', ++ctx.plannerCalls, text, PLAN_JSON_SCHEMA, resumeSessionId);
+  let result = await ask(prompt);
+  let parsed = readPlan(result, ctx.session.state.goal);
+  if ('problem' in parsed) {
+    result = await ask(`${prompt}\n\n${planRepairPrompt(parsed.problem)}`, result.sessionId);
+    parsed = readPlan(result, ctx.session.state.goal);
+  }
+  if ('problem' in parsed) {
+    ctx.session.emit({ type: 'warning', message: `planner answer kept for review: ${result.text.slice(0, MAX_RAW_ANSWER)}` });
+    throw new PlanningError(
+      `The planner gave no valid plan after one repair request: ${parsed.problem}`,
+      'Its answer is in the run log; retry, or write the plan yourself and pass it with --plan FILE.',
+    );
+  }
+  return parsed.plan;
+}
+
+async function reviewPlan(ctx: PlannerContext, round: number, plan: Plan): Promise<CriticFinding[]> {
+  const result = await call(ctx, 'critic', round, planReviewPrompt(ctx.session.state.goal, plan), CRITIC_VERDICT_JSON_SCHEMA);
+  const verdict = parseCriticVerdict(result.structured, result.text);
+  if (!verdict) {
+    ctx.session.emit({ type: 'warning', message: `the critic's review of plan draft ${round} was unreadable; the draft goes to approval unreviewed` });
+    return [];
+  }
+  const blocking = blockingFindings(verdict);
+  ctx.session.emit({ type: 'plan_reviewed', round, verdict, blocking: blocking.length });
+  return blocking;
+}
+
+async function call(
+  ctx: PlannerContext,
+  role: 'planner' | 'critic',
+  attempt: number,
+  prompt: string,
+  outputSchema: object,
+  resumeSessionId?: string,
+): Promise<RunnerResult> {
+  const over = budgetStop(ctx.session.state, null);
+  if (over) throw new PlanningError(`Planning stopped: ${over}`, 'Raise the run budget (--budget-usd / --budget-tokens) or pass a plan with --plan FILE.');
+  const result = await callAgent(ctx, {
+    role,
+    taskId: null,
+    attempt,
+    prompt,
+    cwd: ctx.session.state.repoRoot,
+    access: 'read-only',
+    outputSchema,
+    ...(resumeSessionId ? { resumeSessionId } : {}),
+  });
+  if (result.status !== 'ok') {
+    throw new PlanningError(
+      `The ${role} failed while planning (${result.status})${result.error ? `: ${result.error}` : ''}`,
+      result.status === 'quota' ? 'The agent hit a usage limit; try again later.' : 'Check the agent with `taskloom doctor`, or pass a plan with --plan FILE.',
+    );
+  }
+  return result;
+}
+
+function readPlan(result: RunnerResult, goal: string): { plan: Plan } | { problem: string } {
+  let problem = 'the answer holds no JSON object';
+  for (const candidate of answerCandidates(result.structured, result.text)) {
+    try {
+      const plan = parsePlan(candidate);
+      return { plan: { ...plan, goal } };
+    } catch (error) {
+      problem = error instanceof PlanValidationError ? error.problems.join('; ') : (error as Error).message;
+    }
+  }
+  return { problem };
+}
