@@ -20,7 +20,7 @@ function describe(e: RunEvent, state: RunState): string | undefined {
       if (e.taskId !== null) return undefined;
       return `${bold('integration'.padEnd(14))} gate ${e.passed ? green('passed') : red('failed')}`;
     case 'merge_done':
-      return `${bold('integration'.padEnd(14))} ${e.alreadyMerged ? 'already had' : 'merged'} ${e.taskId}`;
+      return `${bold('integration'.padEnd(14))} ${state.decisions.at(-1)?.summary ?? `merged ${e.taskId}`}`;
     case 'merge_conflict':
       return `${bold('integration'.padEnd(14))} ${red('conflict')} merging ${e.taskId}: ${e.files.join(', ')}`;
     case 'plan_proposed':

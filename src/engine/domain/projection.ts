@@ -127,7 +127,8 @@ const HANDLERS: Handlers = {
   merge_done(state, e) {
     if (!state.integration.merged.includes(e.taskId)) state.integration.merged.push(e.taskId);
     state.integration.conflicts = state.integration.conflicts.filter((c) => c.taskId !== e.taskId);
-    const how = e.alreadyMerged ? 'was already merged' : `merged as ${e.commit.slice(0, 10)}`;
+    const hadWork = state.tasks[e.taskId]?.attempts.some((a) => a.commit) ?? true;
+    const how = !e.alreadyMerged ? `merged as ${e.commit.slice(0, 10)}` : hadWork ? 'was already merged' : 'had no changes to merge';
     decide(state, e, 'merge', `"${e.taskId}" ${how} into ${state.integration.branch ?? 'integration'}`, undefined, e.taskId);
   },
   merge_conflict(state, e) {

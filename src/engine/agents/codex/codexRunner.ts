@@ -1,0 +1,248 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunnerStatus } from '../../domain/events';
+import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
+import { LineSplitter, runProcess, type ProcessResult } from '../../process/processGroup';
+import { extractJson } from '../command/extractJson';
+import { CALL_MARKER_VAR, newCallMarker, stopMarkedProcesses } from '../command/markedProcesses';
+import type { AccessLevel, AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
+import { CodexEventParser, usageDelta, ZERO_CODEX_USAGE, type CodexUsage } from './codexEventParser';
+import { costOf, priceOf } from './codexPrices';
+import { readThreadSummary } from './codexSessions';
+
+export interface CodexRunnerOptions {
+  /** The codex executable (default `codex`, looked up on PATH). */
+  binaryPath?: string;
+  /** The complete environment of codex (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  /** Extra `-c key=value` overrides, e.g. a model provider: `model_providers.x.base_url="…"`. */
+  configOverrides?: string[];
+  /** Time between SIGINT, SIGTERM and SIGKILL when stopping codex. */
+  killGraceMs?: number;
+}
+
+export const CODEX_NOT_ON_PATH =
+  '`codex` is not on PATH — install the Codex CLI (npm i -g @openai/codex) or set taskloom.codex.path';
+
+/** Shown as the model when none was asked for and codex's choice could not be read. */
+export const CODEX_DEFAULT_MODEL = 'codex-default';
+
+const LAST_LINES = 20;
+const MAX_REMEMBERED_THREADS = 500;
+
+const QUOTA_PATTERN = /\b429\b|too many requests|rate[ _-]?limit|usage[ _-]?limit|quota|insufficient_quota/i;
+const AUTH_PATTERN =
+  /\b401\b|unauthori[sz]ed|invalid[ _-]?api[ _-]?key|incorrect api key|missing environment variable|not logged in|codex login|authentication|\b403 forbidden/i;
+
+/** The sandbox of a call: only the actor may write, and only when asked to. */
+export function sandboxFor(input: Pick<RunnerInput, 'role' | 'access'>): AccessLevel {
+  return input.role === 'actor' && input.access === 'workspace-write' ? 'workspace-write' : 'read-only';
+}
+
+/**
+ * The arguments of `codex` for a call (the prompt is NOT among them: it goes to stdin, `-`).
+ *   new thread: exec --json --skip-git-repo-check [-m M] [--output-schema F] [-c override…] [-c marker] --sandbox <mode> -
+ *   resumed:    exec resume --json --skip-git-repo-check [-m M] [--output-schema F] [-c override…] [-c marker] -c sandbox_mode="<mode>" <thread id> -
+ * (`exec resume` has no --sandbox flag; the config key does the same.) The marker puts the
+ * call's id into the environment of codex's tools even under a restrictive
+ * shell_environment_policy, so that they can be found and stopped after the call.
+ */
+export function codexArgs(
+  input: Pick<RunnerInput, 'role' | 'access' | 'model' | 'resumeSessionId'>,
+  extra: { schemaFile?: string; configOverrides?: string[]; marker?: string } = {},
+): string[] {
+  const sandbox = sandboxFor(input);
+  const common = [
+    // Taskloom runs codex in worktrees it made; the check only refuses non-git folders.
+    '--skip-git-repo-check',
+    ...(input.model ? ['-m', input.model] : []),
+    ...(extra.schemaFile ? ['--output-schema', extra.schemaFile] : []),
+    ...(extra.configOverrides ?? []).flatMap((c) => ['-c', c]),
+    ...(extra.marker ? ['-c', `shell_environment_policy.set.${CALL_MARKER_VAR}="${extra.marker}"`] : []),
+  ];
+  if (input.resumeSessionId) {
+    // The sandbox after the user's overrides, so they cannot widen it.
+    return ['exec', 'resume', '--json', ...common, '-c', `sandbox_mode="${sandbox}"`, input.resumeSessionId, '-'];
+  }
+  return ['exec', '--json', ...common, '--sandbox', sandbox, '-'];
+}
+
+/** Sorts a failure message of codex into a runner status. */
+export function classifyCodexFailure(message: string): Extract<RunnerStatus, 'quota' | 'auth' | 'agent_error'> {
+  if (QUOTA_PATTERN.test(message)) return 'quota';
+  if (AUTH_PATTERN.test(message)) return 'auth';
+  return 'agent_error';
+}
+
+/** Runs the Codex CLI (`codex exec --json`) as a child process group per call. */
+export class CodexRunner implements AgentRunner {
+  readonly name = 'codex';
+  /** Cumulative usage of the threads this runner saw, to report resumed calls as deltas. */
+  private readonly threadUsage = new Map<string, CodexUsage>();
+
+  constructor(private readonly options: CodexRunnerOptions = {}) {}
+
+  async run(input: RunnerInput, onActivity?: (activity: RunnerActivity) => void): Promise<RunnerResult> {
+    const startedAt = performance.now();
+    const env = this.options.env ?? process.env;
+    // Codex puts its tools and its shell snapshot in sessions of their own, out of reach of a
+    // group kill: they carry this marker and are swept after the call.
+    const marker = newCallMarker();
+    const childEnv = { ...env, [CALL_MARKER_VAR]: marker };
+    const binary = this.options.binaryPath ?? 'codex';
+    const requestedModel = input.model;
+
+    // Before the call: where a resumed thread's count stands.
+    let baseline: CodexUsage = ZERO_CODEX_USAGE;
+    let baselineKnown = true;
+    if (input.resumeSessionId) {
+      const remembered = this.threadUsage.get(input.resumeSessionId);
+      const recorded = remembered ? undefined : (await readThreadSummary(env, input.resumeSessionId)).usage;
+      baselineKnown = remembered !== undefined || recorded !== undefined;
+      baseline = remembered ?? recorded ?? ZERO_CODEX_USAGE;
+    }
+
+    let schemaDir: string | undefined;
+    let schemaFile: string | undefined;
+    if (input.outputSchema) {
+      schemaDir = mkdtempSync(join(tmpdir(), 'taskloom-codex-'));
+      schemaFile = join(schemaDir, 'output-schema.json');
+      writeFileSync(schemaFile, JSON.stringify(input.outputSchema));
+    }
+
+    const parser = new CodexEventParser();
+    const stdoutLines = new LineSplitter();
+    const stderrLines = new LineSplitter();
+    const emit = (a: RunnerActivity) => {
+      try {
+        onActivity?.(a);
+      } catch {
+        // a listener's failure is not the agent's
+      }
+    };
+    const onStdoutLine = (line: string) => parser.push(line).activities.forEach(emit);
+    const onStderrLine = (line: string) => {
+      if (line.trim() !== '') emit({ kind: 'status', message: line.length > 400 ? `${line.slice(0, 399)}…` : line });
+    };
+
+    let proc: ProcessResult;
+    try {
+      emit({ kind: 'status', message: `codex ${input.resumeSessionId ? `resume ${input.resumeSessionId}` : 'exec'} (${sandboxFor(input)})` });
+      if (!baselineKnown) {
+        emit({ kind: 'status', message: `usage of thread ${input.resumeSessionId} before this call is unknown: its whole total is counted` });
+      }
+      proc = await runProcess({
+        command: binary,
+        args: codexArgs(input, { schemaFile, configOverrides: this.options.configOverrides, marker }),
+        cwd: input.cwd,
+        env: childEnv,
+        input: input.prompt,
+        idleTimeoutMs: input.idleTimeoutMs,
+        signal: input.signal,
+        killGraceMs: this.options.killGraceMs,
+        onOutput: (chunk, stream) => {
+          if (stream === 'stdout') stdoutLines.push(chunk).forEach(onStdoutLine);
+          else stderrLines.push(chunk).forEach(onStderrLine);
+        },
+      });
+      stdoutLines.end().forEach(onStdoutLine);
+      stderrLines.end().forEach(onStderrLine);
+    } finally {
+      if (schemaDir) rmSync(schemaDir, { recursive: true, force: true });
+      const stray = await stopMarkedProcesses(marker, this.options.killGraceMs ?? 1000);
+      if (stray > 0) emit({ kind: 'status', message: `stopped ${stray} process(es) codex left running` });
+    }
+
+    const state = parser.state;
+    const threadId = state.threadId ?? input.resumeSessionId;
+
+    // After the call: its usage is the growth of the thread's cumulative count. When no turn
+    // completed (a failure after some requests), codex's own record of the thread is asked.
+    let cumulative = state.usage;
+    let model = requestedModel;
+    if (threadId && (cumulative === undefined || model === undefined)) {
+      const summary = await readThreadSummary(env, threadId);
+      cumulative ??= summary.usage;
+      model ??= summary.model;
+    }
+    model ??= CODEX_DEFAULT_MODEL;
+    if (threadId && cumulative) this.remember(threadId, cumulative);
+    const usage = toTokenUsage(model, cumulative ? usageDelta(cumulative, baseline) : ZERO_CODEX_USAGE);
+    if (usage.costUsd > 0 && !priceOf(model).known) {
+      emit({ kind: 'status', message: `no list price for model ${model}: its cost is estimated at the default price` });
+    }
+
+    const durationMs = Math.round(performance.now() - startedAt);
+    const base = {
+      text: state.lastAgentMessage ?? '',
+      usage,
+      model,
+      durationMs,
+      ...(threadId ? { sessionId: threadId } : {}),
+    };
+    const fail = (status: RunnerStatus, error: string): RunnerResult => ({ ...base, status, error });
+
+    if (proc.spawnError) {
+      const missing = /was not found|ENOENT/.test(proc.spawnError);
+      return fail(
+        'spawn_failed',
+        missing
+          ? binary === 'codex'
+            ? CODEX_NOT_ON_PATH
+            : `\`${binary}\` was not found — install the Codex CLI (npm i -g @openai/codex) or fix taskloom.codex.path`
+          : proc.spawnError,
+      );
+    }
+    if (proc.cancelled) return fail('cancelled', 'cancelled');
+    if (proc.idleTimedOut) {
+      return fail('idle_timeout', `no activity for ${input.idleTimeoutMs} ms; codex was stopped${lastOutput(proc)}`);
+    }
+    if (state.turnsCompleted > 0 && state.turnFailure === undefined) {
+      const result: RunnerResult = { ...base, status: 'ok' };
+      if (input.outputSchema) {
+        const structured = extractJson(result.text);
+        if (structured !== undefined) result.structured = structured;
+      }
+      return result;
+    }
+    if (state.turnFailure !== undefined) {
+      return fail(classifyCodexFailure(state.turnFailure), `codex: ${state.turnFailure}${lastOutput(proc)}`);
+    }
+    const lastError = state.errors[state.errors.length - 1];
+    if (lastError !== undefined) {
+      return fail(classifyCodexFailure(lastError), `codex: ${lastError}${lastOutput(proc)}`);
+    }
+    // No turn ended at all: codex failed before or outside the model (bad flags, a crash).
+    const stderr = proc.stderr;
+    const how = proc.signal ? `was killed by ${proc.signal}` : `exited with code ${proc.exitCode}`;
+    const status: RunnerStatus = QUOTA_PATTERN.test(stderr) ? 'quota' : AUTH_PATTERN.test(stderr) ? 'auth' : 'crashed';
+    return fail(status, `codex ${how} without completing a turn${lastOutput(proc)}`);
+  }
+
+  private remember(threadId: string, usage: CodexUsage): void {
+    this.threadUsage.delete(threadId);
+    this.threadUsage.set(threadId, usage);
+    if (this.threadUsage.size > MAX_REMEMBERED_THREADS) {
+      const oldest = this.threadUsage.keys().next().value;
+      if (oldest !== undefined) this.threadUsage.delete(oldest);
+    }
+  }
+}
+
+/** Codex's counts → Taskloom's: input without the cached part, cached input as cache reads. */
+export function toTokenUsage(model: string | undefined, u: CodexUsage): TokenUsage {
+  const tokens = {
+    inputTokens: Math.max(0, u.inputTokens - u.cachedInputTokens - u.cacheWriteInputTokens),
+    outputTokens: u.outputTokens,
+    cacheReadTokens: u.cachedInputTokens,
+    cacheWriteTokens: u.cacheWriteInputTokens,
+  };
+  const total = tokens.inputTokens + tokens.outputTokens + tokens.cacheReadTokens + tokens.cacheWriteTokens;
+  return total === 0 ? { ...ZERO_USAGE } : { ...tokens, costUsd: costOf(model, tokens) };
+}
+
+function lastOutput(proc: ProcessResult): string {
+  const lines = proc.output.trimEnd().split('\n').slice(-LAST_LINES).join('\n');
+  return lines === '' ? ' (no output)' : `; last output:\n${lines}`;
+}

@@ -1,0 +1,247 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { RunnerStatus } from '../../domain/events';
+import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
+import { LineSplitter, runProcess, type ProcessResult } from '../../process/processGroup';
+import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
+import { extractJson } from './extractJson';
+import { CALL_MARKER_VAR, newCallMarker, stopMarkedProcesses } from './markedProcesses';
+
+export interface CommandRunnerOptions {
+  /**
+   * The command and its arguments. Placeholders, replaced per call anywhere inside an argument:
+   * `{prompt_file}` a temp file holding the prompt (without it, the prompt goes to stdin),
+   * `{model}` the model asked for, `{cwd}` the working directory, `{role}` planner / actor /
+   * critic, `{access}` read-only / workspace-write.
+   */
+  argv: string[];
+  /** The complete environment of the command (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  killGraceMs?: number;
+}
+
+export const COMMAND_PLACEHOLDERS = ['prompt_file', 'model', 'cwd', 'role', 'access'] as const;
+type Placeholder = (typeof COMMAND_PLACEHOLDERS)[number];
+
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const LAST_LINES = 20;
+const MAX_ACTIVITY_CHARS = 400;
+/** Default when the command reports no model and none was asked for. */
+export const COMMAND_DEFAULT_MODEL = 'unknown';
+
+/**
+ * Problems of a command template, as sentences (empty when it is fine): an empty argv, an
+ * empty command, a `{placeholder}` that is not one of COMMAND_PLACEHOLDERS.
+ */
+export function validateCommandTemplate(argv: unknown): string[] {
+  if (!Array.isArray(argv) || argv.length === 0) {
+    return ['the agent command is empty: give the command and its arguments, e.g. ["aider", "--message-file", "{prompt_file}"]'];
+  }
+  const problems: string[] = [];
+  argv.forEach((arg, i) => {
+    if (typeof arg !== 'string') {
+      problems.push(`argument ${i} of the agent command is not a string: ${JSON.stringify(arg)}`);
+      return;
+    }
+    for (const m of arg.matchAll(PLACEHOLDER)) {
+      if (!(COMMAND_PLACEHOLDERS as readonly string[]).includes(m[1]!)) {
+        problems.push(
+          `unknown placeholder {${m[1]}} in argument ${i} ("${arg}") of the agent command; known: ${COMMAND_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`,
+        );
+      }
+    }
+  });
+  if (typeof argv[0] === 'string' && argv[0].trim() === '') problems.push('the agent command (argument 0) is empty');
+  return problems;
+}
+
+/** Replaces the placeholders of a validated template. */
+export function expandCommandTemplate(argv: string[], values: Partial<Record<Placeholder, string>>): string[] {
+  return argv.map((arg) =>
+    arg.replace(PLACEHOLDER, (whole, name: string) => {
+      const value = values[name as Placeholder];
+      return value === undefined ? whole : value;
+    }),
+  );
+}
+
+/** What a command may print as its last JSON line to report what it spent. */
+const usageLineSchema = z.object({
+  taskloom_usage: z.object({
+    inputTokens: z.number().nonnegative().optional(),
+    outputTokens: z.number().nonnegative().optional(),
+    cacheReadTokens: z.number().nonnegative().optional(),
+    cacheWriteTokens: z.number().nonnegative().optional(),
+    costUsd: z.number().nonnegative().optional(),
+    model: z.string().optional(),
+    sessionId: z.string().optional(),
+  }),
+});
+type UsageLine = z.infer<typeof usageLineSchema>['taskloom_usage'];
+
+/**
+ * Runs any CLI agent by template (aider, gemini, a user's script) as a process group per call.
+ * Exit 0 is success, with stdout as the answer; a non-zero exit is an agent error. Usage is
+ * unknown (zero) unless the command prints `{"taskloom_usage": {...}}` as a line of stdout.
+ */
+export class CommandRunner implements AgentRunner {
+  readonly name = 'command';
+  private readonly argv: string[];
+  private readonly usesPromptFile: boolean;
+
+  constructor(private readonly options: CommandRunnerOptions) {
+    const problems = validateCommandTemplate(options.argv);
+    if (problems.length > 0) throw new Error(`invalid agent command template: ${problems.join('; ')}`);
+    this.argv = [...options.argv];
+    this.usesPromptFile = this.argv.some((a) => a.includes('{prompt_file}'));
+  }
+
+  async run(input: RunnerInput, onActivity?: (activity: RunnerActivity) => void): Promise<RunnerResult> {
+    const startedAt = performance.now();
+    const elapsed = () => Math.round(performance.now() - startedAt);
+    const command = this.argv[0]!;
+    const base = (model: string | undefined): Pick<RunnerResult, 'text' | 'usage' | 'model'> => ({
+      text: '',
+      usage: { ...ZERO_USAGE },
+      model: model ?? input.model ?? COMMAND_DEFAULT_MODEL,
+    });
+
+    if (this.argv.some((a) => a.includes('{model}')) && !input.model) {
+      return {
+        ...base(undefined),
+        status: 'spawn_failed',
+        durationMs: elapsed(),
+        error: `the agent command uses {model} but no model was configured for the ${input.role}`,
+      };
+    }
+
+    let promptDir: string | undefined;
+    const values: Partial<Record<Placeholder, string>> = {
+      cwd: input.cwd,
+      role: input.role,
+      access: input.access,
+      ...(input.model ? { model: input.model } : {}),
+    };
+    if (this.usesPromptFile) {
+      promptDir = mkdtempSync(join(tmpdir(), 'taskloom-prompt-'));
+      values.prompt_file = join(promptDir, 'prompt.md');
+      writeFileSync(values.prompt_file, input.prompt, { mode: 0o600 });
+    }
+    const [resolved, ...args] = expandCommandTemplate(this.argv, values);
+
+    const emit = (a: RunnerActivity) => {
+      try {
+        onActivity?.(a);
+      } catch {
+        // a listener's failure is not the agent's
+      }
+    };
+    let usageLine: UsageLine | undefined;
+    const onStdoutLine = (line: string) => {
+      const reported = parseUsageLine(line);
+      if (reported) {
+        usageLine = reported;
+        return;
+      }
+      if (line.trim() !== '') emit({ kind: 'text', message: cut(line) });
+    };
+    const onStderrLine = (line: string) => {
+      if (line.trim() !== '') emit({ kind: 'status', message: cut(line) });
+    };
+    const stdoutLines = new LineSplitter();
+    const stderrLines = new LineSplitter();
+
+    // Helpers the command moved out of its process group (setsid, nohup …) carry this marker
+    // and are stopped after the call, like the group itself.
+    const marker = newCallMarker();
+    let proc: ProcessResult;
+    try {
+      proc = await runProcess({
+        command: resolved ?? command,
+        args,
+        cwd: input.cwd,
+        env: { ...(this.options.env ?? process.env), [CALL_MARKER_VAR]: marker },
+        // Without {prompt_file} the prompt is the command's stdin; with it, stdin is /dev/null.
+        ...(this.usesPromptFile ? {} : { input: input.prompt }),
+        idleTimeoutMs: input.idleTimeoutMs,
+        signal: input.signal,
+        killGraceMs: this.options.killGraceMs,
+        onOutput: (chunk, stream) => {
+          if (stream === 'stdout') stdoutLines.push(chunk).forEach(onStdoutLine);
+          else stderrLines.push(chunk).forEach(onStderrLine);
+        },
+      });
+      stdoutLines.end().forEach(onStdoutLine);
+      stderrLines.end().forEach(onStderrLine);
+    } finally {
+      if (promptDir) rmSync(promptDir, { recursive: true, force: true });
+      const stray = await stopMarkedProcesses(marker, this.options.killGraceMs ?? 1000);
+      if (stray > 0) emit({ kind: 'status', message: `stopped ${stray} process(es) \`${command}\` left running` });
+    }
+
+    const reported: UsageLine | undefined = usageLine;
+    const result: RunnerResult = {
+      ...base(reported?.model),
+      status: 'ok',
+      durationMs: elapsed(),
+      usage: toUsage(reported),
+      ...(reported?.sessionId ? { sessionId: reported.sessionId } : {}),
+    };
+    const fail = (status: RunnerStatus, error: string): RunnerResult => ({ ...result, status, error });
+
+    if (proc.spawnError) return fail('spawn_failed', proc.spawnError);
+    if (proc.cancelled) return fail('cancelled', 'cancelled');
+    if (proc.idleTimedOut) {
+      return fail('idle_timeout', `no activity for ${input.idleTimeoutMs} ms; \`${command}\` was stopped${lastOutput(proc)}`);
+    }
+    const text = withoutUsageLines(proc.stdout).trim();
+    if (proc.exitCode !== 0) {
+      const how = proc.signal ? `was killed by ${proc.signal}` : `exited with code ${proc.exitCode}`;
+      return { ...fail(proc.signal ? 'crashed' : 'agent_error', `\`${command}\` ${how}${lastOutput(proc)}`), text };
+    }
+    result.text = text;
+    if (input.outputSchema) {
+      const structured = extractJson(text);
+      if (structured !== undefined) result.structured = structured;
+    }
+    return result;
+  }
+}
+
+function parseUsageLine(line: string): UsageLine | undefined {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith('{') || !trimmed.includes('taskloom_usage')) return undefined;
+  try {
+    const parsed = usageLineSchema.safeParse(JSON.parse(trimmed));
+    return parsed.success ? parsed.data.taskloom_usage : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function withoutUsageLines(stdout: string): string {
+  return stdout
+    .split('\n')
+    .filter((line) => parseUsageLine(line.replace(/\r$/, '')) === undefined)
+    .join('\n');
+}
+
+function toUsage(reported: UsageLine | undefined): TokenUsage {
+  if (!reported) return { ...ZERO_USAGE };
+  return {
+    inputTokens: reported.inputTokens ?? 0,
+    outputTokens: reported.outputTokens ?? 0,
+    cacheReadTokens: reported.cacheReadTokens ?? 0,
+    cacheWriteTokens: reported.cacheWriteTokens ?? 0,
+    costUsd: reported.costUsd ?? 0,
+  };
+}
+
+function lastOutput(proc: ProcessResult): string {
+  const lines = withoutUsageLines(proc.output).trimEnd().split('\n').slice(-LAST_LINES).join('\n');
+  return lines === '' ? ' (no output)' : `; last output:\n${lines}`;
+}
+
+const cut = (text: string) => (text.length > MAX_ACTIVITY_CHARS ? `${text.slice(0, MAX_ACTIVITY_CHARS - 1)}…` : text);
