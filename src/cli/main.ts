@@ -20,7 +20,7 @@ Usage:
   taskloom skip TASK [--run ID]                 skip a task (and what depends on it), then continue
   taskloom runs [--json]                        list the runs in this repository
   taskloom trace [RUN_ID] [--json]              tasks, transitions with reasons, attempts, usage
-  taskloom doctor                               check git, the repository and the agent CLIs
+  taskloom doctor [--probe]                     check git, the repository and the agent CLIs (--probe: one trivial call each)
   taskloom demo [--dir DIR] [--delay MS]        a full run on a sample project, no API key needed
 
 Exit codes: 0 all green and merged, 1 something needs a human (or was paused/cancelled), 2 bad usage or input.`;

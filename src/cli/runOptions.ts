@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Budgets } from '../engine/domain/budget';
-import { DEFAULT_RUN_CONFIG, type RunConfig } from '../engine/domain/runConfig';
+import { DEFAULT_RUN_CONFIG, type AgentConfig, type RoleModels, type RunConfig } from '../engine/domain/runConfig';
+import { validateCommandTemplate } from '../engine/agents/command/commandRunner';
 import { detectGateCommands } from '../engine/gate/detectGateCommands';
 import { UsageError } from './cliErrors';
 
@@ -9,6 +10,14 @@ import { UsageError } from './cliErrors';
 export const RUN_CONFIG_OPTIONS = {
   agent: { type: 'string' },
   script: { type: 'string' },
+  'claude-path': { type: 'string' },
+  'codex-path': { type: 'string' },
+  'codex-config': { type: 'string', multiple: true },
+  command: { type: 'string' },
+  model: { type: 'string' },
+  'planner-model': { type: 'string' },
+  'actor-model': { type: 'string' },
+  'critic-model': { type: 'string' },
   parallel: { type: 'string' },
   gate: { type: 'string', multiple: true },
   'max-attempts': { type: 'string' },
@@ -25,6 +34,14 @@ export const RUN_CONFIG_OPTIONS = {
 export interface RunConfigFlags {
   agent?: string;
   script?: string;
+  'claude-path'?: string;
+  'codex-path'?: string;
+  'codex-config'?: string[];
+  command?: string;
+  model?: string;
+  'planner-model'?: string;
+  'actor-model'?: string;
+  'critic-model'?: string;
   parallel?: string;
   gate?: string[];
   'max-attempts'?: string;
@@ -64,13 +81,6 @@ function buildBudgets(flags: RunConfigFlags): Budgets | undefined {
 }
 
 export function buildRunConfig(flags: RunConfigFlags, cwd: string, repoRoot: string): RunConfig {
-  const agentKind = flags.agent ?? 'scripted';
-  if (agentKind !== 'scripted') {
-    throw new UsageError(`Unknown agent "${agentKind}"`, 'This build drives the scripted agent: --agent scripted --script FILE');
-  }
-  if (!flags.script) throw new UsageError('The scripted agent needs a scenario: --script FILE');
-  const scriptPath = resolve(cwd, flags.script);
-  if (!existsSync(scriptPath)) throw new UsageError(`Scenario file not found: ${scriptPath}`);
   const budgets = buildBudgets(flags);
   return {
     ...DEFAULT_RUN_CONFIG,
@@ -82,6 +92,57 @@ export function buildRunConfig(flags: RunConfigFlags, cwd: string, repoRoot: str
     allowUnverified: flags['allow-unverified'] ?? false,
     ...(budgets ? { budgets } : {}),
     gateCommands: flags.gate?.length ? flags.gate : detectGateCommands(repoRoot),
-    agent: { kind: 'scripted', scriptPath },
+    agent: buildAgentConfig(flags, cwd),
   };
+}
+
+const AGENT_KINDS = ['claude', 'codex', 'command', 'scripted'] as const;
+
+function buildAgentConfig(flags: RunConfigFlags, cwd: string): AgentConfig {
+  const kind = flags.agent ?? (flags.script ? 'scripted' : 'claude');
+  const models: RoleModels = {
+    ...(flags['planner-model'] ?? flags.model ? { planner: flags['planner-model'] ?? flags.model } : {}),
+    ...(flags['actor-model'] ?? flags.model ? { actor: flags['actor-model'] ?? flags.model } : {}),
+    ...(flags['critic-model'] ?? flags.model ? { critic: flags['critic-model'] ?? flags.model } : {}),
+  };
+  switch (kind) {
+    case 'scripted': {
+      if (!flags.script) throw new UsageError('The scripted agent needs a scenario: --script FILE');
+      const scriptPath = resolve(cwd, flags.script);
+      if (!existsSync(scriptPath)) throw new UsageError(`Scenario file not found: ${scriptPath}`);
+      return { kind, scriptPath };
+    }
+    case 'claude':
+      return { kind, binaryPath: flags['claude-path'] ?? process.env.TASKLOOM_CLAUDE_PATH ?? 'claude', models };
+    case 'codex':
+      return {
+        kind,
+        binaryPath: flags['codex-path'] ?? process.env.TASKLOOM_CODEX_PATH ?? 'codex',
+        models,
+        configOverrides: flags['codex-config'] ?? [],
+      };
+    case 'command': {
+      if (!flags.command) throw new UsageError('The command agent needs its command line: --command \'["aider", "--message-file", "{prompt_file}"]\'');
+      const argv = parseCommandTemplate(flags.command);
+      const problems = validateCommandTemplate(argv);
+      if (problems.length) throw new UsageError(`--command: ${problems.join('; ')}`);
+      return { kind, argv, models };
+    }
+    default:
+      throw new UsageError(`Unknown agent "${kind}"`, `Choose one of: ${AGENT_KINDS.join(', ')}`);
+  }
+}
+
+/** A JSON array of arguments, or a plain command line split at spaces (no quoting). */
+function parseCommandTemplate(text: string): string[] {
+  if (text.trim().startsWith('[')) {
+    try {
+      const argv: unknown = JSON.parse(text);
+      if (Array.isArray(argv) && argv.every((a) => typeof a === 'string')) return argv as string[];
+    } catch {
+      // reported below
+    }
+    throw new UsageError('--command: a JSON array of strings was expected, e.g. ["my-agent", "--prompt-file", "{prompt_file}"]');
+  }
+  return text.trim().split(/\s+/);
 }

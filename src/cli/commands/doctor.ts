@@ -1,16 +1,31 @@
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { ClaudeRunner } from '../../engine/agents/claude/claudeRunner';
+import { CodexRunner } from '../../engine/agents/codex/codexRunner';
+import type { AgentRunner, RunnerResult } from '../../engine/agents/runner';
+import { runProcess } from '../../engine/process/processGroup';
 import { delimiter, join } from 'node:path';
 import { gitVersion, inspectRepo } from '../../engine/workspace/repoInspector';
 import { EXIT } from '../cliErrors';
 import { green, red, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
 
-const AGENT_CLIS = [
-  { name: 'claude', what: 'Claude Code' },
-  { name: 'codex', what: 'OpenAI Codex CLI' },
+interface AgentCli {
+  name: string;
+  what: string;
+  /** A path configured by environment, checked before PATH. */
+  path?: () => string | undefined;
+  /** Present for the agents Taskloom drives, which `--probe` can call. */
+  runner?: (binaryPath: string) => AgentRunner;
+}
+
+const AGENT_CLIS: AgentCli[] = [
+  { name: 'claude', what: 'Claude Code', path: () => process.env.TASKLOOM_CLAUDE_PATH, runner: (p: string) => new ClaudeRunner({ binaryPath: p }) },
+  { name: 'codex', what: 'OpenAI Codex CLI', path: () => process.env.TASKLOOM_CODEX_PATH, runner: (p: string) => new CodexRunner({ binaryPath: p }) },
   { name: 'aider', what: 'aider' },
   { name: 'gemini', what: 'Gemini CLI' },
 ];
+const PROBE_TIMEOUT_MS = 120_000;
 
 export function findOnPath(name: string, path = process.env.PATH ?? ''): string | undefined {
   for (const dir of path.split(delimiter).filter(Boolean)) {
@@ -27,7 +42,7 @@ export function findOnPath(name: string, path = process.env.PATH ?? ''): string 
 
 /** Checks what a run needs and says what to fix; exit 1 when something blocks a run. */
 export async function doctorCommand(argv: string[]): Promise<number> {
-  const { cwd } = parseCommandArgs(argv, {});
+  const { values, cwd } = parseCommandArgs(argv, { probe: { type: 'boolean' } });
   let blocking = 0;
   const ok = (label: string, text: string) => process.stdout.write(`${green('✓')} ${label.padEnd(12)} ${text}\n`);
   const warn = (label: string, text: string) => process.stdout.write(`${yellow('!')} ${label.padEnd(12)} ${text}\n`);
@@ -58,10 +73,45 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   }
 
   for (const agent of AGENT_CLIS) {
-    const found = findOnPath(agent.name);
-    if (found) ok(agent.name, `${agent.what} found at ${found}`);
-    else warn(agent.name, `${agent.what} not found on PATH`);
+    const configured = agent.path?.();
+    const found = configured ?? findOnPath(agent.name);
+    if (!found) {
+      warn(agent.name, `${agent.what} not found on PATH`);
+      continue;
+    }
+    const version = await versionOf(found);
+    ok(agent.name, `${agent.what} ${version} at ${found}`);
+    if (values.probe && agent.runner) {
+      const result = await probe(agent.runner(found));
+      const line = `trivial call: ${result.status} in ${(result.durationMs / 1000).toFixed(1)} s${result.error ? ` — ${result.error}` : ''}`;
+      if (result.status === 'ok') ok('', line);
+      else warn('', line);
+    }
   }
   ok('scripted', 'built-in scripted agent (no network) is always available');
   return blocking ? EXIT.needsHuman : EXIT.ok;
+}
+
+async function versionOf(binary: string): Promise<string> {
+  const result = await runProcess({ command: binary, args: ['--version'], cwd: process.cwd(), timeoutMs: 15_000 });
+  return result.exitCode === 0 ? result.stdout.trim().split('\n')[0]! : '(version unknown)';
+}
+
+/** One cheap read-only call in an empty folder: does the agent answer at all (install, login, network)? */
+async function probe(runner: AgentRunner): Promise<RunnerResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'taskloom-probe-'));
+  try {
+    return await runner.run({
+      role: 'planner',
+      prompt: 'Reply with the single word OK.',
+      cwd: dir,
+      taskId: null,
+      attempt: 1,
+      access: 'read-only',
+      idleTimeoutMs: PROBE_TIMEOUT_MS,
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

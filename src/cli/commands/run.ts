@@ -12,7 +12,9 @@ import { bold, dim, red, yellow } from '../format';
 import { buildRunConfig, RUN_CONFIG_OPTIONS, type RunConfigFlags } from '../runOptions';
 import { parseCommandArgs } from '../parseCommandArgs';
 
-export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT) [--agent scripted --script FILE] [--parallel N] [--yes]
+export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT) [--agent claude|codex|command|scripted] [--parallel N] [--yes]
+       [--model M] [--planner-model M] [--actor-model M] [--critic-model M] [--claude-path P] [--codex-path P]
+       [--codex-config KEY=VALUE]... [--command ARGV] [--script FILE]
        [--gate CMD]... [--max-attempts N] [--max-reviews N] [--stuck-seconds N] [--gate-timeout N]
        [--budget-usd N] [--budget-tokens N] [--task-budget-usd N] [--task-budget-tokens N] [--cwd DIR]`;
 

@@ -19,7 +19,22 @@ export interface RunConfig {
   agent: AgentConfig;
 }
 
-export type AgentConfig = { kind: 'scripted'; scriptPath: string };
+/** A model name per role; unset means the agent's own default. */
+export interface RoleModels {
+  planner?: string;
+  actor?: string;
+  critic?: string;
+}
+
+export type AgentConfig =
+  | { kind: 'scripted'; scriptPath: string }
+  | { kind: 'claude'; binaryPath: string; models: RoleModels }
+  /** `configOverrides` are extra `-c key=value` settings, e.g. a model provider. */
+  | { kind: 'codex'; binaryPath: string; models: RoleModels; configOverrides: string[] }
+  /** Any CLI agent by argv template ({prompt_file}, {model}, {cwd}, {role}, {access}). */
+  | { kind: 'command'; argv: string[]; models: RoleModels };
+
+export type AgentKind = AgentConfig['kind'];
 
 export const DEFAULT_RUN_CONFIG: Omit<RunConfig, 'gateCommands' | 'agent'> = {
   maxParallel: 2,

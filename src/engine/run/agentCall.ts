@@ -1,4 +1,5 @@
 import type { RunnerInput, RunnerResult } from '../agents/runner';
+import { modelFor } from './agentFactory';
 import type { RunContext } from './runContext';
 
 /** Runs one agent call and records it as a `runner_call` event, whatever its outcome. */
@@ -9,8 +10,10 @@ export async function callAgent(
   const started = Date.now();
   let result: RunnerResult;
   try {
+    const model = input.model ?? modelFor(ctx.session.state.config.agent, input.role);
     result = await ctx.runner.run({
       ...input,
+      ...(model ? { model } : {}),
       idleTimeoutMs: ctx.session.state.config.stuckThresholdSeconds * 1000,
       signal: ctx.signal,
     });

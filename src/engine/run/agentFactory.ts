@@ -1,4 +1,7 @@
 import type { AgentRunner } from '../agents/runner';
+import { ClaudeRunner } from '../agents/claude/claudeRunner';
+import { CodexRunner } from '../agents/codex/codexRunner';
+import { CommandRunner } from '../agents/command/commandRunner';
 import { ScriptedRunner } from '../agents/scripted/scriptedRunner';
 import type { AgentConfig } from '../domain/runConfig';
 
@@ -6,5 +9,16 @@ export function createRunner(config: AgentConfig): AgentRunner {
   switch (config.kind) {
     case 'scripted':
       return new ScriptedRunner({ scenarioPath: config.scriptPath });
+    case 'claude':
+      return new ClaudeRunner({ binaryPath: config.binaryPath });
+    case 'codex':
+      return new CodexRunner({ binaryPath: config.binaryPath, configOverrides: config.configOverrides });
+    case 'command':
+      return new CommandRunner({ argv: config.argv });
   }
+}
+
+/** The model configured for a role, if any (the scripted agent has none). */
+export function modelFor(config: AgentConfig, role: 'planner' | 'actor' | 'critic'): string | undefined {
+  return config.kind === 'scripted' ? undefined : config.models[role];
 }
