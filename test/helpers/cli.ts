@@ -27,8 +27,8 @@ export function runCli(args: string[], options: { input?: string } = {}): CliRes
 }
 
 /** Starts the CLI in its own process group, so a test can SIGKILL it like a crash would. */
-export function startCli(args: string[]): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...cliEnv(), ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (c) => (stdout += c));

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { FINDING_CATEGORIES, FINDING_SEVERITIES, type CriticVerdict } from '../domain/verdict';
 
+// Lenient on read: agents answering a strict schema send null for "no file" / "no line".
 const findingSchema = z.object({
-  file: z.string().optional(),
-  line: z.number().int().nonnegative().optional(),
+  file: z.string().nullish().transform((v) => v ?? undefined),
+  line: z.number().int().nonnegative().nullish().transform((v) => v ?? undefined),
   severity: z.enum(FINDING_SEVERITIES).catch('minor'),
   category: z.enum(FINDING_CATEGORIES).catch('other'),
   message: z.string().min(1),
@@ -15,8 +16,25 @@ export const criticVerdictSchema = z.object({
   findings: z.array(findingSchema).default([]),
 });
 
-/** The JSON schema handed to agents that support structured output. */
-export const CRITIC_VERDICT_JSON_SCHEMA = z.toJSONSchema(criticVerdictSchema, { io: 'input' });
+/**
+ * The JSON schema handed to agents that support structured output. Strict (every property
+ * required, nothing extra, null for "none"), as OpenAI's structured outputs demand.
+ */
+export const CRITIC_VERDICT_JSON_SCHEMA = z.toJSONSchema(
+  z.strictObject({
+    decision: z.enum(['green', 'changes_required']),
+    summary: z.string(),
+    findings: z.array(
+      z.strictObject({
+        file: z.string().nullable(),
+        line: z.number().nullable(),
+        severity: z.enum(FINDING_SEVERITIES),
+        category: z.enum(FINDING_CATEGORIES),
+        message: z.string(),
+      }),
+    ),
+  }),
+);
 
 /**
  * Reads a verdict from an agent's structured output or, failing that, from the first JSON

@@ -6,7 +6,6 @@ import { blockingFindings, type CriticFinding } from '../domain/verdict';
 import { answerCandidates, CRITIC_VERDICT_JSON_SCHEMA, parseCriticVerdict } from '../loop/criticRubric';
 import { planRepairPrompt, plannerPrompt, planReviewPrompt } from '../loop/planPrompts';
 import { parsePlan, PlanValidationError } from '../plan/parsePlan';
-import { PlanSchema } from '../plan/planSchema';
 import { describeRepository } from '../workspace/repoContext';
 import { callAgent } from './agentCall';
 import type { RunContext } from './runContext';
@@ -22,7 +21,23 @@ export class PlanningError extends Error {
   }
 }
 
-const PLAN_JSON_SCHEMA = z.toJSONSchema(PlanSchema, { io: 'input' });
+/** Strict, as OpenAI's structured outputs demand; `parsePlan` does the real validation. */
+const PLAN_JSON_SCHEMA = z.toJSONSchema(
+  z.strictObject({
+    goal: z.string(),
+    rationale: z.string(),
+    tasks: z.array(
+      z.strictObject({
+        id: z.string(),
+        title: z.string(),
+        description: z.string(),
+        acceptance: z.array(z.string()),
+        dependsOn: z.array(z.string()),
+        files: z.array(z.string()),
+      }),
+    ),
+  }),
+);
 const MAX_RAW_ANSWER = 4000;
 
 type PlannerContext = Pick<RunContext, 'session' | 'runner' | 'signal'> & { plannerCalls: number };
