@@ -25,9 +25,17 @@ export const DEFAULT_USAGE: ApiUsage = Object.freeze({
 });
 
 export type ScriptedReply =
-  | { type: 'text'; text: string; usage?: Partial<ApiUsage> }
+  | { type: 'text'; text: string; usage?: Partial<ApiUsage>; headers?: Record<string, string> }
   /** A tool call, e.g. `Write` with `{ file_path, content }`; optional text before it. */
-  | { type: 'tool_use'; name: string; input: Record<string, unknown>; text?: string; id?: string; usage?: Partial<ApiUsage> }
+  | {
+      type: 'tool_use';
+      name: string;
+      input: Record<string, unknown>;
+      text?: string;
+      id?: string;
+      usage?: Partial<ApiUsage>;
+      headers?: Record<string, string>;
+    }
   | { type: 'http_error'; status: number; errorType?: string; message?: string; headers?: Record<string, string> }
   /** Starts the stream (message_start and a first text delta), then never sends another byte. */
   | { type: 'hang' }
@@ -232,7 +240,13 @@ function contentBlocks(reply: ScriptedReply): Array<Record<string, unknown>> {
 }
 
 function streamReply(res: ServerResponse, request: MessagesRequest, reply: ScriptedReply, usage: ApiUsage | undefined): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_scripted_${messageCounter}` });
+  const extraHeaders = reply.type === 'text' || reply.type === 'tool_use' ? (reply.headers ?? {}) : {};
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    'request-id': `req_scripted_${messageCounter + 1}`,
+    ...extraHeaders,
+  });
   const send = (event: string, data: Record<string, unknown>) => res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
   const u = usage ?? DEFAULT_USAGE;
   send('message_start', {

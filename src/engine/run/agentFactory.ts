@@ -10,7 +10,8 @@ export function createRunner(config: AgentConfig): AgentRunner {
     case 'scripted':
       return new ScriptedRunner({ scenarioPath: config.scriptPath });
     case 'claude':
-      return new ClaudeRunner({ binaryPath: config.binaryPath });
+      // A few retries: the CLI's default (10, with backoff) reports a quota or auth failure only after minutes.
+      return new ClaudeRunner({ binaryPath: config.binaryPath, maxRetries: 2 });
     case 'codex':
       return new CodexRunner({ binaryPath: config.binaryPath, configOverrides: config.configOverrides });
     case 'command':

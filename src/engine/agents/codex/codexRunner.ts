@@ -5,7 +5,7 @@ import type { RunnerStatus } from '../../domain/events';
 import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
 import { LineSplitter, runProcess, type ProcessResult } from '../../process/processGroup';
 import { extractJson } from '../command/extractJson';
-import { CALL_MARKER_VAR, newCallMarker, stopMarkedProcesses } from '../command/markedProcesses';
+import { CALL_MARKER_VAR, newCallMarker, stopMarkedProcesses } from '../../process/markedProcesses';
 import type { AccessLevel, AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
 import { CodexEventParser, usageDelta, ZERO_CODEX_USAGE, type CodexUsage } from './codexEventParser';
 import { costOf, priceOf } from './codexPrices';

@@ -7,7 +7,7 @@ import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
 import { LineSplitter, runProcess, type ProcessResult } from '../../process/processGroup';
 import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
 import { extractJson } from './extractJson';
-import { CALL_MARKER_VAR, newCallMarker, stopMarkedProcesses } from './markedProcesses';
+import { CALL_MARKER_VAR, newCallMarker, stopMarkedProcesses } from '../../process/markedProcesses';
 
 export interface CommandRunnerOptions {
   /**

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import type { RunnerStatus } from '../../domain/events';
+import { LineSplitter, runProcess, type ProcessResult } from '../../process/processGroup';
+import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
+import { accessFor, claudeArgs, claudeNotFoundMessage } from './claudeArgs';
+import { callUsage, classifyFailedResult, classifyMissingResult, isSuccess } from './claudeOutcome';
+import { ClaudeStreamParser } from './claudeStreamParser';
+import { CALL_MARKER_VAR, newCallMarker, stopMarkedProcesses } from '../../process/markedProcesses';
+
+export interface ClaudeRunnerOptions {
+  /** The claude executable (default `claude`, looked up on PATH): taskloom.claude.path. */
+  binaryPath?: string;
+  /** The complete environment of claude (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  /** Time between SIGINT, SIGTERM and SIGKILL when stopping claude. */
+  killGraceMs?: number;
+  /**
+   * Claude Code's own retries of a failed API request (CLAUDE_CODE_MAX_RETRIES). Its default
+   * is 10 with exponential backoff: a 429 or a 401 takes about 3 minutes to be reported.
+   */
+  maxRetries?: number;
+  /** Agentic turns per call (`--max-turns`); beyond it the call ends `max_turns`. */
+  maxTurns?: number;
+}
+
+/** Shown as the model when claude never said which one it used. */
+export const CLAUDE_DEFAULT_MODEL = 'claude-default';
+
+const LAST_LINES = 20;
+const DEFAULT_KILL_GRACE_MS = 2000;
+const LAST_STDOUT_LINES = 5;
+const LAST_ACTIVITIES = 10;
+const MAX_LINE_CHARS = 500;
+const MAX_REMEMBERED_SESSIONS = 500;
+/**
+ * After its result line claude normally exits at once, but it stays (and later starts a new
+ * turn by itself) while a command it put in the background runs. The call is over at the
+ * result: past this grace claude is stopped, which also stops its background commands.
+ */
+const EXIT_AFTER_RESULT_MS = 2000;
+
+/** Runs Claude Code (`claude -p --output-format stream-json`) as a child process group per call. */
+export class ClaudeRunner implements AgentRunner {
+  readonly name = 'claude';
+  /** Cumulative cost of the sessions this runner saw, for a CLI that reports no per-call figures. */
+  private readonly sessionCosts = new Map<string, number>();
+
+  constructor(private readonly options: ClaudeRunnerOptions = {}) {}
+
+  async run(input: RunnerInput, onActivity?: (activity: RunnerActivity) => void): Promise<RunnerResult> {
+    const startedAt = performance.now();
+    const binary = this.options.binaryPath ?? 'claude';
+    const callId = newCallMarker();
+    const env: NodeJS.ProcessEnv = { ...(this.options.env ?? process.env), [CALL_MARKER_VAR]: callId };
+    if (this.options.maxRetries !== undefined) env.CLAUDE_CODE_MAX_RETRIES = String(this.options.maxRetries);
+    const newSessionId = input.resumeSessionId ? undefined : randomUUID();
+    const afterResult = new AbortController();
+    let exitTimer: NodeJS.Timeout | undefined;
+    let exited = false;
+
+    const parser = new ClaudeStreamParser();
+    const stdoutLines = new LineSplitter();
+    const stderrLines = new LineSplitter();
+    const recent: string[] = [];
+    const emit = (a: RunnerActivity) => {
+      recent.push(`${a.kind}: ${a.message}`);
+      if (recent.length > LAST_ACTIVITIES) recent.shift();
+      try {
+        onActivity?.(a);
+      } catch {
+        // a listener's failure is not the agent's
+      }
+    };
+    const onStdoutLine = (line: string) => {
+      parser.push(line).forEach(emit);
+      if (parser.state.result && exitTimer === undefined && !exited) {
+        exitTimer = setTimeout(() => afterResult.abort(), EXIT_AFTER_RESULT_MS);
+      }
+    };
+    const onStderrLine = (line: string) => {
+      if (line.trim() !== '') emit({ kind: 'status', message: clip(line, 400) });
+    };
+
+    const lastOutput = (proc: ProcessResult, withActivity: boolean) => describeLastOutput(proc, withActivity ? recent : undefined);
+    emit({
+      kind: 'status',
+      message: `claude ${input.resumeSessionId ? `--resume ${input.resumeSessionId}` : `--session-id ${newSessionId}`} (${accessFor(input)})`,
+    });
+    const proc = await runProcess({
+      command: binary,
+      args: claudeArgs(input, { sessionId: newSessionId, maxTurns: this.options.maxTurns }),
+      cwd: input.cwd,
+      env,
+      input: input.prompt,
+      idleTimeoutMs: input.idleTimeoutMs,
+      signal: AbortSignal.any([input.signal, afterResult.signal]),
+      killGraceMs: this.options.killGraceMs,
+      onOutput: (chunk, stream) => {
+        if (stream === 'stdout') stdoutLines.push(chunk).forEach(onStdoutLine);
+        else stderrLines.push(chunk).forEach(onStderrLine);
+      },
+    });
+    exited = true;
+    clearTimeout(exitTimer);
+    stdoutLines.end().forEach(onStdoutLine);
+    stderrLines.end().forEach(onStderrLine);
+    const strays = await stopMarkedProcesses(callId, this.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+    if (strays > 0) emit({ kind: 'status', message: `stopped ${strays} process(es) claude left running` });
+
+    // stdout first: what the CLI said decides, not its exit code.
+    const state = parser.state;
+    const result = state.result;
+    const sessionId = state.sessionId ?? result?.sessionId ?? input.resumeSessionId;
+    const resumed = input.resumeSessionId ? { previousSessionCostUsd: this.sessionCosts.get(input.resumeSessionId) } : undefined;
+    const { usage, sessionCostUsd, caveat } = callUsage(state, resumed);
+    if (caveat) emit({ kind: 'status', message: caveat });
+    if (sessionId && sessionCostUsd !== undefined) this.remember(sessionId, sessionCostUsd);
+
+    const base = {
+      text: result?.text ?? '',
+      usage,
+      model: state.model ?? input.model ?? CLAUDE_DEFAULT_MODEL,
+      durationMs: Math.round(performance.now() - startedAt),
+      ...(sessionId ? { sessionId } : {}),
+    };
+    const fail = (status: RunnerStatus, error: string): RunnerResult => ({ ...base, status, error });
+
+    if (proc.spawnError) {
+      const missing = /was not found/.test(proc.spawnError);
+      return fail('spawn_failed', missing ? claudeNotFoundMessage(this.options.binaryPath) : proc.spawnError);
+    }
+    // Our own stops come before the result line: stopped, claude still prints one (an
+    // error_during_execution). Only a success means the work was done before the stop (claude
+    // was lingering over a background command).
+    if (input.signal.aborted) return fail('cancelled', 'cancelled');
+    if (proc.idleTimedOut && !(result && isSuccess(result))) {
+      return fail('idle_timeout', `no activity for ${input.idleTimeoutMs} ms; claude was stopped${lastOutput(proc, true)}`);
+    }
+    if (result) {
+      if (isSuccess(result)) {
+        return { ...base, status: 'ok', ...(result.hasStructured ? { structured: result.structured } : {}) };
+      }
+      const failure = classifyFailedResult(result, state);
+      return fail(failure.status, `claude: ${failure.reason}${lastOutput(proc, false)}`);
+    }
+    const how = proc.signal ? `was killed by ${proc.signal}` : `exited with code ${proc.exitCode}`;
+    return fail(classifyMissingResult(state, proc.stderr), `claude ${how} without a result${lastOutput(proc, true)}`);
+  }
+
+  private remember(sessionId: string, costUsd: number): void {
+    this.sessionCosts.delete(sessionId);
+    this.sessionCosts.set(sessionId, costUsd);
+    if (this.sessionCosts.size > MAX_REMEMBERED_SESSIONS) {
+      const oldest = this.sessionCosts.keys().next().value;
+      if (oldest !== undefined) this.sessionCosts.delete(oldest);
+    }
+  }
+}
+
+/**
+ * For the human who reads why a call failed: what the agent was last doing (the activity,
+ * readable where stream-json lines are kilobytes of JSON), the end of stderr, and stdout's
+ * last lines only when it printed nothing we understood.
+ */
+function describeLastOutput(proc: ProcessResult, activity: string[] | undefined): string {
+  const parts: string[] = [];
+  if (activity && activity.length > 0) parts.push(`activity:\n${activity.join('\n')}`);
+  const stderr = tail(proc.stderr, LAST_LINES);
+  if (stderr !== '') parts.push(`stderr:\n${stderr}`);
+  // Only our own "claude --session-id …" line: claude said nothing we understood.
+  if (activity && activity.length <= 1) {
+    const stdout = tail(proc.stdout, LAST_STDOUT_LINES);
+    if (stdout !== '') parts.push(`stdout:\n${stdout}`);
+  }
+  return parts.length === 0 ? '' : `; last output:\n${parts.join('\n')}`;
+}
+
+function tail(text: string, lines: number): string {
+  return text
+    .trimEnd()
+    .split('\n')
+    .slice(-lines)
+    .filter((l) => l.trim() !== '')
+    .map((l) => clip(l, MAX_LINE_CHARS))
+    .join('\n');
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
