@@ -11,6 +11,7 @@ import { describeMachine, type MachineDescription } from './machine';
 import { renderMarkdown, renderText, type Section } from './report';
 import { benchResumeLoad } from './resumeLoad';
 import { benchSchedulerEfficiency } from './schedulerEfficiency';
+import { benchStreamParse } from './streamParse';
 
 const RUN_ID = '20260105-090000-b100';
 
@@ -21,7 +22,7 @@ const progress = (message: string): void => {
 /** BENCH_SECTIONS=3,4 runs only those sections (2 needs 1, so it brings it along) and leaves RESULTS.md alone. */
 function wantedSections(): Set<number> {
   const raw = process.env.BENCH_SECTIONS?.trim();
-  const wanted = new Set(raw ? raw.split(',').map((n) => Number(n.trim())) : [1, 2, 3, 4]);
+  const wanted = new Set(raw ? raw.split(',').map((n) => Number(n.trim())) : [1, 2, 3, 4, 5]);
   if (wanted.has(2)) wanted.add(1);
   return wanted;
 }
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
     // The engine and scheduler sections run first, in a process without the 100k-event run in memory.
     if (wanted.has(3)) sections.set(3, await step('3. engine overhead (real git, 2 plan shapes × 3 runs)', benchEngineOverhead));
     if (wanted.has(4)) sections.set(4, await step('4. scheduler efficiency', benchSchedulerEfficiency));
+    if (wanted.has(5)) sections.set(5, await step('5. stream-json parsing (50 MB)', () => benchStreamParse(work)));
     if (wanted.has(1)) {
       bigRepo = makeTempRepo({ files: { 'README.md': '# bench: a run with 100,000 events\n' } });
       const big = await step('building a 100,000-event run', () => buildBigRun(bigRepo!.dir, RUN_ID));
@@ -54,12 +56,12 @@ async function main(): Promise<void> {
     bigRepo?.cleanup();
     rmSync(work, { recursive: true, force: true });
   }
-  const ordered = [1, 2, 3, 4].flatMap((n) => (sections.has(n) ? [sections.get(n)!] : []));
+  const ordered = [1, 2, 3, 4, 5].flatMap((n) => (sections.has(n) ? [sections.get(n)!] : []));
   const seconds = (performance.now() - started) / 1000;
   machine.loadAverage += ` at the start, ${loadavg()[0]!.toFixed(2)} at the end`;
 
   process.stdout.write(`${machineLine(machine)}\n\n${ordered.map(renderText).join('\n\n')}\n\nTotal: ${seconds.toFixed(1)} s\n`);
-  if (ordered.length === 4) {
+  if (ordered.length === 5) {
     const file = join(__dirname, 'RESULTS.md');
     writeFileSync(file, resultsMarkdown(machine, ordered, seconds));
     progress(`wrote ${file}`);
