@@ -113,11 +113,11 @@ function buildAgentConfig(flags: RunConfigFlags, cwd: string): AgentConfig {
       return { kind, scriptPath };
     }
     case 'claude':
-      return { kind, binaryPath: flags['claude-path'] ?? process.env.TASKLOOM_CLAUDE_PATH ?? 'claude', models };
+      return { kind, binaryPath: flags['claude-path'] || process.env.TASKLOOM_CLAUDE_PATH || 'claude', models };
     case 'codex':
       return {
         kind,
-        binaryPath: flags['codex-path'] ?? process.env.TASKLOOM_CODEX_PATH ?? 'codex',
+        binaryPath: flags['codex-path'] || process.env.TASKLOOM_CODEX_PATH || 'codex',
         models,
         configOverrides: flags['codex-config'] ?? [],
       };

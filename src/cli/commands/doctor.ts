@@ -73,8 +73,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   }
 
   for (const agent of AGENT_CLIS) {
-    const configured = agent.path?.();
-    const found = configured ?? findOnPath(agent.name);
+    const found = agent.path?.() || findOnPath(agent.name);
     if (!found) {
       warn(agent.name, `${agent.what} not found on PATH`);
       continue;

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { findPackageRoot } from '../../src/engine/agents/scripted/packageRoot';
+import { startAnthropicServer, type AnthropicServer } from '../helpers/anthropicServer';
+import { runCli, startCli } from '../helpers/cli';
+import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
+
+const bin = join(findPackageRoot(__dirname), 'node_modules', '.bin');
+
+describe('taskloom doctor', () => {
+  let server: AnthropicServer;
+  let repo: TempRepo;
+  let onlyClaude: string;
+  let home: string;
+  before(async () => {
+    server = await startAnthropicServer();
+    repo = makeTempRepo();
+    onlyClaude = mkdtempSync(join(tmpdir(), 'taskloom-bin-'));
+    symlinkSync(join(bin, 'claude'), join(onlyClaude, 'claude'));
+    home = mkdtempSync(join(tmpdir(), 'taskloom-home-'));
+  });
+  after(async () => {
+    await server.close();
+    repo.cleanup();
+    rmSync(onlyClaude, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('reports git, the repository and each agent CLI with its version', () => {
+    const result = runCli(['doctor', '--cwd', repo.dir]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /git +2\.\d+.*worktrees supported/);
+    assert.match(result.stdout, new RegExp(`repository +${repo.dir} on main`));
+    assert.match(result.stdout, /working tree clean/);
+  });
+
+  it('finds the agent CLIs on PATH and, with --probe, makes one trivial call', async () => {
+    const scenario = server.scenario('single word OK', () => ({ type: 'text', text: 'OK' }));
+    const result = await startCli(['doctor', '--probe', '--cwd', repo.dir], {
+      PATH: `${onlyClaude}:/usr/bin:/bin`,
+      HOME: home,
+      ANTHROPIC_BASE_URL: server.url,
+      ANTHROPIC_API_KEY: 'test-key',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    }).done;
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /claude +Claude Code 2\.\d+\.\d+ \(Claude Code\) at /);
+    assert.match(result.stdout, /trivial call: ok in/);
+    assert.match(result.stdout, /codex +OpenAI Codex CLI not found on PATH/);
+    assert.ok(scenario.requests.length >= 1, 'the probe reached the model');
+  });
+
+  it('says when a folder is not a repository', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'taskloom-nogit-'));
+    const result = runCli(['doctor', '--cwd', dir]);
+    assert.equal(result.code, 1);
+    assert.match(result.stdout, /✗ repository .*not inside a git repository/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
