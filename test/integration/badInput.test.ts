@@ -163,7 +163,7 @@ describe('bad input gets a clear error and loses nothing', () => {
     const r = repo();
     const inputs = writeInputs({ 'plan.json': onePlan, 'scenario.json': { tasks: { a: { actor: [{ hang: true }] } } } });
     const first = startCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--stuck-seconds', '3']);
-    const agentsInside = () => processesInside(join(r.dir, '.git'), 'scripted-agent');
+    const agentsInside = () => processesInside(join(r.dir, '.taskloom', 'worktrees'), 'scripted-agent');
     const tracked = () => {
       try {
         return (JSON.parse(readFileSync(join(r.dir, '.taskloom', 'processes.json'), 'utf8')) as { groups: unknown[] }).groups.length;

@@ -3,7 +3,6 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { DependencyMergeError } from '../../src/engine/workspace/errors';
-import { inspectRepo } from '../../src/engine/workspace/repoInspector';
 import { readTaskBase, worktreeGitDir } from '../../src/engine/workspace/worktreeFiles';
 import { WorktreeManager } from '../../src/engine/workspace/worktreeManager';
 import { makeTempRepo } from '../helpers/tempRepo';
@@ -16,6 +15,8 @@ async function setup(t: TestContext) {
   // What inspectRepo returns (tested on its own); built directly to spare git calls.
   const info = { root: repo.dir, gitCommonDir: join(repo.dir, '.git'), headCommit: repo.git(['rev-parse', 'HEAD']) };
   const manager = new WorktreeManager(info, 'r1');
+  // As the engine does when it opens a workspace: .taskloom/ (worktrees included) is not the user's work.
+  writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), '.taskloom/\n');
   /** Runs git in any directory (a worktree) with the helper's identity and clean env. */
   const gitIn = (dir: string, args: string[]) => repo.git(['-C', dir, ...args]);
   const mergeInProgress = (dir: string) => existsSync(resolve(dir, gitIn(dir, ['rev-parse', '--git-path', 'MERGE_HEAD'])));
@@ -38,12 +39,11 @@ async function doTask(
 }
 
 describe('task worktrees', { concurrency: true }, () => {
-  test('live under the git directory on their own branch, leaving the user tree untouched', async (t) => {
+  test('live under .taskloom/ (not .git/, where Claude Code refuses to write) on their own branch, leaving the user tree untouched', async (t) => {
     const { repo, manager, base } = await setup(t);
-    const info = await inspectRepo(repo.dir);
     const wt = await manager.prepareTaskWorktree({ taskId: 'a', runBaseCommit: base, dependencyBranches: [], fresh: true });
 
-    assert.equal(wt.path, join(info.gitCommonDir, 'taskloom', 'worktrees', 'r1', 'a'));
+    assert.equal(wt.path, join(repo.dir, '.taskloom', 'worktrees', 'r1', 'a'));
     assert.equal(wt.branch, 'taskloom/r1/a');
     assert.equal(wt.baseCommit, base);
     assert.equal(wt.reused, false);

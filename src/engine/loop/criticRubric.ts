@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agentJsonSchema } from './agentJsonSchema';
 import { FINDING_CATEGORIES, FINDING_SEVERITIES, type CriticVerdict } from '../domain/verdict';
 
 // Lenient on read: agents answering a strict schema send null for "no file" / "no line".
@@ -20,7 +21,7 @@ export const criticVerdictSchema = z.object({
  * The JSON schema handed to agents that support structured output. Strict (every property
  * required, nothing extra, null for "none"), as OpenAI's structured outputs demand.
  */
-export const CRITIC_VERDICT_JSON_SCHEMA = z.toJSONSchema(
+export const CRITIC_VERDICT_JSON_SCHEMA = agentJsonSchema(
   z.strictObject({
     decision: z.enum(['green', 'changes_required']),
     summary: z.string(),

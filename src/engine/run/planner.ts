@@ -3,6 +3,7 @@ import type { RunnerResult } from '../agents/runner';
 import { budgetStop } from '../domain/budget';
 import type { Plan } from '../domain/plan';
 import { blockingFindings, type CriticFinding } from '../domain/verdict';
+import { agentJsonSchema } from '../loop/agentJsonSchema';
 import { answerCandidates, CRITIC_VERDICT_JSON_SCHEMA, parseCriticVerdict } from '../loop/criticRubric';
 import { planRepairPrompt, plannerPrompt, planReviewPrompt } from '../loop/planPrompts';
 import { parsePlan, PlanValidationError } from '../plan/parsePlan';
@@ -22,7 +23,7 @@ export class PlanningError extends Error {
 }
 
 /** Strict, as OpenAI's structured outputs demand; `parsePlan` does the real validation. */
-const PLAN_JSON_SCHEMA = z.toJSONSchema(
+const PLAN_JSON_SCHEMA = agentJsonSchema(
   z.strictObject({
     goal: z.string(),
     rationale: z.string(),

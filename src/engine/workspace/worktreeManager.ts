@@ -51,10 +51,12 @@ const FULL_HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 /**
  * Owns the branches and worktrees of one run:
- *   task branch      taskloom/<runId>/<taskId>     worktree <gitCommonDir>/taskloom/worktrees/<runId>/<taskId>
- *   integration      taskloom/<runId>/integration  worktree <gitCommonDir>/taskloom/worktrees/<runId>/@integration
+ *   task branch      taskloom/<runId>/<taskId>     worktree <root>/.taskloom/worktrees/<runId>/<taskId>
+ *   integration      taskloom/<runId>/integration  worktree <root>/.taskloom/worktrees/<runId>/@integration
  *   task base        recorded in the task worktree's git directory once preparation finished
- * Worktrees live under the git directory so they never appear in the user's workspace folder.
+ * Worktrees live under `.taskloom/`, which git ignores (info/exclude), so they never show as the
+ * user's work. Not under `.git/`: Claude Code refuses to write any path inside a `.git` folder,
+ * and inside the repository the project's own node_modules still resolve for the gate.
  * Every method can be repeated after a crash at any point.
  */
 export class WorktreeManager {
@@ -69,7 +71,7 @@ export class WorktreeManager {
     readonly runId: string,
   ) {
     assertSafeId(runId, 'run id');
-    this.worktreeDir = join(repo.gitCommonDir, 'taskloom', 'worktrees', runId);
+    this.worktreeDir = join(repo.root, '.taskloom', 'worktrees', runId);
     this.integrationBranch = `taskloom/${runId}/integration`;
     this.integrationPath = join(this.worktreeDir, INTEGRATION_NAME);
     this.git = createGit(repo.root);
