@@ -3,7 +3,10 @@ import path from 'node:path';
 import type { RunEvent, RunEventBody } from '../src/engine/domain/events';
 import { EventLog } from '../src/engine/store/eventLog';
 import { runPaths, taskloomPaths } from '../src/engine/store/paths';
-import { RunStore, SNAPSHOT_EVERY, type RunCreatedBody } from '../src/engine/store/runStore';
+import { DERIVED_FILES_INTERVAL_MS, DERIVED_FILES_MAX_TIME_SHARE, RunStore, SNAPSHOT_LOG_GROWTH, SNAPSHOT_MIN_BYTES, type RunCreatedBody } from '../src/engine/store/runStore';
+import { renderDecisionsMarkdown, writeDerivedFiles } from '../src/engine/store/derivedFiles';
+import { indexEntryOf } from '../src/engine/store/runIndex';
+import { emptyStateData, StateDb } from '../src/engine/store/stateDb';
 import { EventStream, jsonlOf } from './events';
 import { BULK_EVENTS, MEASURED_APPENDS, stateJsonText, type BigRun } from './fixtures';
 import type { Section } from './report';
@@ -158,18 +161,26 @@ export async function benchAppendCost(work: string, big: BigRun): Promise<Append
         ],
       },
       {
-        headers: [`RunStore.append (engine path, ${storeSmall.count} appends)`, 'median', 'p99', 'max', 'amortized (wall / appends)'],
-        numeric: [1, 2, 3, 4],
+        headers: [`RunStore.append (engine path, ${storeSmall.count} appends)`, 'median', 'p99', 'max', 'amortized (wall / appends)', 'longest pause between appends'],
+        numeric: [1, 2, 3, 4, 5],
         rows: [
-          [`run at 1–${storeSmall.count} events`, ms(storeSmall.median), ms(storeSmall.p99), ms(storeSmall.max), ms(storeSmall.amortized)],
+          [`run at 1–${storeSmall.count} events`, ms(storeSmall.median), ms(storeSmall.p99), ms(storeSmall.max), ms(storeSmall.amortized), ms(storeSmall.maxStall)],
           [
             `run at ${(BULK_EVENTS + 1).toLocaleString('en-US')}–${(BULK_EVENTS + storeBig.count).toLocaleString('en-US')} events`,
             ms(storeBig.median),
             ms(storeBig.p99),
             ms(storeBig.max),
             ms(storeBig.amortized),
+            ms(storeBig.maxStall),
           ],
-          ['ratio 100k / small', ratio(storeBig.median / storeSmall.median), ratio(storeBig.p99 / storeSmall.p99), ratio(storeBig.max / storeSmall.max), ratio(storeBig.amortized / storeSmall.amortized)],
+          [
+            'ratio 100k / small',
+            ratio(storeBig.median / storeSmall.median),
+            ratio(storeBig.p99 / storeSmall.p99),
+            ratio(storeBig.max / storeSmall.max),
+            ratio(storeBig.amortized / storeSmall.amortized),
+            ratio(storeBig.maxStall / storeSmall.maxStall),
+          ],
         ],
       },
     ],
@@ -179,11 +190,21 @@ export async function benchAppendCost(work: string, big: BigRun): Promise<Append
         ? `EventLog append cost does not grow with the log: append@100k / append@100 = ${ratio(flat)} (fsync dominates both).`
         : `EventLog append cost grows with the log: append@100k / append@100 = ${ratio(flat)} — investigate.`,
       `The rewrite baseline costs ${ratio(rw10k / el10k)} an append at 10,000 events, and grows linearly with the file (it is ${ratio(rw10k / rw100)} its own cost at 100).`,
-      `RunStore.append (what the engine calls) adds the projection, the index entry, a snapshot in state.json every ${SNAPSHOT_EVERY} events and a ` +
-        `run.json/DECISIONS.md rewrite at most every 300 ms. On a small run it costs about a bare append (median ${ratio(storeSmall.median / el100)}). ` +
-        `At 100k events its worst single append took ${ms(storeBig.max)} and its amortized cost is ${ratio(storeBig.amortized / storeSmall.amortized)} the small run's: ` +
-        `each snapshot clones and re-serialises the whole state (a ${mib(storeBig.stateJsonBytes)} state.json; ${storeBig.snapshotWrites} written during these ${storeBig.count} appends), ` +
-        `and each derived-file rewrite renders the whole ${mib(storeBig.decisionsBytes)} DECISIONS.md (${storeBig.derivedWrites} rewrite(s)), both synchronously on the event loop.`,
+      `RunStore.append (what the engine calls) adds the projection and the index entry; a snapshot in state.json is due once the log has grown by ` +
+        `${SNAPSHOT_LOG_GROWTH} of state.json's size (at least ${SNAPSHOT_MIN_BYTES / 1024} KiB) and is written just after the append that made it due, and ` +
+        `run.json/DECISIONS.md are rewritten at most every 300 ms, less often when rendering them takes long (at most ${DERIVED_FILES_MAX_TIME_SHARE * 100}% of the time). ` +
+        `On a small run it costs about a bare append (median ${ratio(storeSmall.median / el100)}). ` +
+        `At 100k events its worst single append took ${ms(storeBig.max)} (${ratio(storeBig.max / storeSmall.max)} the small run's worst) and its amortized cost, ` +
+        `wall time over appends including what runs between them, is ${ratio(storeBig.amortized / storeSmall.amortized)} the small run's; ` +
+        `the longest pause between two appends (deferred writes run there) was ${ms(storeBig.maxStall)} (small run: ${ms(storeSmall.maxStall)}). ` +
+        `During these ${storeBig.count} appends state.json was written ${storeBig.snapshotWrites} time(s)${storeBig.snapshotWrites === 0 ? ' (no snapshot was due)' : ''} and DECISIONS.md ${storeBig.derivedWrites} time(s)` +
+        ` (${mib(storeBig.decisionsBytes)}: rendering it takes ${ms(storeBig.firstRenderMs)} the first time after a load and ${ms(storeBig.renderMs)} after that, ` +
+        `each decision being rendered once and kept, so after its first rewrite the store spaces them by about ` +
+        `${ms(Math.max(DERIVED_FILES_INTERVAL_MS, storeBig.renderMs / DERIVED_FILES_MAX_TIME_SHARE))} here, vs ${DERIVED_FILES_INTERVAL_MS} ms on a small run).`,
+      `A snapshot at 100k events (serialising the state into a ${mib(storeBig.stateJsonBytes)} state.json and writing it) takes ${ms(storeBig.snapshotMs)}; the next one is due ` +
+        `after ${mib(SNAPSHOT_LOG_GROWTH * storeBig.stateJsonBytes)} more log, about ${Math.round((SNAPSHOT_LOG_GROWTH * storeBig.stateJsonBytes) / storeBig.lineBytes).toLocaleString('en-US')} events, ` +
+        `i.e. ${ms(storeBig.snapshotMs / ((SNAPSHOT_LOG_GROWTH * storeBig.stateJsonBytes) / storeBig.lineBytes))} per event amortized — ` +
+        `and as both grow with the run, that share stays the same at any length.`,
     ],
   };
   return { section, logBytes };
@@ -199,13 +220,23 @@ interface StoreSeriesResult {
   derivedWrites: number;
   stateJsonBytes: number;
   decisionsBytes: number;
+  /** Longest turn of the event loop between two appends. */
+  maxStall: number;
+  /** A snapshot of the state after the appends, taken and written (StateDb.setSnapshot + write). */
+  snapshotMs: number;
+  /** Average bytes of a log line. */
+  lineBytes: number;
+  /** renderDecisionsMarkdown of the state after the appends: the first time, and again. */
+  firstRenderMs: number;
+  renderMs: number;
 }
 
 const STORE_APPENDS = 600;
 
 /**
  * RunStore.append for STORE_APPENDS events: from an empty run (createRun first), or with `big`
- * on a copy of the big run's first BULK_EVENTS events and a clean-stop snapshot, loaded before timing.
+ * on a copy of the big run's first BULK_EVENTS events as a clean stop leaves it (snapshot at
+ * the end, run.json and DECISIONS.md written), loaded before timing.
  */
 async function runStoreSeries(root: string, source: EventStream, big?: BigRun): Promise<StoreSeriesResult> {
   fs.mkdirSync(root, { recursive: true });
@@ -214,7 +245,9 @@ async function runStoreSeries(root: string, source: EventStream, big?: BigRun): 
     const file = runPaths(taskloomPaths(root).runsDir, runId).events;
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, big.bulkText);
-    fs.writeFileSync(taskloomPaths(root).stateDb, stateJsonText(source.state!, source.state!));
+    fs.writeFileSync(taskloomPaths(root).stateDb, stateJsonText(source.state!, source.state!, Buffer.byteLength(big.bulkText)));
+    // run.json and DECISIONS.md as a clean stop leaves them (written at the stop).
+    writeDerivedFiles(runPaths(taskloomPaths(root).runsDir, runId), source.state!);
   }
   const warnings: string[] = [];
   const { store } = RunStore.open(root, { command: 'bench', onWarning: (m) => warnings.push(m) });
@@ -230,10 +263,13 @@ async function runStoreSeries(root: string, source: EventStream, big?: BigRun): 
     let lastDbMtime = mtimeOf(stateDb);
     let lastDerivedMtime = mtimeOf(paths.decisions);
     const samples: number[] = [];
+    let maxStall = 0;
     const started = performance.now();
     for (const body of bodies) {
       samples.push(timeSync(() => store.append(runId, body)));
+      const stallStarted = performance.now();
       await yieldToEventLoop();
+      maxStall = Math.max(maxStall, performance.now() - stallStarted);
       // Cheap stat calls, outside the timed append, to count the rewrites the store made.
       const dbMtime = mtimeOf(stateDb);
       if (dbMtime !== lastDbMtime) snapshotWrites++;
@@ -243,7 +279,22 @@ async function runStoreSeries(root: string, source: EventStream, big?: BigRun): 
       lastDerivedMtime = derivedMtime;
     }
     const wall = performance.now() - started;
+    // What a snapshot of this state costs when one is due: serialised into a state.json and written.
+    const dbDir = fs.mkdtempSync(path.join(root, 'snapshot-'));
+    const { db } = StateDb.open(path.join(dbDir, 'state.json'), emptyStateData);
+    const live = store.state(runId);
+    db.putRun(indexEntryOf(live));
+    const snapshotMs = timeSync(() => {
+      db.setSnapshot(runId, live, fs.statSync(paths.events).size);
+      db.write();
+    });
+    fs.rmSync(dbDir, { recursive: true, force: true });
+    // What a rewrite of DECISIONS.md costs now (the first render of a loaded state, then one that reuses
+    // the decisions rendered before), and so how often the store allows one.
+    const firstRenderMs = timeSync(() => renderDecisionsMarkdown(live));
+    const renderMs = timeSync(() => renderDecisionsMarkdown(live));
     if (warnings.length) throw new Error(`RunStore warned during the benchmark: ${warnings.join('; ')}`);
+    const log = fs.statSync(paths.events).size;
     return {
       count: STORE_APPENDS,
       median: median(samples),
@@ -254,6 +305,11 @@ async function runStoreSeries(root: string, source: EventStream, big?: BigRun): 
       derivedWrites,
       stateJsonBytes: fs.statSync(stateDb).size,
       decisionsBytes: fs.existsSync(paths.decisions) ? fs.statSync(paths.decisions).size : 0,
+      maxStall,
+      snapshotMs,
+      lineBytes: log / store.state(runId).lastSeq,
+      firstRenderMs,
+      renderMs,
     };
   } finally {
     store.close();

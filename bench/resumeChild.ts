@@ -3,8 +3,10 @@
 //   resumeChild.ts floor <eventsFile>       JSON.parse of every line, the lines already in memory
 //   resumeChild.ts readparse <eventsFile>   the same, reading and splitting the file included
 //   resumeChild.ts load <root> <runId>
-//   resumeChild.ts parts <eventsFile> <afterSeq>
+//   resumeChild.ts parts <eventsFile> <afterSeq> <logBytes of afterSeq> <state.json with a snapshot at the end>
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { timeSync } from './stats';
 
 /** Parts are timed twice in the same process; the better time is kept. */
@@ -40,10 +42,16 @@ async function main(): Promise<Record<string, number>> {
   const { foldEvents } = await import('../src/engine/domain/projection');
   const { renderDecisionsMarkdown, renderRunJson } = await import('../src/engine/store/derivedFiles');
   const { EventLog } = await import('../src/engine/store/eventLog');
-  const { stateJsonText } = await import('./fixtures');
+  const { loadRunState } = await import('../src/engine/store/runLoader');
+  const { StateDb, emptyStateData } = await import('../src/engine/store/stateDb');
+  const { runPaths, taskloomPaths } = await import('../src/engine/store/paths');
   if (mode === 'load') {
     const root = a!;
     const runId = b!;
+    // What the load rewrites (an atomic rewrite changes the inode), before close writes what is left.
+    const watched = [taskloomPaths(root).stateDb, runPaths(taskloomPaths(root).runsDir, runId).runJson, runPaths(taskloomPaths(root).runsDir, runId).decisions];
+    const identity = (): string => watched.map((f) => (fs.existsSync(f) ? `${fs.statSync(f).ino}:${fs.statSync(f).mtimeMs}` : '-')).join(',');
+    const before = identity();
     gitTimings.reset();
     const t0 = performance.now();
     const engine = await TaskloomEngine.open(root, { command: 'bench resume' });
@@ -51,36 +59,53 @@ async function main(): Promise<Record<string, number>> {
     const gitMs = gitTimings.busyMs;
     const lastSeq = engine.session(runId).state.lastSeq;
     const t2 = performance.now();
+    const wroteDuringLoad = identity() === before ? 0 : 1;
     engine.close();
     const t3 = performance.now();
     if (engine.warnings.length > 0) throw new Error(`unexpected warnings: ${engine.warnings.join('; ')}`);
-    return { open: t1 - t0, session: t2 - t1, total: t2 - t0, git: gitMs, close: t3 - t2, lastSeq };
+    return { open: t1 - t0, session: t2 - t1, total: t2 - t0, git: gitMs, close: t3 - t2, lastSeq, wroteDuringLoad };
   }
   if (mode === 'parts') {
+    // parts <eventsFile> <afterSeq> <afterSeq's logBytes> <state.json with a snapshot at the end>
     const file = a!;
     const afterSeq = Number(b);
+    const [fromOffset, stateJsonFile] = [Number(process.argv[5]), process.argv[6]!];
     let read: ReturnType<typeof EventLog.read> | undefined;
     const logRead = bestOf(() => {
       read = EventLog.read(file);
-    });
-    const tailRead = bestOf(() => {
-      EventLog.read(file, { afterSeq });
     });
     const state = foldEvents(read!.events)!;
     const fold = bestOf(() => {
       foldEvents(read!.events);
     });
     read = undefined;
+    const replay = bestOf(() => {
+      loadRunState(file, state.runId);
+    });
+    const tailRead = bestOf(() => {
+      EventLog.read(file, { afterSeq, fromOffset });
+    });
+    const tailScan = bestOf(() => {
+      EventLog.read(file, { afterSeq });
+    });
+    const stateOpen = bestOf(() => {
+      StateDb.open(stateJsonFile, emptyStateData, { readOnly: true });
+    });
     const clone = bestOf(() => {
       structuredClone(state);
     });
-    const stateJson = stateJsonText(state, state);
-    let data: unknown;
-    const stateParse = bestOf(() => {
-      data = JSON.parse(stateJson);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskloom-bench-parts-'));
+    const { db } = StateDb.open(path.join(dir, 'state.json'), emptyStateData);
+    db.putRun({ runId: state.runId, goal: state.goal, createdAt: state.createdAt, updatedAt: state.updatedAt, status: state.status, lastSeq: state.lastSeq });
+    const snapshot = bestOf(() => {
+      db.setSnapshot(state.runId, state, fromOffset);
     });
-    const stateStringify = bestOf(() => {
-      JSON.stringify(data);
+    const stateWrite = bestOf(() => {
+      db.write();
+    });
+    fs.rmSync(dir, { recursive: true, force: true });
+    const decisionsFirst = timeSync(() => {
+      renderDecisionsMarkdown(state);
     });
     const decisions = bestOf(() => {
       renderDecisionsMarkdown(state);
@@ -90,14 +115,18 @@ async function main(): Promise<Record<string, number>> {
     });
     return {
       logRead,
-      tailRead,
       fold,
+      replay,
+      tailRead,
+      tailScan,
+      stateOpen,
       clone,
-      stateParse,
-      stateStringify,
+      snapshot,
+      stateWrite,
+      decisionsFirst,
       decisions,
       runJson,
-      stateJsonBytes: Buffer.byteLength(stateJson),
+      stateJsonBytes: fs.statSync(stateJsonFile).size,
       decisionsBytes: Buffer.byteLength(renderDecisionsMarkdown(state)),
       decisionCount: state.decisions.length,
       transitionCount: Object.values(state.tasks).reduce((sum, t) => sum + t.transitions.length, 0),

@@ -30,6 +30,33 @@ function writeEvents(n: number): RunEvent[] {
   return events;
 }
 
+/** Runs `work` while counting the bytes fs.readSync reads from `file`, by position. */
+function watchReads<T>(work: () => T): { result: T; before: (offset: number) => number; from: (offset: number) => number } {
+  const fds = new Set<number>();
+  const ranges: Array<[number, number]> = [];
+  const { openSync, readSync } = fs;
+  (fs as { openSync: unknown }).openSync = (...args: Parameters<typeof fs.openSync>) => {
+    const fd = openSync(...args);
+    if (args[0] === file) fds.add(fd);
+    return fd;
+  };
+  (fs as { readSync: unknown }).readSync = (fd: number, buffer: Buffer, offset: number, length: number, position: number | null) => {
+    const n = readSync(fd, buffer, offset, length, position);
+    if (fds.has(fd)) {
+      assert.equal(typeof position, 'number', 'reads say where they read');
+      ranges.push([position!, position! + n]);
+    }
+    return n;
+  };
+  try {
+    const result = work();
+    const sum = (lo: number, hi: number) => ranges.reduce((total, [a, b]) => total + Math.max(0, Math.min(b, hi) - Math.max(a, lo)), 0);
+    return { result, before: (offset) => sum(0, offset), from: (offset) => sum(offset, Infinity) };
+  } finally {
+    Object.assign(fs, { openSync, readSync });
+  }
+}
+
 describe('EventLog', () => {
   it('round-trips appended events, one JSON line each, seq first', () => {
     const events = writeEvents(3);
@@ -54,8 +81,100 @@ describe('EventLog', () => {
     assert.deepEqual(EventLog.read(file, { afterSeq: 10 }).events, []);
   });
 
+  it('reads only the bytes after fromOffset, checking first that the offset ends the line of afterSeq', () => {
+    const events = writeEvents(3000);
+    const text = fs.readFileSync(file, 'utf8');
+    const size = Buffer.byteLength(text);
+    // Where event 2990 ends: what a snapshot at seq 2990 records as its logBytes.
+    const offset = Buffer.byteLength(text.split('\n').slice(0, 2990).join('\n')) + 1;
+    const reads = watchReads(() => EventLog.read(file, { afterSeq: 2990, fromOffset: offset }));
+    assert.deepEqual(reads.result.events, events.slice(2990));
+    assert.deepEqual(reads.result.warnings, []);
+    assert.equal(reads.result.lastSeq, 3000);
+    assert.equal(reads.result.endOffset, size);
+    assert.equal(reads.result.mismatch, undefined);
+    // Before the offset only the last line is looked at (read backwards in small steps), not the log.
+    assert.ok(reads.before(offset) < 16 * 1024 && offset > 100 * 1024, `${reads.before(offset)} of ${offset} bytes read before the offset`);
+    assert.equal(reads.from(offset), size - offset, 'each byte after the offset is read once');
+
+    // At the very end: nothing to read, and the offset still checked against the last line.
+    assert.deepEqual(EventLog.read(file, { afterSeq: 3000, fromOffset: size }).events, []);
+    assert.equal(EventLog.read(file, { afterSeq: 3000, fromOffset: size }).lastSeq, 3000);
+    // The whole-file read says where the intact part ends, too.
+    assert.equal(EventLog.read(file).endOffset, size);
+  });
+
+  it('reports a fromOffset that does not fit the log, delivering nothing', () => {
+    writeEvents(10);
+    const text = fs.readFileSync(file, 'utf8');
+    const size = Buffer.byteLength(text);
+    const lineEnd = (seq: number): number => Buffer.byteLength(text.split('\n').slice(0, seq).join('\n')) + 1;
+    const cases: Array<[string, number, number, RegExp]> = [
+      ['past the end', 7, size + 10, /the log is only \d+ bytes long/],
+      ['inside a line', 7, lineEnd(7) - 3, /is not the start of a line/],
+      ['the end of another event', 7, lineEnd(6), /the event before byte \d+ is seq 6, not 7/],
+      ['at the start', 7, 0, /no event ends at byte 0/],
+    ];
+    for (const [what, afterSeq, fromOffset, reason] of cases) {
+      const delivered: RunEvent[] = [];
+      const result = EventLog.read(file, { afterSeq, fromOffset, onEvent: (e) => delivered.push(e) });
+      assert.match(result.mismatch ?? '', reason, what);
+      assert.deepEqual([result.events, delivered, result.lastSeq], [[], [], 0], what);
+    }
+    // A gap after the offset means the offset belongs to another history of the log.
+    const lines = text.split('\n');
+    lines.splice(7, 1);
+    fs.writeFileSync(file, lines.join('\n'));
+    const delivered: RunEvent[] = [];
+    const gap = EventLog.read(file, { afterSeq: 7, fromOffset: lineEnd(7), onEvent: (e) => delivered.push(e) });
+    assert.match(gap.mismatch ?? '', /the first event after byte \d+ is seq 9, not 8/);
+    assert.deepEqual(delivered, []);
+    assert.match(EventLog.read(path.join(dir, 'nope.jsonl'), { afterSeq: 1, fromOffset: 10 }).mismatch ?? '', /does not exist/);
+  });
+
+  it('hands events to onEvent instead of collecting them, in order', () => {
+    const events = writeEvents(5);
+    const delivered: RunEvent[] = [];
+    const result = EventLog.read(file, { afterSeq: 2, onEvent: (e) => delivered.push(e) });
+    assert.deepEqual(delivered, events.slice(2));
+    assert.deepEqual(result.events, []);
+    assert.throws(
+      () =>
+        EventLog.read(file, {
+          onEvent: (e) => {
+            if (e.seq === 3) throw new Error('stop here');
+          },
+        }),
+      /stop here/,
+    );
+  });
+
+  it('after fromOffset, ignores a torn last line, ends the intact part before it, and numbers a corrupt line from the top of the file', () => {
+    const events = writeEvents(6);
+    const text = fs.readFileSync(file, 'utf8');
+    const offset = Buffer.byteLength(text.split('\n').slice(0, 4).join('\n')) + 1;
+    const size = Buffer.byteLength(text);
+    fs.appendFileSync(file, '{"seq":7,"runId":"r1","at":"2026-');
+    const tail = EventLog.read(file, { afterSeq: 4, fromOffset: offset });
+    assert.deepEqual(tail.events, events.slice(4));
+    assert.equal(tail.endOffset, size, 'the torn line is not part of the intact log');
+    assert.match(tail.warnings[0]!, /ignored a torn last line \(33 bytes\)/);
+    assert.equal(EventLog.read(file).endOffset, size);
+    const { log } = EventLog.open(file);
+    assert.equal(log.size, size, 'open cuts the log back to the same place');
+    log.close();
+
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    lines[4] = 'garbage';
+    fs.writeFileSync(file, lines.join('\n'));
+    assert.throws(
+      () => EventLog.read(file, { afterSeq: 4, fromOffset: offset }),
+      (error: unknown) => error instanceof CorruptLogError && error.line === 5,
+    );
+  });
+
   it('reads a missing file as empty', () => {
-    assert.deepEqual(EventLog.read(path.join(dir, 'nope.jsonl')), { events: [], warnings: [], lastSeq: 0 });
+    assert.deepEqual(EventLog.read(path.join(dir, 'nope.jsonl')), { events: [], warnings: [], lastSeq: 0, endOffset: 0 });
     assert.equal(EventLog.lastSeq(path.join(dir, 'nope.jsonl')), 0);
   });
 

@@ -13,7 +13,7 @@ import { TaskStateMachine } from '../../src/engine/domain/taskStateMachine';
 import type { TaskEvent } from '../../src/engine/domain/taskStates';
 import { EventLog } from '../../src/engine/store/eventLog';
 import { LockHeldError } from '../../src/engine/store/lock';
-import { RunNotFoundError, RunStore, SNAPSHOT_EVERY, type RunCreatedBody } from '../../src/engine/store/runStore';
+import { RunNotFoundError, RunStore, SNAPSHOT_LOG_GROWTH, SNAPSHOT_MIN_BYTES, type RunCreatedBody } from '../../src/engine/store/runStore';
 
 const STORE_MODULE = path.resolve(import.meta.dirname, '../../src/engine/store/runStore.ts');
 
@@ -102,6 +102,48 @@ const foldLog = (runId: string, root = repo): RunState => foldEvents(EventLog.re
 const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 const readDb = (root = repo) => JSON.parse(fs.readFileSync(path.join(root, '.taskloom', 'state.json'), 'utf8'));
 const writeDb = (data: unknown, root = repo) => fs.writeFileSync(path.join(root, '.taskloom', 'state.json'), JSON.stringify(data));
+
+const logSize = (runId: string, root = repo): number => fs.statSync(logOf(runId, root)).size;
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** Content and inode: an atomic rewrite (temp file + rename) changes the inode even when the content is the same. */
+const fileIdentity = (file: string) => ({ ino: fs.statSync(file).ino, content: fs.readFileSync(file, 'utf8') });
+
+/**
+ * Runs `work` while counting what is read of a run's log: bytes (fs.readSync on it) and event
+ * lines parsed (JSON.parse of a line starting `{"seq":`).
+ */
+function watchLog<T>(runId: string, work: () => T, root = repo): { result: T; bytesRead: number; parsedEvents: number } {
+  const file = logOf(runId, root);
+  const fds = new Set<number>();
+  let bytesRead = 0;
+  let parsedEvents = 0;
+  const { openSync, readSync, closeSync } = fs;
+  const parse = JSON.parse;
+  (fs as { openSync: unknown }).openSync = (...args: Parameters<typeof fs.openSync>) => {
+    const fd = openSync(...args);
+    if (args[0] === file) fds.add(fd);
+    return fd;
+  };
+  (fs as { closeSync: unknown }).closeSync = (fd: number) => {
+    fds.delete(fd);
+    closeSync(fd);
+  };
+  (fs as { readSync: unknown }).readSync = (fd: number, ...rest: unknown[]) => {
+    const n = (readSync as (...a: unknown[]) => number)(fd, ...rest);
+    if (fds.has(fd)) bytesRead += n;
+    return n;
+  };
+  JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+    if (typeof text === 'string' && text.startsWith('{"seq":')) parsedEvents += 1;
+    return parse(text, reviver);
+  }) as typeof JSON.parse;
+  try {
+    return { result: work(), bytesRead, parsedEvents };
+  } finally {
+    Object.assign(fs, { openSync, readSync, closeSync });
+    JSON.parse = parse;
+  }
+}
 
 /** What the disk holds if the process died right now (the copy has no lock: its holder is gone). */
 function closeStoresUnder(root: string): void {
@@ -244,9 +286,10 @@ describe('RunStore', () => {
     assert.equal(db.runs['run-1'].snapshot.seq, foldLog('run-1').lastSeq, 'the rebuilt index holds a snapshot');
     closeStore(store);
 
-    // Proof the snapshot is what loading uses: damage a line it covers, which only a full replay would read.
+    // Proof the snapshot is what loading uses: damage a line it covers, which only a full replay would read
+    // (the same number of bytes, so the offset the snapshot records still fits the log).
     const lines = fs.readFileSync(logOf('run-1'), 'utf8').split('\n');
-    lines[2] = lines[2]!.replace(/"type":"\w+"/, '"type":broken');
+    lines[2] = lines[2]!.replace(/"type":"(\w+)"/, '"type":!$1!');
     fs.writeFileSync(logOf('run-1'), lines.join('\n'));
     ({ store } = openStore());
     const loaded = store.loadRun('run-1');
@@ -317,18 +360,158 @@ describe('RunStore', () => {
     assert.deepEqual(store.state('run-1'), foldLog('run-1'));
   });
 
-  it(`writes a snapshot every ${SNAPSHOT_EVERY} events and at pause and finish`, () => {
+  it(`writes a snapshot once the log has grown by ${SNAPSHOT_MIN_BYTES} bytes, just after the append that made it due, and at once at pause and finish`, async () => {
     const { store } = openStore();
     store.createRun('run-1', created());
-    for (let i = 0; i < SNAPSHOT_EVERY + 9; i += 1) store.append('run-1', call(null));
-    assert.equal(readDb().runs['run-1'].snapshot.seq, SNAPSHOT_EVERY + 1);
+    const first = readDb().runs['run-1'].snapshot;
+    assert.deepEqual([first.seq, first.logBytes], [1, logSize('run-1')]);
+    // state.json is far smaller than twice SNAPSHOT_MIN_BYTES here, so the minimum is the bar.
+    while (logSize('run-1') - first.logBytes < SNAPSHOT_MIN_BYTES) store.append('run-1', call(null));
+    const due = store.state('run-1').lastSeq;
+    assert.equal(readDb().runs['run-1'].snapshot.seq, 1, 'not written inside the append');
+    await tick();
+    const second = readDb().runs['run-1'].snapshot;
+    assert.deepEqual([second.seq, second.logBytes], [due, logSize('run-1')]);
+    assert.deepEqual(second.state, plain(foldLog('run-1')));
+    assert.equal(readDb().runs['run-1'].lastSeq, due);
+
+    store.append('run-1', call(null));
+    await tick();
+    assert.equal(readDb().runs['run-1'].snapshot.seq, due, 'not due again one event later');
     store.append('run-1', { type: 'run_paused', reason: 'quota' });
-    assert.equal(readDb().runs['run-1'].snapshot.seq, SNAPSHOT_EVERY + 11);
+    assert.equal(readDb().runs['run-1'].snapshot.seq, due + 2, 'a pause is snapshotted at once');
     assert.equal(readDb().runs['run-1'].status, 'paused');
     store.append('run-1', { type: 'run_resumed', reason: 'later' });
     store.append('run-1', { type: 'run_finished', status: 'completed', summary: 'done' });
-    assert.equal(readDb().runs['run-1'].snapshot.seq, SNAPSHOT_EVERY + 13);
+    assert.deepEqual(
+      [readDb().runs['run-1'].snapshot.seq, readDb().runs['run-1'].snapshot.logBytes],
+      [due + 4, logSize('run-1')],
+    );
     assert.deepEqual(readDb().runs['run-1'].snapshot.state, plain(foldLog('run-1')));
+  });
+
+  it(`spaces snapshots by ${SNAPSHOT_LOG_GROWTH} of state.json's size, so their cost per appended byte does not grow with the run`, async () => {
+    const { store } = openStore();
+    store.createRun('run-1', created());
+    // Warnings stay in the state: state.json grows about as fast as the log.
+    const warning = (i: number): RunEventBody => ({ type: 'warning', message: `${i} ${'w'.repeat(1000)}` });
+    const writes: Array<{ dbBytes: number; logBytes: number }> = [];
+    const db = path.join(repo, '.taskloom', 'state.json');
+    let dbIno = fs.statSync(db).ino;
+    for (let i = 0; i < 2500; i += 1) {
+      store.append('run-1', warning(i));
+      await tick();
+      const ino = fs.statSync(db).ino;
+      if (ino === dbIno) continue;
+      dbIno = ino;
+      writes.push({ dbBytes: fs.statSync(db).size, logBytes: readDb().runs['run-1'].snapshot.logBytes });
+    }
+    assert.ok(writes.length >= 3 && writes.length <= 8, `${writes.length} writes of state.json`);
+    for (let i = 1; i < writes.length; i += 1) {
+      const grown = writes[i]!.logBytes - writes[i - 1]!.logBytes;
+      assert.ok(grown >= Math.max(SNAPSHOT_MIN_BYTES, SNAPSHOT_LOG_GROWTH * writes[i - 1]!.dbBytes), `write ${i}: the log grew ${grown} bytes, state.json was ${writes[i - 1]!.dbBytes}`);
+    }
+    assert.ok(writes.at(-1)!.dbBytes > 4 * SNAPSHOT_MIN_BYTES, 'state.json became the bar');
+  });
+
+  it('loads a run from its snapshot by reading only the log after it, and writes nothing when nothing is behind', () => {
+    let { store } = openStore();
+    busyRun(store);
+    for (let i = 0; i < 3000; i += 1) store.append('run-1', call('a'));
+    closeStore(store);
+    const snapshot = readDb().runs['run-1'].snapshot;
+    assert.equal(snapshot.logBytes, logSize('run-1'));
+    const files = ['state.json', 'runs/run-1/run.json', 'runs/run-1/DECISIONS.md'].map((f) => path.join(repo, '.taskloom', f));
+    const before = files.map(fileIdentity);
+
+    const watch = watchLog('run-1', () => {
+      const opened = openStore();
+      const loaded = opened.store.loadRun('run-1');
+      closeStore(opened.store);
+      return loaded;
+    });
+    assert.deepEqual(watch.result.warnings, []);
+    assert.deepEqual(plain(watch.result.state), plain(foldLog('run-1')));
+    assert.ok(watch.parsedEvents <= 2, `${watch.parsedEvents} event lines parsed`);
+    assert.ok(watch.bytesRead < 32 * 1024, `${watch.bytesRead} of ${logSize('run-1')} log bytes read`);
+    assert.deepEqual(files.map(fileIdentity), before, 'state.json, run.json and DECISIONS.md untouched');
+  });
+
+  it('after a crash between snapshots, loads the run once (the tail only) and writes state.json and the derived files later, not in open or loadRun', async () => {
+    const { store } = openStore();
+    busyRun(store);
+    for (let i = 0; i < 3000; i += 1) store.append('run-1', call('a'));
+    store.flush();
+    const snapshot = readDb().runs['run-1'].snapshot;
+    for (let i = 0; i < 7; i += 1) store.append('run-1', call('a'));
+    const image = crashImage();
+    try {
+      const db = path.join(image, '.taskloom', 'state.json');
+      const dbBefore = fileIdentity(db);
+      const watch = watchLog('run-1', () => {
+        const crashed = openStore(image);
+        return { crashed, loaded: crashed.store.loadRun('run-1') };
+      }, image);
+      const { crashed, loaded } = watch.result;
+      assert.deepEqual([crashed.openWarnings, loaded.warnings], [[], []]);
+      assert.deepEqual(plain(loaded.state), plain(foldLog('run-1', image)));
+      assert.equal(crashed.store.listRuns()[0]!.lastSeq, snapshot.seq + 7, 'the index caught up in memory');
+      // 7 events after the snapshot, each parsed once, plus the last line checked by the index and by the repair.
+      assert.ok(watch.parsedEvents <= 7 + 2, `${watch.parsedEvents} event lines parsed`);
+      assert.ok(watch.bytesRead < 48 * 1024, `${watch.bytesRead} of ${logSize('run-1', image)} log bytes read`);
+      assert.deepEqual(fileIdentity(db), dbBefore, 'state.json is not rewritten by open or loadRun');
+
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      closeStore(crashed.store);
+      const after = readDb(image).runs['run-1'];
+      assert.deepEqual([after.lastSeq, after.snapshot.seq, after.snapshot.logBytes], [snapshot.seq + 7, snapshot.seq + 7, logSize('run-1', image)]);
+      const runJson = JSON.parse(fs.readFileSync(path.join(image, '.taskloom', 'runs', 'run-1', 'run.json'), 'utf8'));
+      assert.equal(runJson.lastSeq, snapshot.seq + 7, 'the derived files caught up');
+    } finally {
+      closeStoresUnder(image);
+      fs.rmSync(image, { recursive: true, force: true });
+    }
+  });
+
+  it('without state.json, reads each log once to rebuild the index and load the run', () => {
+    let { store } = openStore();
+    busyRun(store);
+    for (let i = 0; i < 300; i += 1) store.append('run-1', call('a'));
+    closeStore(store);
+    fs.rmSync(path.join(repo, '.taskloom', 'state.json'));
+    const events = foldLog('run-1').lastSeq;
+    const watch = watchLog('run-1', () => {
+      const opened = openStore();
+      store = opened.store;
+      return opened.store.loadRun('run-1');
+    });
+    assert.deepEqual(watch.result.warnings, []);
+    assert.deepEqual(plain(watch.result.state), plain(foldLog('run-1')));
+    assert.ok(watch.parsedEvents <= events + 2, `${watch.parsedEvents} event lines parsed for ${events} events`);
+    assert.ok(watch.bytesRead <= logSize('run-1') + 32 * 1024, `${watch.bytesRead} bytes read of a ${logSize('run-1')}-byte log`);
+    closeStore(store);
+    assert.equal(readDb().runs['run-1'].snapshot.logBytes, logSize('run-1'), 'the rebuilt index and snapshot are written on close');
+  });
+
+  it('uses a snapshot whose offset no longer fits the log (a hand edit) after a scan for its seq, with a warning, and replaces it', () => {
+    let { store } = openStore();
+    busyRun(store);
+    closeStore(store);
+    const lastSeq = foldLog('run-1').lastSeq;
+    // Two bytes more in a line the snapshot covers: every later offset moves.
+    const lines = fs.readFileSync(logOf('run-1'), 'utf8').split('\n');
+    lines[1] = `${lines[1]}  `;
+    fs.writeFileSync(logOf('run-1'), lines.join('\n'));
+
+    ({ store } = openStore());
+    const loaded = store.loadRun('run-1');
+    assert.equal(loaded.warnings.length, 1);
+    assert.match(loaded.warnings[0]!, new RegExp(`^Run run-1: the snapshot in state\\.json says seq ${lastSeq} ends at byte \\d+ of the log, but .*; the whole log was scanned for that seq instead$`));
+    assert.deepEqual(plain(loaded.state), plain(foldLog('run-1')));
+    closeStore(store);
+    assert.equal(readDb().runs['run-1'].snapshot.logBytes, logSize('run-1'), 'the snapshot was replaced');
+    ({ store } = openStore());
+    assert.deepEqual(store.loadRun('run-1').warnings, []);
   });
 
   it('refreshes run.json and DECISIONS.md at once on pause and finish, and at most every 300 ms otherwise', async () => {

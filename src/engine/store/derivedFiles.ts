@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { AgentRole } from '../domain/events';
 import type { Decision, RunState, TaskView } from '../domain/runState';
 import type { TokenUsage } from '../domain/usage';
@@ -130,23 +131,25 @@ export function renderDecisionsMarkdown(state: RunState): string {
   const byTask = new Map<string, Decision[]>();
   for (const d of state.decisions) {
     if (d.taskId === undefined || INTEGRATION_KINDS.has(d.kind)) continue;
-    byTask.set(d.taskId, [...(byTask.get(d.taskId) ?? []), d]);
+    const list = byTask.get(d.taskId);
+    if (list) list.push(d);
+    else byTask.set(d.taskId, [d]);
   }
 
   out.push('## Run', '');
-  out.push(...decisionLines(runLevel, when), '');
+  out.push(decisionBlock(runLevel, day, when), '');
 
   for (const t of tasksInOrder(state)) {
     out.push(`## Task ${codeText(t.id)}: ${inlineText(t.title)}`, '');
     out.push(`State **${t.state}**: ${inlineText(t.lastReason)}${t.branch ? ` · branch ${codeText(t.branch)}` : ''}`, '');
     const decisions = byTask.get(t.id) ?? [];
-    out.push(...(decisions.length ? decisionLines(decisions, when) : ['No decisions yet.']), '');
+    out.push(decisions.length ? decisionBlock(decisions, day, when) : 'No decisions yet.', '');
   }
 
   if (integration.length || state.integration.branch) {
     out.push('## Integration', '');
     if (state.integration.branch) out.push(`Branch ${codeText(state.integration.branch)}`, '');
-    out.push(...(integration.length ? decisionLines(integration, when) : ['Nothing merged yet.']), '');
+    out.push(integration.length ? decisionBlock(integration, day, when) : 'Nothing merged yet.', '');
   }
 
   out.push('## Usage', '');
@@ -158,9 +161,39 @@ export function renderDecisionsMarkdown(state: RunState): string {
   out.push(usageRow('**Total**', state.usage.total), '', `${state.usage.calls} agent call(s).`, '');
 
   if (state.warnings.length) {
-    out.push('## Warnings', '', ...state.warnings.map((w) => `- ${inlineText(w)}`), '');
+    out.push('## Warnings', '', state.warnings.map((w) => `- ${inlineText(w)}`).join('\n'), '');
   }
   return out.join('\n');
+}
+
+/**
+ * Whether run.json and DECISIONS.md were both written for this run at its current seq (they
+ * are rendered from the state alone, so they need no rewrite). Reads run.json and the head of
+ * DECISIONS.md; anything missing or unreadable counts as out of date.
+ */
+export function derivedFilesUpToDate(paths: RunPaths, state: RunState): boolean {
+  try {
+    const runJson = JSON.parse(fs.readFileSync(paths.runJson, 'utf8')) as Partial<RunStatusFile>;
+    if (runJson.runId !== state.runId || runJson.lastSeq !== state.lastSeq) return false;
+    return DECISIONS_SEQ.exec(readHead(paths.decisions, DECISIONS_HEAD_BYTES))?.[1] === String(state.lastSeq);
+  } catch {
+    return false;
+  }
+}
+
+// The header line of DECISIONS.md names the last event (see renderDecisionsMarkdown).
+const DECISIONS_SEQ = /^Run .* · last event #(\d+) at /m;
+const DECISIONS_HEAD_BYTES = 64 * 1024;
+
+function readHead(file: string, bytes: number): string {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const n = fs.readSync(fd, buffer, 0, bytes, 0);
+    return buffer.toString('utf8', 0, n);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Writes `run.json` and `DECISIONS.md` for the state, each atomically. */
@@ -173,12 +206,26 @@ function tasksInOrder(state: RunState): TaskView[] {
   return state.taskOrder.flatMap((id) => (state.tasks[id] ? [state.tasks[id]] : []));
 }
 
-function decisionLines(decisions: Decision[], when: (at: string) => string): string[] {
-  if (!decisions.length) return ['Nothing yet.'];
-  return decisions.flatMap((d) => [
-    `- ${when(d.at)} · ${inlineText(d.summary)}`,
-    ...(d.details ?? []).map((detail) => `  - ${inlineText(detail)}`),
-  ]);
+/**
+ * The lines of each decision as rendered, kept with the decision: a decision never changes
+ * once made, so a rewrite of DECISIONS.md renders only the decisions made since the last one
+ * and joins the rest as they were. (Checked against the fields it was made from, in case.)
+ */
+const renderedDecisions = new WeakMap<Decision, { day: string; at: string; summary: string; details: string[] | undefined; text: string }>();
+
+function decisionText(d: Decision, day: string, when: (at: string) => string): string {
+  const cached = renderedDecisions.get(d);
+  if (cached && cached.day === day && cached.at === d.at && cached.summary === d.summary && cached.details === d.details) return cached.text;
+  let text = `- ${when(d.at)} · ${inlineText(d.summary)}`;
+  for (const detail of d.details ?? []) text += `\n  - ${inlineText(detail)}`;
+  renderedDecisions.set(d, { day, at: d.at, summary: d.summary, details: d.details, text });
+  return text;
+}
+
+/** The decisions as one block of lines (joined, not spread: a long run has hundreds of thousands of lines). */
+function decisionBlock(decisions: Decision[], day: string, when: (at: string) => string): string {
+  if (!decisions.length) return 'Nothing yet.';
+  return decisions.map((d) => decisionText(d, day, when)).join('\n');
 }
 
 function usageRow(label: string, u: TokenUsage): string {

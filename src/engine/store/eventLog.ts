@@ -27,20 +27,47 @@ export interface ReadOptions {
    * unnoticed: the snapshot already covers them.
    */
   afterSeq?: number;
+  /**
+   * With `afterSeq`: the byte length of the log that seq `afterSeq` ends (a snapshot's
+   * `logBytes`). Only the bytes from there on are read. The offset is checked first: the
+   * byte before it must end a line, the last event before it must be seq `afterSeq`, and the
+   * first event after it `afterSeq + 1`. When it does not fit, nothing is read or delivered
+   * and `mismatch` says why (the caller falls back to a read without it).
+   */
+  fromOffset?: number;
+  /**
+   * Called with each event in order instead of collecting them in `events` (a replay that
+   * keeps no copy of the log). What it throws aborts the read and reaches the caller.
+   */
+  onEvent?: (event: RunEvent) => void;
 }
 
 export interface ReadResult {
+  /** The events read, unless `onEvent` took them. */
   events: RunEvent[];
   warnings: string[];
   /** Seq of the last intact event in the whole file (0 when there is none), whatever `afterSeq` skipped. */
   lastSeq: number;
+  /**
+   * Bytes of the file up to the end of the last intact line (a torn last line excluded): what
+   * a snapshot at `lastSeq` records as its `logBytes`.
+   */
+  endOffset: number;
+  /** Set when `fromOffset` does not fit the log; then nothing was read. */
+  mismatch?: string;
 }
 
 const NEWLINE = 0x0a;
 const READ_CHUNK = 16 * 1024 * 1024;
 const SCAN_CHUNK = 64 * 1024;
+const FIRST_SCAN_CHUNK = 4 * 1024;
 // The store writes `seq` first, so lines covered by a snapshot are skipped without JSON.parse.
 const SEQ_PREFIX = /^\{"seq":(\d+),/;
+
+/** Thrown out of a read when the first event after `fromOffset` is not the one expected. */
+class OffsetMismatch {
+  constructor(readonly reason: string) {}
+}
 
 /**
  * The append-only JSONL log of one run. Each append is fsync'ed before it returns, so an
@@ -52,7 +79,7 @@ export class EventLog {
     readonly file: string,
     private fd: number | undefined,
     /** Bytes known to be intact; a failed append is cut back to here. */
-    private size: number,
+    private bytes: number,
   ) {}
 
   /** Opens (creating) the log for appending, first cutting off a torn last line so the next append starts clean. */
@@ -104,13 +131,18 @@ export class EventLog {
       // A half line left behind would sit in the middle of the log after the next append
       // and make the whole run unreadable.
       try {
-        fs.ftruncateSync(fd, this.size);
+        fs.ftruncateSync(fd, this.bytes);
       } catch {
         // The original error is the one worth reporting.
       }
       throw error;
     }
-    this.size += bytes.length;
+    this.bytes += bytes.length;
+  }
+
+  /** The log's length in bytes, every line complete: where the next event goes (a snapshot's `logBytes`). */
+  get size(): number {
+    return this.bytes;
   }
 
   close(): void {
@@ -124,86 +156,126 @@ export class EventLog {
   }
 
   /**
-   * Reads the whole log once, in large chunks. A torn last line is ignored with a warning;
-   * an unparsable line anywhere else, or a seq that does not increase, throws CorruptLogError.
-   * A missing file reads as empty.
+   * Reads the log once, in large chunks: the whole of it, or from `fromOffset` on. A torn
+   * last line is ignored with a warning; an unparsable line anywhere else, or a seq that does
+   * not increase, throws CorruptLogError. A missing file reads as empty.
    */
   static read(file: string, options: ReadOptions = {}): ReadResult {
     const afterSeq = options.afterSeq ?? 0;
+    const fromOffset = options.fromOffset;
+    if (fromOffset !== undefined && !(Number.isSafeInteger(fromOffset) && fromOffset >= 0)) {
+      throw new Error(`fromOffset must be a byte offset, not ${String(fromOffset)}`);
+    }
+    const onEvent = options.onEvent;
     let fd: number;
     try {
       fd = fs.openSync(file, 'r');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], warnings: [], lastSeq: 0 };
-      throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      const empty: ReadResult = { events: [], warnings: [], lastSeq: 0, endOffset: 0 };
+      return fromOffset === undefined ? empty : { ...empty, mismatch: 'the log does not exist' };
     }
     const events: RunEvent[] = [];
     const warnings: string[] = [];
     let lastSeq = 0;
+    let endOffset = 0;
+    // Line numbers count from `fromOffset`; an error message adds the lines before it.
     let lineNo = 0;
+    let lineBase = 0;
+    // The first event after `fromOffset` must be afterSeq + 1, or the offset belongs to another log.
+    let expectFirst: number | undefined;
     // An unparsable line is only acceptable as the very last one, so judgement waits for the next line.
     let suspect: { line: number; bytes: number } | undefined;
+    const corrupt = (line: number, detail: string): CorruptLogError => {
+      if (fromOffset !== undefined && fromOffset > 0 && lineBase === 0) lineBase = countNewlines(fd, fromOffset);
+      return new CorruptLogError(file, lineBase + line, detail);
+    };
     const refuseSuspect = (): never => {
-      throw new CorruptLogError(file, suspect!.line, 'not a valid event line');
+      throw corrupt(suspect!.line, 'not a valid event line');
     };
     const takeSeq = (seq: number): void => {
-      if (seq <= lastSeq) throw new CorruptLogError(file, lineNo, `seq ${seq} does not follow seq ${lastSeq}`);
+      if (seq <= lastSeq) throw corrupt(lineNo, `seq ${seq} does not follow seq ${lastSeq}`);
       lastSeq = seq;
     };
-
-    const handleLine = (line: string): void => {
+    /** Handles the line in `data[start, end)`; false when it cannot be parsed (it may be a torn last line). */
+    const handleLine = (data: Buffer, start: number, end: number): boolean => {
       lineNo += 1;
-      if (afterSeq > 0) {
-        const prefix = SEQ_PREFIX.exec(line);
-        if (prefix) {
-          const seq = Number(prefix[1]);
-          if (seq <= afterSeq) {
-            if (suspect) refuseSuspect();
-            takeSeq(seq);
-            return;
-          }
+      if (afterSeq > 0 && expectFirst === undefined) {
+        const seq = seqPrefix(data, start, end);
+        if (seq !== undefined && seq <= afterSeq) {
+          if (suspect) refuseSuspect();
+          takeSeq(seq);
+          return true;
         }
       }
+      // Decoded line by line: most lines are ASCII and decode to compact one-byte strings,
+      // which a decode of the whole chunk would not give as soon as one line is not.
+      const line = data.toString('utf8', start, end);
       const event = parseEventLine(line);
       if (!event) {
-        if (isBlank(line)) return;
+        if (isBlank(line)) return true;
         if (suspect) refuseSuspect();
-        suspect = { line: lineNo, bytes: Buffer.byteLength(line) + 1 };
-        return;
+        suspect = { line: lineNo, bytes: end - start + 1 };
+        return false;
       }
       if (suspect) refuseSuspect();
+      if (expectFirst !== undefined) {
+        if (event.seq !== expectFirst) {
+          throw new OffsetMismatch(`the first event after byte ${fromOffset} is seq ${event.seq}, not ${expectFirst}`);
+        }
+        expectFirst = undefined;
+      }
       takeSeq(event.seq);
-      if (event.seq > afterSeq) events.push(event);
+      if (event.seq > afterSeq) {
+        if (onEvent) onEvent(event);
+        else events.push(event);
+      }
+      return true;
     };
 
     let carry: Buffer = Buffer.alloc(0);
     try {
-      const buffer = Buffer.allocUnsafe(READ_CHUNK);
-      for (;;) {
-        const n = fs.readSync(fd, buffer, 0, READ_CHUNK, null);
-        if (n === 0) break;
-        const data = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, n)]) : buffer.subarray(0, n);
-        const lastNewline = data.lastIndexOf(NEWLINE);
-        // `buffer` is reused by the next read, so what is kept must be copied out of it.
-        if (lastNewline < 0) {
-          carry = Buffer.from(data);
-          continue;
-        }
-        const text = data.toString('utf8', 0, lastNewline);
-        carry = Buffer.from(data.subarray(lastNewline + 1));
-        for (const line of text.split('\n')) handleLine(line);
+      const size = fs.fstatSync(fd).size;
+      let position = 0;
+      if (fromOffset !== undefined) {
+        const problem = offsetProblem(fd, size, fromOffset, afterSeq);
+        if (problem !== undefined) return { events: [], warnings: [], lastSeq: 0, endOffset: 0, mismatch: problem };
+        position = fromOffset;
+        lastSeq = afterSeq;
+        endOffset = fromOffset;
+        expectFirst = afterSeq + 1;
       }
+      // Sized to what is there (a tail is often small), but not so small that a log still growing is read in crumbs.
+      const buffer = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(SCAN_CHUNK, size - position)));
+      for (;;) {
+        const n = fs.readSync(fd, buffer, 0, buffer.length, position);
+        if (n === 0) break;
+        const dataStart = position - carry.length;
+        position += n;
+        const data = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, n)]) : buffer.subarray(0, n);
+        let at = 0;
+        for (let newline = data.indexOf(NEWLINE); newline >= 0; newline = data.indexOf(NEWLINE, at)) {
+          // A line that may be torn ends the intact part of the log where it starts.
+          if (!handleLine(data, at, newline)) endOffset = dataStart + at;
+          at = newline + 1;
+        }
+        if (!suspect) endOffset = dataStart + at;
+        // `buffer` is reused by the next read, so what is kept must be copied out of it.
+        carry = Buffer.from(data.subarray(at));
+      }
+      if (carry.length > 0) {
+        if (suspect) refuseSuspect();
+        warnings.push(tornLineWarning(file, carry.length));
+      } else if (suspect) {
+        warnings.push(tornLineWarning(file, suspect.bytes));
+      }
+    } catch (error) {
+      if (!(error instanceof OffsetMismatch)) throw error;
+      return { events: [], warnings: [], lastSeq: 0, endOffset: 0, mismatch: error.reason };
     } finally {
       fs.closeSync(fd);
     }
-
-    if (carry.length > 0) {
-      if (suspect) refuseSuspect();
-      warnings.push(tornLineWarning(file, carry.length));
-    } else if (suspect) {
-      warnings.push(tornLineWarning(file, suspect.bytes));
-    }
-    return { events, warnings, lastSeq };
+    return { events, warnings, lastSeq, endOffset };
   }
 
   /**
@@ -275,16 +347,74 @@ function tornTailStart(fd: number, size: number): number | undefined {
   return undefined;
 }
 
-/** Offset of the last newline in [0, before), or -1; reads backwards in small chunks. */
+/**
+ * Why `offset` cannot be where the line after seq `seq` starts, or undefined when it can: it
+ * must end a line, and the last event line before it must hold `seq`.
+ */
+function offsetProblem(fd: number, size: number, offset: number, seq: number): string | undefined {
+  if (offset > size) return `the log is only ${size} bytes long, not ${offset}`;
+  if (offset === 0) return 'no event ends at byte 0';
+  const before = Buffer.alloc(1);
+  if (readInto(fd, before, offset - 1, 1) !== 1 || before[0] !== NEWLINE) return `byte ${offset} is not the start of a line`;
+  let end = offset - 1;
+  while (end > 0) {
+    const start = lastNewlineBefore(fd, end) + 1;
+    const text = readRange(fd, start, end).toString('utf8');
+    end = start - 1;
+    if (isBlank(text)) continue;
+    const prefix = SEQ_PREFIX.exec(text);
+    const found = prefix ? Number(prefix[1]) : parseEventLine(text)?.seq;
+    if (found === undefined) return `the line before byte ${offset} is not an event`;
+    return found === seq ? undefined : `the event before byte ${offset} is seq ${found}, not ${seq}`;
+  }
+  return `no event comes before byte ${offset}`;
+}
+
+const SEQ_PREFIX_BYTES = Buffer.from('{"seq":');
+const COMMA = 0x2c;
+
+/** N from a line starting `{"seq":N,` (how the store writes every line), without decoding it. */
+function seqPrefix(data: Buffer, start: number, end: number): number | undefined {
+  const digits = start + SEQ_PREFIX_BYTES.length;
+  if (end <= digits || data.compare(SEQ_PREFIX_BYTES, 0, SEQ_PREFIX_BYTES.length, start, digits) !== 0) return undefined;
+  let seq = 0;
+  for (let i = digits; i < end && i < digits + 16; i += 1) {
+    const byte = data[i]!;
+    if (byte === COMMA) return i > digits ? seq : undefined;
+    if (byte < 0x30 || byte > 0x39) return undefined;
+    seq = seq * 10 + (byte - 0x30);
+  }
+  return undefined;
+}
+
+/** Newlines in [0, end): the line number an error after `end` is counted from. */
+function countNewlines(fd: number, end: number): number {
+  const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK, end));
+  let count = 0;
+  for (let at = 0; at < end; ) {
+    const n = readInto(fd, chunk, at, Math.min(chunk.length, end - at));
+    if (n === 0) break;
+    for (let i = chunk.indexOf(NEWLINE); i >= 0 && i < n; i = chunk.indexOf(NEWLINE, i + 1)) count += 1;
+    at += n;
+  }
+  return count;
+}
+
+/**
+ * Offset of the last newline in [0, before), or -1; reads backwards in small chunks (4 KiB
+ * first, most lines are shorter, then growing to SCAN_CHUNK).
+ */
 function lastNewlineBefore(fd: number, before: number): number {
-  const chunk = Buffer.allocUnsafe(SCAN_CHUNK);
+  const chunk = Buffer.allocUnsafe(Math.min(SCAN_CHUNK, Math.max(before, 1)));
+  let size = FIRST_SCAN_CHUNK;
   let end = before;
   while (end > 0) {
-    const start = Math.max(0, end - SCAN_CHUNK);
+    const start = Math.max(0, end - Math.min(size, chunk.length));
     const n = readInto(fd, chunk, start, end - start);
     const at = chunk.subarray(0, n).lastIndexOf(NEWLINE);
     if (at >= 0) return start + at;
     end = start;
+    size *= 2;
   }
   return -1;
 }

@@ -1,13 +1,15 @@
 export { CorruptLogError, EventLog, type ReadOptions, type ReadResult } from './eventLog';
 export { LockHeldError, WorkspaceLock } from './lock';
-export { renderDecisionsMarkdown, renderRunJson, writeDerivedFiles, type RunStatusFile } from './derivedFiles';
+export { derivedFilesUpToDate, renderDecisionsMarkdown, renderRunJson, writeDerivedFiles, type RunStatusFile } from './derivedFiles';
 export { runPaths, taskloomPaths, isValidRunId, assertValidRunId, type RunPaths, type TaskloomPaths } from './paths';
 export {
   RunNotFoundError,
   RunStore,
-  SNAPSHOT_EVERY,
+  SNAPSHOT_MIN_BYTES,
+  SNAPSHOT_LOG_GROWTH,
   DERIVED_FILES_INTERVAL_MS,
+  DERIVED_FILES_MAX_TIME_SHARE,
   type RunCreatedBody,
   type RunStoreOptions,
 } from './runStore';
-export { StateDb, type RunIndexEntry, type RunSnapshot, type StateData, type StoredRun } from './stateDb';
+export { StateDb, type RunIndexEntry, type RunSnapshot, type SnapshotInfo, type StateData, type StoredRun } from './stateDb';

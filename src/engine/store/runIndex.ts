@@ -38,9 +38,9 @@ export function rebuildIndex(runsDir: string): { data: StateData; warnings: stri
     try {
       const file = runPaths(runsDir, runId).events;
       if (EventLog.lastSeq(file) === 0) continue;
-      const { state, warnings: loadWarnings } = loadRunState(file, runId);
+      const { state, warnings: loadWarnings, logBytes } = loadRunState(file, runId);
       warnings.push(...loadWarnings);
-      data.runs[runId] = { ...indexEntryOf(state), snapshot: { seq: state.lastSeq, state } };
+      data.runs[runId] = { ...indexEntryOf(state), snapshot: { seq: state.lastSeq, logBytes, state } };
     } catch (error) {
       warnings.push(`Run ${runId} was left out of the index: ${(error as Error).message}`);
     }
@@ -51,8 +51,10 @@ export function rebuildIndex(runsDir: string): { data: StateData; warnings: stri
 
 /**
  * Brings entries whose log moved on (or that are missing) up to date and drops entries whose
- * log is gone. Reads only the last line of each log unless the entry is stale.
- * Returns whether the index changed.
+ * log is gone. Reads only the last line of each log unless the entry is stale; a stale one
+ * is loaded from its snapshot and the log after it, and the state loaded is kept as its new
+ * snapshot, so the load that usually follows (resume) finds it and does not read the log again.
+ * Changes only `db` in memory (writing it is the caller's call). Returns whether the index changed.
  */
 export function reconcileIndex(db: StateDb, runsDir: string, warnings: string[]): boolean {
   let changed = false;
@@ -64,10 +66,10 @@ export function reconcileIndex(db: StateDb, runsDir: string, warnings: string[])
       const lastSeq = EventLog.lastSeq(file);
       // An empty log is a run whose creation did not get as far as its first event.
       if (lastSeq === 0 || entry?.lastSeq === lastSeq) continue;
-      const loaded = loadRunState(file, runId, entry?.snapshot);
+      const loaded = loadRunState(file, runId, db.takeSnapshot(runId));
       warnings.push(...loaded.warnings);
       db.putRun(indexEntryOf(loaded.state));
-      db.setSnapshot(runId, loaded.state);
+      db.keepSnapshot(runId, loaded.state, loaded.logBytes);
       changed = true;
     } catch (error) {
       warnings.push(`Run ${runId} could not be brought up to date in the index: ${(error as Error).message}`);

@@ -1,6 +1,7 @@
-import { foldEvents } from '../domain/projection';
+import type { RunEvent } from '../domain/events';
+import { applyEvent } from '../domain/projection';
 import type { RunState } from '../domain/runState';
-import { EventLog } from './eventLog';
+import { EventLog, type ReadResult } from './eventLog';
 import type { RunSnapshot } from './stateDb';
 
 export interface LoadedRun {
@@ -8,39 +9,80 @@ export interface LoadedRun {
   warnings: string[];
   /** False when there was no snapshot or it was discarded and the whole log replayed. */
   fromSnapshot: boolean;
+  /** The snapshot given was discarded, or its `logBytes` did not fit the log: it should be replaced. */
+  snapshotRejected: boolean;
+  /** Bytes of the log that `state` covers (the end of its last event's line): a snapshot of it records this. */
+  logBytes: number;
+}
+
+/** An event that the projection refused while replaying onto a snapshot. */
+class ReplayFailure {
+  constructor(readonly error: Error) {}
 }
 
 /**
  * A run's state from its log: the snapshot plus the events after it, or the whole log.
- * A snapshot that does not fit the log (ahead of it, for another run, or failing to
- * replay) is discarded with a warning: the log is the record, the snapshot only a shortcut.
- * A corrupt log (CorruptLogError) is not something a snapshot can paper over, so it throws.
+ * A snapshot with `logBytes` has only the bytes after that offset read (when the offset fits
+ * the log; otherwise the log is scanned for its seq, with a warning). A snapshot that does
+ * not fit the log (ahead of it, for another run, or failing to replay) is discarded with a
+ * warning: the log is the record, the snapshot only a shortcut. A corrupt log
+ * (CorruptLogError) is not something a snapshot can paper over, so it throws.
+ *
+ * The snapshot's state is replayed onto in place, so it must be the caller's to give (one
+ * taken from StateDb is); events are applied as they are read and no copy of the log is kept.
  */
 export function loadRunState(eventsFile: string, runId: string, snapshot?: RunSnapshot): LoadedRun {
   const warnings: string[] = [];
   if (snapshot) {
     let problem = snapshotProblem(snapshot, runId);
     if (problem === undefined) {
-      const tail = EventLog.read(eventsFile, { afterSeq: snapshot.seq });
-      if (tail.lastSeq < snapshot.seq) {
-        problem = `it covers seq ${snapshot.seq} but the log ends at seq ${tail.lastSeq}`;
-      } else {
+      let state = snapshot.state;
+      const onEvent = (event: RunEvent): void => {
         try {
-          const state = foldEvents(tail.events, snapshot.state)!;
-          return { state, warnings: tail.warnings, fromSnapshot: true };
+          state = applyEvent(state, event);
         } catch (error) {
-          problem = `the events after it do not apply to it: ${(error as Error).message}`;
+          throw new ReplayFailure(error as Error);
         }
+      };
+      try {
+        let tail: ReadResult | undefined;
+        let offsetProblem: string | undefined;
+        if (snapshot.logBytes !== undefined) {
+          tail = EventLog.read(eventsFile, { afterSeq: snapshot.seq, fromOffset: snapshot.logBytes, onEvent });
+          offsetProblem = tail.mismatch;
+          if (offsetProblem !== undefined) tail = undefined;
+        }
+        // Nothing was applied when the offset did not fit, so the scan starts from the snapshot as it was.
+        tail ??= EventLog.read(eventsFile, { afterSeq: snapshot.seq, onEvent });
+        if (tail.lastSeq < snapshot.seq) {
+          problem = `it covers seq ${snapshot.seq} but the log ends at seq ${tail.lastSeq}`;
+        } else {
+          if (offsetProblem !== undefined) {
+            warnings.push(
+              `Run ${runId}: the snapshot in state.json says seq ${snapshot.seq} ends at byte ${snapshot.logBytes} of the log, but ${offsetProblem}; ` +
+                'the whole log was scanned for that seq instead',
+            );
+          }
+          warnings.push(...tail.warnings);
+          return { state, warnings, fromSnapshot: true, snapshotRejected: offsetProblem !== undefined, logBytes: tail.endOffset };
+        }
+      } catch (error) {
+        if (!(error instanceof ReplayFailure)) throw error;
+        problem = `the events after it do not apply to it: ${error.error.message}`;
       }
     }
     warnings.push(`Run ${runId}: discarded its snapshot in state.json (${problem}) and rebuilt the run from its whole event log`);
   }
-  const full = EventLog.read(eventsFile);
+  let state: RunState | undefined;
+  const full = EventLog.read(eventsFile, {
+    onEvent: (event) => {
+      state = applyEvent(state, event);
+    },
+  });
   warnings.push(...full.warnings);
-  const state = foldEvents(full.events);
   if (!state) throw new Error(`${eventsFile} holds no events`);
   if (state.runId !== runId) throw new Error(`${eventsFile} is the log of run ${state.runId}, not ${runId}`);
-  return { state, warnings, fromSnapshot: false };
+  return { state, warnings, fromSnapshot: false, snapshotRejected: snapshot !== undefined, logBytes: full.endOffset };
 }
 
 /** Enough of a check that a replay onto the snapshot will either work or throw, not build nonsense. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { RunEvent, RunEventBody } from '../domain/events';
 import { applyEvent } from '../domain/projection';
 import type { RunState } from '../domain/runState';
-import { writeDerivedFiles } from './derivedFiles';
+import { derivedFilesUpToDate, writeDerivedFiles } from './derivedFiles';
 import { EventLog, type ReadOptions, type ReadResult } from './eventLog';
 import { WorkspaceLock } from './lock';
 import { runPaths, taskloomPaths, type RunPaths, type TaskloomPaths } from './paths';
@@ -28,13 +28,24 @@ export class RunNotFoundError extends Error {
   }
 }
 
-/** Events between two snapshots in state.json; loading replays at most this many. */
-export const SNAPSHOT_EVERY = 500;
-/** run.json and DECISIONS.md are rewritten at most this often while a run is busy. */
+/** The log grows by at least this much between two snapshots. */
+export const SNAPSHOT_MIN_BYTES = 128 * 1024;
+/**
+ * A snapshot is due once a run's log has grown since its last one by this share of
+ * state.json's size. Writing state.json costs about its size, so the cost of snapshots per
+ * byte (and per event) appended stays the same however long the run grows, and a load after a
+ * crash replays at most that share of state.json's size of log.
+ */
+export const SNAPSHOT_LOG_GROWTH = 0.5;
+/** run.json and DECISIONS.md are rewritten at most this often while a run is busy... */
 export const DERIVED_FILES_INTERVAL_MS = 300;
+/** ...and less often when rendering them takes long: at most this share of the time goes to it. */
+export const DERIVED_FILES_MAX_TIME_SHARE = 0.05;
 
 interface DerivedFilesState {
   lastWrite: number;
+  /** How long the last rewrite took (ms). */
+  lastCost: number;
   timer?: NodeJS.Timeout;
   pending: boolean;
 }
@@ -47,14 +58,18 @@ interface DerivedFilesState {
  * every later replay; if either step throws, the live state is dropped and reloaded from
  * the log on next use, so callers must fetch `state(runId)` again after a failed append.
  *
- * Everything else is derived and may lag the log: state.json (index + snapshot every
- * SNAPSHOT_EVERY events and at pause/finish), run.json and DECISIONS.md (throttled).
+ * Everything else is derived and may lag the log: state.json (the index, and a snapshot of
+ * each run once its log has grown by SNAPSHOT_LOG_GROWTH of state.json's size, written
+ * just after the append that made it due, and at once at pause/finish), run.json and
+ * DECISIONS.md (throttled). Loading a run writes nothing when the files are up to date.
  */
 export class RunStore {
   private readonly states = new Map<string, RunState>();
   private readonly logs = new Map<string, EventLog>();
   private readonly derived = new Map<string, DerivedFilesState>();
+  /** The index in memory differs from state.json. */
   private dbDirty = false;
+  private dbWrite: NodeJS.Immediate | undefined;
   private closed = false;
   private readonly onExit = (): void => {
     try {
@@ -80,6 +95,8 @@ export class RunStore {
    * Opens `<repoRoot>/.taskloom/`: takes the workspace lock (LockHeldError when another live
    * process has it), opens state.json (rebuilt from the logs when missing or damaged) and
    * brings the index up to date with the logs. Read-only opens create and repair nothing.
+   * What the index caught up on is written with the next write of state.json (at the latest
+   * on close): it is derived from the logs and found again by the next open until then.
    */
   static open(repoRoot: string, options: RunStoreOptions): { store: RunStore; warnings: string[] } {
     const paths = taskloomPaths(repoRoot);
@@ -105,7 +122,7 @@ export class RunStore {
       );
       warnings.push(...opened.warnings, ...rebuildWarnings);
       const store = new RunStore(repoRoot, paths, opened.db, lock, readOnly, onWarning);
-      if (reconcileIndex(opened.db, paths.runsDir, warnings) && !readOnly) opened.db.write();
+      if (reconcileIndex(opened.db, paths.runsDir, warnings)) store.dbDirty = true;
       return { store, warnings };
     } catch (error) {
       lock?.release();
@@ -127,7 +144,6 @@ export class RunStore {
     this.states.set(runId, state);
     this.db.putRun(indexEntryOf(state));
     this.db.setLastRunId(runId);
-    this.db.setSnapshot(runId, state);
     this.writeDb();
     this.writeDerivedNow(runId);
     return event;
@@ -149,22 +165,23 @@ export class RunStore {
     }
     this.db.putRun(indexEntryOf(state));
     this.dbDirty = true;
-    const stops = event.type === 'run_finished' || event.type === 'run_paused';
-    const snapshotSeq = this.db.run(runId)?.snapshot?.seq ?? 0;
-    if (stops || state.lastSeq - snapshotSeq >= SNAPSHOT_EVERY) {
-      this.db.setSnapshot(runId, state);
+    if (event.type === 'run_finished' || event.type === 'run_paused') {
       this.writeDb();
+      this.writeDerivedNow(runId);
+      return event;
     }
-    if (stops) this.writeDerivedNow(runId);
-    else this.scheduleDerived(runId);
+    if (this.snapshotDue(runId)) this.scheduleDbWrite();
+    this.scheduleDerived(runId);
     return event;
   }
 
   /**
-   * A run's state: snapshot plus the events after it (the whole log when the snapshot does
-   * not fit). A writable store returns the live state when it has one, else repairs a torn
-   * last line, keeps the loaded state live and refreshes the derived files. A read-only store
-   * reads the disk every time, since another process may be writing the run.
+   * A run's state: snapshot plus the events after it (only the bytes after it are read), or
+   * the whole log when there is no snapshot or it does not fit. A writable store returns the
+   * live state when it has one, else repairs a torn last line and keeps the loaded state
+   * live; it writes state.json and the derived files only when they are behind the log (and
+   * then a little later, not in the load). A read-only store reads the disk every time,
+   * since another process may be writing the run.
    * Do not mutate the returned state; use `project` to look ahead.
    */
   loadRun(runId: string): { state: RunState; warnings: string[] } {
@@ -176,17 +193,23 @@ export class RunStore {
     const warnings: string[] = [];
     // Repair first, so the torn line is reported once, as cut off rather than as ignored.
     if (!this.readOnly) warnings.push(...this.openLogReporting(runId, paths));
-    const snapshot = this.db.run(runId)?.snapshot;
-    const loaded = loadRunState(paths.events, runId, snapshot);
+    // The snapshot's state becomes the run's state: the index keeps only its JSON, if it has that.
+    const loaded = loadRunState(paths.events, runId, this.db.takeSnapshot(runId));
     warnings.push(...loaded.warnings);
     const state = loaded.state;
     this.states.set(runId, state);
     if (this.readOnly) return { state, warnings };
 
-    this.db.putRun(indexEntryOf(state));
-    if (snapshot?.seq !== state.lastSeq || !loaded.fromSnapshot) this.db.setSnapshot(runId, state);
-    this.writeDb();
-    this.writeDerivedNow(runId);
+    const entry = indexEntryOf(state);
+    if (!sameEntry(this.db.run(runId), entry)) {
+      this.db.putRun(entry);
+      this.dbDirty = true;
+    }
+    if (loaded.snapshotRejected) this.db.dropSnapshot(runId);
+    if (loaded.snapshotRejected || this.snapshotDue(runId)) this.scheduleDbWrite();
+    const derived = this.derivedState(runId);
+    derived.lastWrite = Date.now();
+    if (!derivedFilesUpToDate(paths, state)) this.scheduleDerived(runId);
     return { state, warnings };
   }
 
@@ -210,7 +233,7 @@ export class RunStore {
   listRuns(): RunIndexEntry[] {
     return this.db
       .runs()
-      .map(({ snapshot: _snapshot, ...entry }) => entry)
+      .map((entry) => ({ ...entry }))
       .sort(compareNewestFirst);
   }
 
@@ -229,19 +252,19 @@ export class RunStore {
 
   /**
    * Writes the snapshot(s) to state.json and the derived files now: of `runId`, or of every
-   * live run. Write failures go to `onWarning` rather than throw: every event is already
-   * durable in its log, and nothing derived from it should fail a run.
+   * live run (state.json is written whole, so it takes every live run's snapshot that moved
+   * on). Nothing is written when nothing changed. Write failures go to `onWarning` rather
+   * than throw: every event is already durable in its log, and nothing derived from it
+   * should fail a run.
    */
   flush(runId?: string): void {
     if (this.readOnly || this.closed) return;
+    let behind = this.dbDirty;
     for (const [id, state] of this.states) {
       if (runId !== undefined && id !== runId) continue;
-      if (this.db.run(id)?.snapshot?.seq !== state.lastSeq) {
-        this.db.setSnapshot(id, state);
-        this.dbDirty = true;
-      }
+      if (!this.db.fileHasSnapshotAt(id, state.lastSeq)) behind = true;
     }
-    if (this.dbDirty) this.writeDb();
+    if (behind) this.writeDb();
     for (const [id, derived] of this.derived) {
       if (derived.pending && (runId === undefined || id === runId)) this.writeDerivedNow(id);
     }
@@ -255,6 +278,8 @@ export class RunStore {
     } finally {
       this.closed = true;
       process.off('exit', this.onExit);
+      if (this.dbWrite) clearImmediate(this.dbWrite);
+      this.dbWrite = undefined;
       for (const derived of this.derived.values()) clearTimeout(derived.timer);
       for (const log of this.logs.values()) log.close();
       this.logs.clear();
@@ -283,11 +308,34 @@ export class RunStore {
     return warnings;
   }
 
+  /**
+   * Whether the run's log has grown enough since its snapshot in state.json for a new one:
+   * by SNAPSHOT_LOG_GROWTH of state.json's size, and at least SNAPSHOT_MIN_BYTES.
+   */
+  private snapshotDue(runId: string): boolean {
+    const log = this.logs.get(runId);
+    if (!log) return false;
+    const since = log.size - (this.db.snapshot(runId)?.logBytes ?? 0);
+    return since >= Math.max(SNAPSHOT_MIN_BYTES, SNAPSHOT_LOG_GROWTH * this.db.fileLength);
+  }
+
+  /** state.json is written right after the current call returns (once, however many ask). */
+  private scheduleDbWrite(): void {
+    if (this.dbWrite || this.readOnly || this.closed) return;
+    this.dbWrite = setImmediate(() => {
+      this.dbWrite = undefined;
+      if (!this.closed) this.writeDb();
+    });
+    // A pending write must not keep a finished process alive: the exit handler flushes.
+    this.dbWrite.unref();
+  }
+
   private scheduleDerived(runId: string): void {
     const derived = this.derivedState(runId);
     derived.pending = true;
     if (derived.timer) return;
-    const wait = derived.lastWrite + DERIVED_FILES_INTERVAL_MS - Date.now();
+    const interval = Math.max(DERIVED_FILES_INTERVAL_MS, derived.lastCost / DERIVED_FILES_MAX_TIME_SHARE);
+    const wait = derived.lastWrite + interval - Date.now();
     if (wait <= 0) {
       this.writeDerivedNow(runId);
       return;
@@ -306,12 +354,14 @@ export class RunStore {
     derived.timer = undefined;
     const state = this.states.get(runId);
     if (this.readOnly || !state) return;
+    const started = performance.now();
     try {
       writeDerivedFiles(this.runPaths(runId), state);
       derived.pending = false;
     } catch (error) {
       this.onWarning(`Run ${runId}: could not write run.json / DECISIONS.md: ${(error as Error).message}`);
     } finally {
+      derived.lastCost = performance.now() - started;
       derived.lastWrite = Date.now();
     }
   }
@@ -319,15 +369,24 @@ export class RunStore {
   private derivedState(runId: string): DerivedFilesState {
     let derived = this.derived.get(runId);
     if (!derived) {
-      derived = { lastWrite: 0, pending: false };
+      derived = { lastWrite: 0, lastCost: 0, pending: false };
       this.derived.set(runId, derived);
     }
     return derived;
   }
 
-  /** state.json lags harmlessly when it cannot be written: the event is already durable in the log. */
+  /**
+   * Writes state.json, first snapshotting every live run whose snapshot is behind it (each
+   * serialised once; the other snapshots go in as the JSON they have). It lags harmlessly
+   * when it cannot be written: every event is already durable in its log.
+   */
   private writeDb(): void {
+    if (this.dbWrite) clearImmediate(this.dbWrite);
+    this.dbWrite = undefined;
     try {
+      for (const [id, state] of this.states) {
+        if (!this.db.canWriteSnapshotAt(id, state.lastSeq)) this.db.setSnapshot(id, state, this.logs.get(id)?.size);
+      }
       this.db.write();
       this.dbDirty = false;
     } catch (error) {
@@ -345,6 +404,15 @@ export class RunStore {
     if (this.readOnly) throw new Error('The run store is open read-only');
   }
 }
+
+const sameEntry = (a: RunIndexEntry | undefined, b: RunIndexEntry): boolean =>
+  a !== undefined &&
+  a.runId === b.runId &&
+  a.goal === b.goal &&
+  a.createdAt === b.createdAt &&
+  a.updatedAt === b.updatedAt &&
+  a.status === b.status &&
+  a.lastSeq === b.lastSeq;
 
 /** `seq` goes first in every line: EventLog.read skips lines under a snapshot by that prefix. */
 function makeEvent(seq: number, runId: string, body: RunEventBody): RunEvent {

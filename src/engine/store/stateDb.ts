@@ -1,9 +1,10 @@
+import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
-import { LowSync } from 'lowdb';
-import { DataFileSync } from 'lowdb/node';
+import { LowSync, type SyncAdapter } from 'lowdb';
 import { z } from 'zod';
 import { RUN_STATUSES, type RunState, type RunStatus } from '../domain/runState';
+import { writeFileAtomic } from './atomicWrite';
 
 /** What `runs` and resume need to know about a run without reading its log. */
 export interface RunIndexEntry {
@@ -15,12 +16,21 @@ export interface RunIndexEntry {
   lastSeq: number;
 }
 
-/** A copy of a run's state as of `seq`; loading replays only the events after it. */
+/**
+ * A run's state as of `seq`; loading replays only the events after it. `logBytes` is where
+ * that seq ends in the log, so the replay reads only the bytes after it (a state.json written
+ * before it was recorded lacks it, and the log is then scanned for the seq).
+ */
 export interface RunSnapshot {
   seq: number;
+  logBytes?: number;
   state: RunState;
 }
 
+/** What the index knows of a snapshot without handing out its state. */
+export type SnapshotInfo = Omit<RunSnapshot, 'state'>;
+
+/** A run as state.json stores it. */
 export interface StoredRun extends RunIndexEntry {
   snapshot?: RunSnapshot;
 }
@@ -35,8 +45,6 @@ export interface StateData {
 
 export const emptyStateData = (): StateData => ({ schemaVersion: STATE_SCHEMA_VERSION, runs: {} });
 
-
-
 // The snapshot's state is only checked loosely here: a bad snapshot costs a replay of one
 // run's log (see runLoader), not a rebuild of the whole index.
 const storedRunSchema = z.object({
@@ -46,7 +54,9 @@ const storedRunSchema = z.object({
   updatedAt: z.string(),
   status: z.enum(RUN_STATUSES),
   lastSeq: z.number().int().nonnegative(),
-  snapshot: z.object({ seq: z.number().int().positive(), state: z.looseObject({}) }).optional(),
+  snapshot: z
+    .object({ seq: z.number().int().positive(), logBytes: z.number().int().nonnegative().optional(), state: z.looseObject({}) })
+    .optional(),
 });
 
 const stateDataSchema = z.object({
@@ -55,14 +65,37 @@ const stateDataSchema = z.object({
   runs: z.record(z.string(), storedRunSchema),
 });
 
+/** A run's snapshot in memory: the state itself, its JSON, or both. */
+interface Slot {
+  seq: number;
+  logBytes?: number;
+  /** Parsed from state.json or rebuilt from the log, owned here until `takeSnapshot` hands it out. */
+  state?: RunState;
+  /** The state as JSON, taken by `setSnapshot` or made by the last write: what a write puts in the file. */
+  json?: string;
+  /** state.json holds this snapshot (it was read from there or written there since). */
+  written: boolean;
+}
+
 /**
  * `.taskloom/state.json`, a lowdb database: the index of runs and the latest snapshot of
  * each. Written atomically (temp file + rename) but not fsync'ed, which is fine: the event
  * logs are the durable record, and this file is rebuilt from them when it is lost or damaged.
  * Synchronous on purpose: the store's writes are ordered with its appends and can run
  * from a process 'exit' handler.
+ *
+ * Snapshots are large (the state of a 100,000-event run is ~17 MiB of JSON), so they are
+ * never deep-copied: one read from the file is handed to its loader (`takeSnapshot`), one
+ * taken from a live state is serialised at once (`setSnapshot`), and a write reuses the JSON
+ * of every snapshot that did not change instead of serialising it again.
  */
 export class StateDb {
+  private readonly slots = new Map<string, Slot>();
+  /** Length of state.json as last read or written: the store spaces snapshots by it. */
+  private length = 0;
+  /** Runs whose snapshot the text being written holds. */
+  private readonly serialized = new Set<string>();
+
   private constructor(
     private readonly low: LowSync<StateData>,
     readonly file: string,
@@ -76,9 +109,18 @@ export class StateDb {
    */
   static open(file: string, rebuild: () => StateData, options: { readOnly?: boolean } = {}): { db: StateDb; warnings: string[] } {
     const readOnly = options.readOnly ?? false;
-    const adapter = new DataFileSync<StateData>(file, { parse: JSON.parse, stringify: (data) => JSON.stringify(data) });
+    let db: StateDb | undefined;
+    const adapter: SyncAdapter<StateData> = {
+      read: () => {
+        const text = readStateText(file);
+        if (text === null) return null;
+        db!.length = text.length;
+        return JSON.parse(text) as StateData;
+      },
+      write: () => writeFileAtomic(file, db!.serialize()),
+    };
     const low = new LowSync<StateData>(adapter, emptyStateData());
-    const db = new StateDb(low, file, readOnly);
+    db = new StateDb(low, file, readOnly);
     if (!fs.existsSync(file)) return { db, warnings: [] };
 
     let problem: string | undefined;
@@ -91,7 +133,7 @@ export class StateDb {
     }
     problem ??= shapeProblem(raw);
     if (problem === undefined) {
-      low.data = raw as StateData;
+      db.load(raw as StateData);
       return { db, warnings: [] };
     }
 
@@ -104,7 +146,7 @@ export class StateDb {
       fs.renameSync(file, backup);
       warning = `${name} was ${problem}; it was moved to ${path.basename(backup)} and the index was rebuilt from the event logs`;
     }
-    low.data = rebuild();
+    db.load(rebuild());
     if (!readOnly) db.write();
     return { db, warnings: [warning] };
   }
@@ -117,41 +159,159 @@ export class StateDb {
     this.low.data.lastRunId = runId;
   }
 
-  run(runId: string): StoredRun | undefined {
+  run(runId: string): RunIndexEntry | undefined {
     return Object.hasOwn(this.low.data.runs, runId) ? this.low.data.runs[runId] : undefined;
   }
 
-  runs(): StoredRun[] {
+  runs(): RunIndexEntry[] {
     return Object.values(this.low.data.runs);
   }
 
   /** Inserts or updates a run's index fields; its snapshot is kept. */
   putRun(entry: RunIndexEntry): void {
-    const current = this.run(entry.runId);
-    this.low.data.runs[entry.runId] = { ...entry, ...(current?.snapshot ? { snapshot: current.snapshot } : {}) };
+    const { runId, goal, createdAt, updatedAt, status, lastSeq } = entry;
+    this.low.data.runs[runId] = { runId, goal, createdAt, updatedAt, status, lastSeq };
   }
 
-  /** Stores a copy: the caller keeps mutating its live state after this. */
-  setSnapshot(runId: string, state: RunState): void {
-    const entry = this.run(runId);
-    if (!entry) throw new Error(`No index entry for run ${runId}`);
-    entry.snapshot = { seq: state.lastSeq, state: structuredClone(state) };
+  /** Seq and log offset of a run's latest snapshot (also after its state was handed out), if it has one. */
+  snapshot(runId: string): SnapshotInfo | undefined {
+    const slot = this.slots.get(runId);
+    if (!slot) return undefined;
+    return slot.logBytes === undefined ? { seq: slot.seq } : { seq: slot.seq, logBytes: slot.logBytes };
+  }
+
+  /**
+   * Hands a run's snapshot to a loader, which owns the state from then on and may replay
+   * events onto it in place: no copy is made. The snapshot stays in the file through its
+   * JSON when it has some; otherwise it is written again only once `setSnapshot` or
+   * `keepSnapshot` replaces it (until then a write leaves it out, which costs the next
+   * load a full replay, never a wrong state).
+   */
+  takeSnapshot(runId: string): RunSnapshot | undefined {
+    const slot = this.slots.get(runId);
+    if (!slot) return undefined;
+    let state = slot.state;
+    if (state === undefined) {
+      if (slot.json === undefined) return undefined;
+      state = JSON.parse(slot.json) as RunState;
+    }
+    slot.state = undefined;
+    return slot.logBytes === undefined ? { seq: slot.seq, state } : { seq: slot.seq, logBytes: slot.logBytes, state };
+  }
+
+  /** Snapshots a state the caller keeps mutating: serialised now, at its `lastSeq`, which ends at `logBytes` in the log. */
+  setSnapshot(runId: string, state: RunState, logBytes: number | undefined): void {
+    this.assertRun(runId);
+    this.slots.set(runId, { seq: state.lastSeq, ...(logBytes === undefined ? {} : { logBytes }), json: asciiJson(state), written: false });
+  }
+
+  /** Takes over a state nobody else holds (a run rebuilt from its log) as the run's snapshot; serialised when written. */
+  keepSnapshot(runId: string, state: RunState, logBytes: number | undefined): void {
+    this.assertRun(runId);
+    this.slots.set(runId, { seq: state.lastSeq, ...(logBytes === undefined ? {} : { logBytes }), state, written: false });
+  }
+
+  /** Whether state.json already holds a snapshot of the run at `seq` (nothing to write for it). */
+  fileHasSnapshotAt(runId: string, seq: number): boolean {
+    const slot = this.slots.get(runId);
+    return slot !== undefined && slot.written && slot.seq === seq;
+  }
+
+  /** Whether the next write can put a snapshot of the run at `seq` in the file without a `setSnapshot` first. */
+  canWriteSnapshotAt(runId: string, seq: number): boolean {
+    const slot = this.slots.get(runId);
+    return slot !== undefined && slot.seq === seq && (slot.json !== undefined || slot.state !== undefined);
   }
 
   dropSnapshot(runId: string): void {
-    const entry = this.run(runId);
-    if (entry) delete entry.snapshot;
+    this.slots.delete(runId);
   }
 
   removeRun(runId: string): void {
     delete this.low.data.runs[runId];
+    this.slots.delete(runId);
     if (this.low.data.lastRunId === runId) delete this.low.data.lastRunId;
+  }
+
+  /** Characters in state.json as last read or written. */
+  get fileLength(): number {
+    return this.length;
   }
 
   write(): void {
     if (this.readOnly) throw new Error(`${this.file} is open read-only`);
     this.low.write();
+    for (const [runId, slot] of this.slots) slot.written = this.serialized.has(runId);
   }
+
+  /** Index entries from `data`, their snapshots into slots (the objects are owned from here on). */
+  private load(data: StateData): void {
+    const runs: Record<string, StoredRun> = {};
+    for (const [runId, stored] of Object.entries(data.runs)) {
+      const { snapshot, ...entry } = stored;
+      runs[runId] = entry;
+      if (snapshot) {
+        this.slots.set(runId, {
+          seq: snapshot.seq,
+          ...(snapshot.logBytes === undefined ? {} : { logBytes: snapshot.logBytes }),
+          state: snapshot.state,
+          written: true,
+        });
+      }
+    }
+    this.low.data = { ...data, schemaVersion: STATE_SCHEMA_VERSION, runs };
+  }
+
+  /**
+   * The file's text, built from parts: each snapshot's state goes in as the JSON it already
+   * has (made here, once, for one that has none).
+   */
+  private serialize(): string {
+    const { runs, ...head } = this.low.data;
+    this.serialized.clear();
+    const parts: string[] = [];
+    for (const [runId, entry] of Object.entries(runs)) {
+      const slot = this.slots.get(runId);
+      if (slot && slot.json === undefined && slot.state !== undefined) slot.json = asciiJson(slot.state);
+      let text = asciiJson(entry);
+      if (slot?.json !== undefined) {
+        this.serialized.add(runId);
+        const info = asciiJson(slot.logBytes === undefined ? { seq: slot.seq } : { seq: slot.seq, logBytes: slot.logBytes });
+        text = `${text.slice(0, -1)},"snapshot":${info.slice(0, -1)},"state":${slot.json}}}`;
+      }
+      parts.push(`${asciiJson(runId)}:${text}`);
+    }
+    const text = `${asciiJson(head).slice(0, -1)},"runs":{${parts.join(',')}}}`;
+    this.length = text.length;
+    return text;
+  }
+
+  private assertRun(runId: string): void {
+    if (!this.run(runId)) throw new Error(`No index entry for run ${runId}`);
+  }
+}
+
+/**
+ * JSON with every character outside ASCII escaped (`\u00e9`): state.json is then pure ASCII,
+ * which decodes into a compact one-byte string and parses markedly faster than UTF-8 text
+ * with a few accents or symbols in it (test output is full of them).
+ */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const NON_ASCII = /[\u0080-\uffff]/g;
+
+/** The text of state.json, or null when there is none; ASCII (as written here) is decoded the fast way. */
+function readStateText(file: string): string | null {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 function shapeProblem(raw: unknown): string | undefined {
