@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { RunnerStatus } from '../../domain/events';
-import { LineSplitter, runProcess, type ProcessResult } from '../../process/processGroup';
+import type { ProcessResult } from '../../process/processGroup';
+import { activityEmitter, clipLine, runAgentProcess } from '../agentProcess';
 import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
 import { accessFor, claudeArgs, claudeNotFoundMessage } from './claudeArgs';
 import { callUsage, classifyFailedResult, classifyMissingResult, isSuccess } from './claudeOutcome';
 import { ClaudeStreamParser } from './claudeStreamParser';
-import { CALL_MARKER_VAR, newCallMarker, stopMarkedProcesses } from '../../process/markedProcesses';
+import { newCallMarker } from '../../process/markedProcesses';
 
 export interface ClaudeRunnerOptions {
   /** The claude executable (default `claude`, looked up on PATH): taskloom.claude.path. */
@@ -50,8 +51,7 @@ export class ClaudeRunner implements AgentRunner {
   async run(input: RunnerInput, onActivity?: (activity: RunnerActivity) => void): Promise<RunnerResult> {
     const startedAt = performance.now();
     const binary = this.options.binaryPath ?? 'claude';
-    const callId = newCallMarker();
-    const env: NodeJS.ProcessEnv = { ...(this.options.env ?? process.env), [CALL_MARKER_VAR]: callId };
+    const env: NodeJS.ProcessEnv = { ...(this.options.env ?? process.env) };
     if (this.options.maxRetries !== undefined) env.CLAUDE_CODE_MAX_RETRIES = String(this.options.maxRetries);
     const newSessionId = input.resumeSessionId ? undefined : randomUUID();
     const afterResult = new AbortController();
@@ -59,17 +59,12 @@ export class ClaudeRunner implements AgentRunner {
     let exited = false;
 
     const parser = new ClaudeStreamParser();
-    const stdoutLines = new LineSplitter();
-    const stderrLines = new LineSplitter();
     const recent: string[] = [];
+    const notify = activityEmitter(onActivity);
     const emit = (a: RunnerActivity) => {
       recent.push(`${a.kind}: ${a.message}`);
       if (recent.length > LAST_ACTIVITIES) recent.shift();
-      try {
-        onActivity?.(a);
-      } catch {
-        // a listener's failure is not the agent's
-      }
+      notify(a);
     };
     const onStdoutLine = (line: string) => {
       parser.push(line).forEach(emit);
@@ -77,35 +72,29 @@ export class ClaudeRunner implements AgentRunner {
         exitTimer = setTimeout(() => afterResult.abort(), EXIT_AFTER_RESULT_MS);
       }
     };
-    const onStderrLine = (line: string) => {
-      if (line.trim() !== '') emit({ kind: 'status', message: clip(line, 400) });
-    };
 
     const lastOutput = (proc: ProcessResult, withActivity: boolean) => describeLastOutput(proc, withActivity ? recent : undefined);
     emit({
       kind: 'status',
       message: `claude ${input.resumeSessionId ? `--resume ${input.resumeSessionId}` : `--session-id ${newSessionId}`} (${accessFor(input)})`,
     });
-    const proc = await runProcess({
+    const proc = await runAgentProcess({
       command: binary,
       args: claudeArgs(input, { sessionId: newSessionId, maxTurns: this.options.maxTurns }),
       cwd: input.cwd,
       env,
+      // Claude Code runs each Bash command in a session of its own: swept after the call by this marker.
+      marker: newCallMarker(),
+      agentName: 'claude',
       input: input.prompt,
       idleTimeoutMs: input.idleTimeoutMs,
       signal: AbortSignal.any([input.signal, afterResult.signal]),
-      killGraceMs: this.options.killGraceMs,
-      onOutput: (chunk, stream) => {
-        if (stream === 'stdout') stdoutLines.push(chunk).forEach(onStdoutLine);
-        else stderrLines.push(chunk).forEach(onStderrLine);
-      },
+      killGraceMs: this.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+      onStdoutLine,
+      emit,
     });
     exited = true;
     clearTimeout(exitTimer);
-    stdoutLines.end().forEach(onStdoutLine);
-    stderrLines.end().forEach(onStderrLine);
-    const strays = await stopMarkedProcesses(callId, this.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
-    if (strays > 0) emit({ kind: 'status', message: `stopped ${strays} process(es) claude left running` });
 
     // stdout first: what the CLI said decides, not its exit code.
     const state = parser.state;
@@ -181,10 +170,6 @@ function tail(text: string, lines: number): string {
     .split('\n')
     .slice(-lines)
     .filter((l) => l.trim() !== '')
-    .map((l) => clip(l, MAX_LINE_CHARS))
+    .map((l) => clipLine(l, MAX_LINE_CHARS))
     .join('\n');
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

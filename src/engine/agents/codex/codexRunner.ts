@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunnerStatus } from '../../domain/events';
 import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
-import { LineSplitter, runProcess, type ProcessResult } from '../../process/processGroup';
+import type { ProcessResult } from '../../process/processGroup';
 import { extractJson } from '../command/extractJson';
-import { CALL_MARKER_VAR, newCallMarker, stopMarkedProcesses } from '../../process/markedProcesses';
+import { CALL_MARKER_VAR, newCallMarker } from '../../process/markedProcesses';
+import { activityEmitter, runAgentProcess } from '../agentProcess';
 import type { AccessLevel, AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
 import { CodexEventParser, usageDelta, ZERO_CODEX_USAGE, type CodexUsage } from './codexEventParser';
 import { costOf, priceOf } from './codexPrices';
@@ -89,7 +90,6 @@ export class CodexRunner implements AgentRunner {
     // Codex puts its tools and its shell snapshot in sessions of their own, out of reach of a
     // group kill: they carry this marker and are swept after the call.
     const marker = newCallMarker();
-    const childEnv = { ...env, [CALL_MARKER_VAR]: marker };
     const binary = this.options.binaryPath ?? 'codex';
     const requestedModel = input.model;
 
@@ -112,19 +112,7 @@ export class CodexRunner implements AgentRunner {
     }
 
     const parser = new CodexEventParser();
-    const stdoutLines = new LineSplitter();
-    const stderrLines = new LineSplitter();
-    const emit = (a: RunnerActivity) => {
-      try {
-        onActivity?.(a);
-      } catch {
-        // a listener's failure is not the agent's
-      }
-    };
-    const onStdoutLine = (line: string) => parser.push(line).activities.forEach(emit);
-    const onStderrLine = (line: string) => {
-      if (line.trim() !== '') emit({ kind: 'status', message: line.length > 400 ? `${line.slice(0, 399)}…` : line });
-    };
+    const emit = activityEmitter(onActivity);
 
     let proc: ProcessResult;
     try {
@@ -132,26 +120,22 @@ export class CodexRunner implements AgentRunner {
       if (!baselineKnown) {
         emit({ kind: 'status', message: `usage of thread ${input.resumeSessionId} before this call is unknown: its whole total is counted` });
       }
-      proc = await runProcess({
+      proc = await runAgentProcess({
         command: binary,
         args: codexArgs(input, { schemaFile, configOverrides: this.options.configOverrides, marker }),
         cwd: input.cwd,
-        env: childEnv,
+        env,
+        marker,
+        agentName: 'codex',
         input: input.prompt,
         idleTimeoutMs: input.idleTimeoutMs,
         signal: input.signal,
         killGraceMs: this.options.killGraceMs,
-        onOutput: (chunk, stream) => {
-          if (stream === 'stdout') stdoutLines.push(chunk).forEach(onStdoutLine);
-          else stderrLines.push(chunk).forEach(onStderrLine);
-        },
+        onStdoutLine: (line) => parser.push(line).activities.forEach(emit),
+        emit,
       });
-      stdoutLines.end().forEach(onStdoutLine);
-      stderrLines.end().forEach(onStderrLine);
     } finally {
       if (schemaDir) rmSync(schemaDir, { recursive: true, force: true });
-      const stray = await stopMarkedProcesses(marker, this.options.killGraceMs ?? 1000);
-      if (stray > 0) emit({ kind: 'status', message: `stopped ${stray} process(es) codex left running` });
     }
 
     const state = parser.state;

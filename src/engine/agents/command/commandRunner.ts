@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { RunnerStatus } from '../../domain/events';
 import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
-import { LineSplitter, runProcess, type ProcessResult } from '../../process/processGroup';
+import type { ProcessResult } from '../../process/processGroup';
+import { activityEmitter, clipLine, runAgentProcess } from '../agentProcess';
 import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
 import { extractJson } from './extractJson';
-import { CALL_MARKER_VAR, newCallMarker, stopMarkedProcesses } from '../../process/markedProcesses';
+import { newCallMarker } from '../../process/markedProcesses';
 
 export interface CommandRunnerOptions {
   /**
@@ -131,13 +132,7 @@ export class CommandRunner implements AgentRunner {
     }
     const [resolved, ...args] = expandCommandTemplate(this.argv, values);
 
-    const emit = (a: RunnerActivity) => {
-      try {
-        onActivity?.(a);
-      } catch {
-        // a listener's failure is not the agent's
-      }
-    };
+    const emit = activityEmitter(onActivity);
     let usageLine: UsageLine | undefined;
     const onStdoutLine = (line: string) => {
       const reported = parseUsageLine(line);
@@ -145,40 +140,28 @@ export class CommandRunner implements AgentRunner {
         usageLine = reported;
         return;
       }
-      if (line.trim() !== '') emit({ kind: 'text', message: cut(line) });
+      if (line.trim() !== '') emit({ kind: 'text', message: clipLine(line, MAX_ACTIVITY_CHARS) });
     };
-    const onStderrLine = (line: string) => {
-      if (line.trim() !== '') emit({ kind: 'status', message: cut(line) });
-    };
-    const stdoutLines = new LineSplitter();
-    const stderrLines = new LineSplitter();
-
-    // Helpers the command moved out of its process group (setsid, nohup …) carry this marker
-    // and are stopped after the call, like the group itself.
-    const marker = newCallMarker();
+    // Helpers the command moved out of its process group (setsid, nohup …) are stopped after the call too.
     let proc: ProcessResult;
     try {
-      proc = await runProcess({
+      proc = await runAgentProcess({
         command: resolved ?? command,
         args,
         cwd: input.cwd,
-        env: { ...(this.options.env ?? process.env), [CALL_MARKER_VAR]: marker },
+        env: this.options.env ?? process.env,
+        marker: newCallMarker(),
+        agentName: `\`${command}\``,
         // Without {prompt_file} the prompt is the command's stdin; with it, stdin is /dev/null.
         ...(this.usesPromptFile ? {} : { input: input.prompt }),
         idleTimeoutMs: input.idleTimeoutMs,
         signal: input.signal,
         killGraceMs: this.options.killGraceMs,
-        onOutput: (chunk, stream) => {
-          if (stream === 'stdout') stdoutLines.push(chunk).forEach(onStdoutLine);
-          else stderrLines.push(chunk).forEach(onStderrLine);
-        },
+        onStdoutLine,
+        emit,
       });
-      stdoutLines.end().forEach(onStdoutLine);
-      stderrLines.end().forEach(onStderrLine);
     } finally {
       if (promptDir) rmSync(promptDir, { recursive: true, force: true });
-      const stray = await stopMarkedProcesses(marker, this.options.killGraceMs ?? 1000);
-      if (stray > 0) emit({ kind: 'status', message: `stopped ${stray} process(es) \`${command}\` left running` });
     }
 
     const reported: UsageLine | undefined = usageLine;
@@ -244,4 +227,3 @@ function lastOutput(proc: ProcessResult): string {
   return lines === '' ? ' (no output)' : `; last output:\n${lines}`;
 }
 
-const cut = (text: string) => (text.length > MAX_ACTIVITY_CHARS ? `${text.slice(0, MAX_ACTIVITY_CHARS - 1)}…` : text);

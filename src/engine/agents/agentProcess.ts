@@ -1,0 +1,59 @@
+import { CALL_MARKER_VAR, stopMarkedProcesses } from '../process/markedProcesses';
+import { LineSplitter } from '../process/lineSplitter';
+import { runProcess, type ProcessResult, type RunProcessOptions } from '../process/processGroup';
+import type { RunnerActivity } from './runner';
+
+const MAX_STATUS_CHARS = 400;
+
+export interface AgentProcessOptions extends Omit<RunProcessOptions, 'onOutput' | 'env'> {
+  env: NodeJS.ProcessEnv;
+  /** Put in the environment of the call's processes, so those that leave its group are found after it. */
+  marker: string;
+  /** Named in the activity that reports processes stopped after the call. */
+  agentName: string;
+  onStdoutLine(line: string): void;
+  emit(activity: RunnerActivity): void;
+}
+
+/**
+ * Runs one call of an agent CLI: stdout line by line to the caller's parser, stderr lines as
+ * status activity, and afterwards stops whatever of the call escaped its process group (agents
+ * run tools with setsid; a user's script may nohup a helper).
+ */
+export async function runAgentProcess(options: AgentProcessOptions): Promise<ProcessResult> {
+  const { marker, agentName, onStdoutLine, emit, env, ...processOptions } = options;
+  const stdout = new LineSplitter();
+  const stderr = new LineSplitter();
+  const onStderrLine = (line: string) => {
+    if (line.trim() !== '') emit({ kind: 'status', message: clipLine(line, MAX_STATUS_CHARS) });
+  };
+  try {
+    const result = await runProcess({
+      ...processOptions,
+      env: { ...env, [CALL_MARKER_VAR]: marker },
+      onOutput: (chunk, stream) => {
+        if (stream === 'stdout') stdout.push(chunk).forEach(onStdoutLine);
+        else stderr.push(chunk).forEach(onStderrLine);
+      },
+    });
+    stdout.end().forEach(onStdoutLine);
+    stderr.end().forEach(onStderrLine);
+    return result;
+  } finally {
+    const stray = await stopMarkedProcesses(marker, options.killGraceMs ?? 1000);
+    if (stray > 0) emit({ kind: 'status', message: `stopped ${stray} process(es) ${agentName} left running` });
+  }
+}
+
+/** Activity goes to the listener; a listener's failure is not the agent's. */
+export function activityEmitter(onActivity?: (activity: RunnerActivity) => void): (activity: RunnerActivity) => void {
+  return (activity) => {
+    try {
+      onActivity?.(activity);
+    } catch {
+      // ignored: see above
+    }
+  };
+}
+
+export const clipLine = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
