@@ -101,6 +101,16 @@ describe('bad input gets a clear error and loses nothing', () => {
     assert.doesNotMatch(result.stderr, /unexpected error/);
   });
 
+  it('says when a run id does not exist, for resume and trace', () => {
+    const r = repo();
+    for (const command of ['resume', 'trace']) {
+      const result = runCli([command, 'no-such-run', '--cwd', r.dir]);
+      assert.equal(result.code, 2, command);
+      assert.match(result.stderr, /No run "no-such-run"/);
+      assert.doesNotMatch(result.stderr, /unexpected error/);
+    }
+  });
+
   it('turns a crashing agent into NEEDS_HUMAN with the reason', () => {
     const r = repo();
     const result = run(r.dir, onePlan, { tasks: { a: { actor: [{ crash: true, delayMs: 0 }] } } }, '--gate', 'true');
