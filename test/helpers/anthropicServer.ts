@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback';
 
 /**
  * A scripted model for the real `claude` CLI: an HTTP server on 127.0.0.1 speaking enough of
@@ -91,7 +91,6 @@ export async function startAnthropicServer(options: { log?: (line: string) => vo
   const requests: RecordedRequest[] = [];
   const unknownPaths: string[] = [];
   const scenarios = new Map<string, { script: Script; requests: RecordedRequest[] }>();
-  const sockets = new Set<Socket>();
   const log = options.log ?? (() => {});
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -156,12 +155,7 @@ export async function startAnthropicServer(options: { log?: (line: string) => vo
       else res.destroy();
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const { port, close } = await listenOnLoopback(server);
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -178,12 +172,7 @@ export async function startAnthropicServer(options: { log?: (line: string) => vo
         usageSince: (from) => sumUsage(entry.requests.slice(from).map((r) => r.usage)),
       };
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        // Hanging streams keep their sockets open; the server would never finish closing.
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback';
 
 /**
  * A scripted model on loopback that speaks the OpenAI Responses API the way the real `codex`
@@ -88,7 +88,6 @@ export async function startOpenAIServer(): Promise<OpenAIServer> {
   const unscripted: RecordedRequest[] = [];
   let queue: Array<Reply | ReplyFn> = [];
   let responseIndex = 0;
-  const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();
   let nextId = 0;
 
@@ -155,12 +154,8 @@ export async function startOpenAIServer(): Promise<OpenAIServer> {
       res.end(String(err));
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const listening = await listenOnLoopback(server);
+  const port = listening.port;
 
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
@@ -173,8 +168,7 @@ export async function startOpenAIServer(): Promise<OpenAIServer> {
     },
     async close() {
       for (const res of hanging) res.destroy();
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
     },
   };
 }

@@ -20,6 +20,7 @@ import {
   type Scenario,
   type ScriptedReply,
 } from '../helpers/anthropicServer';
+import { claudeTestEnv } from '../helpers/claudeEnv';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
 /**
@@ -60,21 +61,8 @@ after(async () => {
 // ---------------------------------------------------------------------------------------------
 // Environment, processes, the CLI
 
-/** Hermetic: no outside ANTHROPIC_, CLAUDE_, GIT_ or TASKLOOM_ variables; claude's config in a temp HOME. */
 function testEnv(marker: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  // startCli merges over process.env; undefined drops a variable from the child's environment.
-  for (const k of Object.keys(process.env)) if (/^(ANTHROPIC_|CLAUDE_|GIT_|TASKLOOM_)/.test(k)) env[k] = undefined;
-  return {
-    ...env,
-    HOME: home,
-    CLAUDE_CONFIG_DIR: join(home, 'config'),
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: 'test-key',
-    // Inherited by the CLI, claude and whatever claude starts: how leftovers are found in /proc.
-    TASKLOOM_TEST_CASE: marker,
-  };
+  return claudeTestEnv({ home, baseUrl: server.url, marker });
 }
 
 /** Live processes (not zombies) whose environment carries this case's marker. */

@@ -18,6 +18,7 @@ import {
   type ApiUsage,
   type RecordedRequest,
 } from '../helpers/anthropicServer';
+import { claudeTestEnv } from '../helpers/claudeEnv';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
 // The REAL Claude Code CLI (the dev dependency) against a scripted Messages API on loopback.
@@ -45,20 +46,8 @@ after(async () => {
   assert.deepEqual(unknownPaths, []);
 });
 
-/** A hermetic environment: no outside ANTHROPIC_, CLAUDE_ or GIT_ variables; sessions in a temp config dir. */
 function testEnv(marker: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(ANTHROPIC_|CLAUDE_|GIT_)/.test(k)) env[k] = v;
-  return {
-    ...env,
-    HOME: home,
-    CLAUDE_CONFIG_DIR: join(home, 'config'),
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: 'test-key',
-    // Every process of the call inherits it: how the tests find leftovers in /proc.
-    TASKLOOM_TEST_CASE: marker,
-  };
+  return { ...process.env, ...claudeTestEnv({ home, baseUrl: server.url, marker }) };
 }
 
 function runner(marker: string, options: ClaudeRunnerOptions = {}): ClaudeRunner {
