@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { makeTempRepo, type TempRepo } from '../test/helpers/tempRepo';
 import { benchAppendCost } from './appendCost';
 import { benchEngineOverhead } from './engineOverhead';
+import { benchExtension } from './extensionBench';
 import { buildBigRun } from './fixtures';
 import { describeMachine, type MachineDescription } from './machine';
 import { renderMarkdown, renderText, type Section } from './report';
@@ -22,7 +23,7 @@ const progress = (message: string): void => {
 /** BENCH_SECTIONS=3,4 runs only those sections (2 needs 1, so it brings it along) and leaves RESULTS.md alone. */
 function wantedSections(): Set<number> {
   const raw = process.env.BENCH_SECTIONS?.trim();
-  const wanted = new Set(raw ? raw.split(',').map((n) => Number(n.trim())) : [1, 2, 3, 4, 5]);
+  const wanted = new Set(raw ? raw.split(',').map((n) => Number(n.trim())) : [1, 2, 3, 4, 5, 6]);
   if (wanted.has(2)) wanted.add(1);
   return wanted;
 }
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
     if (wanted.has(3)) sections.set(3, await step('3. engine overhead (real git, 2 plan shapes × 3 runs)', benchEngineOverhead));
     if (wanted.has(4)) sections.set(4, await step('4. scheduler efficiency', benchSchedulerEfficiency));
     if (wanted.has(5)) sections.set(5, await step('5. stream-json parsing (50 MB)', () => benchStreamParse(work)));
+    if (wanted.has(6)) sections.set(6, await step('6. extension in a real VS Code (activation, tree, run view)', benchExtension));
     if (wanted.has(1)) {
       bigRepo = makeTempRepo({ files: { 'README.md': '# bench: a run with 100,000 events\n' } });
       const big = await step('building a 100,000-event run', () => buildBigRun(bigRepo!.dir, RUN_ID));
@@ -56,12 +58,12 @@ async function main(): Promise<void> {
     bigRepo?.cleanup();
     rmSync(work, { recursive: true, force: true });
   }
-  const ordered = [1, 2, 3, 4, 5].flatMap((n) => (sections.has(n) ? [sections.get(n)!] : []));
+  const ordered = [1, 2, 3, 4, 5, 6].flatMap((n) => (sections.has(n) ? [sections.get(n)!] : []));
   const seconds = (performance.now() - started) / 1000;
   machine.loadAverage += ` at the start, ${loadavg()[0]!.toFixed(2)} at the end`;
 
   process.stdout.write(`${machineLine(machine)}\n\n${ordered.map(renderText).join('\n\n')}\n\nTotal: ${seconds.toFixed(1)} s\n`);
-  if (ordered.length === 5) {
+  if (ordered.length === 6) {
     const file = join(__dirname, 'RESULTS.md');
     writeFileSync(file, resultsMarkdown(machine, ordered, seconds));
     progress(`wrote ${file}`);

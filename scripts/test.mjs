@@ -1,23 +1,46 @@
-// Runs every test file under test/ with Node's own runner; TypeScript is loaded through tsx.
+// Runs every test file under test/ with Node's own runner (TypeScript is loaded through tsx),
+// then the suites that run inside a real VS Code (test/vscode, through
+// scripts/vscode/runVsCodeTests.mjs; they need `bash scripts/vscode/installServer.sh` once).
+// Arguments filter both: `npm test -- storeLock` runs the node:test files whose path contains
+// "storeLock" and the VS Code sessions whose name or suite file contains it (none here);
+// `npm test -- vscode` runs only the VS Code sessions. TASKLOOM_SKIP_VSCODE_TESTS=1 skips them.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const only = process.argv.slice(2);
+// test/vscode runs inside the extension host (mocha), not under node:test; its fixtures hold
+// a sample project's own tests.
+const vscodeTests = join(root, 'test', 'vscode');
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const p = join(dir, entry.name);
-    if (entry.isDirectory()) return testFiles(p);
+    if (entry.isDirectory()) return p === vscodeTests ? [] : testFiles(p);
     return entry.name.endsWith('.test.ts') ? [relative(root, p)] : [];
   });
 }
 
 const files = testFiles(join(root, 'test')).filter((f) => only.length === 0 || only.some((o) => f.includes(o)));
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  { cwd: root, stdio: 'inherit' },
-);
-process.exit(result.status ?? 1);
+let failed = false;
+// With filters that match no file, skip the run: `node --test` without files would go looking for tests itself.
+if (files.length > 0) {
+  const node = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+    { cwd: root, stdio: 'inherit' },
+  );
+  failed ||= node.status !== 0;
+}
+
+if (process.env.TASKLOOM_SKIP_VSCODE_TESTS === '1') {
+  console.log('VS Code tests skipped (TASKLOOM_SKIP_VSCODE_TESTS=1)');
+} else {
+  const vscode = spawnSync(process.execPath, [join('scripts', 'vscode', 'runVsCodeTests.mjs'), ...only], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  failed ||= vscode.status !== 0;
+}
+process.exit(failed ? 1 : 0);

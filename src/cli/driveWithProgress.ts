@@ -1,4 +1,4 @@
-import type { RunEndStatus } from '../engine/domain/events';
+import type { DriveOutcome } from '../engine/run/engineShutdown';
 import type { TaskloomEngine } from '../engine/run/engine';
 import type { RunSession } from '../engine/run/runSession';
 import { EXIT } from './cliErrors';
@@ -22,7 +22,7 @@ export async function driveWithProgress(engine: TaskloomEngine, session: RunSess
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   const stop = session.onEvent(createProgressPrinter());
-  let status: RunEndStatus;
+  let status: DriveOutcome;
   try {
     status = await engine.drive(session, controller.signal);
   } finally {

@@ -55,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
 /** Errors that describe bad input carry a hint and exit 2; anything else is a bug and says so. */
 function report(error: unknown): number {
   const err = error as Error & { hint?: string };
-  const known = ['UsageError', 'PlanValidationError', 'PlanFileError', 'WorkspaceError', 'LockHeldError', 'ScenarioError', 'CorruptLogError', 'RunNotFoundError'];
+  const known = ['UsageError', 'PlanValidationError', 'PlanFileError', 'WorkspaceError', 'LockHeldError', 'ScenarioError', 'CorruptLogError', 'RunNotFoundError', 'SettingsError'];
   if (known.includes(err.name) || error instanceof UsageError) {
     process.stderr.write(`${red('taskloom:')} ${err.message}\n${err.hint ? `${err.hint}\n` : ''}`);
     return EXIT.badInput;

@@ -1,9 +1,6 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import type { Budgets } from '../engine/domain/budget';
-import { DEFAULT_RUN_CONFIG, type AgentConfig, type RoleModels, type RunConfig } from '../engine/domain/runConfig';
-import { validateCommandTemplate } from '../engine/agents/command/commandRunner';
-import { detectGateCommands } from '../engine/gate/detectGateCommands';
+import { DEFAULT_RUN_CONFIG, type AgentKind, type RunConfig } from '../engine/domain/runConfig';
+import { runConfigFromSettings, type ExtraRunSettings, type SettingName } from '../engine/run/runConfigFromSettings';
+import type { RunSettings } from '../protocol/runSettings';
 import { UsageError } from './cliErrors';
 
 /** Flags shared by `run` and `demo` that shape a run's config. */
@@ -55,82 +52,67 @@ export interface RunConfigFlags {
   'task-budget-tokens'?: string;
 }
 
-function positiveInt(flag: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} must be a whole number ≥ 1, got "${value}"`);
-  return n;
-}
+/** The flag each setting comes from, so the shared checks name what the user typed. */
+const FLAG_LABELS: Record<SettingName, string> = {
+  agent: '--agent',
+  'models.planner': '--planner-model',
+  'models.actor': '--actor-model',
+  'models.critic': '--critic-model',
+  claudePath: '--claude-path',
+  codexPath: '--codex-path',
+  commandArgv: '--command',
+  scriptedScenario: '--script',
+  maxParallel: '--parallel',
+  gateCommands: '--gate',
+  maxAttempts: '--max-attempts',
+  maxReviewCycles: '--max-reviews',
+  stuckThresholdSeconds: '--stuck-seconds',
+  gateTimeoutSeconds: '--gate-timeout',
+  'budgets.runUsd': '--budget-usd',
+  'budgets.runTokens': '--budget-tokens',
+  'budgets.taskUsd': '--task-budget-usd',
+  'budgets.taskTokens': '--task-budget-tokens',
+};
 
-function positiveNumber(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${flag} must be a number > 0, got "${value}"`);
-  return n;
-}
-
-function buildBudgets(flags: RunConfigFlags): Budgets | undefined {
-  const budgets: Budgets = {
-    runUsd: positiveNumber('budget-usd', flags['budget-usd']),
-    runTokens: positiveNumber('budget-tokens', flags['budget-tokens']),
-    taskUsd: positiveNumber('task-budget-usd', flags['task-budget-usd']),
-    taskTokens: positiveNumber('task-budget-tokens', flags['task-budget-tokens']),
-  };
-  const set = Object.entries(budgets).filter(([, v]) => v !== undefined);
-  return set.length ? (Object.fromEntries(set) as Budgets) : undefined;
-}
-
+/** The flags as RunSettings; runConfigFromSettings (shared with the editor) does the defaults and the checks. */
 export function buildRunConfig(flags: RunConfigFlags, cwd: string, repoRoot: string): RunConfig {
-  const budgets = buildBudgets(flags);
-  return {
-    ...DEFAULT_RUN_CONFIG,
-    maxParallel: positiveInt('parallel', flags.parallel, DEFAULT_RUN_CONFIG.maxParallel),
-    maxGateFixAttempts: positiveInt('max-attempts', flags['max-attempts'], DEFAULT_RUN_CONFIG.maxGateFixAttempts),
-    maxReviewCycles: positiveInt('max-reviews', flags['max-reviews'], DEFAULT_RUN_CONFIG.maxReviewCycles),
-    stuckThresholdSeconds: positiveInt('stuck-seconds', flags['stuck-seconds'], DEFAULT_RUN_CONFIG.stuckThresholdSeconds),
-    gateTimeoutSeconds: positiveInt('gate-timeout', flags['gate-timeout'], DEFAULT_RUN_CONFIG.gateTimeoutSeconds),
+  const model = flags.model;
+  const agent = (flags.agent ?? (flags.script ? 'scripted' : 'claude')) as AgentKind;
+  const settings: RunSettings & ExtraRunSettings = {
+    agent,
+    models: {
+      ...(flags['planner-model'] ?? model ? { planner: flags['planner-model'] ?? model } : {}),
+      ...(flags['actor-model'] ?? model ? { actor: flags['actor-model'] ?? model } : {}),
+      ...(flags['critic-model'] ?? model ? { critic: flags['critic-model'] ?? model } : {}),
+    },
+    ...(flags['claude-path'] ? { claudePath: flags['claude-path'] } : {}),
+    ...(flags['codex-path'] ? { codexPath: flags['codex-path'] } : {}),
+    ...(agent === 'command' && flags.command !== undefined ? { commandArgv: parseCommandTemplate(flags.command) } : {}),
+    ...(flags.script ? { scriptedScenario: flags.script } : {}),
+    maxParallel: numberFlag('parallel', flags.parallel) ?? DEFAULT_RUN_CONFIG.maxParallel,
+    gateCommands: flags.gate ?? [],
+    maxAttempts: numberFlag('max-attempts', flags['max-attempts']) ?? DEFAULT_RUN_CONFIG.maxGateFixAttempts,
+    maxReviewCycles: numberFlag('max-reviews', flags['max-reviews']) ?? DEFAULT_RUN_CONFIG.maxReviewCycles,
+    stuckThresholdSeconds: numberFlag('stuck-seconds', flags['stuck-seconds']) ?? DEFAULT_RUN_CONFIG.stuckThresholdSeconds,
+    gateTimeoutSeconds: numberFlag('gate-timeout', flags['gate-timeout']) ?? DEFAULT_RUN_CONFIG.gateTimeoutSeconds,
+    budgets: {
+      runUsd: numberFlag('budget-usd', flags['budget-usd']),
+      runTokens: numberFlag('budget-tokens', flags['budget-tokens']),
+      taskUsd: numberFlag('task-budget-usd', flags['task-budget-usd']),
+      taskTokens: numberFlag('task-budget-tokens', flags['task-budget-tokens']),
+    },
     allowUnverified: flags['allow-unverified'] ?? false,
-    ...(budgets ? { budgets } : {}),
-    gateCommands: flags.gate?.length ? flags.gate : detectGateCommands(repoRoot),
-    agent: buildAgentConfig(flags, cwd),
+    codexConfig: flags['codex-config'] ?? [],
   };
+  return runConfigFromSettings(settings, { baseDir: cwd, repoRoot, labels: FLAG_LABELS });
 }
 
-const AGENT_KINDS = ['claude', 'codex', 'command', 'scripted'] as const;
-
-function buildAgentConfig(flags: RunConfigFlags, cwd: string): AgentConfig {
-  const kind = flags.agent ?? (flags.script ? 'scripted' : 'claude');
-  const models: RoleModels = {
-    ...(flags['planner-model'] ?? flags.model ? { planner: flags['planner-model'] ?? flags.model } : {}),
-    ...(flags['actor-model'] ?? flags.model ? { actor: flags['actor-model'] ?? flags.model } : {}),
-    ...(flags['critic-model'] ?? flags.model ? { critic: flags['critic-model'] ?? flags.model } : {}),
-  };
-  switch (kind) {
-    case 'scripted': {
-      if (!flags.script) throw new UsageError('The scripted agent needs a scenario: --script FILE');
-      const scriptPath = resolve(cwd, flags.script);
-      if (!existsSync(scriptPath)) throw new UsageError(`Scenario file not found: ${scriptPath}`);
-      return { kind, scriptPath };
-    }
-    case 'claude':
-      return { kind, binaryPath: flags['claude-path'] || process.env.TASKLOOM_CLAUDE_PATH || 'claude', models };
-    case 'codex':
-      return {
-        kind,
-        binaryPath: flags['codex-path'] || process.env.TASKLOOM_CODEX_PATH || 'codex',
-        models,
-        configOverrides: flags['codex-config'] ?? [],
-      };
-    case 'command': {
-      if (!flags.command) throw new UsageError('The command agent needs its command line: --command \'["aider", "--message-file", "{prompt_file}"]\'');
-      const argv = parseCommandTemplate(flags.command);
-      const problems = validateCommandTemplate(argv);
-      if (problems.length) throw new UsageError(`--command: ${problems.join('; ')}`);
-      return { kind, argv, models };
-    }
-    default:
-      throw new UsageError(`Unknown agent "${kind}"`, `Choose one of: ${AGENT_KINDS.join(', ')}`);
-  }
+/** Only the syntax: whether the number is allowed is runConfigFromSettings' call. */
+function numberFlag(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (text.trim() === '' || Number.isNaN(n)) throw new UsageError(`--${flag} must be a number, got "${text}"`);
+  return n;
 }
 
 /** A JSON array of arguments, or a plain command line split at spaces (no quoting). */
@@ -144,5 +126,5 @@ function parseCommandTemplate(text: string): string[] {
     }
     throw new UsageError('--command: a JSON array of strings was expected, e.g. ["my-agent", "--prompt-file", "{prompt_file}"]');
   }
-  return text.trim().split(/\s+/);
+  return text.trim().split(/\s+/).filter(Boolean);
 }

@@ -685,4 +685,24 @@ describe('RunStore', () => {
     );
     assert.equal(store.lastRunId(), 'run-1');
   });
+
+  it('removes a run: its folder, its index entry and snapshot, for good', () => {
+    let { store } = openStore();
+    store.createRun('run-1', created('first'));
+    store.createRun('run-2', created('second'));
+    store.append('run-2', call('a'));
+    store.removeRun('run-2');
+    assert.equal(fs.existsSync(path.join(repo, '.taskloom', 'runs', 'run-2')), false);
+    assert.deepEqual(store.listRuns().map((r) => r.runId), ['run-1']);
+    assert.equal(store.lastRunId(), 'run-1');
+    assert.throws(() => store.loadRun('run-2'), RunNotFoundError);
+    assert.throws(() => store.removeRun('run-2'), RunNotFoundError);
+    closeStore(store);
+
+    let openWarnings: string[];
+    ({ store, openWarnings } = openStore());
+    assert.deepEqual(openWarnings, [], 'the index on disk agrees with the logs');
+    assert.deepEqual(store.listRuns().map((r) => r.runId), ['run-1']);
+    assert.doesNotMatch(fs.readFileSync(path.join(repo, '.taskloom', 'state.json'), 'utf8'), /run-2/);
+  });
 });

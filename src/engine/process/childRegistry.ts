@@ -1,4 +1,5 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { isProcessGroupAlive } from './liveness';
 import { signalGroupInTurn } from './killProcessGroup';
 
@@ -8,37 +9,69 @@ interface TrackedGroup {
   startedAt: string;
 }
 
+interface LiveGroup extends TrackedGroup {
+  /** Where the group was started: it belongs to the workspace whose root holds this folder. */
+  cwd: string;
+}
+
 /**
- * Remembers, in a file, the process groups this engine started (agents and gates). They run
- * in their own groups so they can be stopped as a whole — which also means they outlive an
- * engine killed with SIGKILL. The next engine on the workspace reads the file and stops
- * what is left, before a resumed task recreates the worktree those processes write into.
+ * Remembers, in a file per workspace, the process groups this engine started (agents and
+ * gates). They run in their own groups so they can be stopped as a whole — which also means
+ * they outlive an engine killed with SIGKILL. The next engine on the workspace reads the file
+ * and stops what is left, before a resumed task recreates the worktree those processes write
+ * into. One process may drive several workspaces at once (the engine server), so each group
+ * is written to the file of the workspace it runs in.
  */
 class ChildRegistry {
-  private file: string | undefined;
-  private readonly groups = new Map<number, TrackedGroup>();
+  /** Workspace root → its registry file. */
+  private readonly files = new Map<string, string>();
+  private readonly groups = new Map<number, LiveGroup>();
 
-  /** From now on, keep the tracked groups in `file`. */
-  persistTo(file: string | undefined): void {
-    this.file = file;
-    this.save();
+  /** From now on, keep the groups started inside `root` in `file`; `undefined` stops it. */
+  persistTo(root: string, file: string | undefined): void {
+    if (file === undefined) {
+      this.files.delete(root);
+      return;
+    }
+    this.files.set(root, file);
+    this.save(root, file);
   }
 
-  track(pgid: number): void {
-    this.groups.set(pgid, { pgid, startedAt: processStartTime(pgid) ?? '' });
-    this.save();
+  track(pgid: number, cwd: string): void {
+    this.groups.set(pgid, { pgid, cwd: resolve(cwd), startedAt: processStartTime(pgid) ?? '' });
+    this.saveAll();
   }
 
   untrack(pgid: number): void {
-    if (this.groups.delete(pgid)) this.save();
+    if (this.groups.delete(pgid)) this.saveAll();
   }
 
-  private save(): void {
-    if (!this.file) return;
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ owner: process.pid, groups: [...this.groups.values()] }));
-    renameSync(tmp, this.file);
+  /** This process started the group and it is still running: not a leftover of a dead engine. */
+  isTracking(pgid: number): boolean {
+    return this.groups.has(pgid);
   }
+
+  private saveAll(): void {
+    for (const [root, file] of this.files) this.save(root, file);
+  }
+
+  /**
+   * A group started outside every registered workspace (a probe in a temp folder) is written to
+   * every file: better stopped by whichever engine comes next than left running.
+   */
+  private save(root: string, file: string): void {
+    const groups = [...this.groups.values()]
+      .filter((g) => isInside(g.cwd, root) || ![...this.files.keys()].some((r) => isInside(g.cwd, r)))
+      .map(({ pgid, startedAt }) => ({ pgid, startedAt }));
+    const tmp = `${file}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ owner: process.pid, groups }));
+    renameSync(tmp, file);
+  }
+}
+
+function isInside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 export const childRegistry = new ChildRegistry();
@@ -46,7 +79,7 @@ export const childRegistry = new ChildRegistry();
 /**
  * Stops the process groups a previous engine left running (it died without cleaning up).
  * Returns how many were stopped. Only groups whose leader is provably the same process
- * (same kernel start time) are signalled.
+ * (same kernel start time) are signalled, and never one this process is running itself.
  */
 export async function stopLeftoverProcessGroups(file: string, graceMs = 1000): Promise<number> {
   let recorded: { groups?: TrackedGroup[] };
@@ -56,7 +89,11 @@ export async function stopLeftoverProcessGroups(file: string, graceMs = 1000): P
     return 0;
   }
   const leftovers = (recorded.groups ?? []).filter(
-    (g) => isProcessGroupAlive(g.pgid) && g.startedAt !== '' && processStartTime(g.pgid) === g.startedAt,
+    (g) =>
+      !childRegistry.isTracking(g.pgid) &&
+      isProcessGroupAlive(g.pgid) &&
+      g.startedAt !== '' &&
+      processStartTime(g.pgid) === g.startedAt,
   );
   await Promise.all(leftovers.map((g) => signalGroupInTurn(g.pgid, graceMs, ['SIGTERM', 'SIGKILL'])));
   return leftovers.length;

@@ -91,7 +91,7 @@ export async function runProcess(opts: RunProcessOptions): Promise<ProcessResult
   }
   const pid = child.pid;
   child.on('error', () => {}); // later errors (a failed kill) are handled by the group logic
-  trackLiveGroup(pid);
+  trackLiveGroup(pid, opts.cwd);
 
   const maxBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
@@ -196,9 +196,9 @@ function describeSpawnError(command: string, err: NodeJS.ErrnoException): string
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
-function trackLiveGroup(pgid: number): void {
+function trackLiveGroup(pgid: number, cwd: string): void {
   liveGroups.add(pgid);
-  childRegistry.track(pgid);
+  childRegistry.track(pgid, cwd);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {

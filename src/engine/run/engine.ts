@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { childRegistry, stopLeftoverProcessGroups } from '../process/childRegistry';
-import type { AgentRunner } from '../agents/runner';
-import type { RunEndStatus } from '../domain/events';
+import type { AgentRunner, RunnerActivity } from '../agents/runner';
+import type { AgentRole } from '../domain/events';
 import type { Plan } from '../domain/plan';
 import type { RunConfig } from '../domain/runConfig';
 import { isInFlight } from '../domain/taskStates';
@@ -10,8 +10,10 @@ import { RunStore } from '../store/runStore';
 import { ensureExcluded, inspectRepo, type RepoInfo } from '../workspace/repoInspector';
 import { WorktreeManager } from '../workspace/worktreeManager';
 import { createRunner } from './agentFactory';
+import type { DriveOutcome } from './engineShutdown';
 import { driveRun } from './orchestrator';
 import { planRun } from './planner';
+import { observedRunner } from './observedRunner';
 import { newRunId } from './runId';
 import type { RunContext } from './runContext';
 import { RunSession } from './runSession';
@@ -23,9 +25,19 @@ export interface EngineOptions {
   readOnly?: boolean;
   /** Replaces the runner built from the run's config (tests, benchmarks). */
   runnerOverride?: AgentRunner;
+  /** Hears what the agents are doing (not durable): the engine server shows it in the editor. */
+  onActivity?: (runId: string, taskId: string | null, role: AgentRole, activity: RunnerActivity) => void;
 }
 
 export type HumanAction = 'retry' | 'accept' | 'skip';
+
+/** A human decision the task's state does not allow (bad input, not a bug). */
+export class HumanDecisionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HumanDecisionError';
+  }
+}
 
 /**
  * The engine's front door, shared by the CLI and the engine server: opens the workspace's
@@ -48,7 +60,7 @@ export class TaskloomEngine {
       const registryFile = join(repo.root, '.taskloom', 'processes.json');
       const stopped = await stopLeftoverProcessGroups(registryFile);
       if (stopped) warnings.push(`stopped ${stopped} agent or gate process group(s) left running by a Taskloom process that died`);
-      childRegistry.persistTo(registryFile);
+      childRegistry.persistTo(repo.root, registryFile);
     }
     return new TaskloomEngine(repo, store, warnings, options);
   }
@@ -108,7 +120,7 @@ export class TaskloomEngine {
     const task = session.task(taskId);
     const event = { retry: 'HUMAN_RETRY', accept: 'HUMAN_ACCEPTED', skip: 'HUMAN_SKIPPED' } as const;
     if (task.state !== 'NEEDS_HUMAN' && task.state !== 'UNVERIFIED_BY_CRITIC' && !(action === 'retry' && task.state === 'SKIPPED')) {
-      throw new Error(`Task "${taskId}" is ${task.state}; only a task that needs a human can be retried, accepted or skipped`);
+      throw new HumanDecisionError(`Task "${taskId}" is ${task.state}; only a task that needs a human can be retried, accepted or skipped`);
     }
     if (action === 'accept' && task.worktreePath) {
       // "As it is" includes what the agent left uncommitted when it stopped (or what the human edited).
@@ -120,7 +132,7 @@ export class TaskloomEngine {
     session.transition(taskId, event[action], `human chose to ${action}${note ? `: ${note}` : ''}`);
   }
 
-  async drive(session: RunSession, signal: AbortSignal): Promise<RunEndStatus> {
+  async drive(session: RunSession, signal: AbortSignal): Promise<DriveOutcome> {
     let paused = session.state.status === 'paused';
     const ctx: RunContext = {
       session,
@@ -142,11 +154,14 @@ export class TaskloomEngine {
   }
 
   private runnerFor(session: RunSession): AgentRunner {
-    return this.options.runnerOverride ?? createRunner(session.state.config.agent);
+    const runner = this.options.runnerOverride ?? createRunner(session.state.config.agent);
+    const listen = this.options.onActivity;
+    if (!listen) return runner;
+    return observedRunner(runner, (input, activity) => listen(session.runId, input.taskId, input.role, activity));
   }
 
   close(): void {
-    if (!this.options.readOnly) childRegistry.persistTo(undefined);
+    if (!this.options.readOnly) childRegistry.persistTo(this.repo.root, undefined);
     this.store.close();
   }
 }

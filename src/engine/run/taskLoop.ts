@@ -1,3 +1,4 @@
+import { isShutdown } from './engineShutdown';
 import type { RunnerResult } from '../agents/runner';
 import { budgetStop } from '../domain/budget';
 import type { PlanTask } from '../domain/plan';
@@ -228,7 +229,8 @@ function handleAgentFailure(ctx: RunContext, taskId: string, role: string, resul
 }
 
 function cancel(ctx: RunContext, taskId: string, reason: string): StepOutcome {
-  ctx.session.transition(taskId, 'CANCELLED', reason);
+  const why = isShutdown(ctx.signal) ? `interrupted: ${(ctx.signal.reason as Error).message} (resume restarts it)` : reason;
+  ctx.session.transition(taskId, 'CANCELLED', why);
   return STOP;
 }
 

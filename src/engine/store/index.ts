@@ -1,5 +1,5 @@
 export { CorruptLogError, EventLog, type ReadOptions, type ReadResult } from './eventLog';
-export { LockHeldError, WorkspaceLock } from './lock';
+export { describeLockOwner, liveLockOwner, LockHeldError, WorkspaceLock, type LockOwner } from './lock';
 export { derivedFilesUpToDate, renderDecisionsMarkdown, renderRunJson, writeDerivedFiles, type RunStatusFile } from './derivedFiles';
 export { runPaths, taskloomPaths, isValidRunId, assertValidRunId, type RunPaths, type TaskloomPaths } from './paths';
 export {

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { isProcessAlive } from '../process/liveness';
 
-interface LockOwner {
+/** Who holds `.taskloom/lock`. */
+export interface LockOwner {
   pid: number;
   host: string;
   command: string;
@@ -79,6 +80,21 @@ export class WorkspaceLock {
       holder !== undefined && holder.pid === this.owner.pid && holder.host === this.owner.host && holder.startedAt === this.owner.startedAt;
     if (ours) fs.rmSync(this.file, { force: true });
   }
+}
+
+/**
+ * The live process holding the workspace's lock, if any, without taking it: a reader uses it
+ * to say who is driving the workspace. A lock whose process is gone counts as free.
+ */
+export function liveLockOwner(taskloomDir: string): LockOwner | undefined {
+  const holder = parseOwner(readText(path.join(taskloomDir, 'lock')) ?? '');
+  return holder && isAlive(holder) ? holder : undefined;
+}
+
+/** `"taskloom run" (pid 123, since 10:04:05)`, for a person. */
+export function describeLockOwner(owner: LockOwner): string {
+  const elsewhere = owner.host === os.hostname() ? '' : ` on host "${owner.host}"`;
+  return `"${owner.command}" (pid ${owner.pid}${elsewhere}, since ${formatSince(owner.startedAt)})`;
 }
 
 function tryCreate(file: string, owner: LockOwner): boolean {

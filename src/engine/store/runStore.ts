@@ -246,6 +246,28 @@ export class RunStore {
     return this.listRuns().find((run) => run.status !== 'completed' && run.status !== 'cancelled')?.runId;
   }
 
+  /**
+   * Deletes a run: its folder under runs/ (log, run.json, DECISIONS.md) and its index entry
+   * with its snapshot. The folder goes first: if the process dies in between, the next open
+   * drops the entry whose log is gone, whereas a log left without its entry would bring the
+   * run back.
+   */
+  removeRun(runId: string): void {
+    this.assertWritable();
+    const paths = this.runPaths(runId);
+    if (!fs.existsSync(paths.events) && !this.db.run(runId)) throw new RunNotFoundError(runId);
+    this.logs.get(runId)?.close();
+    this.logs.delete(runId);
+    this.states.delete(runId);
+    clearTimeout(this.derived.get(runId)?.timer);
+    this.derived.delete(runId);
+    fs.rmSync(paths.dir, { recursive: true, force: true });
+    this.db.removeRun(runId);
+    const newest = this.listRuns()[0];
+    if (this.db.lastRunId === undefined && newest) this.db.setLastRunId(newest.runId);
+    this.writeDb();
+  }
+
   runPaths(runId: string): RunPaths {
     return runPaths(this.paths.runsDir, runId);
   }

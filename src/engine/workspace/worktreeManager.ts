@@ -250,6 +250,34 @@ export class WorktreeManager {
   }
 
   /**
+   * Removes every worktree and every branch of the run (`taskloom/<runId>/*`), work included:
+   * only for a run the user chose to discard. Refuses, before touching anything, when one of
+   * those branches is checked out outside the run's worktrees (the user's own checkout).
+   */
+  async discardRun(): Promise<{ worktrees: string[]; branches: string[] }> {
+    return this.exclusive(async () => {
+      const prefix = `taskloom/${this.runId}/`;
+      const worktrees = await this.listWorktrees();
+      const foreign = worktrees.find((e) => e.branch?.startsWith(prefix) && !isInside(e.path, this.worktreeDir));
+      if (foreign) {
+        throw new WorkspaceError(
+          `Branch ${foreign.branch} is checked out in ${foreign.path}`,
+          'Switch that checkout to another branch, then discard the run again.',
+        );
+      }
+      const ours = worktrees.filter((e) => isInside(e.path, this.worktreeDir));
+      for (const entry of ours) await this.discardWorktree(entry.path, null);
+      await rm(this.worktreeDir, { recursive: true, force: true });
+      await this.git.raw(['worktree', 'prune']);
+      // A pattern without a trailing slash matches whole path components: run "r1" never matches "r10".
+      const refs = await this.git.raw(['for-each-ref', '--format=%(refname:short)', `refs/heads/taskloom/${this.runId}`]);
+      const branches = refs.split('\n').map((b) => b.trim()).filter(Boolean);
+      if (branches.length) await this.git.raw(['branch', '-D', '-q', ...branches]);
+      return { worktrees: ours.map((e) => e.path), branches };
+    });
+  }
+
+  /**
    * Removes the worktrees of tasks whose branch is merged into integration, checked with git rather
    * than trusted from the caller. Branches are never deleted; a worktree is kept when its work is not
    * merged (GREEN or not) or it has uncommitted changes. `greenTaskIds` lets unmerged GREEN work be

@@ -1,0 +1,175 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { RunSettings } from '../../protocol/runSettings';
+import { validateCommandTemplate } from '../agents/command/commandRunner';
+import type { Budgets } from '../domain/budget';
+import { DEFAULT_RUN_CONFIG, type AgentConfig, type AgentKind, type RoleModels, type RunConfig } from '../domain/runConfig';
+import { detectGateCommands } from '../gate/detectGateCommands';
+
+/** A setting that cannot make a run; the message names the setting (or the CLI flag) to change. */
+export class SettingsError extends Error {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = 'SettingsError';
+  }
+}
+
+/** Settings the CLI has as flags and the editor does not (yet): they default to off. */
+export interface ExtraRunSettings {
+  allowUnverified?: boolean;
+  /** Extra `-c key=value` settings for codex, e.g. a model provider. */
+  codexConfig?: string[];
+}
+
+/** How the editor calls each RunSettings field (its `taskloom.*` setting), for messages. The CLI names its flags instead. */
+export const EDITOR_SETTING_LABELS = {
+  agent: 'taskloom.agent',
+  'models.planner': 'taskloom.models.planner',
+  'models.actor': 'taskloom.models.actor',
+  'models.critic': 'taskloom.models.critic',
+  claudePath: 'taskloom.claude.path',
+  codexPath: 'taskloom.codex.path',
+  commandArgv: 'taskloom.command.argv',
+  scriptedScenario: 'taskloom.scripted.scenario',
+  maxParallel: 'taskloom.maxParallel',
+  gateCommands: 'taskloom.gate.commands',
+  maxAttempts: 'taskloom.maxAttempts',
+  maxReviewCycles: 'taskloom.maxReviewCycles',
+  stuckThresholdSeconds: 'taskloom.stuckThresholdSeconds',
+  gateTimeoutSeconds: 'taskloom.gate.timeoutSeconds',
+  'budgets.runUsd': 'taskloom.budget.runUsd',
+  'budgets.runTokens': 'taskloom.budget.runTokens',
+  'budgets.taskUsd': 'taskloom.budget.taskUsd',
+  'budgets.taskTokens': 'taskloom.budget.taskTokens',
+} as const;
+
+/** A RunSettings field, dotted for the nested ones. */
+export type SettingName = keyof typeof EDITOR_SETTING_LABELS;
+
+export interface RunConfigContext {
+  /** A relative scenario path is taken from here (the workspace folder, or the CLI's --cwd). */
+  baseDir: string;
+  /** Where gate commands are detected when none are set. */
+  repoRoot: string;
+  /** How messages name each setting; default EDITOR_SETTING_LABELS. */
+  labels?: Record<SettingName, string>;
+  /** For TASKLOOM_CLAUDE_PATH / TASKLOOM_CODEX_PATH; default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+const AGENT_KINDS: readonly AgentKind[] = ['claude', 'codex', 'command', 'scripted'];
+
+/**
+ * The RunConfig a run is created with, from the user's settings: the one place for the
+ * defaults and the checks, used by the engine server (editor settings) and the CLI (flags).
+ * Values are checked at run time, since settings arrive as JSON a user may have mistyped.
+ * Pure apart from reading the project for gate detection and checking the scenario file exists.
+ */
+export function runConfigFromSettings(settings: RunSettings & ExtraRunSettings, context: RunConfigContext): RunConfig {
+  const label = context.labels ?? EDITOR_SETTING_LABELS;
+  const budgets = buildBudgets(settings.budgets ?? {}, label);
+  const gateCommands = stringList(settings.gateCommands, label.gateCommands).filter((c) => c.trim() !== '');
+  return {
+    ...DEFAULT_RUN_CONFIG,
+    maxParallel: positiveInt(label.maxParallel, settings.maxParallel, DEFAULT_RUN_CONFIG.maxParallel),
+    maxGateFixAttempts: positiveInt(label.maxAttempts, settings.maxAttempts, DEFAULT_RUN_CONFIG.maxGateFixAttempts),
+    maxReviewCycles: positiveInt(label.maxReviewCycles, settings.maxReviewCycles, DEFAULT_RUN_CONFIG.maxReviewCycles),
+    stuckThresholdSeconds: positiveInt(label.stuckThresholdSeconds, settings.stuckThresholdSeconds, DEFAULT_RUN_CONFIG.stuckThresholdSeconds),
+    gateTimeoutSeconds: positiveInt(label.gateTimeoutSeconds, settings.gateTimeoutSeconds, DEFAULT_RUN_CONFIG.gateTimeoutSeconds),
+    allowUnverified: settings.allowUnverified ?? false,
+    ...(budgets ? { budgets } : {}),
+    gateCommands: gateCommands.length ? gateCommands : detectGateCommands(context.repoRoot),
+    agent: buildAgentConfig(settings, context, label),
+  };
+}
+
+function buildAgentConfig(settings: RunSettings & ExtraRunSettings, context: RunConfigContext, label: Record<SettingName, string>): AgentConfig {
+  const env = context.env ?? process.env;
+  const kind = settings.agent ?? 'claude';
+  const models = roleModels(settings.models ?? {}, label);
+  switch (kind) {
+    case 'scripted': {
+      const scenario = optionalString(settings.scriptedScenario, label.scriptedScenario);
+      if (!scenario) throw new SettingsError(`The scripted agent needs a scenario file (${label.scriptedScenario})`);
+      const scriptPath = resolve(context.baseDir, scenario);
+      if (!existsSync(scriptPath)) throw new SettingsError(`Scenario file not found: ${scriptPath} (${label.scriptedScenario})`);
+      return { kind, scriptPath };
+    }
+    case 'claude':
+      return { kind, binaryPath: optionalString(settings.claudePath, label.claudePath) || env.TASKLOOM_CLAUDE_PATH || 'claude', models };
+    case 'codex':
+      return {
+        kind,
+        binaryPath: optionalString(settings.codexPath, label.codexPath) || env.TASKLOOM_CODEX_PATH || 'codex',
+        models,
+        configOverrides: settings.codexConfig ?? [],
+      };
+    case 'command': {
+      const argv = stringList(settings.commandArgv, label.commandArgv);
+      if (argv.length === 0) {
+        throw new SettingsError(
+          `The command agent needs its command line (${label.commandArgv})`,
+          'For example ["aider", "--yes", "--message-file", "{prompt_file}"].',
+        );
+      }
+      const problems = validateCommandTemplate(argv);
+      if (problems.length) throw new SettingsError(`${label.commandArgv}: ${problems.join('; ')}`);
+      return { kind, argv, models };
+    }
+    default:
+      throw new SettingsError(`${label.agent} must be one of ${AGENT_KINDS.join(', ')}, got ${show(kind)}`);
+  }
+}
+
+function roleModels(models: RunSettings['models'], label: Record<SettingName, string>): RoleModels {
+  const planner = optionalString(models.planner, label['models.planner']);
+  const actor = optionalString(models.actor, label['models.actor']);
+  const critic = optionalString(models.critic, label['models.critic']);
+  return { ...(planner ? { planner } : {}), ...(actor ? { actor } : {}), ...(critic ? { critic } : {}) };
+}
+
+function buildBudgets(budgets: RunSettings['budgets'], label: Record<SettingName, string>): Budgets | undefined {
+  const checked: Budgets = {
+    runUsd: positiveNumber(label['budgets.runUsd'], budgets.runUsd),
+    runTokens: positiveNumber(label['budgets.runTokens'], budgets.runTokens),
+    taskUsd: positiveNumber(label['budgets.taskUsd'], budgets.taskUsd),
+    taskTokens: positiveNumber(label['budgets.taskTokens'], budgets.taskTokens),
+  };
+  const set = Object.entries(checked).filter(([, v]) => v !== undefined);
+  return set.length ? (Object.fromEntries(set) as Budgets) : undefined;
+}
+
+function positiveInt(name: string, value: unknown, fallback: number): number {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new SettingsError(`${name} must be a whole number ≥ 1, got ${show(value)}`);
+  }
+  return value;
+}
+
+function positiveNumber(name: string, value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new SettingsError(`${name} must be a number > 0, got ${show(value)}`);
+  }
+  return value;
+}
+
+function optionalString(value: unknown, name: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new SettingsError(`${name} must be text, got ${show(value)}`);
+  return value.trim() || undefined;
+}
+
+function stringList(value: unknown, name: string): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
+    throw new SettingsError(`${name} must be a list of text, got ${show(value)}`);
+  }
+  return value as string[];
+}
+
+const show = (value: unknown): string => (typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? String(value));

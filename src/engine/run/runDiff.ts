@@ -1,0 +1,50 @@
+import { existsSync } from 'node:fs';
+import type { RunState } from '../domain/runState';
+import { changedFilesBetween, type ChangedFile } from '../workspace/changedFiles';
+import { WorkspaceError } from '../workspace/errors';
+import { createGit } from '../workspace/git';
+import { resolveCommit, statusSnapshot } from '../workspace/gitQueries';
+
+export interface RunDiff {
+  /** Commits compared, base → head. */
+  base: string;
+  head: string;
+  files: ChangedFile[];
+  /** Uncommitted paths in the worktree, which the diff leaves out. */
+  uncommitted: string[];
+}
+
+/**
+ * What a task changed (its base — the run base merged with its dependencies — to the tip of its
+ * branch), or, without a task, what the run changed (run base to the integration branch).
+ */
+export async function diffOfRun(state: RunState, repoRoot: string, taskId?: string): Promise<RunDiff> {
+  const git = createGit(repoRoot);
+  let base: string;
+  let branch: string;
+  let worktree: string | undefined;
+  if (taskId === undefined) {
+    base = state.baseCommit;
+    branch = state.integration.branch ?? `taskloom/${state.runId}/integration`;
+    worktree = state.integration.path;
+  } else {
+    const task = state.tasks[taskId];
+    if (!task) throw new WorkspaceError(`Run ${state.runId} has no task "${taskId}"`, `Its tasks: ${state.taskOrder.join(', ') || 'none yet'}.`);
+    if (!task.baseCommit || !task.branch) {
+      throw new WorkspaceError(`Task "${taskId}" has not started yet, so it has no changes`, 'Its diff is there once its worktree is prepared.');
+    }
+    base = task.baseCommit;
+    branch = task.branch;
+    worktree = task.worktreePath;
+  }
+  const head = await resolveCommit(git, `refs/heads/${branch}`);
+  if (!head) {
+    throw new WorkspaceError(
+      `Branch ${branch} does not exist`,
+      taskId === undefined ? 'The run has not integrated any task yet.' : 'It was deleted; the task has nothing to compare.',
+    );
+  }
+  const files = await changedFilesBetween(git, base, head);
+  const uncommitted = worktree && existsSync(worktree) ? (await statusSnapshot(createGit(worktree))).paths : [];
+  return { base, head, files, uncommitted };
+}

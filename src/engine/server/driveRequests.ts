@@ -1,0 +1,85 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ResumeParams, RunParams, TaskDecisionParams } from '../../protocol/engineProtocol';
+import { assertAgentInstalled } from '../run/assertAgentInstalled';
+import { driveInBackground } from './runDriver';
+import type { ServerOutput } from './serverOutput';
+import { UserError } from './userError';
+import type { WorkspaceHosts } from './workspaceHosts';
+
+/** A cancel answers once the run has stopped, or after this long if agents are slow to. */
+const CANCEL_WAIT_MS = 15_000;
+
+const ACTIONS = ['retry', 'accept', 'skip'] as const;
+
+/** Continues a stopped run like `taskloom resume`: GREEN work is kept, interrupted tasks start over. */
+export async function resume(hosts: WorkspaceHosts, output: ServerOutput, params: ResumeParams): Promise<{ runId: string }> {
+  const host = await hosts.forFolder(params.folder);
+  return host.withEngine((engine) => {
+    const runId = params.runId ?? engine.store.latestUnfinishedRunId();
+    if (!runId) throw new UserError('There is no unfinished run to resume here', 'Start a goal instead.');
+    host.assertIdle(runId);
+    const session = host.session(engine, runId, params.folder);
+    const { state } = session;
+    if (state.status === 'completed') throw new UserError(`Run ${runId} already completed; there is nothing to resume`);
+    if (!state.planApproved) {
+      // Nothing was built, and a plan nobody approved must not start by itself: it ends here.
+      if (state.status === 'planning') engine.rejectPlan(session, 'stopped before its plan was approved');
+      throw new UserError(`Run ${runId} stopped before its plan was approved, so nothing was built`, 'Start the goal again.');
+    }
+    assertAgentInstalled(state.config.agent);
+    engine.prepareResume(session, `resumed from the editor (was ${state.status})`);
+    driveInBackground(host, session, params.folder, output);
+    return { runId };
+  });
+}
+
+/**
+ * Stops the run's planning or driving (agents and gates are stopped; the engine records the
+ * run as cancelled, and resume continues it) and answers once it has stopped. A run that only
+ * waits for its plan's approval is ended as cancelled.
+ */
+export async function cancel(hosts: WorkspaceHosts, params: RunParams): Promise<void> {
+  const host = await hosts.forFolder(params.folder);
+  const work = host.activeWork(params.runId);
+  if (work) {
+    work.controller.abort();
+    await Promise.race([work.done, sleep(CANCEL_WAIT_MS)]);
+    return;
+  }
+  await host.withEngine((engine) => {
+    const session = host.session(engine, params.runId, params.folder);
+    const { state } = session;
+    if (state.status === 'planning' && !state.planApproved) {
+      engine.rejectPlan(session, 'cancelled before its plan was approved; nothing was built');
+      return;
+    }
+    throw new UserError(`Run ${state.runId} is not being planned or driven (it is ${state.status.replace('_', ' ')})`, 'Only a running run can be cancelled.');
+  });
+}
+
+/**
+ * Records a human's decision on a task that needs one. A run being driven picks it up (or is
+ * driven once more); a stopped run is driven on, like `taskloom retry|accept|skip`.
+ */
+export async function taskDecision(hosts: WorkspaceHosts, output: ServerOutput, params: TaskDecisionParams): Promise<void> {
+  if (!ACTIONS.includes(params.action)) throw new UserError(`Unknown decision ${JSON.stringify(params.action)}: use retry, accept or skip`);
+  const host = await hosts.forFolder(params.folder);
+  await host.withEngine(async (engine) => {
+    if (host.activeWork(params.runId)?.kind === 'planning') host.assertIdle(params.runId);
+    const session = host.session(engine, params.runId, params.folder);
+    if (!session.state.tasks[params.taskId]) {
+      throw new UserError(`Run ${params.runId} has no task "${params.taskId}"`, `Its tasks: ${session.state.taskOrder.join(', ') || 'none yet'}.`);
+    }
+    if (!host.activeWork(params.runId)) assertAgentInstalled(session.state.config.agent);
+    const note = typeof params.note === 'string' && params.note.trim() ? params.note.trim() : undefined;
+    await engine.recordHumanDecision(session, params.taskId, params.action, note);
+    // Looked up again: the drive may have ended while an accepted task's work was committed.
+    const work = host.activeWork(params.runId);
+    if (work) {
+      work.redrive = true;
+      return;
+    }
+    engine.prepareResume(session, `human chose to ${params.action} "${params.taskId}"`);
+    driveInBackground(host, session, params.folder, output);
+  });
+}

@@ -1,0 +1,110 @@
+// The engine server: the process the VS Code extension starts (vscode-languageclient, IPC
+// transport). It speaks the wire contract in src/protocol/engineProtocol.ts and never imports
+// `vscode`. Its stderr is the extension's output channel.
+import { createConnection, ProposedFeatures, type CancellationToken, type RequestType } from 'vscode-languageserver/node';
+import {
+  ActivityNotification,
+  ApplyIntegrationRequest,
+  ApprovePlanRequest,
+  CancelRequest,
+  CheckPlanRequest,
+  DiffRequest,
+  DiscardRunRequest,
+  DoctorRequest,
+  EventsNotification,
+  FileAtCommitRequest,
+  FindingsNotification,
+  GetRunRequest,
+  ListRunsRequest,
+  RejectPlanRequest,
+  ResumeRequest,
+  RunEventRequest,
+  StartGoalRequest,
+  TaskDecisionRequest,
+  type UserFacingErrorData,
+} from '../../protocol/engineProtocol';
+import { applyIntegrationBranch, discardRun } from './branchRequests';
+import { cancel, resume, taskDecision } from './driveRequests';
+import { EventBatcher } from './eventBatcher';
+import { approvePlan, checkPlan, rejectPlan, startGoal } from './planRequests';
+import { diff, doctor, fileAtCommit, getRun, listRuns, runEvent } from './queryRequests';
+import { serverLog } from './serverLog';
+import type { ServerOutput } from './serverOutput';
+import { toResponseError } from './userError';
+import { WorkspaceHosts } from './workspaceHosts';
+
+/** On shutdown, how long running agents get to stop before the engines are closed anyway. */
+const SHUTDOWN_GRACE_MS = 1500;
+
+const connection = createConnection(ProposedFeatures.all);
+
+const sent = (method: string) => (error: unknown) => serverLog(`Could not send ${method}: ${String(error)}`);
+const output: ServerOutput = {
+  events: (params) => void connection.sendNotification(EventsNotification.type, params).catch(sent(EventsNotification.method)),
+  findings: (params) => void connection.sendNotification(FindingsNotification.type, params).catch(sent(FindingsNotification.method)),
+  activity: (params) => void connection.sendNotification(ActivityNotification.type, params).catch(sent(ActivityNotification.method)),
+  log: serverLog,
+};
+const batcher = new EventBatcher(output.events);
+const hosts = new WorkspaceHosts(batcher, output);
+
+/**
+ * Every request answers with its result, a user-facing error, or an internal error that is
+ * logged. The events a request caused go out before its answer, so run state fetched after
+ * the answer never lags the events already received.
+ */
+function handle<P, R>(type: RequestType<P, R, UserFacingErrorData>, handler: (params: P, token: CancellationToken) => Promise<R>): void {
+  // By method name: the typed overload's conditional result type cannot be met by a generic R.
+  connection.onRequest(type.method, (params: P, token: CancellationToken) =>
+    handler(params, token).then(
+      (result) => {
+        batcher.flushAll();
+        return result;
+      },
+      (error: unknown) => {
+        batcher.flushAll();
+        throw toResponseError(error, type.method, serverLog);
+      },
+    ),
+  );
+}
+
+handle(StartGoalRequest.type, (p, token) => startGoal(hosts, output, p, token));
+handle(ApprovePlanRequest.type, (p) => approvePlan(hosts, output, p));
+handle(RejectPlanRequest.type, (p) => rejectPlan(hosts, p));
+handle(ResumeRequest.type, (p) => resume(hosts, output, p));
+handle(CancelRequest.type, (p) => cancel(hosts, p));
+handle(TaskDecisionRequest.type, (p) => taskDecision(hosts, output, p));
+handle(ApplyIntegrationRequest.type, (p) => applyIntegrationBranch(hosts, output, p));
+handle(DiscardRunRequest.type, (p) => discardRun(hosts, output, p));
+handle(ListRunsRequest.type, (p) => listRuns(hosts, p));
+handle(GetRunRequest.type, (p) => getRun(hosts, p));
+handle(DiffRequest.type, (p) => diff(hosts, p));
+handle(FileAtCommitRequest.type, (p) => fileAtCommit(hosts, p));
+handle(DoctorRequest.type, (p) => doctor(p));
+handle(RunEventRequest.type, (p) => runEvent(hosts, p));
+handle(CheckPlanRequest.type, (p) => checkPlan(p));
+
+connection.onInitialize(() => ({ capabilities: {}, serverInfo: { name: 'taskloom-engine' } }));
+
+let stopping: Promise<void> | undefined;
+/** Aborts running work, gives agents a moment to stop, and releases every workspace lock. */
+function stopEverything(): Promise<void> {
+  stopping ??= hosts.shutdown(SHUTDOWN_GRACE_MS).catch((error: unknown) => serverLog(`Shutdown failed: ${(error as Error).stack ?? String(error)}`));
+  return stopping;
+}
+connection.onShutdown(() => stopEverything());
+// `exit` ends the process right after this handler; the stores' and locks' exit hooks flush
+// and release what a missing `shutdown` left open, and agent process groups are killed.
+connection.onExit(() => serverLog('exit'));
+// The editor went away without a goodbye: stop cleanly rather than drive runs nobody watches.
+process.on('disconnect', () => {
+  void stopEverything().then(() => process.exit(0));
+});
+
+// Background work reports its failures as events; anything that still escapes is a bug to log, not a reason to die.
+process.on('unhandledRejection', (reason) => serverLog(`Unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`));
+process.on('uncaughtException', (error) => serverLog(`Uncaught exception: ${error.stack ?? String(error)}`));
+
+connection.listen();
+serverLog(`Taskloom engine server started (pid ${process.pid})`);

@@ -1,0 +1,137 @@
+import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
+import type {
+  DiffParams,
+  DiffResult,
+  DoctorCheck,
+  FileAtCommitParams,
+  FolderParams,
+  ListRunsResult,
+  RunEventParams,
+  RunListEntry,
+  RunParams,
+} from '../../protocol/engineProtocol';
+import type { RunSettings } from '../../protocol/runSettings';
+import type { RunEvent } from '../domain/events';
+import type { RunState } from '../domain/runState';
+import { isSatisfied } from '../domain/taskStates';
+import { runDoctorChecks } from '../doctor/doctorChecks';
+import { diffOfRun } from '../run/runDiff';
+import { describeLockOwner, liveLockOwner } from '../store/lock';
+import { taskloomPaths } from '../store/paths';
+import { RunNotFoundError } from '../store/runStore';
+import { createGit } from '../workspace/git';
+import { resolveCommit } from '../workspace/gitQueries';
+import { checkedRunId } from './checkedParams';
+import { UserError } from './userError';
+import type { WorkspaceHost } from './workspaceHost';
+import type { WorkspaceHosts } from './workspaceHosts';
+
+/** The runs of the folder's repository, newest first, with progress and who drives them. */
+export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Promise<ListRunsResult> {
+  const host = await hosts.forFolder(params.folder);
+  return host.withStore((store, warnings) => {
+    const runs = store.listRuns().map((entry): RunListEntry => {
+      let state: RunState | undefined;
+      try {
+        const loaded = store.loadRun(entry.runId);
+        warnings.push(...loaded.warnings);
+        state = loaded.state;
+      } catch (error) {
+        warnings.push(`Run ${entry.runId}: ${(error as Error).message}`);
+      }
+      const tasks = state ? Object.values(state.tasks) : [];
+      return {
+        ...entry,
+        green: tasks.filter((t) => isSatisfied(t.state)).length,
+        total: tasks.length,
+        active: host.activeWork(entry.runId) !== undefined,
+        foreign: state !== undefined && state.createdBy.host !== hostname(),
+      };
+    });
+    const elsewhere = drivenElsewhere(host);
+    return { runs, ...(elsewhere ? { drivenElsewhere: elsewhere } : {}), warnings };
+  });
+}
+
+/** The run's whole projected state; the editor folds later EventsNotifications onto it. */
+export async function getRun(hosts: WorkspaceHosts, params: RunParams): Promise<RunState> {
+  const host = await hosts.forFolder(params.folder);
+  return host.withStore((store) => store.loadRun(checkedRunId(params.runId)).state);
+}
+
+/** The files a task (or the whole run, on its integration branch) changed, and what is left uncommitted. */
+export async function diff(hosts: WorkspaceHosts, params: DiffParams): Promise<DiffResult> {
+  const host = await hosts.forFolder(params.folder);
+  const state = await host.withStore((store) => store.loadRun(checkedRunId(params.runId)).state);
+  return diffOfRun(state, host.root, params.taskId ?? undefined);
+}
+
+/** A file's content at a commit (null when it has no such file), for the editor's diff view. */
+export async function fileAtCommit(hosts: WorkspaceHosts, params: FileAtCommitParams): Promise<{ content: string | null }> {
+  const path = typeof params.path === 'string' ? params.path.replaceAll('\\', '/') : '';
+  if (!path || path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.split('/').includes('..')) {
+    throw new UserError(`Not a path inside the repository: ${JSON.stringify(params.path)}`, 'Give a path relative to the repository root, without "..".');
+  }
+  const commit = typeof params.commit === 'string' ? params.commit : '';
+  // A revision, never an option or a range.
+  if (!/^[A-Za-z0-9][A-Za-z0-9._/^~-]*$/.test(commit) || commit.includes('..')) {
+    throw new UserError(`Not a commit: ${JSON.stringify(params.commit)}`);
+  }
+  const host = await hosts.forFolder(params.folder);
+  const git = createGit(host.root);
+  if (!(await resolveCommit(git, commit))) throw new UserError(`Unknown commit ${commit}`, 'It may belong to a run that was discarded.');
+  const type = await git.raw(['cat-file', '-t', `${commit}:${path}`]).catch(() => '');
+  if (type.trim() !== 'blob') return { content: null };
+  return { content: await git.raw(['cat-file', 'blob', `${commit}:${path}`]) };
+}
+
+/** The doctor's checks for the folder, with the agent paths from the settings (never a probe call). */
+export async function doctor(params: FolderParams & { settings?: Partial<RunSettings> }): Promise<{ checks: DoctorCheck[] }> {
+  if (typeof params.folder !== 'string' || params.folder === '') throw new UserError('A workspace folder is needed');
+  const settings = params.settings ?? {};
+  return {
+    checks: await runDoctorChecks(params.folder, {
+      ...(settings.claudePath ? { claudePath: settings.claudePath } : {}),
+      ...(settings.codexPath ? { codexPath: settings.codexPath } : {}),
+    }),
+  };
+}
+
+/** Who holds the workspace lock, when it is not this server. */
+function drivenElsewhere(host: WorkspaceHost): string | undefined {
+  if (host.holdsLock) return undefined;
+  const owner = liveLockOwner(taskloomPaths(host.root).dir);
+  if (!owner || (owner.pid === process.pid && owner.host === hostname())) return undefined;
+  return describeLockOwner(owner);
+}
+
+const FOUND = Symbol('found');
+
+/** One event of a run's log by its seq (a gate result's full output, say); null when there is none. */
+export async function runEvent(hosts: WorkspaceHosts, params: RunEventParams): Promise<RunEvent | null> {
+  const host = await hosts.forFolder(params.folder);
+  const seq = params.seq;
+  if (typeof seq !== 'number' || !Number.isInteger(seq)) throw new UserError(`Not an event number: ${JSON.stringify(seq)}`);
+  return host.withStore((store) => {
+    const runId = checkedRunId(params.runId);
+    if (seq < 1) {
+      if (!existsSync(store.runPaths(runId).events)) throw new RunNotFoundError(runId);
+      return null;
+    }
+    let found: RunEvent | null = null;
+    try {
+      // Lines before it are skipped unparsed; the read stops at the event itself.
+      store.events(runId, {
+        afterSeq: seq - 1,
+        onEvent: (event) => {
+          found = event.seq === seq ? event : null;
+          throw FOUND;
+        },
+      });
+    } catch (error) {
+      if (error !== FOUND) throw error;
+    }
+    return found;
+  });
+}

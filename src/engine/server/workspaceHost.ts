@@ -1,0 +1,186 @@
+import { EngineShutdown } from '../run/engineShutdown';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { TaskloomEngine } from '../run/engine';
+import type { RunSession } from '../run/runSession';
+import type { RunStore } from '../store/runStore';
+import { checkedRunId } from './checkedParams';
+import type { EventBatcher } from './eventBatcher';
+import { forwardRunEvents } from './forwardRunEvents';
+import type { ServerOutput } from './serverOutput';
+import { UserError } from './userError';
+
+/** Shown to a CLI that finds the workspace locked by this server. */
+export const SERVER_COMMAND = 'Taskloom engine server (VS Code)';
+
+/** Planning or driving that this server is doing for a run, in the background. */
+export interface ActiveWork {
+  kind: 'planning' | 'driving';
+  /** The workspace folder the editor named when it started the work (notifications carry it). */
+  folder: string;
+  controller: AbortController;
+  done: Promise<void>;
+  /** A human decision arrived while the run was driven: drive once more when this pass ends. */
+  redrive: boolean;
+}
+
+/**
+ * Everything the server does in one repository. It holds the workspace lock (an open,
+ * writable engine) only while it plans, drives or changes a run there, and releases it as
+ * soon as nothing is active, so the CLI can work in between. Reads use the open engine's
+ * store when there is one, otherwise a fresh read-only open, which sees what the CLI wrote.
+ */
+export class WorkspaceHost {
+  private engine: TaskloomEngine | undefined;
+  private opening: Promise<TaskloomEngine> | undefined;
+  /** Requests and background work using the engine; it is closed when this drops to 0. */
+  private leases = 0;
+  private readonly work = new Map<string, ActiveWork>();
+
+  constructor(
+    readonly root: string,
+    private readonly batcher: EventBatcher,
+    private readonly output: ServerOutput,
+  ) {}
+
+  /** This server holds the workspace lock now. */
+  get holdsLock(): boolean {
+    return this.engine !== undefined;
+  }
+
+  activeWork(runId: string): ActiveWork | undefined {
+    return this.work.get(runId);
+  }
+
+  /** Refuses a change to a run this server is planning or driving. */
+  assertIdle(runId: string): void {
+    const kind = this.work.get(runId)?.kind;
+    if (kind === 'planning') throw new UserError(`Run ${runId} is still being planned`, 'Wait for the plan, or cancel the run.');
+    if (kind === 'driving') throw new UserError(`Run ${runId} is running`, 'Wait for it to stop, or cancel it first.');
+  }
+
+  /**
+   * Runs `change` with the writable engine, taking the workspace lock if this server does not
+   * hold it yet (LockHeldError when another process does), and releasing it afterwards unless
+   * other work still needs it.
+   */
+  async withEngine<T>(change: (engine: TaskloomEngine) => Promise<T> | T): Promise<T> {
+    const engine = await this.acquire();
+    try {
+      return await change(engine);
+    } finally {
+      this.release();
+    }
+  }
+
+  /** Runs `read` on the open engine's store, or on a read-only open made for it. */
+  async withStore<T>(read: (store: RunStore, warnings: string[]) => Promise<T> | T): Promise<T> {
+    if (this.engine) {
+      const engine = await this.acquire();
+      try {
+        return await read(engine.store, []);
+      } finally {
+        this.release();
+      }
+    }
+    const reader = await TaskloomEngine.open(this.root, { command: SERVER_COMMAND, readOnly: true });
+    try {
+      return await read(reader.store, [...reader.warnings]);
+    } finally {
+      reader.close();
+    }
+  }
+
+  /** A run's session whose events (and findings) go to the editor for `folder`. */
+  session(engine: TaskloomEngine, runId: string, folder: string): RunSession {
+    const known = engine.warnings.length;
+    const session = engine.session(checkedRunId(runId));
+    for (const warning of engine.warnings.slice(known)) this.output.log(`Run ${runId}: ${warning}`);
+    forwardRunEvents(session, folder, this.batcher, this.output);
+    return session;
+  }
+
+  /** Sends an event the session did not emit (run_created is written by the store itself). */
+  forward(folder: string, event: Parameters<EventBatcher['push']>[1]): void {
+    this.batcher.push(folder, event);
+  }
+
+  /**
+   * Starts `job` on a run in the background, holding the lock until it ends. Call it inside
+   * `withEngine` (the engine is open). The job must report its own outcome as events; what it
+   * throws anyway is logged, never left as an unhandled rejection.
+   */
+  startWork(runId: string, kind: ActiveWork['kind'], folder: string, job: (engine: TaskloomEngine, work: ActiveWork) => Promise<void>): ActiveWork {
+    const engine = this.engine;
+    if (!engine || this.leases === 0) throw new Error('startWork needs the engine open (call it inside withEngine)');
+    if (this.work.has(runId)) throw new UserError(`Run ${runId} is already being ${this.work.get(runId)!.kind === 'planning' ? 'planned' : 'driven'} here`);
+    this.leases += 1;
+    const work: ActiveWork = { kind, folder, controller: new AbortController(), done: Promise.resolve(), redrive: false };
+    this.work.set(runId, work);
+    work.done = (async () => {
+      try {
+        await job(engine, work);
+      } catch (error) {
+        this.output.log(`Background ${kind} of run ${runId} failed: ${(error as Error).stack ?? String(error)}`);
+      } finally {
+        this.retire(runId, work);
+        this.batcher.flushRun(folder, runId);
+        this.release();
+      }
+    })();
+    return work;
+  }
+
+  /** The work is over: from now on a request on the run starts new work instead of joining it. */
+  retire(runId: string, work: ActiveWork): void {
+    if (this.work.get(runId) === work) this.work.delete(runId);
+  }
+
+  /** Aborts every run's planning or driving, waits up to `graceMs` for agents to stop, then releases the lock. */
+  async shutdown(graceMs: number): Promise<void> {
+    const running = [...this.work.values()];
+    // Interrupted, not cancelled: the run stays unfinished and the next window offers to resume it.
+    for (const work of running) work.controller.abort(new EngineShutdown('the engine was shut down with the editor window'));
+    await Promise.race([Promise.allSettled(running.map((w) => w.done)), sleep(graceMs)]);
+    this.batcher.flushAll();
+    this.engine?.close();
+    this.engine = undefined;
+  }
+
+  private async acquire(): Promise<TaskloomEngine> {
+    this.leases += 1;
+    if (this.engine) return this.engine;
+    try {
+      this.opening ??= this.open().finally(() => {
+        this.opening = undefined;
+      });
+      return await this.opening;
+    } catch (error) {
+      this.leases -= 1;
+      throw error;
+    }
+  }
+
+  private async open(): Promise<TaskloomEngine> {
+    const engine = await TaskloomEngine.open(this.root, {
+      command: SERVER_COMMAND,
+      onActivity: (runId, taskId, role, activity) =>
+        this.output.activity({ folder: this.work.get(runId)?.folder ?? this.root, runId, taskId, line: `${role}: ${activity.message}` }),
+    });
+    for (const warning of engine.warnings) this.output.log(`${this.root}: ${warning}`);
+    engine.warnings.length = 0;
+    this.engine = engine;
+    return engine;
+  }
+
+  private release(): void {
+    this.leases -= 1;
+    if (this.leases > 0 || !this.engine) return;
+    const engine = this.engine;
+    this.engine = undefined;
+    try {
+      engine.close();
+    } catch (error) {
+      this.output.log(`Closing the engine of ${this.root} failed: ${(error as Error).stack ?? String(error)}`);
+    }
+  }
+}

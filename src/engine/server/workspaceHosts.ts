@@ -1,0 +1,54 @@
+import { realpathSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { createGit } from '../workspace/git';
+import type { EventBatcher } from './eventBatcher';
+import type { ServerOutput } from './serverOutput';
+import { UserError } from './userError';
+import { WorkspaceHost } from './workspaceHost';
+
+/**
+ * One WorkspaceHost per repository, whatever folder of it the editor names: two workspace
+ * folders inside one repository share its lock, its store and its runs.
+ */
+export class WorkspaceHosts {
+  private readonly hosts = new Map<string, WorkspaceHost>();
+  private readonly roots = new Map<string, string>();
+
+  constructor(
+    private readonly batcher: EventBatcher,
+    private readonly output: ServerOutput,
+  ) {}
+
+  async forFolder(folder: unknown): Promise<WorkspaceHost> {
+    if (typeof folder !== 'string' || !isAbsolute(folder)) {
+      throw new UserError(`The workspace folder must be an absolute path, got ${JSON.stringify(folder)}`);
+    }
+    const root = this.roots.get(folder) ?? (await this.rootOf(folder));
+    let host = this.hosts.get(root);
+    if (!host) {
+      host = new WorkspaceHost(root, this.batcher, this.output);
+      this.hosts.set(root, host);
+    }
+    return host;
+  }
+
+  async shutdown(graceMs: number): Promise<void> {
+    await Promise.all([...this.hosts.values()].map((host) => host.shutdown(graceMs)));
+  }
+
+  /**
+   * The repository's top folder; a folder that is not (yet) in a repository stands for itself,
+   * and opening it reports why it cannot be used. Only a real answer is remembered.
+   */
+  private async rootOf(folder: string): Promise<string> {
+    try {
+      const top = (await createGit(folder).raw(['rev-parse', '--show-toplevel'])).trim();
+      if (!top) return resolve(folder);
+      const root = realpathSync(top);
+      this.roots.set(folder, root);
+      return root;
+    } catch {
+      return resolve(folder);
+    }
+  }
+}

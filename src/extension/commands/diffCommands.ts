@@ -1,0 +1,71 @@
+import * as vscode from 'vscode';
+import { DiffRequest, FileAtCommitRequest, type ChangedFile, type DiffResult } from '../../protocol/engineProtocol';
+import { showError } from '../engine/userErrors';
+import type { Services } from '../services';
+import { pickRun, pickTask, type RunRef } from './runRef';
+
+export const GIT_SCHEME = 'taskloom-git';
+
+/** `taskloom-git:/<path>?<json>`: a file at a commit of a folder's repository, read through the engine. */
+export function gitUri(folder: string, commit: string, path: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: GIT_SCHEME, path: `/${path}`, query: JSON.stringify({ folder, commit }) });
+}
+
+export class GitContentProvider implements vscode.TextDocumentContentProvider {
+  constructor(private readonly services: Services) {}
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const { folder, commit } = JSON.parse(uri.query) as { folder: string; commit: string };
+    const { content } = await this.services.engine.request(FileAtCommitRequest.type, { folder, commit, path: uri.path.slice(1) });
+    return content ?? '';
+  }
+}
+
+function resources(folder: string, diff: DiffResult, file: ChangedFile): [vscode.Uri, vscode.Uri, vscode.Uri] {
+  const before = gitUri(folder, diff.base, file.oldPath ?? file.path);
+  const after = gitUri(folder, diff.head, file.path);
+  return [vscode.Uri.file(`${folder}/${file.path}`), before, after];
+}
+
+/** Opens the changes file by file in VS Code's diff editor (the multi-file one when there are several). */
+async function openDiff(ref: RunRef, title: string, diff: DiffResult): Promise<void> {
+  if (diff.files.length === 0) {
+    void vscode.window.showInformationMessage(`${title}: no committed changes.${diff.uncommitted.length ? ` Uncommitted in the worktree: ${diff.uncommitted.join(', ')}` : ''}`);
+    return;
+  }
+  if (diff.files.length === 1) {
+    const [, before, after] = resources(ref.folder, diff, diff.files[0]!);
+    await vscode.commands.executeCommand('vscode.diff', before, after, `${title}: ${diff.files[0]!.path}`);
+  } else {
+    await vscode.commands.executeCommand('vscode.changes', title, diff.files.map((file) => resources(ref.folder, diff, file)));
+  }
+  if (diff.uncommitted.length) {
+    void vscode.window.showInformationMessage(`The worktree also has uncommitted changes not shown: ${diff.uncommitted.join(', ')}`);
+  }
+}
+
+export async function showTaskDiff(services: Services, arg?: unknown): Promise<void> {
+  const ref = await pickTask(services.controller, arg, (s) => s !== 'PENDING', 'Taskloom: no task has work to show yet.');
+  if (!ref) return;
+  try {
+    const diff = await services.engine.request(DiffRequest.type, ref);
+    await openDiff(ref, `Taskloom ${ref.taskId}`, diff);
+  } catch (error) {
+    showError('show the task diff', error);
+  }
+}
+
+export async function showIntegrationDiff(services: Services, arg?: unknown): Promise<void> {
+  const ref = await pickRun(
+    services.controller,
+    arg,
+    (e) => e.summary.status === 'completed' || Boolean(e.state?.integration.branch),
+    'Taskloom: no run has integrated work yet.',
+  );
+  if (!ref) return;
+  try {
+    const diff = await services.engine.request(DiffRequest.type, { folder: ref.folder, runId: ref.runId });
+    await openDiff(ref, `Taskloom integration ${ref.runId}`, diff);
+  } catch (error) {
+    showError('show the integration diff', error);
+  }
+}

@@ -1,0 +1,122 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { Plan } from '../../engine/domain/plan';
+import { CheckPlanRequest, RejectPlanRequest } from '../../protocol/engineProtocol';
+import { showError } from '../engine/userErrors';
+import type { Services } from '../services';
+import { plainText } from '../tree/presentation';
+import type { RunRef } from './runRef';
+import { approveAndDrive } from './startGoal';
+
+export const PLAN_SCHEME = 'taskloom-plan';
+
+/** The plan as a readable document: tasks in order, their dependencies and acceptance criteria. */
+export function planMarkdown(goal: string, plan: Plan): string {
+  const lines = [`# Plan: ${plainText(goal, 200)}`, ''];
+  if (plan.rationale) lines.push(plainText(plan.rationale, 2000), '');
+  for (const task of plan.tasks) {
+    lines.push(`## ${task.id}: ${plainText(task.title, 200)}`);
+    lines.push(task.dependsOn.length ? `After: ${task.dependsOn.join(', ')}` : 'No dependencies', '');
+    if (task.description) lines.push(task.description, '');
+    if (task.acceptance.length) lines.push('Acceptance:', ...task.acceptance.map((a) => `- ${a}`), '');
+  }
+  return lines.join('\n');
+}
+
+const planUri = (ref: RunRef) => vscode.Uri.from({ scheme: PLAN_SCHEME, path: `/${ref.runId}.md`, query: ref.folder });
+
+export class PlanDocumentProvider implements vscode.TextDocumentContentProvider {
+  constructor(private readonly services: Services) {}
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const runId = uri.path.replace(/^\//, '').replace(/\.md$/, '');
+    const state = await this.services.controller.state(uri.query, runId);
+    return state ? planMarkdown(state.goal, state.plan) : `Run ${runId} was not found.`;
+  }
+}
+
+/** Shows the drafted plan and asks Approve / Edit / Cancel Run. */
+export async function reviewPlan(services: Services, ref: RunRef): Promise<void> {
+  const state = await services.controller.state(ref.folder, ref.runId);
+  if (!state) return;
+  if (state.planApproved || state.status !== 'planning') {
+    void vscode.window.showInformationMessage(`The plan of "${plainText(state.goal, 80)}" is no longer waiting for approval (${state.status}).`);
+    return;
+  }
+  await vscode.window.showTextDocument(planUri(ref), { preview: true, preserveFocus: true });
+  const tasks = state.plan.tasks.length;
+  const choice = await vscode.window.showInformationMessage(
+    `Taskloom drafted ${tasks} task(s) for "${plainText(state.goal, 80)}". Start the run with this plan?`,
+    'Approve',
+    'Edit',
+    'Cancel Run',
+  );
+  if (choice === 'Approve') await approveAndDrive(services, ref, undefined, 'human');
+  if (choice === 'Edit') await editPlan(services, ref);
+  if (choice === 'Cancel Run') await rejectPlan(services, ref);
+}
+
+export async function rejectPlan(services: Services, ref: RunRef): Promise<void> {
+  try {
+    await services.engine.request(RejectPlanRequest.type, { ...ref, reason: 'the plan was not approved; nothing was run' });
+  } catch (error) {
+    showError('cancel the run', error);
+  }
+}
+
+/** Edited plans live in the extension's storage, never in the user's repository. */
+const editFile = (services: Services, runId: string) => join(services.context.globalStorageUri.fsPath, 'plans', `${runId}.plan.json`);
+
+const editing = new Map<string, RunRef>();
+
+/** Opens the plan as JSON; each save re-validates it and offers to approve a valid plan. */
+export async function editPlan(services: Services, ref: RunRef): Promise<void> {
+  const state = await services.controller.state(ref.folder, ref.runId);
+  if (!state) return;
+  const file = editFile(services, ref.runId);
+  await mkdir(join(services.context.globalStorageUri.fsPath, 'plans'), { recursive: true });
+  await writeFile(file, `${JSON.stringify(state.plan, null, 2)}\n`);
+  editing.set(file, ref);
+  await vscode.window.showTextDocument(vscode.Uri.file(file));
+  void vscode.window.showInformationMessage('Edit the plan and save: Taskloom checks it on every save and then asks to approve it.');
+}
+
+/** Checks a saved plan edit; problems go to the Problems panel, a valid plan can be approved. */
+export function watchPlanEdits(services: Services, diagnostics: vscode.DiagnosticCollection): vscode.Disposable {
+  return vscode.workspace.onDidSaveTextDocument(async (document) => {
+    const ref = editing.get(document.uri.fsPath);
+    if (!ref) return;
+    // The engine checks it: the same rules as approval, and the extension stays small.
+    const { problems, plan } = await services.engine.request(CheckPlanRequest.type, { text: document.getText(), source: document.uri.fsPath });
+    if (!plan) {
+      diagnostics.set(
+        document.uri,
+        problems.map((p) => new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), p, vscode.DiagnosticSeverity.Error)),
+      );
+      void vscode.window.showErrorMessage(`The plan has ${problems.length} problem(s); see the Problems panel. Fix and save again.`);
+      return;
+    }
+    diagnostics.delete(document.uri);
+    const choice = await vscode.window.showInformationMessage(`The edited plan is valid (${plan.tasks.length} tasks). Approve it and start?`, 'Approve', 'Keep Editing');
+    if (choice !== 'Approve') return;
+    editing.delete(document.uri.fsPath);
+    await approveAndDrive(services, ref, plan, 'human');
+  });
+}
+
+/** Approves a run's plan: as edited, when an edit of it is open, else as proposed. */
+export async function approvePlanFromEdit(services: Services, ref: RunRef): Promise<void> {
+  const file = editFile(services, ref.runId);
+  const open = editing.has(file) ? vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file) : undefined;
+  let plan: Plan | undefined;
+  if (open) {
+    const checked = await services.engine.request(CheckPlanRequest.type, { text: open.getText(), source: file });
+    if (!checked.plan) {
+      void vscode.window.showErrorMessage(`Taskloom: the edited plan has ${checked.problems.length} problem(s): ${checked.problems.join('; ')}`);
+      return;
+    }
+    plan = checked.plan;
+  }
+  editing.delete(file);
+  await approveAndDrive(services, ref, plan, 'human');
+}

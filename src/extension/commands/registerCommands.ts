@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import { reporting } from '../engine/userErrors';
+import { log } from '../logger';
+import type { Services } from '../services';
+import { GIT_SCHEME, GitContentProvider, showIntegrationDiff, showTaskDiff } from './diffCommands';
+import { approvePlanFromEdit, editPlan, PLAN_SCHEME, PlanDocumentProvider, rejectPlan, reviewPlan, watchPlanEdits } from './planCommands';
+import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeRun, showRunCommand } from './runCommands';
+import { pickRun, type RunRef } from './runRef';
+import { startGoal } from './startGoal';
+import { decideTask, openTaskWorktree } from './taskCommands';
+
+/** Every `taskloom.*` command; each reports its own failure as a message the user can act on. */
+export function registerCommands(services: Services): vscode.Disposable[] {
+  const planDiagnostics = vscode.languages.createDiagnosticCollection('taskloom-plan');
+  const awaitingPlan = (arg: unknown) =>
+    pickRun(services.controller, arg, (e) => e.summary.status === 'planning' && !e.summary.active, 'Taskloom: no plan is waiting for approval.');
+  const withRun = (body: (ref: RunRef) => Promise<void>) => async (arg?: unknown) => {
+    const ref = await awaitingPlan(arg);
+    if (ref) await body(ref);
+  };
+  const commands: Record<string, (...args: never[]) => Promise<unknown>> = {
+    'taskloom.startGoal': (args?: Parameters<typeof startGoal>[1]) => startGoal(services, args),
+    'taskloom.resumeLastRun': (arg?: unknown) => resumeRun(services, arg),
+    'taskloom.cancelRun': (arg?: unknown) => cancelRun(services, arg),
+    'taskloom.retryTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'retry', arg, options),
+    'taskloom.acceptTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'accept', arg, options),
+    'taskloom.skipTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'skip', arg, options),
+    'taskloom.openTaskWorktree': (arg?: unknown, where?: 'newWindow' | 'workspace') => openTaskWorktree(services, arg, where),
+    'taskloom.showTaskDiff': (arg?: unknown) => showTaskDiff(services, arg),
+    'taskloom.showIntegrationDiff': (arg?: unknown) => showIntegrationDiff(services, arg),
+    'taskloom.applyIntegration': (arg?: unknown, options?: { confirmed?: boolean }) => applyIntegration(services, arg, options),
+    'taskloom.openDecisionsLedger': (arg?: unknown) => openDecisionsLedger(services, arg),
+    'taskloom.showRun': (arg?: unknown) => showRunCommand(services, arg),
+    'taskloom.doctor': (folder?: string) => doctor(services, folder),
+    'taskloom.discardRun': (arg?: unknown, options?: { confirmed?: boolean }) => discardRun(services, arg, options),
+    'taskloom.reviewPlan': withRun((ref) => reviewPlan(services, ref)),
+    'taskloom.approvePlan': withRun((ref) => approvePlanFromEdit(services, ref)),
+    'taskloom.editPlan': withRun((ref) => editPlan(services, ref)),
+    'taskloom.rejectPlan': withRun((ref) => rejectPlan(services, ref)),
+    'taskloom.refreshRuns': () => services.controller.refreshAll({ reloadStates: true }),
+    'taskloom.showOutput': async () => log.show(true),
+  };
+  return [
+    planDiagnostics,
+    watchPlanEdits(services, planDiagnostics),
+    vscode.workspace.registerTextDocumentContentProvider(GIT_SCHEME, new GitContentProvider(services)),
+    vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, new PlanDocumentProvider(services)),
+    ...Object.entries(commands).map(([id, body]) =>
+      vscode.commands.registerCommand(id, reporting(id.replace('taskloom.', ''), body as (...args: unknown[]) => Promise<unknown>)),
+    ),
+  ];
+}

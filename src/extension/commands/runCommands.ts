@@ -1,0 +1,127 @@
+import * as vscode from 'vscode';
+import {
+  ApplyIntegrationRequest,
+  CancelRequest,
+  DiscardRunRequest,
+  DoctorRequest,
+  ResumeRequest,
+} from '../../protocol/engineProtocol';
+import { showDriveProgress } from '../driveProgress';
+import { showError } from '../engine/userErrors';
+import { log } from '../logger';
+import type { Services } from '../services';
+import { readRunSettings } from '../settings';
+import { runPhase, plainText } from '../tree/presentation';
+import type { RunEntry } from '../state/runsModel';
+import { pickFolder, pickRun, type RunRef } from './runRef';
+
+const RESUMABLE = new Set(['stopped', 'paused', 'needs_human', 'failed', 'cancelled']);
+export const isResumable = (entry: RunEntry): boolean => RESUMABLE.has(runPhase(entry.summary, entry.state?.plan.tasks.length));
+
+export async function resumeRun(services: Services, arg?: unknown): Promise<void> {
+  const ref = await pickRun(services.controller, arg, isResumable, 'Taskloom: there is no stopped run to resume.');
+  if (!ref) return;
+  try {
+    await services.engine.request(ResumeRequest.type, ref);
+  } catch (error) {
+    showError('resume the run', error);
+    return;
+  }
+  services.controller.model.setActive(ref.folder, ref.runId, true);
+  await services.controller.loadRun(ref.folder, ref.runId);
+  showDriveProgress(services, ref);
+}
+
+export async function cancelRun(services: Services, arg?: unknown): Promise<void> {
+  const ref = await pickRun(services.controller, arg, (e) => e.summary.active, 'Taskloom: no run is in progress.');
+  if (!ref) return;
+  await services.engine.request(CancelRequest.type, ref).catch((error: unknown) => showError('cancel the run', error));
+}
+
+export interface ConfirmOptions {
+  /** Skip the confirmation dialog (tests, automation that already asked). */
+  confirmed?: boolean;
+}
+
+export async function discardRun(services: Services, arg?: unknown, options: ConfirmOptions = {}): Promise<void> {
+  const ref = await pickRun(services.controller, arg, (e) => !e.summary.active, 'Taskloom: there is no run to discard.');
+  if (!ref) return;
+  const goal = services.controller.model.run(ref.folder, ref.runId)?.summary.goal ?? ref.runId;
+  if (!options.confirmed) {
+    const answer = await vscode.window.showWarningMessage(
+      `Discard the run "${plainText(goal, 80)}"?`,
+      { modal: true, detail: 'Its worktrees, its taskloom/ branches and its record are deleted. Work merged into your branch stays.' },
+      'Discard',
+    );
+    if (answer !== 'Discard') return;
+  }
+  try {
+    await services.engine.request(DiscardRunRequest.type, ref);
+  } catch (error) {
+    showError('discard the run', error);
+  }
+  await services.controller.refresh(ref.folder);
+}
+
+export async function applyIntegration(services: Services, arg?: unknown, options: ConfirmOptions = {}): Promise<void> {
+  const ref = await pickRun(services.controller, arg, (e) => e.summary.status === 'completed', 'Taskloom: no completed run has work to apply.');
+  if (!ref) return;
+  const state = await services.controller.state(ref.folder, ref.runId);
+  if (!state) return;
+  if (!options.confirmed) {
+    const answer = await vscode.window.showWarningMessage(
+      `Merge the green work of "${plainText(state.goal, 80)}" into your current branch?`,
+      {
+        modal: true,
+        detail: `${state.integration.merged.length} task(s) from ${state.integration.branch ?? 'the integration branch'} are merged into the branch checked out in ${ref.folder}. Your working tree must be clean.`,
+      },
+      'Apply',
+    );
+    if (answer !== 'Apply') return;
+  }
+  try {
+    const result = await services.engine.request(ApplyIntegrationRequest.type, ref);
+    void vscode.window.showInformationMessage(
+      `Taskloom applied ${result.files.length} changed file(s) to ${result.branch} (now at ${result.commit.slice(0, 10)}).`,
+    );
+  } catch (error) {
+    showError('apply the integration', error);
+  }
+}
+
+export async function showRunCommand(services: Services, arg?: unknown): Promise<void> {
+  const ref = await pickRun(services.controller, arg, () => true, 'Taskloom: there are no runs yet. Start one with "Taskloom: Start Goal".');
+  if (ref) await services.showRun(ref.folder, ref.runId);
+}
+
+export async function openDecisionsLedger(services: Services, arg?: unknown): Promise<void> {
+  const ref: RunRef | undefined = await pickRun(services.controller, arg, () => true, 'Taskloom: there are no runs yet.');
+  if (!ref) return;
+  const ledger = vscode.Uri.file(`${ref.folder}/.taskloom/runs/${ref.runId}/DECISIONS.md`);
+  try {
+    await vscode.workspace.fs.stat(ledger);
+    await vscode.commands.executeCommand('markdown.showPreview', ledger);
+  } catch {
+    // The ledger file is written as the run goes; before that the run view has the same entries.
+    await services.showRun(ref.folder, ref.runId);
+  }
+}
+
+export async function doctor(services: Services, folderArg?: string): Promise<void> {
+  const folder = await pickFolder(services.controller, folderArg);
+  if (!folder) return;
+  try {
+    const { checks } = await services.engine.request(DoctorRequest.type, { folder, settings: readRunSettings(folder) });
+    const mark = { ok: '✓', warn: '!', fail: '✗' } as const;
+    log.info(`Doctor for ${folder}:\n${checks.map((c) => `${mark[c.status]} ${c.label.padEnd(12)} ${c.text}`).join('\n')}`);
+    const failed = checks.filter((c) => c.status === 'fail');
+    const warned = checks.filter((c) => c.status === 'warn');
+    const summary = failed.length
+      ? `Taskloom Doctor: ${failed.length} problem(s) block a run: ${failed.map((c) => `${c.label}: ${c.text}`).join('; ')}`
+      : `Taskloom Doctor: ready to run${warned.length ? ` (${warned.length} warning(s))` : ''}.`;
+    const show = failed.length ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
+    void show(summary, 'Show Details').then((choice) => choice === 'Show Details' && log.show(true));
+  } catch (error) {
+    showError('run the doctor', error);
+  }
+}

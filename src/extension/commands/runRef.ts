@@ -1,0 +1,88 @@
+import * as vscode from 'vscode';
+import type { RunsController } from '../runsController';
+import type { RunEntry } from '../state/runsModel';
+import { plainText } from '../tree/presentation';
+
+/** What a command acts on: tree rows, Needs You rows and webview messages all carry this shape. */
+export interface RunRef {
+  folder: string;
+  runId: string;
+}
+export interface TaskRef extends RunRef {
+  taskId: string;
+}
+
+const isRunRef = (value: unknown): value is RunRef =>
+  typeof value === 'object' && value !== null && typeof (value as RunRef).folder === 'string' && typeof (value as RunRef).runId === 'string';
+const isTaskRef = (value: unknown): value is TaskRef => isRunRef(value) && typeof (value as TaskRef).taskId === 'string';
+
+/** The folder to act on: the only one, or the user's pick in a multi-root workspace. */
+export async function pickFolder(controller: RunsController, given?: string): Promise<string | undefined> {
+  if (given) return given;
+  const folders = controller.folders();
+  if (folders.length === 0) {
+    void vscode.window.showErrorMessage('Taskloom needs a folder: open a git repository first (File › Open Folder).');
+    return undefined;
+  }
+  if (folders.length === 1) return folders[0];
+  const picked = await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which folder (git repository) should Taskloom work in?' });
+  return picked?.uri.fsPath;
+}
+
+/** The run a command names, or the user's pick among the runs that `accept` allows. */
+export async function pickRun(
+  controller: RunsController,
+  arg: unknown,
+  accept: (entry: RunEntry) => boolean,
+  nothing: string,
+): Promise<RunRef | undefined> {
+  if (isRunRef(arg)) return { folder: arg.folder, runId: arg.runId };
+  await controller.refreshAll();
+  const candidates = controller.model.allRuns().filter(accept);
+  if (candidates.length === 0) {
+    void vscode.window.showInformationMessage(nothing);
+    return undefined;
+  }
+  if (candidates.length === 1) return { folder: candidates[0]!.folder, runId: candidates[0]!.summary.runId };
+  const picked = await vscode.window.showQuickPick(
+    candidates.map((entry) => ({
+      label: plainText(entry.summary.goal || entry.summary.runId, 100),
+      description: `${entry.summary.green}/${entry.summary.total} green · ${entry.summary.status}`,
+      detail: `${entry.summary.runId} · ${vscode.workspace.asRelativePath(entry.folder)}`,
+      ref: { folder: entry.folder, runId: entry.summary.runId },
+    })),
+    { placeHolder: 'Which run?' },
+  );
+  return picked?.ref;
+}
+
+/** The task a command names, or the user's pick among the tasks (of loaded runs) that `accept` allows. */
+export async function pickTask(
+  controller: RunsController,
+  arg: unknown,
+  accept: (state: string) => boolean,
+  nothing: string,
+): Promise<TaskRef | undefined> {
+  if (isTaskRef(arg)) return { folder: arg.folder, runId: arg.runId, taskId: arg.taskId };
+  await controller.refreshAll();
+  const items: Array<vscode.QuickPickItem & { ref: TaskRef }> = [];
+  for (const entry of controller.model.allRuns()) {
+    const state = entry.state ?? (entry.summary.status === 'completed' ? undefined : await controller.state(entry.folder, entry.summary.runId));
+    for (const taskId of state?.taskOrder ?? []) {
+      const task = state!.tasks[taskId]!;
+      if (!accept(task.state)) continue;
+      items.push({
+        label: `${taskId}: ${plainText(task.title, 80)}`,
+        description: task.state,
+        detail: plainText(task.lastReason, 200),
+        ref: { folder: entry.folder, runId: entry.summary.runId, taskId },
+      });
+    }
+  }
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage(nothing);
+    return undefined;
+  }
+  if (items.length === 1) return items[0]!.ref;
+  return (await vscode.window.showQuickPick(items, { placeHolder: 'Which task?' }))?.ref;
+}

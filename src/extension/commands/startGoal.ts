@@ -1,0 +1,103 @@
+import * as vscode from 'vscode';
+import type { Plan } from '../../engine/domain/plan';
+import { ApprovePlanRequest, StartGoalRequest, type StartGoalResult } from '../../protocol/engineProtocol';
+import { isCancellation, showError } from '../engine/userErrors';
+import type { Services } from '../services';
+import { isAutopilot, readRunSettings } from '../settings';
+import { pickFolder } from './runRef';
+import { reviewPlan } from './planCommands';
+import { showDriveProgress } from '../driveProgress';
+
+/** Arguments for scripted use (tests, keybindings): any part left out is asked for. */
+export interface StartGoalArgs {
+  folder?: string;
+  goal?: string;
+  planFile?: string;
+}
+
+export async function startGoal(services: Services, args: StartGoalArgs = {}): Promise<string | undefined> {
+  const folder = await pickFolder(services.controller, args.folder);
+  if (!folder) return undefined;
+  const source = args.goal || args.planFile ? args : await askGoalOrPlan(folder);
+  if (!source) return undefined;
+  const settings = readRunSettings(folder);
+  let result: StartGoalResult;
+  try {
+    result = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: source.goal ? `Taskloom: planning "${source.goal.slice(0, 60)}" with ${settings.agent}` : 'Taskloom: loading the plan',
+        cancellable: true,
+      },
+      (_progress, token) =>
+        services.engine.request(
+          StartGoalRequest.type,
+          { folder, settings, ...(source.goal ? { goal: source.goal } : {}), ...(source.planFile ? { planFile: source.planFile } : {}) },
+          token,
+        ),
+    );
+  } catch (error) {
+    if (isCancellation(error)) void vscode.window.showInformationMessage('Taskloom: planning cancelled; nothing was built.');
+    else showError('start the goal', error);
+    await services.controller.refresh(folder);
+    return undefined;
+  }
+  await services.controller.loadRun(folder, result.runId);
+  services.controller.model.setActive(folder, result.runId, false);
+  if (result.ignoredChanges.length) {
+    void vscode.window.showInformationMessage(
+      `Taskloom works from your last commit; ${result.ignoredChanges.length} uncommitted change(s) are not part of the run: ${result.ignoredChanges.slice(0, 5).join(', ')}${result.ignoredChanges.length > 5 ? '…' : ''}`,
+    );
+  }
+  if (isAutopilot(folder)) {
+    await approveAndDrive(services, { folder, runId: result.runId }, undefined, 'autopilot');
+  } else {
+    await reviewPlan(services, { folder, runId: result.runId });
+  }
+  return result.runId;
+}
+
+async function askGoalOrPlan(folder: string): Promise<StartGoalArgs | undefined> {
+  const choice = await vscode.window.showQuickPick(
+    [
+      { label: '$(edit) Describe a goal', description: 'the planner breaks it into tasks', choice: 'goal' as const },
+      { label: '$(file) Use a plan file', description: 'JSON, or a Markdown checklist', choice: 'plan' as const },
+    ],
+    { placeHolder: 'Start a Taskloom run' },
+  );
+  if (!choice) return undefined;
+  if (choice.choice === 'goal') {
+    const goal = await vscode.window.showInputBox({
+      title: 'Taskloom: Start Goal',
+      prompt: 'What should be built? The planner turns it into tasks you approve before anything runs.',
+      placeHolder: 'e.g. add rate limiting to the /api routes, with tests',
+      ignoreFocusOut: true,
+      validateInput: (text) => (text.trim().length < 3 ? 'Describe the goal in a few words' : undefined),
+    });
+    return goal?.trim() ? { goal: goal.trim() } : undefined;
+  }
+  const files = await vscode.window.showOpenDialog({
+    defaultUri: vscode.Uri.file(folder),
+    canSelectMany: false,
+    openLabel: 'Use this plan',
+    filters: { Plans: ['json', 'md', 'markdown'] },
+  });
+  return files?.[0] ? { planFile: files[0].fsPath } : undefined;
+}
+
+/** Approves the plan (as proposed, or as edited) and follows the run with progress. */
+export async function approveAndDrive(
+  services: Services,
+  ref: { folder: string; runId: string },
+  plan: Plan | undefined,
+  by: 'human' | 'autopilot',
+): Promise<void> {
+  try {
+    await services.engine.request(ApprovePlanRequest.type, { ...ref, by, ...(plan ? { plan } : {}) });
+  } catch (error) {
+    showError('approve the plan', error);
+    return;
+  }
+  services.controller.model.setActive(ref.folder, ref.runId, true);
+  showDriveProgress(services, ref);
+}

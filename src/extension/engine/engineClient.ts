@@ -1,0 +1,135 @@
+import * as vscode from 'vscode';
+import {
+  CloseAction,
+  ErrorAction,
+  LanguageClient,
+  State,
+  TransportKind,
+  type ErrorHandler,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import type { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import {
+  ActivityNotification,
+  EventsNotification,
+  FindingsNotification,
+  type ActivityParams,
+  type EventsParams,
+  type FindingsParams,
+} from '../../protocol/engineProtocol';
+import { log } from '../logger';
+
+const MAX_RESTARTS = 5;
+
+/**
+ * The engine server process, started on first use (never at activation) over IPC by
+ * vscode-languageclient, which restarts it when it crashes. Every restart is reported, and
+ * `onDidRestart` lets the views fetch the runs again: the engine's log on disk is the truth,
+ * so nothing the crashed engine acknowledged is lost.
+ */
+export class EngineClient implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private starting: Promise<LanguageClient> | undefined;
+  private restarts = 0;
+  private readonly eventsEmitter = new vscode.EventEmitter<EventsParams>();
+  private readonly findingsEmitter = new vscode.EventEmitter<FindingsParams>();
+  private readonly activityEmitter = new vscode.EventEmitter<ActivityParams>();
+  private readonly restartEmitter = new vscode.EventEmitter<void>();
+  readonly onEvents = this.eventsEmitter.event;
+  readonly onFindings = this.findingsEmitter.event;
+  readonly onActivity = this.activityEmitter.event;
+  /** The engine came back after a crash (not fired on the first start). */
+  readonly onDidRestart = this.restartEmitter.event;
+
+  constructor(private readonly serverModule: string) {}
+
+  get isRunning(): boolean {
+    return this.client?.state === State.Running;
+  }
+
+  async request<P, R>(type: RequestType<P, R, unknown>, params: P, token?: vscode.CancellationToken): Promise<R> {
+    const client = await this.start();
+    // RequestParam<P> is a conditional type TypeScript cannot resolve for a generic P.
+    return client.sendRequest(type, params as never, token);
+  }
+
+  start(): Promise<LanguageClient> {
+    this.starting ??= this.create().catch((error: unknown) => {
+      this.starting = undefined;
+      throw error;
+    });
+    return this.starting;
+  }
+
+  private async create(): Promise<LanguageClient> {
+    const run = { module: this.serverModule, transport: TransportKind.ipc };
+    const serverOptions: ServerOptions = { run, debug: { ...run, options: { execArgv: ['--enable-source-maps'] } } };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [],
+      outputChannel: log,
+      errorHandler: this.errorHandler(),
+      // The engine owns no documents; its diagnostics come by our own notification.
+      initializationFailedHandler: (error) => {
+        log.error(`The Taskloom engine failed to start: ${String(error)}`);
+        return false;
+      },
+    };
+    const client = new LanguageClient('taskloom.engine', 'Taskloom Engine', serverOptions, clientOptions);
+    this.listen(client, EventsNotification.type, this.eventsEmitter);
+    this.listen(client, FindingsNotification.type, this.findingsEmitter);
+    this.listen(client, ActivityNotification.type, this.activityEmitter);
+    let firstStart = true;
+    client.onDidChangeState(({ newState }) => {
+      if (newState !== State.Running) return;
+      if (firstStart) firstStart = false;
+      else this.restartEmitter.fire();
+    });
+    const started = Date.now();
+    await client.start();
+    log.info(`engine started in ${Date.now() - started} ms`);
+    this.client = client;
+    return client;
+  }
+
+  private listen<P>(client: LanguageClient, type: NotificationType<P>, emitter: vscode.EventEmitter<P>): void {
+    client.onNotification(type, (params) => emitter.fire(params));
+  }
+
+  private errorHandler(): ErrorHandler {
+    return {
+      error: () => ({ action: ErrorAction.Continue }),
+      closed: () => {
+        this.restarts += 1;
+        if (this.restarts > MAX_RESTARTS) {
+          void vscode.window.showErrorMessage(
+            `Taskloom's engine stopped ${this.restarts} times and was not restarted. Your runs are saved; reload the window to try again.`,
+            'Show Output',
+          ).then((choice) => choice && log.show(true));
+          return { action: CloseAction.DoNotRestart, handled: true };
+        }
+        void vscode.window
+          .showWarningMessage(
+            "Taskloom's engine stopped unexpectedly and was restarted. Nothing it recorded is lost; a run it was driving can be resumed.",
+            'Resume Last Run',
+            'Show Output',
+          )
+          .then((choice) => {
+            if (choice === 'Resume Last Run') void vscode.commands.executeCommand('taskloom.resumeLastRun');
+            if (choice === 'Show Output') log.show(true);
+          });
+        return { action: CloseAction.Restart, handled: true };
+      },
+    };
+  }
+
+  async dispose(): Promise<void> {
+    this.eventsEmitter.dispose();
+    this.findingsEmitter.dispose();
+    this.activityEmitter.dispose();
+    this.restartEmitter.dispose();
+    const client = this.client;
+    this.client = undefined;
+    if (client?.isRunning()) await client.stop(5_000).catch(() => undefined);
+  }
+}

@@ -1,0 +1,102 @@
+import * as vscode from 'vscode';
+import { CriticDiagnostics } from './diagnostics';
+import { EngineClient } from './engine/engineClient';
+import { reporting } from './engine/userErrors';
+import { log } from './logger';
+import { promptToResume } from './resumePrompt';
+import { RunsController } from './runsController';
+import { RunViewPanel } from './runView/runViewPanel';
+import type { Services } from './services';
+import { RunStatusBar } from './statusBar';
+import { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
+import { RunsTreeProvider } from './tree/runsTreeProvider';
+import { registerCommands } from './commands/registerCommands';
+
+/** What the extension hands to tests and the benchmark (not a public API). */
+export interface TaskloomExtensionApi {
+  services: Services;
+  activationMs: number;
+  RunViewPanel: typeof RunViewPanel;
+}
+
+/**
+ * Activation wires the views and commands and returns at once: the engine process starts on
+ * first use (a command, the Runs view, or a workspace that has runs to resume).
+ */
+export function activate(context: vscode.ExtensionContext): TaskloomExtensionApi {
+  const started = performance.now();
+  const engine = new EngineClient(context.asAbsolutePath('dist/engine-server.js'));
+  activeEngine = engine;
+  const controller = new RunsController(engine);
+  const runsTree = new RunsTreeProvider(controller);
+  const runsView = vscode.window.createTreeView('taskloom.runs', { treeDataProvider: runsTree, showCollapseAll: true });
+  const needsYou = new NeedsYouTreeProvider(controller);
+  const needsYouView = vscode.window.createTreeView('taskloom.needsYou', { treeDataProvider: needsYou });
+  const services: Services = {
+    context,
+    engine,
+    controller,
+    runsTree,
+    runsView,
+    showRun: async (folder, runId) => RunViewPanel.show(services, folder, runId),
+  };
+  context.subscriptions.push(
+    log,
+    controller,
+    runsTree,
+    runsView,
+    needsYou,
+    needsYouView,
+    new RunStatusBar(controller),
+    new CriticDiagnostics(controller, engine),
+    RunViewPanel.registerSerializer(services),
+    needsYou.onDidChangeCount((count) => {
+      needsYouView.badge = count ? { value: count, tooltip: `${count} thing(s) need you` } : undefined;
+      void vscode.commands.executeCommand('setContext', 'taskloom.needsYouCount', count);
+    }),
+    {
+      dispose: controller.model.onDidChange(() => {
+        const resumable = controller.model.allRuns().some((e) => !e.summary.active && e.summary.status !== 'completed' && e.summary.status !== 'cancelled');
+        void vscode.commands.executeCommand('setContext', 'taskloom.hasResumableRun', resumable);
+      }),
+    },
+    ...registerCommands(services),
+  );
+  // Showing the Runs view is a reason to start the engine; so is a workspace with runs in it.
+  let listed = false;
+  const listOnce = () => {
+    if (listed) return;
+    listed = true;
+    void reporting('list the runs', () => controller.refreshAll())();
+  };
+  context.subscriptions.push(runsView.onDidChangeVisibility(({ visible }) => visible && listOnce()));
+  if (runsView.visible) listOnce();
+  void hasRuns(controller.folders()).then((any) => {
+    if (!any) return;
+    listed = true;
+    void promptToResume(services).catch((error: unknown) => log.error(`resume check failed: ${String(error)}`));
+  });
+  const activationMs = performance.now() - started;
+  log.info(`activated in ${activationMs.toFixed(1)} ms`);
+  return { services, activationMs, RunViewPanel };
+}
+
+async function hasRuns(folders: string[]): Promise<boolean> {
+  for (const folder of folders) {
+    try {
+      await vscode.workspace.fs.stat(vscode.Uri.file(`${folder}/.taskloom/state.json`));
+      return true;
+    } catch {
+      // no runs in this folder
+    }
+  }
+  return false;
+}
+
+let activeEngine: EngineClient | undefined;
+
+/** Stops the engine (agents and gates it runs are stopped; an unfinished run stays resumable). */
+export async function deactivate(): Promise<void> {
+  await activeEngine?.dispose();
+  activeEngine = undefined;
+}

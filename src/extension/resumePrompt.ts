@@ -1,0 +1,56 @@
+import * as vscode from 'vscode';
+import { isResumable } from './commands/runCommands';
+import { log } from './logger';
+import type { Services } from './services';
+import type { RunEntry } from './state/runsModel';
+import { resumeMessage } from './resumeMessage';
+import { plainText, runPhase } from './tree/presentation';
+
+/** How long to wait for the previous window's engine to let go of the workspace after a reload. */
+const PREVIOUS_ENGINE_GRACE_MS = 8_000;
+
+/**
+ * On opening a workspace with an unfinished run: one notification per folder with Resume /
+ * Show / Discard. Nothing when there is nothing to resume, or when another process drives it.
+ */
+export async function promptToResume(services: Services): Promise<void> {
+  const { controller } = services;
+  for (const folder of controller.folders()) {
+    let listed = await controller.refresh(folder);
+    const deadline = Date.now() + PREVIOUS_ENGINE_GRACE_MS;
+    while (listed?.drivenElsewhere && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      listed = await controller.refresh(folder);
+    }
+    if (!listed) continue;
+    if (listed.drivenElsewhere) {
+      log.info(`${folder}: ${listed.drivenElsewhere}; not offering to resume here.`);
+      continue;
+    }
+    const entry = controller.model.runs(folder).find((e) => e.summary.status !== 'completed' && e.summary.status !== 'cancelled');
+    if (!entry) continue;
+    void offer(services, entry);
+  }
+}
+
+async function offer(services: Services, entry: RunEntry): Promise<void> {
+  const ref = { folder: entry.folder, runId: entry.summary.runId };
+  const state = await services.controller.state(ref.folder, ref.runId);
+  const phase = runPhase(entry.summary, state?.plan.tasks.length);
+  if (phase === 'awaitingApproval') {
+    const choice = await vscode.window.showInformationMessage(
+      `Taskloom run '${plainText(entry.summary.goal, 80)}' has a plan waiting for your approval.`,
+      'Review Plan',
+      'Discard',
+    );
+    if (choice === 'Review Plan') await vscode.commands.executeCommand('taskloom.reviewPlan', ref);
+    if (choice === 'Discard') await vscode.commands.executeCommand('taskloom.discardRun', ref);
+    return;
+  }
+  if (!isResumable({ ...entry, ...(state ? { state } : {}) })) return;
+  const foreign = entry.summary.foreign ? ' It was started on another machine: check its settings before resuming.' : '';
+  const choice = await vscode.window.showInformationMessage(`${resumeMessage(entry.summary, phase)}${foreign}`, 'Resume', 'Show', 'Discard');
+  if (choice === 'Resume') await vscode.commands.executeCommand('taskloom.resumeLastRun', ref);
+  if (choice === 'Show') await vscode.commands.executeCommand('taskloom.showRun', ref);
+  if (choice === 'Discard') await vscode.commands.executeCommand('taskloom.discardRun', ref);
+}

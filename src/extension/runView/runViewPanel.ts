@@ -1,0 +1,196 @@
+import * as vscode from 'vscode';
+import type { RunEvent } from '../../engine/domain/events';
+import type { FromWebview, RunViewPersistedState, ToWebview } from '../../protocol/webviewMessages';
+import { RunEventRequest } from '../../protocol/engineProtocol';
+import { showError } from '../engine/userErrors';
+import type { Services } from '../services';
+import { plainText } from '../tree/presentation';
+import { createNonce, runViewHtml } from './runViewHtml';
+
+export const RUN_VIEW_TYPE = 'taskloom.runView';
+
+/**
+ * One webview panel per run: the plan graph, the decisions ledger, the timeline and usage.
+ * It gets the run's state once and then the same events the tree folds; a reload restores
+ * it through the serializer (it keeps only folder + run id, and fetches the data again).
+ */
+export class RunViewPanel implements vscode.Disposable {
+  private static readonly open = new Map<string, RunViewPanel>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private sentSeq = 0;
+  private ready = false;
+  private renderedSeq = 0;
+  /** When the panel was made, and when the webview first drew the run (for the benchmark). */
+  readonly createdAt = performance.now();
+  firstPaintMs: number | undefined;
+
+  static show(services: Services, folder: string, runId: string): void {
+    const existing = RunViewPanel.open.get(key(folder, runId));
+    if (existing) {
+      existing.panel.reveal(undefined, false);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(RUN_VIEW_TYPE, 'Taskloom run', vscode.ViewColumn.Active, options(services.context));
+    new RunViewPanel(services, panel, folder, runId);
+  }
+
+  static registerSerializer(services: Services): vscode.Disposable {
+    return vscode.window.registerWebviewPanelSerializer(RUN_VIEW_TYPE, {
+      async deserializeWebviewPanel(panel, persisted: RunViewPersistedState | undefined) {
+        if (!persisted?.folder || !persisted.runId) {
+          panel.dispose();
+          return;
+        }
+        panel.webview.options = options(services.context);
+        new RunViewPanel(services, panel, persisted.folder, persisted.runId);
+      },
+    });
+  }
+
+  /** Every open run view (tests and the benchmark read their state). */
+  static panels(): RunViewPanel[] {
+    return [...RunViewPanel.open.values()];
+  }
+
+  private constructor(
+    private readonly services: Services,
+    readonly panel: vscode.WebviewPanel,
+    readonly folder: string,
+    readonly runId: string,
+  ) {
+    RunViewPanel.open.set(key(folder, runId), this);
+    const entry = services.controller.model.run(folder, runId);
+    panel.title = `Taskloom: ${plainText(entry?.summary.goal || runId, 40)}`;
+    panel.iconPath = vscode.Uri.joinPath(services.context.extensionUri, 'media', 'taskloom.svg');
+    panel.webview.html = this.html();
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      // A hidden webview is discarded; it says `ready` again when shown and gets the state anew.
+      panel.onDidChangeViewState(({ webviewPanel }) => {
+        if (!webviewPanel.visible) this.ready = false;
+      }),
+      panel.webview.onDidReceiveMessage((message: FromWebview) => void this.onMessage(message)),
+      services.engine.onEvents((params) => {
+        if (params.folder === folder && params.runId === runId) this.sendEvents(params.events);
+      }),
+      services.engine.onDidRestart(() => void this.sendState({ refetch: true })),
+    );
+  }
+
+  /** The last seq the webview was sent (the in-VS-Code tests wait on it). */
+  get lastSentSeq(): number {
+    return this.sentSeq;
+  }
+
+  /** The seq of the last state the webview has drawn. */
+  get lastRenderedSeq(): number {
+    return this.renderedSeq;
+  }
+
+  private html(): string {
+    const { webview } = this.panel;
+    const root = this.services.context.extensionUri;
+    return runViewHtml({
+      cspSource: webview.cspSource,
+      nonce: createNonce(),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview', 'runView.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'runView.css')).toString(),
+      codiconsUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'codicons', 'codicon.css')).toString(),
+      title: this.panel.title,
+    });
+  }
+
+  private post(message: ToWebview): void {
+    void this.panel.webview.postMessage(message);
+  }
+
+  /** The run as the tree holds it (kept current by events), or fetched anew after an engine restart or a gap. */
+  private async sendState(options: { refetch?: boolean } = {}): Promise<void> {
+    const { controller } = this.services;
+    const state = options.refetch ? await controller.loadRun(this.folder, this.runId) : await controller.state(this.folder, this.runId);
+    if (!state) {
+      void vscode.window.showWarningMessage(`Taskloom: run ${this.runId} is no longer in ${this.folder}.`);
+      return;
+    }
+    this.sentSeq = state.lastSeq;
+    this.panel.title = `Taskloom: ${plainText(state.goal || this.runId, 40)}`;
+    this.post({ type: 'state', state });
+  }
+
+  private sendEvents(events: RunEvent[]): void {
+    if (!this.ready) return;
+    const fresh = events.filter((e) => e.seq > this.sentSeq);
+    if (fresh.length === 0) return;
+    if (fresh[0]!.seq !== this.sentSeq + 1) {
+      void this.sendState({ refetch: true });
+      return;
+    }
+    this.sentSeq = fresh[fresh.length - 1]!.seq;
+    this.post({ type: 'events', events: fresh });
+  }
+
+  private async onMessage(message: FromWebview): Promise<void> {
+    const ref = { folder: this.folder, runId: this.runId };
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        await this.sendState();
+        return;
+      case 'rendered':
+        this.renderedSeq = message.seq;
+        this.firstPaintMs ??= performance.now() - this.createdAt;
+        return;
+      case 'revealTask': {
+        const node = this.services.runsTree.taskNode(this.folder, this.runId, message.taskId);
+        await this.services.runsView.reveal(node, { select: true, focus: false, expand: true }).then(undefined, () => undefined);
+        return;
+      }
+      case 'showTaskDiff':
+        await vscode.commands.executeCommand('taskloom.showTaskDiff', { ...ref, taskId: message.taskId });
+        return;
+      case 'showIntegrationDiff':
+        await vscode.commands.executeCommand('taskloom.showIntegrationDiff', ref);
+        return;
+      case 'showGateOutput':
+        await this.showGateOutput(message.seq);
+        return;
+    }
+  }
+
+  /** The full output of a gate run, as a read-only document (agent text shown as text). */
+  private async showGateOutput(seq: number): Promise<void> {
+    try {
+      const event = await this.services.engine.request(RunEventRequest.type, { folder: this.folder, runId: this.runId, seq });
+      if (event?.type !== 'gate_result') {
+        void vscode.window.showInformationMessage(`Ledger entry #${seq} has no gate output.`);
+        return;
+      }
+      const where = event.taskId ? `task ${event.taskId}, attempt ${event.attempt}` : 'integration';
+      const text = [
+        `Gate ${event.passed ? 'passed' : 'failed'} (${where}) at ${event.at}`,
+        ...event.commands.flatMap((c) => ['', `$ ${c.command}  → ${c.timedOut ? 'timed out' : `exit ${c.exitCode}`} in ${c.durationMs} ms`, c.output]),
+      ].join('\n');
+      const document = await vscode.workspace.openTextDocument({ content: text, language: 'log' });
+      await vscode.window.showTextDocument(document, { preview: true });
+    } catch (error) {
+      showError('show the gate output', error);
+    }
+  }
+
+  dispose(): void {
+    RunViewPanel.open.delete(key(this.folder, this.runId));
+    for (const d of this.disposables) d.dispose();
+    this.panel.dispose();
+  }
+}
+
+const key = (folder: string, runId: string) => `${folder}\u0000${runId}`;
+
+function options(context: vscode.ExtensionContext): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    // The view refetches its data when shown again, so it need not be kept alive while hidden.
+    retainContextWhenHidden: false,
+    localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, 'dist'), vscode.Uri.joinPath(context.extensionUri, 'media')],
+  };
+}

@@ -1,0 +1,92 @@
+import * as vscode from 'vscode';
+import type { RunState } from '../engine/domain/runState';
+import { GetRunRequest, ListRunsRequest, type ListRunsResult } from '../protocol/engineProtocol';
+import type { EngineClient } from './engine/engineClient';
+import { log } from './logger';
+import { RunsModel } from './state/runsModel';
+
+/**
+ * Keeps the RunsModel in step with the engine: run lists per folder, full states for the runs
+ * someone looks at, live events folded on top, and a full re-read after an engine restart or
+ * when events arrive with a gap.
+ */
+export class RunsController implements vscode.Disposable {
+  readonly model = new RunsModel();
+  /** Per folder: another process drives it (the lock holder, for the user), if any. */
+  readonly drivenElsewhere = new Map<string, string>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly fetching = new Map<string, Promise<RunState | undefined>>();
+
+  constructor(private readonly engine: EngineClient) {
+    this.disposables.push(
+      engine.onEvents(({ folder, runId, events }) => {
+        if (!this.model.applyEvents(folder, runId, events)) void this.loadRun(folder, runId);
+      }),
+      engine.onDidRestart(() => void this.refreshAll({ reloadStates: true })),
+      vscode.workspace.onDidChangeWorkspaceFolders(({ removed }) => {
+        for (const folder of removed) this.model.removeFolder(folder.uri.fsPath);
+        void this.refreshAll();
+      }),
+    );
+  }
+
+  /** Workspace folders on disk (virtual folders cannot hold git worktrees), minus task worktrees added to the workspace. */
+  folders(): string[] {
+    return (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file' && !/[\\/]\.taskloom[\\/]worktrees[\\/]/.test(f.uri.fsPath))
+      .map((f) => f.uri.fsPath);
+  }
+
+  async refreshAll(options: { reloadStates?: boolean } = {}): Promise<void> {
+    await Promise.all(this.folders().map((folder) => this.refresh(folder)));
+    if (!options.reloadStates) return;
+    for (const entry of this.model.allRuns()) if (entry.state) await this.loadRun(entry.folder, entry.summary.runId);
+  }
+
+  async refresh(folder: string): Promise<ListRunsResult | undefined> {
+    try {
+      const result = await this.engine.request(ListRunsRequest.type, { folder });
+      for (const warning of result.warnings) log.warn(`${folder}: ${warning}`);
+      if (result.drivenElsewhere) this.drivenElsewhere.set(folder, result.drivenElsewhere);
+      else this.drivenElsewhere.delete(folder);
+      this.model.setRuns(folder, result.runs);
+      return result;
+    } catch (error) {
+      // A folder that is not a git repository has no runs; say so once in the log.
+      log.info(`${folder}: runs not listed (${error instanceof Error ? error.message : String(error)})`);
+      this.model.setRuns(folder, []);
+      return undefined;
+    }
+  }
+
+  /** The run's full state, fetched once and then kept current by events. */
+  async state(folder: string, runId: string): Promise<RunState | undefined> {
+    const entry = this.model.run(folder, runId);
+    if (entry?.state && !this.model.isStale(folder, runId)) return entry.state;
+    return this.loadRun(folder, runId);
+  }
+
+  loadRun(folder: string, runId: string): Promise<RunState | undefined> {
+    const key = `${folder}\u0000${runId}`;
+    let pending = this.fetching.get(key);
+    if (!pending) {
+      pending = this.engine
+        .request(GetRunRequest.type, { folder, runId })
+        .then((state) => {
+          this.model.setState(folder, state);
+          return state;
+        })
+        .catch((error: unknown) => {
+          log.warn(`run ${runId} could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
+          return undefined;
+        })
+        .finally(() => this.fetching.delete(key));
+      this.fetching.set(key, pending);
+    }
+    return pending;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,15 @@
+import type * as vscode from 'vscode';
+import type { EngineClient } from './engine/engineClient';
+import type { RunsController } from './runsController';
+import type { RunsNode, RunsTreeProvider } from './tree/runsTreeProvider';
+
+/** What the commands and views share; built once in `activate`. */
+export interface Services {
+  context: vscode.ExtensionContext;
+  engine: EngineClient;
+  controller: RunsController;
+  runsTree: RunsTreeProvider;
+  runsView: vscode.TreeView<RunsNode>;
+  /** Opens (or reveals) the run view of a run. */
+  showRun(folder: string, runId: string): Promise<void>;
+}

@@ -1,0 +1,42 @@
+import type { RunState } from '../../engine/domain/runState';
+import type { RunListEntry } from '../../protocol/engineProtocol';
+
+/** Something only the human can move on: one row of the Needs You view. */
+export type AttentionItem =
+  | { kind: 'task'; folder: string; runId: string; taskId: string; label: string; reason: string }
+  | { kind: 'planApproval'; folder: string; runId: string; label: string; reason: string }
+  | { kind: 'paused'; folder: string; runId: string; label: string; reason: string }
+  | { kind: 'conflict'; folder: string; runId: string; taskId: string; label: string; reason: string };
+
+/** A plan that is drafted and waits for Approve / Edit / Cancel (nobody is planning it any more). */
+export const awaitsApproval = (summary: RunListEntry, state: RunState | undefined): boolean =>
+  summary.status === 'planning' && !summary.active && (state?.plan.tasks.length ?? 1) > 0;
+
+/** Everything in one run that waits for the human, in the order a human would handle it. */
+export function attentionItems(folder: string, summary: RunListEntry, state: RunState | undefined): AttentionItem[] {
+  const base = { folder, runId: summary.runId };
+  const items: AttentionItem[] = [];
+  if (awaitsApproval(summary, state)) {
+    items.push({ ...base, kind: 'planApproval', label: `Review the plan: ${summary.goal}`, reason: `${state?.plan.tasks.length ?? '?'} task(s) drafted` });
+  }
+  if (!state) return items;
+  if (state.status === 'paused') {
+    items.push({ ...base, kind: 'paused', label: `Run paused: ${state.goal}`, reason: state.pausedReason ?? 'paused' });
+  }
+  for (const taskId of state.taskOrder) {
+    const task = state.tasks[taskId];
+    if (task && (task.state === 'NEEDS_HUMAN' || task.state === 'UNVERIFIED_BY_CRITIC')) {
+      items.push({ ...base, kind: 'task', taskId, label: `${taskId}: ${task.title}`, reason: task.lastReason });
+    }
+  }
+  for (const conflict of state.integration.conflicts) {
+    items.push({
+      ...base,
+      kind: 'conflict',
+      taskId: conflict.taskId,
+      label: `Merge conflict: ${conflict.taskId}`,
+      reason: `conflicting files: ${conflict.files.join(', ')}`,
+    });
+  }
+  return items;
+}

@@ -1,0 +1,232 @@
+import type { RunEvent } from '../../engine/domain/events';
+import { applyEvent } from '../../engine/domain/projection';
+import type { RunState } from '../../engine/domain/runState';
+import type { RunListEntry } from '../../protocol/engineProtocol';
+
+/** What changed in one run since the last flush; the tree refreshes exactly these nodes. */
+export interface RunChange {
+  folder: string;
+  runId: string;
+  /** The run's own row (status, counts, cost) changed. */
+  run: boolean;
+  /** Tasks whose row or children changed. */
+  tasks: Set<string>;
+  /** Tasks were added or removed (a new plan): the run's children must be re-read. */
+  structure: boolean;
+  /** A critic verdict arrived (the Problems panel is rebuilt only then). */
+  verdicts: boolean;
+}
+
+export interface ModelChange {
+  /** Runs were added or removed in these folders. */
+  folders: Set<string>;
+  runs: RunChange[];
+}
+
+export interface RunEntry {
+  folder: string;
+  summary: RunListEntry;
+  /** Loaded on demand (tree expansion, run view); folded live from then on. */
+  state?: RunState;
+}
+
+export type Scheduler = (flush: () => void) => void;
+
+/** Coalesces into one flush per timer tick: 50,000 events in a burst still cost one refresh. */
+export const timerScheduler =
+  (delayMs = 30): Scheduler =>
+  (flush) => {
+    setTimeout(flush, delayMs);
+  };
+
+/**
+ * The extension's picture of every run in every folder: run summaries from `listRuns`, full
+ * states folded with the engine's own projection as events arrive. No `vscode` here, so the
+ * update path can be measured and tested in plain Node.
+ */
+export class RunsModel {
+  private readonly folders = new Map<string, Map<string, RunEntry>>();
+  private readonly listeners = new Set<(change: ModelChange) => void>();
+  private pending: ModelChange | undefined;
+  private flushScheduled = false;
+  /** Runs whose events came with a gap (e.g. after an engine restart): their state must be fetched again. */
+  private readonly stale = new Set<string>();
+
+  constructor(private readonly schedule: Scheduler = timerScheduler()) {}
+
+  onDidChange(listener: (change: ModelChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  folderPaths(): string[] {
+    return [...this.folders.keys()];
+  }
+
+  runs(folder: string): RunEntry[] {
+    return [...(this.folders.get(folder)?.values() ?? [])].sort((a, b) => b.summary.createdAt.localeCompare(a.summary.createdAt));
+  }
+
+  allRuns(): RunEntry[] {
+    return this.folderPaths().flatMap((folder) => this.runs(folder));
+  }
+
+  run(folder: string, runId: string): RunEntry | undefined {
+    return this.folders.get(folder)?.get(runId);
+  }
+
+  /** Replaces a folder's run list (keeping loaded states of runs that are still there). */
+  setRuns(folder: string, summaries: RunListEntry[]): void {
+    const previous = this.folders.get(folder) ?? new Map<string, RunEntry>();
+    const next = new Map<string, RunEntry>();
+    for (const summary of summaries) {
+      const old = previous.get(summary.runId);
+      const keepState = old?.state && old.state.lastSeq >= summary.lastSeq ? old.state : undefined;
+      next.set(summary.runId, { folder, summary, ...(keepState ? { state: keepState } : {}) });
+      if (old && !keepState && old.state) this.stale.add(key(folder, summary.runId));
+    }
+    this.folders.set(folder, next);
+    this.pendingChange().folders.add(folder);
+    this.scheduleFlush();
+  }
+
+  removeFolder(folder: string): void {
+    if (!this.folders.delete(folder)) return;
+    this.pendingChange().folders.add(folder);
+    this.scheduleFlush();
+  }
+
+  /** Installs a freshly fetched state; events after it keep arriving through `applyEvents`. */
+  setState(folder: string, state: RunState, active?: boolean): void {
+    const runs = this.folders.get(folder) ?? new Map<string, RunEntry>();
+    this.folders.set(folder, runs);
+    const existing = runs.get(state.runId);
+    const isNew = !existing;
+    runs.set(state.runId, { folder, summary: summaryOf(state, existing?.summary, active), state });
+    this.stale.delete(key(folder, state.runId));
+    if (isNew) this.pendingChange().folders.add(folder);
+    const change = this.runChange(folder, state.runId);
+    change.run = true;
+    change.structure = true;
+    this.scheduleFlush();
+  }
+
+  /** Marks whether this window's engine is driving the run now. */
+  setActive(folder: string, runId: string, active: boolean): void {
+    const entry = this.run(folder, runId);
+    if (!entry || entry.summary.active === active) return;
+    entry.summary = { ...entry.summary, active };
+    this.runChange(folder, runId).run = true;
+    this.scheduleFlush();
+  }
+
+  /**
+   * Folds new events onto the run's state. Returns false when the state is missing or the
+   * events do not follow it (the caller fetches the run again).
+   */
+  applyEvents(folder: string, runId: string, events: RunEvent[]): boolean {
+    const entry = this.run(folder, runId);
+    if (!entry?.state) {
+      if (events[0]?.type === 'run_created') {
+        const active = events.reduce<boolean>((now, event) => activityAfter(event) ?? now, true);
+        this.setState(folder, foldFresh(events), active);
+        return true;
+      }
+      this.stale.add(key(folder, runId));
+      return false;
+    }
+    const state = entry.state;
+    const change = this.runChange(folder, runId);
+    let active = entry.summary.active;
+    for (const event of events) {
+      if (event.seq <= state.lastSeq) continue;
+      if (event.seq !== state.lastSeq + 1) {
+        this.stale.add(key(folder, runId));
+        this.scheduleFlush();
+        return false;
+      }
+      applyEvent(state, event);
+      noteChange(change, event);
+      active = activityAfter(event) ?? active;
+    }
+    entry.summary = summaryOf(state, entry.summary, active);
+    change.run = true;
+    this.scheduleFlush();
+    return true;
+  }
+
+  isStale(folder: string, runId: string): boolean {
+    return this.stale.has(key(folder, runId));
+  }
+
+  /** Delivers the pending change now (tests and benchmarks; otherwise the scheduler does). */
+  flush(): void {
+    const change = this.pending;
+    this.pending = undefined;
+    this.flushScheduled = false;
+    if (!change) return;
+    for (const listener of this.listeners) listener(change);
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    this.schedule(() => this.flush());
+  }
+
+  private pendingChange(): ModelChange {
+    this.pending ??= { folders: new Set(), runs: [] };
+    return this.pending;
+  }
+
+  private runChange(folder: string, runId: string): RunChange {
+    const pending = this.pendingChange();
+    let change = pending.runs.find((c) => c.folder === folder && c.runId === runId);
+    if (!change) {
+      change = { folder, runId, run: false, tasks: new Set(), structure: false, verdicts: false };
+      pending.runs.push(change);
+    }
+    return change;
+  }
+}
+
+const key = (folder: string, runId: string) => `${folder}\u0000${runId}`;
+
+function foldFresh(events: RunEvent[]): RunState {
+  let state: RunState | undefined;
+  for (const event of events) state = applyEvent(state, event);
+  return state!;
+}
+
+/** Whether the engine is working on the run after `event`, when the event says so. */
+function activityAfter(event: RunEvent): boolean | undefined {
+  if (event.type === 'run_finished') return false;
+  if (event.type === 'run_created' || event.type === 'run_resumed' || event.type === 'plan_approved') return true;
+  return undefined;
+}
+
+function noteChange(change: RunChange, event: RunEvent): void {
+  if (event.type === 'plan_proposed') change.structure = true;
+  if (event.type === 'critic_verdict') change.verdicts = true;
+  if ('taskId' in event && typeof event.taskId === 'string') change.tasks.add(event.taskId);
+}
+
+export function countGreen(state: RunState): { green: number; total: number } {
+  let green = 0;
+  for (const id of state.taskOrder) if (state.tasks[id]?.state === 'GREEN') green += 1;
+  return { green, total: state.taskOrder.length };
+}
+
+function summaryOf(state: RunState, previous: RunListEntry | undefined, active?: boolean): RunListEntry {
+  return {
+    runId: state.runId,
+    goal: state.goal,
+    createdAt: state.createdAt,
+    updatedAt: state.updatedAt,
+    status: state.status,
+    lastSeq: state.lastSeq,
+    ...countGreen(state),
+    active: active ?? previous?.active ?? false,
+    foreign: previous?.foreign ?? false,
+  };
+}

@@ -1,0 +1,80 @@
+import * as vscode from 'vscode';
+import type { RunsController } from '../runsController';
+import { attentionItems, type AttentionItem } from '../state/attention';
+import { plainText, taskContextValue } from './presentation';
+
+const ICONS: Record<AttentionItem['kind'], string> = {
+  task: 'warning',
+  planApproval: 'checklist',
+  paused: 'debug-pause',
+  conflict: 'git-merge',
+};
+
+/**
+ * Needs You: every task waiting for a decision, plan waiting for approval, paused run (quota
+ * or budget) and merge conflict, across runs and folders. Small by nature, so rebuilt whole.
+ */
+export class NeedsYouTreeProvider implements vscode.TreeDataProvider<AttentionItem>, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  private readonly countEmitter = new vscode.EventEmitter<number>();
+  readonly onDidChangeCount = this.countEmitter.event;
+  private items: AttentionItem[] = [];
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly controller: RunsController) {
+    this.unsubscribe = controller.model.onDidChange(() => this.rebuild());
+  }
+
+  get count(): number {
+    return this.items.length;
+  }
+
+  private rebuild(): void {
+    const next = this.controller.model.allRuns().flatMap((entry) => attentionItems(entry.folder, entry.summary, entry.state));
+    const changed = JSON.stringify(next) !== JSON.stringify(this.items);
+    this.items = next;
+    if (!changed) return;
+    this.changeEmitter.fire();
+    this.countEmitter.fire(next.length);
+  }
+
+  getChildren(item?: AttentionItem): AttentionItem[] {
+    return item ? [] : this.items;
+  }
+
+  getTreeItem(item: AttentionItem): vscode.TreeItem {
+    const tree = new vscode.TreeItem(plainText(item.label, 120), vscode.TreeItemCollapsibleState.None);
+    tree.description = plainText(item.reason, 160);
+    tree.tooltip = plainText(item.reason, 2000);
+    tree.iconPath = new vscode.ThemeIcon(ICONS[item.kind], new vscode.ThemeColor(item.kind === 'task' ? 'errorForeground' : 'charts.yellow'));
+    tree.id = `${item.kind}:${item.folder}:${item.runId}:${'taskId' in item ? item.taskId : ''}`;
+    switch (item.kind) {
+      case 'task': {
+        const task = this.controller.model.run(item.folder, item.runId)?.state?.tasks[item.taskId];
+        tree.contextValue = task ? taskContextValue(task) : 'task';
+        tree.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [item] };
+        break;
+      }
+      case 'planApproval':
+        tree.contextValue = 'run.awaitingApproval.awaitingApproval';
+        tree.command = { command: 'taskloom.reviewPlan', title: 'Review Plan', arguments: [item] };
+        break;
+      case 'paused':
+        tree.contextValue = 'run.paused';
+        tree.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [item] };
+        break;
+      case 'conflict':
+        tree.contextValue = 'conflict';
+        tree.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [item] };
+        break;
+    }
+    return tree;
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    this.changeEmitter.dispose();
+    this.countEmitter.dispose();
+  }
+}

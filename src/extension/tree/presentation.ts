@@ -1,0 +1,110 @@
+import type { RunStatus, TaskView } from '../../engine/domain/runState';
+import type { TaskState } from '../../engine/domain/taskStates';
+import { totalTokens, type TokenUsage } from '../../engine/domain/usage';
+import type { RunListEntry } from '../../protocol/engineProtocol';
+
+/** A codicon id and a theme colour id: how a state looks in the tree and the status bar. */
+export interface Look {
+  icon: string;
+  color?: string;
+}
+
+export const TASK_LOOK: Record<TaskState, Look> = {
+  PENDING: { icon: 'circle-large-outline', color: 'disabledForeground' },
+  BUILDING: { icon: 'loading~spin', color: 'charts.blue' },
+  GATING: { icon: 'beaker', color: 'charts.blue' },
+  MECHANICAL_FAILED: { icon: 'debug-restart', color: 'charts.orange' },
+  CRITIC_REVIEWING: { icon: 'eye', color: 'charts.purple' },
+  CHANGES_REQUIRED: { icon: 'comment-discussion', color: 'charts.orange' },
+  GREEN: { icon: 'pass-filled', color: 'testing.iconPassed' },
+  UNVERIFIED_BY_CRITIC: { icon: 'unverified', color: 'charts.yellow' },
+  NEEDS_HUMAN: { icon: 'warning', color: 'errorForeground' },
+  SKIPPED: { icon: 'debug-step-over', color: 'disabledForeground' },
+  CANCELLED: { icon: 'circle-slash', color: 'disabledForeground' },
+};
+
+export const RUN_LOOK: Record<RunStatus | 'stopped' | 'awaitingApproval', Look> = {
+  planning: { icon: 'lightbulb-sparkle', color: 'charts.blue' },
+  awaitingApproval: { icon: 'checklist', color: 'charts.yellow' },
+  running: { icon: 'loading~spin', color: 'charts.blue' },
+  integrating: { icon: 'git-merge', color: 'charts.blue' },
+  paused: { icon: 'debug-pause', color: 'charts.yellow' },
+  stopped: { icon: 'debug-pause', color: 'charts.yellow' },
+  completed: { icon: 'pass-filled', color: 'testing.iconPassed' },
+  needs_human: { icon: 'warning', color: 'errorForeground' },
+  cancelled: { icon: 'circle-slash', color: 'disabledForeground' },
+  failed: { icon: 'error', color: 'errorForeground' },
+};
+
+const LIVE_STATUSES: ReadonlySet<RunStatus> = new Set(['planning', 'running', 'integrating']);
+
+/**
+ * A run's phase as the user sees it: a run whose status says it is working but that no
+ * engine is working on (the window or the engine went away) is "stopped", and resumable.
+ */
+export function runPhase(summary: RunListEntry, planTasks: number | undefined): keyof typeof RUN_LOOK {
+  if (summary.active || !LIVE_STATUSES.has(summary.status)) return summary.status;
+  if (summary.status === 'planning') return (planTasks ?? 1) > 0 ? 'awaitingApproval' : 'stopped';
+  return 'stopped';
+}
+
+const PHASE_WORDS: Record<keyof typeof RUN_LOOK, string> = {
+  planning: 'planning',
+  awaitingApproval: 'plan awaits your approval',
+  running: 'running',
+  integrating: 'merging',
+  paused: 'paused',
+  stopped: 'stopped — resumable',
+  completed: 'completed',
+  needs_human: 'needs you',
+  cancelled: 'cancelled',
+  failed: 'failed',
+};
+export const phaseWords = (phase: keyof typeof RUN_LOOK): string => PHASE_WORDS[phase];
+
+/** `contextValue` of a run row: `run.<phase>[.integrated]`, matched by the menus in package.json. */
+export function runContextValue(phase: keyof typeof RUN_LOOK, integrated: boolean): string {
+  return `run.${phase}${phase === 'awaitingApproval' ? '.awaitingApproval' : ''}${integrated ? '.integrated' : ''}`;
+}
+
+/** `contextValue` of a task row: `task.<STATE>[.hasBranch][.hasWorktree]`. */
+export const taskContextValue = (task: TaskView): string =>
+  `task.${task.state}${task.branch ? '.hasBranch' : ''}${task.worktreePath ? '.hasWorktree' : ''}`;
+
+export function formatCost(usd: number): string {
+  if (usd === 0) return '$0';
+  return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+}
+
+export function formatTokens(usage: TokenUsage): string {
+  const n = totalTokens(usage);
+  return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M tok` : n >= 1000 ? `${(n / 1000).toFixed(1)}k tok` : `${n} tok`;
+}
+
+export function formatDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+/** "attempt 2 · $0.12 · 1m 20s": the task row's description. */
+export function taskDescription(task: TaskView, now = Date.now()): string {
+  const parts = [task.state === 'PENDING' ? 'pending' : task.state.toLowerCase().replace(/_/g, ' ')];
+  if (task.attempt > 0) parts.push(`attempt ${task.attempt}`);
+  if (task.usage.costUsd > 0) parts.push(formatCost(task.usage.costUsd));
+  if (task.startedAt) {
+    const end = task.finishedAt ? Date.parse(task.finishedAt) : now;
+    parts.push(formatDuration(end - Date.parse(task.startedAt)));
+  }
+  return parts.join(' · ');
+}
+
+// CSI/OSC escape sequences and other control characters an agent may print.
+const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
+/** Agent text made safe for a one-line label: no terminal escapes or control characters, bounded length. */
+export function plainText(text: string, max = 300): string {
+  const clean = text.replace(ESCAPES, '').replace(/\s+/g, ' ').trim();
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}

@@ -1,0 +1,304 @@
+import * as vscode from 'vscode';
+import type { AttemptRecord, RunState, TaskView, TransitionRecord } from '../../engine/domain/runState';
+import type { RunsController } from '../runsController';
+import type { ModelChange, RunEntry } from '../state/runsModel';
+import {
+  formatCost,
+  formatDuration,
+  phaseWords,
+  plainText,
+  RUN_LOOK,
+  runContextValue,
+  runPhase,
+  TASK_LOOK,
+  taskContextValue,
+  taskDescription,
+  type Look,
+} from './presentation';
+
+export type RunsNode =
+  | { kind: 'folder'; id: string; folder: string }
+  | { kind: 'run'; id: string; folder: string; runId: string }
+  | { kind: 'task'; id: string; folder: string; runId: string; taskId: string }
+  | { kind: 'attempt'; id: string; folder: string; runId: string; taskId: string; index: number }
+  | { kind: 'transitions'; id: string; folder: string; runId: string; taskId: string }
+  | { kind: 'transition'; id: string; folder: string; runId: string; taskId: string; index: number };
+
+/** Longer than VS Code's 200 ms debounce of tree changes, so each fire is drawn. */
+const MIN_FIRE_INTERVAL_MS = 250;
+/** However busy the window, a changed row is fired within this. */
+const MAX_FIRE_DELAY_MS = 1_000;
+
+const themeIcon = (look: Look) => new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
+
+/**
+ * The Runs tree: folder (multi-root only) → run → task → attempts and transitions. Nodes are
+ * kept by id so an event refreshes exactly the rows it touched, not the whole tree.
+ */
+export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<RunsNode | RunsNode[] | undefined>();
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  private readonly nodes = new Map<string, RunsNode>();
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly controller: RunsController) {
+    this.unsubscribe = controller.model.onDidChange((change) => this.refresh(change));
+  }
+
+  private node<N extends RunsNode>(fresh: N): N {
+    const existing = this.nodes.get(fresh.id);
+    if (existing) return existing as N;
+    this.nodes.set(fresh.id, fresh);
+    return fresh;
+  }
+
+  runNode(folder: string, runId: string): Extract<RunsNode, { kind: 'run' }> {
+    return this.node({ kind: 'run' as const, id: `run:${folder}:${runId}`, folder, runId });
+  }
+
+  taskNode(folder: string, runId: string, taskId: string): RunsNode {
+    return this.node({ kind: 'task', id: `task:${folder}:${runId}:${taskId}`, folder, runId, taskId });
+  }
+
+  /** Fires the rows a model change touched: a run row, its changed task rows, or a folder when runs came and went. */
+  refresh(change: ModelChange): void {
+    if (change.folders.size > 0) {
+      this.changeEmitter.fire(undefined);
+      return;
+    }
+    const nodes: RunsNode[] = [];
+    for (const run of change.runs) {
+      const runNode = this.runNode(run.folder, run.runId);
+      // Refreshing a run row re-reads all its task rows, so it is fired only when the row's
+      // own text changed or a new plan changed its children; otherwise just the tasks touched.
+      if (run.structure || this.runRowChanged(runNode)) {
+        nodes.push(runNode);
+        if (run.structure) continue;
+      }
+      for (const taskId of run.tasks) nodes.push(this.taskNode(run.folder, run.runId, taskId));
+    }
+    for (const node of nodes) this.queued.set(node.id, node);
+    this.scheduleFire();
+  }
+
+  private readonly shownRunRows = new Map<string, string>();
+
+  // Pacing. VS Code debounces tree changes (200 ms, and each change restarts the wait), then
+  // queues each refresh behind the previous one. Rows fired every few ms would keep a busy
+  // run's tree from updating at all until the run paused, so changes are gathered and fired
+  // at most every MIN_FIRE_INTERVAL_MS; and when VS Code reads fired rows late (its queue is
+  // long) the next fire waits about as long, so a busy window gets fewer, larger refreshes.
+  private readonly queued = new Map<string, RunsNode>();
+  private readonly firedAt = new Map<string, number>();
+  private readLagMs = 0;
+  private lastFire = -Infinity;
+  private fireTimer: ReturnType<typeof setTimeout> | undefined;
+
+  private scheduleFire(): void {
+    if (this.fireTimer || this.queued.size === 0) return;
+    const paced = this.lastFire + MIN_FIRE_INTERVAL_MS - performance.now();
+    this.fireTimer = setTimeout(() => this.fireQueued(), Math.max(0, Math.min(MAX_FIRE_DELAY_MS, Math.max(paced, this.readLagMs))));
+  }
+
+  private fireQueued(): void {
+    this.fireTimer = undefined;
+    const nodes = [...this.queued.values()];
+    this.queued.clear();
+    const now = performance.now();
+    this.lastFire = now;
+    for (const node of nodes) this.firedAt.set(node.id, now);
+    this.changeEmitter.fire(nodes);
+  }
+
+  private noteRead(node: RunsNode): void {
+    const firedAt = this.firedAt.get(node.id);
+    if (firedAt === undefined) return;
+    this.firedAt.delete(node.id);
+    this.readLagMs = 0.7 * this.readLagMs + 0.3 * (performance.now() - firedAt);
+  }
+
+  private runRowChanged(node: Extract<RunsNode, { kind: 'run' }>): boolean {
+    const item = this.buildRunItem(node);
+    const text = `${String(item.label)}|${String(item.description)}|${item.contextValue}`;
+    if (this.shownRunRows.get(node.id) === text) return false;
+    this.shownRunRows.set(node.id, text);
+    return true;
+  }
+
+  getParent(node: RunsNode): RunsNode | undefined {
+    switch (node.kind) {
+      case 'folder':
+        return undefined;
+      case 'run':
+        return this.multiRoot() ? this.node({ kind: 'folder', id: `folder:${node.folder}`, folder: node.folder }) : undefined;
+      case 'task':
+        return this.runNode(node.folder, node.runId);
+      default:
+        return this.taskNode(node.folder, node.runId, node.taskId);
+    }
+  }
+
+  private multiRoot(): boolean {
+    return this.controller.folders().length > 1;
+  }
+
+  async getChildren(node?: RunsNode): Promise<RunsNode[]> {
+    if (!node) {
+      if (this.multiRoot()) {
+        return this.controller.folders().map((folder) => this.node({ kind: 'folder', id: `folder:${folder}`, folder }));
+      }
+      const [folder] = this.controller.folders();
+      return folder ? this.runsOf(folder) : [];
+    }
+    switch (node.kind) {
+      case 'folder':
+        return this.runsOf(node.folder);
+      case 'run': {
+        const state = await this.controller.state(node.folder, node.runId);
+        return (state?.taskOrder ?? []).map((taskId) => this.taskNode(node.folder, node.runId, taskId));
+      }
+      case 'task': {
+        const task = this.task(node);
+        if (!task) return [];
+        const base = { folder: node.folder, runId: node.runId, taskId: node.taskId };
+        const attempts = task.attempts.map((_, index) =>
+          this.node({ ...base, kind: 'attempt', id: `${node.id}:attempt:${index}`, index }),
+        );
+        const transitions = task.transitions.length
+          ? [this.node({ ...base, kind: 'transitions', id: `${node.id}:transitions` })]
+          : [];
+        return [...attempts, ...transitions];
+      }
+      case 'transitions': {
+        const task = this.task(node);
+        return (task?.transitions ?? []).map((_, index) =>
+          this.node({ kind: 'transition', id: `${node.id}:${index}`, folder: node.folder, runId: node.runId, taskId: node.taskId, index }),
+        );
+      }
+      default:
+        return [];
+    }
+  }
+
+  private runsOf(folder: string): RunsNode[] {
+    return this.controller.model.runs(folder).map((entry) => this.runNode(folder, entry.summary.runId));
+  }
+
+  private task(node: { folder: string; runId: string; taskId: string }): TaskView | undefined {
+    return this.controller.model.run(node.folder, node.runId)?.state?.tasks[node.taskId];
+  }
+
+  getTreeItem(node: RunsNode): vscode.TreeItem {
+    this.noteRead(node);
+    switch (node.kind) {
+      case 'folder': {
+        const item = new vscode.TreeItem(vscode.workspace.asRelativePath(node.folder, true) || node.folder, vscode.TreeItemCollapsibleState.Expanded);
+        item.iconPath = vscode.ThemeIcon.Folder;
+        item.id = node.id;
+        return item;
+      }
+      case 'run':
+        return this.runItem(node);
+      case 'task':
+        return this.taskItem(node);
+      case 'attempt':
+        return this.attemptItem(node, this.task(node)?.attempts[node.index]);
+      case 'transitions': {
+        const count = this.task(node)?.transitions.length ?? 0;
+        const item = new vscode.TreeItem('Transitions', vscode.TreeItemCollapsibleState.Collapsed);
+        item.description = String(count);
+        item.iconPath = new vscode.ThemeIcon('history');
+        item.id = node.id;
+        return item;
+      }
+      case 'transition':
+        return this.transitionItem(node, this.task(node)?.transitions[node.index]);
+    }
+  }
+
+  private runItem(node: Extract<RunsNode, { kind: 'run' }>): vscode.TreeItem {
+    const item = this.buildRunItem(node);
+    this.shownRunRows.set(node.id, `${String(item.label)}|${String(item.description)}|${item.contextValue}`);
+    return item;
+  }
+
+  private buildRunItem(node: Extract<RunsNode, { kind: 'run' }>): vscode.TreeItem {
+    const entry = this.controller.model.run(node.folder, node.runId);
+    const item = new vscode.TreeItem(plainText(entry?.summary.goal || node.runId, 120), vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = node.id;
+    if (!entry) return item;
+    const { summary, state } = entry;
+    const phase = runPhase(summary, state?.plan.tasks.length);
+    item.iconPath = themeIcon(RUN_LOOK[phase]);
+    // No cost here: it changes with every agent call, and refreshing a run row re-reads all
+    // its task rows. The cost is in the tooltip, on each task row and in the status bar.
+    item.description = `${summary.green}/${summary.total} green · ${phaseWords(phase)}`;
+    item.contextValue = runContextValue(phase, Boolean(state?.integration.branch));
+    item.tooltip = runTooltip(entry, phaseWords(phase));
+    if (this.controller.model.runs(node.folder)[0]?.summary.runId === node.runId && phase !== 'completed') {
+      item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
+    }
+    return item;
+  }
+
+  private taskItem(node: Extract<RunsNode, { kind: 'task' }>): vscode.TreeItem {
+    const task = this.task(node);
+    const item = new vscode.TreeItem(node.taskId, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = node.id;
+    if (!task) return item;
+    item.label = `${node.taskId}: ${plainText(task.title, 100)}`;
+    item.iconPath = themeIcon(TASK_LOOK[task.state]);
+    item.description = taskDescription(task);
+    item.contextValue = taskContextValue(task);
+    const tip = new vscode.MarkdownString();
+    tip.appendMarkdown('**').appendText(`${task.id}: ${plainText(task.title)}`).appendMarkdown('**\n\n');
+    tip.appendText(`${task.state} — ${plainText(task.lastReason || 'not started')}`);
+    if (task.dependsOn.length) tip.appendMarkdown('\n\n').appendText(`After: ${task.dependsOn.join(', ')}`);
+    if (task.branch) tip.appendMarkdown('\n\n').appendText(`Branch: ${task.branch}`);
+    item.tooltip = tip;
+    if (task.attempts.length === 0 && task.transitions.length === 0) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
+    return item;
+  }
+
+  private attemptItem(node: RunsNode, attempt: AttemptRecord | undefined): vscode.TreeItem {
+    const item = new vscode.TreeItem(`Attempt ${attempt?.number ?? '?'}`, vscode.TreeItemCollapsibleState.None);
+    item.id = node.id;
+    if (!attempt) return item;
+    const duration = attempt.endedAt ? formatDuration(Date.parse(attempt.endedAt) - Date.parse(attempt.startedAt)) : 'running';
+    item.description = `${plainText(attempt.outcome ?? 'in progress', 80)} · ${duration}`;
+    item.iconPath = new vscode.ThemeIcon(attempt.endedAt ? 'debug-stackframe-dot' : 'loading~spin');
+    item.tooltip = `${new Date(attempt.startedAt).toLocaleString()}${attempt.commit ? `\ncommit ${attempt.commit.slice(0, 10)}` : ''}`;
+    return item;
+  }
+
+  private transitionItem(node: RunsNode, t: TransitionRecord | undefined): vscode.TreeItem {
+    const item = new vscode.TreeItem(t ? `${t.from} → ${t.to}` : '?', vscode.TreeItemCollapsibleState.None);
+    item.id = node.id;
+    if (!t) return item;
+    item.description = `${new Date(t.at).toLocaleTimeString()} · ${plainText(t.reason, 120)}`;
+    item.iconPath = themeIcon(TASK_LOOK[t.to]);
+    item.tooltip = `${t.event} (#${t.seq})\n${plainText(t.reason, 2000)}`;
+    return item;
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    clearTimeout(this.fireTimer);
+    this.changeEmitter.dispose();
+  }
+}
+
+function runTooltip(entry: RunEntry, phase: string): vscode.MarkdownString {
+  const { summary, state } = entry;
+  const tip = new vscode.MarkdownString();
+  tip.appendMarkdown('**').appendText(plainText(summary.goal || summary.runId)).appendMarkdown('**\n\n');
+  tip.appendText(`${summary.runId} — ${phase}, ${summary.green} of ${summary.total} tasks green`);
+  if (state) appendStateLines(tip, state);
+  return tip;
+}
+
+function appendStateLines(tip: vscode.MarkdownString, state: RunState): void {
+  tip.appendMarkdown('\n\n').appendText(`From ${state.baseRef} @ ${state.baseCommit.slice(0, 10)} · ${formatCost(state.usage.total.costUsd)}`);
+  const reason = state.pausedReason ?? state.finishedSummary;
+  if (reason) tip.appendMarkdown('\n\n').appendText(plainText(reason, 500));
+}

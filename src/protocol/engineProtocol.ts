@@ -1,0 +1,260 @@
+// The wire contract between the extension (src/extension) and the engine server
+// (src/engine/server): every request and notification, with its parameter and result types.
+// Both sides import this file and nothing else of each other.
+import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import type { RunEvent } from '../engine/domain/events';
+import type { Plan } from '../engine/domain/plan';
+import type { RunState } from '../engine/domain/runState';
+import type { RunIndexEntry } from '../engine/store/stateDb';
+import type { RunSettings } from './runSettings';
+
+/** Every request names the workspace folder (an absolute path) it acts on: one server serves all roots. */
+export interface FolderParams {
+  folder: string;
+}
+export interface RunParams extends FolderParams {
+  runId: string;
+}
+
+/**
+ * An error the user can act on: the server answers requests that fail this way with a
+ * ResponseError whose `data` is this shape, and the extension shows message + hint.
+ */
+export interface UserFacingErrorData {
+  kind: 'user';
+  hint?: string;
+}
+
+export interface StartGoalParams extends FolderParams {
+  /** A goal for the planner, or… */
+  goal?: string;
+  /** …a plan file (JSON or a Markdown checklist), absolute path. */
+  planFile?: string;
+  settings: RunSettings;
+}
+export interface StartGoalResult {
+  runId: string;
+  /** The plan waiting for approval (planned from the goal, or loaded from the file). */
+  plan: Plan;
+  /** Uncommitted paths in the user's tree that the run ignores (it works from HEAD). */
+  ignoredChanges: string[];
+}
+/**
+ * Creates the run and plans it (or, with a plan file, proposes it). Answers when the plan
+ * waits for approval; run events stream meanwhile. Cancelling the request cancels planning
+ * (the run ends cancelled); a planning failure is a user-facing error and the run ends failed.
+ */
+export namespace StartGoalRequest {
+  export const method = 'taskloom/startGoal';
+  export const type = new RequestType<StartGoalParams, StartGoalResult, UserFacingErrorData>(method);
+}
+
+export interface ApprovePlanParams extends RunParams {
+  /** The plan as edited by the human; validated again by the server. Absent: approve as proposed. */
+  plan?: Plan;
+  by: 'human' | 'autopilot';
+}
+/** Approves the run's plan and starts driving it; returns once driving has started. */
+export namespace ApprovePlanRequest {
+  export const method = 'taskloom/approvePlan';
+  export const type = new RequestType<ApprovePlanParams, void, UserFacingErrorData>(method);
+}
+
+export interface RejectPlanParams extends RunParams {
+  reason: string;
+}
+/** Ends a run whose plan was not approved; nothing was built. */
+export namespace RejectPlanRequest {
+  export const method = 'taskloom/rejectPlan';
+  export const type = new RequestType<RejectPlanParams, void, UserFacingErrorData>(method);
+}
+
+export interface ResumeParams extends FolderParams {
+  /** Absent: the latest unfinished run. */
+  runId?: string;
+}
+/** Resumes a stopped run (in-flight tasks restart from a clean worktree); returns once driving has started. */
+export namespace ResumeRequest {
+  export const method = 'taskloom/resume';
+  export const type = new RequestType<ResumeParams, { runId: string }, UserFacingErrorData>(method);
+}
+
+/** Cancels planning or driving: agents and gates are stopped, the run ends `cancelled` (resumable). */
+export namespace CancelRequest {
+  export const method = 'taskloom/cancel';
+  export const type = new RequestType<RunParams, void, UserFacingErrorData>(method);
+}
+
+export interface TaskDecisionParams extends RunParams {
+  taskId: string;
+  action: 'retry' | 'accept' | 'skip';
+  note?: string;
+}
+/** A human's decision on a task that needs one; the run is driven on afterwards. */
+export namespace TaskDecisionRequest {
+  export const method = 'taskloom/taskDecision';
+  export const type = new RequestType<TaskDecisionParams, void, UserFacingErrorData>(method);
+}
+
+export interface ApplyIntegrationResult {
+  /** The user's branch, now at `commit`. */
+  branch: string;
+  commit: string;
+  /** Files the apply changed in the user's tree. */
+  files: string[];
+}
+/** Merges the run's integration branch into the user's current branch; refuses on a dirty tree. */
+export namespace ApplyIntegrationRequest {
+  export const method = 'taskloom/applyIntegration';
+  export const type = new RequestType<RunParams, ApplyIntegrationResult, UserFacingErrorData>(method);
+}
+
+/** Removes a run's worktrees and branches and its record; refuses while the run is being driven. */
+export namespace DiscardRunRequest {
+  export const method = 'taskloom/discardRun';
+  export const type = new RequestType<RunParams, void, UserFacingErrorData>(method);
+}
+
+export interface RunListEntry extends RunIndexEntry {
+  /** Tasks GREEN / all tasks, for "stopped at 3 of 7 tasks". */
+  green: number;
+  total: number;
+  /** This server is driving (or planning) the run now. */
+  active: boolean;
+  /** Created by a Taskloom process on another host (resume asks first). */
+  foreign: boolean;
+}
+export interface ListRunsResult {
+  runs: RunListEntry[];
+  /** Another process (e.g. the CLI) holds the workspace lock: who, for the user. */
+  drivenElsewhere?: string;
+  warnings: string[];
+}
+export namespace ListRunsRequest {
+  export const method = 'taskloom/listRuns';
+  export const type = new RequestType<FolderParams, ListRunsResult, UserFacingErrorData>(method);
+}
+
+/** The run's full projected state; afterwards the client folds `EventsNotification`s onto it. */
+export namespace GetRunRequest {
+  export const method = 'taskloom/getRun';
+  export const type = new RequestType<RunParams, RunState, UserFacingErrorData>(method);
+}
+
+export interface ChangedFile {
+  path: string;
+  /** git's letter: A added, M modified, D deleted, R renamed. */
+  status: 'A' | 'M' | 'D' | 'R';
+  oldPath?: string;
+}
+export interface DiffParams extends RunParams {
+  /** A task id, or absent for the integration branch against the run's base. */
+  taskId?: string;
+}
+export interface DiffResult {
+  /** Commits to compare (base → head); resolvable by `FileAtCommitRequest`. */
+  base: string;
+  head: string;
+  files: ChangedFile[];
+  /** A worktree with uncommitted work the diff leaves out. */
+  uncommitted: string[];
+}
+export namespace DiffRequest {
+  export const method = 'taskloom/diff';
+  export const type = new RequestType<DiffParams, DiffResult, UserFacingErrorData>(method);
+}
+
+export interface FileAtCommitParams extends FolderParams {
+  commit: string;
+  path: string;
+}
+/** A file's content at a commit; null when it does not exist there. */
+export namespace FileAtCommitRequest {
+  export const method = 'taskloom/fileAtCommit';
+  export const type = new RequestType<FileAtCommitParams, { content: string | null }, UserFacingErrorData>(method);
+}
+
+export interface DoctorCheck {
+  status: 'ok' | 'warn' | 'fail';
+  label: string;
+  text: string;
+}
+export namespace DoctorRequest {
+  export const method = 'taskloom/doctor';
+  export const type = new RequestType<FolderParams & { settings: RunSettings }, { checks: DoctorCheck[] }, UserFacingErrorData>(method);
+}
+
+export interface EventsParams {
+  folder: string;
+  runId: string;
+  /** In seq order, each after the previous notification's last. */
+  events: RunEvent[];
+}
+/** New durable events of a run, batched (at most every ~50 ms while a run is busy). */
+export namespace EventsNotification {
+  export const method = 'taskloom/events';
+  export const type = new NotificationType<EventsParams>(method);
+}
+
+export interface CriticFindingDto {
+  taskId: string;
+  /** The decision (ledger entry) the finding belongs to. */
+  seq: number;
+  /** Relative to the repository root. */
+  file: string;
+  line?: number;
+  severity: 'blocker' | 'major' | 'minor' | 'nit';
+  category: string;
+  message: string;
+  blocking: boolean;
+}
+export interface FindingsParams {
+  folder: string;
+  runId: string;
+  /** Replaces every finding of the run the client holds. */
+  findings: CriticFindingDto[];
+}
+/** The run's current critic findings on files, for the Problems panel. */
+export namespace FindingsNotification {
+  export const method = 'taskloom/findings';
+  export const type = new NotificationType<FindingsParams>(method);
+}
+
+export interface ActivityParams {
+  folder: string;
+  runId: string;
+  taskId: string | null;
+  line: string;
+}
+/** A line of what an agent or the gate is doing now (not durable; for progress and the output channel). */
+export namespace ActivityNotification {
+  export const method = 'taskloom/activity';
+  export const type = new NotificationType<ActivityParams>(method);
+}
+
+export interface RunEventParams extends RunParams {
+  seq: number;
+}
+/** One event of a run's log by seq (e.g. a gate result's full output for the ledger); null when absent. */
+export namespace RunEventRequest {
+  export const method = 'taskloom/runEvent';
+  export const type = new RequestType<RunEventParams, RunEvent | null, UserFacingErrorData>(method);
+}
+
+export interface CheckPlanParams {
+  /** The plan as the human edited it: JSON text. */
+  text: string;
+  /** Where the text came from, for messages. */
+  source: string;
+}
+export interface CheckPlanResult {
+  /** Every problem at once (empty when the plan is valid). */
+  problems: string[];
+  /** The plan, normalised, when valid. */
+  plan?: Plan;
+}
+/** Validates an edited plan with the engine's own rules (the same ones approval applies). */
+export namespace CheckPlanRequest {
+  export const method = 'taskloom/checkPlan';
+  export const type = new RequestType<CheckPlanParams, CheckPlanResult, UserFacingErrorData>(method);
+}

@@ -1,0 +1,25 @@
+import type { AgentKind } from '../engine/domain/runConfig';
+
+/**
+ * The `taskloom.*` settings that shape a new run, as the extension reads them. The server
+ * turns them into a RunConfig (src/engine/run/runConfigFromSettings.ts) with the same defaults
+ * and checks as the CLI's flags.
+ */
+export interface RunSettings {
+  agent: AgentKind;
+  models: { planner?: string; actor?: string; critic?: string };
+  claudePath?: string;
+  codexPath?: string;
+  /** The command agent's argv template ({prompt_file}, {model}, {cwd}, {role}, {access}). */
+  commandArgv?: string[];
+  /** The scripted agent's scenario file (absolute, or relative to the folder). */
+  scriptedScenario?: string;
+  maxParallel: number;
+  /** Empty: detected from the project (package.json scripts, Makefile…). */
+  gateCommands: string[];
+  maxAttempts: number;
+  maxReviewCycles: number;
+  stuckThresholdSeconds: number;
+  gateTimeoutSeconds: number;
+  budgets: { runUsd?: number; runTokens?: number; taskUsd?: number; taskTokens?: number };
+}

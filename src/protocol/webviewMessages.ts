@@ -1,0 +1,31 @@
+// Messages between the run view webview (src/webview, browser code) and the extension,
+// carried by postMessage. The webview folds `events` onto the last `state` with the engine's
+// own pure projection, so it shows exactly what the tree and the CLI show.
+import type { RunEvent } from '../engine/domain/events';
+import type { RunState } from '../engine/domain/runState';
+
+export type ToWebview =
+  /** The whole run; sent when the view opens, after a reload, and after an engine restart. */
+  | { type: 'state'; state: RunState }
+  /** New events after the last state or events message, in seq order. */
+  | { type: 'events'; events: RunEvent[] };
+
+export type FromWebview =
+  /** The webview has loaded its script and wants the run. */
+  | { type: 'ready' }
+  /** The view has drawn the run as of `seq` after a `state` message (its first paint); tests and the benchmark wait on it. */
+  | { type: 'rendered'; seq: number }
+  /** Reveal the task in the Runs tree. */
+  | { type: 'revealTask'; taskId: string }
+  | { type: 'showTaskDiff'; taskId: string }
+  | { type: 'showIntegrationDiff' }
+  /** Open the gate output of a decision (ledger entry) as a read-only document. */
+  | { type: 'showGateOutput'; seq: number };
+
+/** What the webview keeps with setState so a reload restores the same run and the search text. */
+export interface RunViewPersistedState {
+  folder: string;
+  runId: string;
+  search?: string;
+  tab?: 'graph' | 'ledger' | 'timeline' | 'usage';
+}

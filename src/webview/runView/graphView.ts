@@ -1,0 +1,147 @@
+// The plan as a dependency graph (SVG). The layout depends only on the tasks and their
+// dependencies, so it is computed when the plan changes; a batch of events only recolours boxes.
+import type { RunState, TaskView } from '../../engine/domain/runState';
+import { actionAttrs } from './actions';
+import { h, icon, s } from './dom';
+import { DEFAULT_GRAPH_OPTIONS, layoutGraph, type GraphLayout } from './graphLayout';
+import { legend } from './legend';
+import { TASK_STATE_LOOK, toneClass } from './stateStyle';
+import { oneLine } from './text';
+
+const ZOOMS = [0.25, 0.4, 0.6, 0.8, 1, 1.25, 1.5];
+// Box text is cut by an estimate of character widths (12px bold id, 11px title, 10px state),
+// so a batch of updates never has to measure text.
+const TEXT_WIDTH = DEFAULT_GRAPH_OPTIONS.nodeWidth - 26 - 8;
+const ID_CHAR_PX = 7.4;
+const TITLE_CHAR_PX = 6.2;
+const STATE_CHAR_PX = 5.8;
+
+export class GraphView {
+  readonly element = h('div', { class: 'panel-body' });
+  private readonly scroller = h('div', { class: 'scroll graph-scroll', tabindex: 0 });
+  private readonly zoomLabel = h('span', { class: 'zoom-label' });
+  private planKey = '';
+  private layout: GraphLayout | undefined;
+  private svg: SVGSVGElement | undefined;
+  private readonly nodes = new Map<string, { group: SVGGElement; id: SVGTextElement; label: SVGTextElement; tip: SVGTitleElement; stateText: SVGTextElement }>();
+  private zoom = 1;
+
+  constructor() {
+    const zoomButton = (name: string, title: string, delta: number) =>
+      h('button', { class: 'icon-button', type: 'button', title, 'aria-label': title, 'data-zoom': delta }, icon(name));
+    const toolbar = h(
+      'div',
+      { class: 'toolbar' },
+      legend(),
+      h('span', { class: 'spacer' }),
+      zoomButton('zoom-out', 'Zoom out', -1),
+      this.zoomLabel,
+      zoomButton('zoom-in', 'Zoom in', 1),
+      zoomButton('screen-full', 'Fit to view', 0),
+    );
+    toolbar.addEventListener('click', (event) => {
+      const button = (event.target as Element).closest('[data-zoom]');
+      if (button) this.setZoom(Number(button.getAttribute('data-zoom')));
+    });
+    this.element.append(toolbar, this.scroller);
+  }
+
+  render(state: RunState): void {
+    const tasks = state.taskOrder.map((id) => state.tasks[id]).filter((t): t is TaskView => !!t);
+    const key = JSON.stringify(tasks.map((t) => [t.id, t.dependsOn]));
+    if (key !== this.planKey) {
+      this.planKey = key;
+      this.build(tasks);
+    }
+    for (const task of tasks) this.paint(task);
+  }
+
+  private build(tasks: TaskView[]): void {
+    this.nodes.clear();
+    if (!tasks.length) {
+      this.layout = undefined;
+      this.svg = undefined;
+      this.scroller.replaceChildren(h('p', { class: 'empty' }, 'No tasks yet: the plan is being drafted.'));
+      return;
+    }
+    const layout = (this.layout = layoutGraph(tasks));
+    // The first sight of a wide plan shrinks it to the view's width, but not below a readable
+    // size (a big plan scrolls); later rebuilds keep the user's zoom.
+    if (!this.svg) this.zoom = Math.max(0.8, Math.min(1, this.fitZoom(layout.width)));
+    const svg = s('svg', { class: 'graph', viewBox: `0 0 ${layout.width} ${layout.height}`, role: 'group', 'aria-label': `Task graph, ${tasks.length} tasks` });
+    svg.append(
+      s('defs', {}, s('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, s('path', { class: 'arrow-head', d: 'M0,0 L10,5 L0,10 z' }))),
+    );
+    const edges = s('g', { class: 'edges' });
+    for (const e of layout.edges) edges.append(s('path', { class: 'edge', d: e.d, 'marker-end': 'url(#arrow)' }));
+    const nodes = s('g', { class: 'nodes' });
+    for (const n of layout.nodes) {
+      const tip = s('title');
+      const label = s('text', { class: 'node-title', x: n.x + 26, y: n.y + 31 });
+      const id = s('text', { class: 'node-id', x: n.x + 26, y: n.y + 16 });
+      const stateText = s('text', { class: 'node-state', x: n.x + n.width - 8, y: n.y + 16, 'text-anchor': 'end' });
+      const group = s(
+        'g',
+        { class: 'node', tabindex: 0, role: 'button', ...actionAttrs('reveal', { taskId: n.id }) },
+        tip,
+        s('rect', { class: 'node-box', x: n.x, y: n.y, width: n.width, height: n.height, rx: 4 }),
+        s('rect', { class: 'node-strip', x: n.x, y: n.y, width: 5, height: n.height, rx: 2 }),
+        s('circle', { class: 'node-dot', cx: n.x + 15, cy: n.y + n.height / 2, r: 5 }),
+        id,
+        stateText,
+        label,
+      );
+      nodes.append(group);
+      this.nodes.set(n.id, { group, id, label, tip, stateText });
+    }
+    svg.append(edges, nodes);
+    this.svg = svg;
+    this.applyZoom();
+    this.scroller.replaceChildren(svg);
+  }
+
+  private paint(task: TaskView): void {
+    const node = this.nodes.get(task.id);
+    if (!node) return;
+    const look = TASK_STATE_LOOK[task.state];
+    const cls = `node ${toneClass(look.tone)} state-${task.state.toLowerCase()}`;
+    if (node.group.getAttribute('class') !== cls) node.group.setAttribute('class', cls);
+    const title = oneLine(task.title, Math.floor(TEXT_WIDTH / TITLE_CHAR_PX));
+    if (node.label.textContent !== title) node.label.textContent = title;
+    const stateLabel = task.attempt > 1 ? `${look.label} · #${task.attempt}` : look.label;
+    if (node.stateText.textContent !== stateLabel) node.stateText.textContent = stateLabel;
+    const id = oneLine(task.id, Math.floor((TEXT_WIDTH - 8 - stateLabel.length * STATE_CHAR_PX) / ID_CHAR_PX));
+    if (node.id.textContent !== id) node.id.textContent = id;
+    const tip = [
+      `${task.id}: ${oneLine(task.title, 300)}`,
+      `${look.label} — ${oneLine(task.lastReason, 300)}`,
+      task.dependsOn.length ? `after ${task.dependsOn.join(', ')}` : 'no dependencies',
+      'Click to reveal the task in the Runs tree',
+    ].join('\n');
+    if (node.tip.textContent !== tip) node.tip.textContent = tip;
+  }
+
+  /** -1 out, +1 in, 0 fit. */
+  private setZoom(delta: number): void {
+    if (delta === 0) this.zoom = this.layout ? this.fitZoom(this.layout.width, this.layout.height) : 1;
+    else {
+      const i = ZOOMS.findIndex((z) => z >= this.zoom - 1e-9);
+      this.zoom = ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, (i < 0 ? ZOOMS.length - 1 : i) + delta))]!;
+    }
+    this.applyZoom();
+  }
+
+  /** The zoom at which a picture of this size fits the visible area. */
+  private fitZoom(width: number, height?: number): number {
+    const room = (this.scroller.clientWidth || 800) - 32;
+    const roomY = Math.max(this.scroller.clientHeight || 600, 300) - 20;
+    return Math.max(0.1, Math.min(1, room / width, height ? roomY / height : 1));
+  }
+
+  private applyZoom(): void {
+    this.zoomLabel.textContent = `${Math.round(this.zoom * 100)}%`;
+    if (!this.svg || !this.layout) return;
+    this.svg.setAttribute('width', String(Math.ceil(this.layout.width * this.zoom)));
+    this.svg.setAttribute('height', String(Math.ceil(this.layout.height * this.zoom)));
+  }
+}

@@ -1,0 +1,64 @@
+// The run at a glance: goal, status, progress by state, cost and tokens, and why it stopped.
+import type { RunState } from '../../engine/domain/runState';
+import { totalTokens } from '../../engine/domain/usage';
+import { actionAttrs } from './actions';
+import { h, icon, s } from './dom';
+import { formatTokens, formatUsd } from './format';
+import { runProgress } from './runModel';
+import { LEGEND_STATES, RUN_STATUS_LOOK, TASK_STATE_LOOK, toneClass } from './stateStyle';
+import { displayText, oneLine } from './text';
+
+export class HeaderView {
+  readonly element = h('header', { class: 'run-header' });
+
+  render(state: RunState): void {
+    const progress = runProgress(state);
+    const status = RUN_STATUS_LOOK[state.status];
+    const usage = state.usage.total;
+    const stopped = state.pausedReason ?? state.finishedSummary;
+
+    const bar = s('svg', { class: 'progress-bar', viewBox: '0 0 100 6', preserveAspectRatio: 'none', role: 'img', 'aria-label': `${progress.green} of ${progress.total} tasks green` });
+    let x = 0;
+    for (const st of LEGEND_STATES) {
+      const count = progress.byState[st];
+      if (!count || !progress.total) continue;
+      const width = (count / progress.total) * 100;
+      bar.append(
+        s('rect', { class: `bar ${toneClass(TASK_STATE_LOOK[st].tone)}`, x, y: 0, width, height: 6 }, s('title', {}, `${count} ${TASK_STATE_LOOK[st].label}`)),
+      );
+      x += width;
+    }
+
+    const parts: Array<Node | null> = [
+      h('h1', { class: 'run-goal', title: displayText(state.goal) }, oneLine(state.goal, 400)),
+      h(
+        'div',
+        { class: 'run-facts' },
+        h('span', { class: `status-pill ${toneClass(status.tone)}` }, icon('circle-filled', 'status-dot'), status.label),
+        h('span', { class: 'fact' }, h('strong', {}, `${progress.green}/${progress.total}`), ' green'),
+        bar,
+        h('span', { class: 'fact', title: 'Dollars spent by every agent call' }, icon('credit-card'), formatUsd(usage.costUsd)),
+        h(
+          'span',
+          { class: 'fact', title: `${totalTokens(usage).toLocaleString('en-US')} tokens in ${state.usage.calls} agent call(s)` },
+          icon('symbol-event'),
+          `${formatTokens(totalTokens(usage))} tokens`,
+        ),
+        h('span', { class: 'fact muted', title: `Run ${state.runId}` }, state.runId),
+        state.integration.branch
+          ? h('button', { class: 'link', type: 'button', ...actionAttrs('integration-diff'), title: `Diff of ${state.integration.branch}` }, icon('git-compare'), 'integration diff')
+          : null,
+      ),
+      stopped ? h('p', { class: `run-note ${toneClass(status.tone)}` }, oneLine(stopped, 600)) : null,
+      state.warnings.length
+        ? h(
+            'details',
+            { class: 'run-warnings' },
+            h('summary', {}, icon('warning'), `${state.warnings.length} warning(s)`),
+            h('ul', {}, ...state.warnings.slice(-50).map((w) => h('li', {}, oneLine(w, 600)))),
+          )
+        : null,
+    ];
+    this.element.replaceChildren(...parts.filter((p): p is Node => p !== null));
+  }
+}

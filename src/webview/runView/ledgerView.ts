@@ -1,0 +1,174 @@
+// The decisions ledger: newest first, searchable, each entry linked to its task, its diff and
+// (for gate decisions) the gate output. At most LEDGER_PAGE_SIZE entries are in the DOM.
+import type { Decision, RunState } from '../../engine/domain/runState';
+import { actionAttrs } from './actions';
+import { h, icon } from './dom';
+import { formatClock } from './format';
+import { filterDecisions, LEDGER_PAGE_SIZE, matches, parseLedgerQuery } from './ledgerFilter';
+import { DECISION_ICON, decisionTone, toneClass } from './stateStyle';
+import { displayText, oneLine } from './text';
+
+const SEARCH_DELAY_MS = 150;
+
+interface Rendered {
+  decisions: Decision[];
+  /** How many of `decisions` the list reflects. */
+  length: number;
+  query: string;
+  matching: number;
+}
+const DETAIL_LINES = 40;
+
+export class LedgerView {
+  readonly element = h('div', { class: 'panel-body' });
+  private readonly search = h('vscode-textfield', {
+    class: 'ledger-search',
+    type: 'search',
+    placeholder: 'Filter: words, task:ID, kind:gate|critic|human|merge|conflict|plan|run',
+    'aria-label': 'Filter the decisions',
+  });
+  private readonly count = h('span', { class: 'muted ledger-count', 'aria-live': 'polite' });
+  private readonly scroller = h('div', { class: 'scroll ledger-scroll', tabindex: 0 });
+  private readonly list = h('ol', { class: 'ledger' });
+  private readonly more = h('p', { class: 'ledger-more' });
+  private query = '';
+  private rendered: Rendered | undefined;
+  // Entries are built once per decision object; a batch of events only adds the new ones.
+  private readonly entries = new WeakMap<Decision, HTMLElement>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    initialQuery: string,
+    private readonly onQueryChange: (query: string) => void,
+    private readonly requestRender: () => void,
+  ) {
+    this.query = initialQuery;
+    (this.search as HTMLElement & { value: string }).value = initialQuery;
+    this.search.prepend(h('span', { slot: 'content-before', class: 'codicon codicon-search search-icon', 'aria-hidden': 'true' }));
+    this.search.addEventListener('input', () => {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.setQuery((this.search as HTMLElement & { value: string }).value), SEARCH_DELAY_MS);
+    });
+    this.element.append(h('div', { class: 'toolbar' }, this.search, this.count), this.scroller);
+    this.scroller.append(this.list, this.more);
+  }
+
+  private setQuery(query: string): void {
+    if (query === this.query) return;
+    this.query = query;
+    this.onQueryChange(query);
+    this.scroller.scrollTop = 0;
+    this.requestRender();
+  }
+
+  render(state: RunState): void {
+    const { decisions } = state;
+    const r = this.rendered;
+    if (r && r.decisions === decisions && r.query === this.query && decisions.length >= r.length) {
+      if (decisions.length > r.length) this.addNewest(r);
+      return;
+    }
+    const page = filterDecisions(decisions, this.query);
+    this.rendered = { decisions, length: decisions.length, query: this.query, matching: page.matching };
+    const anchor = this.scroller.scrollTop > 0 ? this.visibleAnchor() : undefined;
+    this.list.replaceChildren(...page.shown.map((d) => this.entryFor(d)));
+    if (anchor) this.restoreAnchor(anchor);
+    this.showCounts();
+  }
+
+  /** A batch of events only appended decisions: put the matching new ones on top, drop the oldest beyond the page. */
+  private addNewest(r: Rendered): void {
+    const query = parseLedgerQuery(this.query);
+    const fresh: HTMLElement[] = [];
+    for (let i = r.decisions.length - 1; i >= r.length; i--) {
+      const d = r.decisions[i]!;
+      if (!matches(d, query)) continue;
+      r.matching++;
+      if (fresh.length < LEDGER_PAGE_SIZE) fresh.push(this.entryFor(d));
+    }
+    r.length = r.decisions.length;
+    if (fresh.length) {
+      const anchor = this.scroller.scrollTop > 0 ? this.visibleAnchor() : undefined;
+      this.list.querySelector(':scope > li.empty')?.remove();
+      this.list.prepend(...fresh);
+      while (this.list.children.length > LEDGER_PAGE_SIZE) this.list.lastElementChild!.remove();
+      if (anchor) this.restoreAnchor(anchor);
+    }
+    this.showCounts();
+  }
+
+  private showCounts(): void {
+    const r = this.rendered!;
+    const total = r.decisions.length.toLocaleString('en-US');
+    this.count.textContent = this.query.trim() ? `${r.matching.toLocaleString('en-US')} of ${total} decisions` : `${total} decisions`;
+    const hidden = r.matching - Math.min(r.matching, LEDGER_PAGE_SIZE);
+    this.more.textContent =
+      hidden > 0
+        ? `${hidden.toLocaleString('en-US')} older ${hidden === 1 ? 'entry' : 'entries'} not shown: the newest ${LEDGER_PAGE_SIZE} matches are listed — refine the search to find others.`
+        : '';
+    this.more.hidden = hidden <= 0;
+    if (!r.matching) this.list.replaceChildren(h('li', { class: 'empty' }, this.query.trim() ? 'No decision matches the filter.' : 'No decisions yet.'));
+  }
+
+  private entryFor(d: Decision): HTMLElement {
+    let el = this.entries.get(d);
+    if (!el) {
+      el = buildEntry(d);
+      this.entries.set(d, el);
+    }
+    return el;
+  }
+
+  /** The first entry in view and its distance from the top, so new entries above do not move it. */
+  private visibleAnchor(): { seq: string; offset: number } | undefined {
+    const top = this.scroller.getBoundingClientRect().top;
+    for (const li of this.list.children) {
+      const rect = li.getBoundingClientRect();
+      if (rect.bottom > top) {
+        const seq = li.getAttribute('data-seq');
+        return seq ? { seq, offset: rect.top - top } : undefined;
+      }
+    }
+    return undefined;
+  }
+
+  private restoreAnchor(anchor: { seq: string; offset: number }): void {
+    const li = this.list.querySelector(`li[data-seq="${CSS.escape(anchor.seq)}"]`);
+    if (!li) return;
+    const top = this.scroller.getBoundingClientRect().top;
+    this.scroller.scrollTop += li.getBoundingClientRect().top - top - anchor.offset;
+  }
+}
+
+function buildEntry(d: Decision): HTMLElement {
+  const tone = decisionTone(d);
+  const task = d.taskId;
+  const actions: HTMLElement[] = [];
+  if (task !== undefined) {
+    actions.push(h('button', { class: 'link', type: 'button', ...actionAttrs('diff', { taskId: task }), title: `Open the diff of ${task}` }, icon('diff'), 'diff'));
+  }
+  if (d.kind === 'gate' || d.kind === 'integration') {
+    actions.push(h('button', { class: 'link', type: 'button', ...actionAttrs('gate-output', { seq: d.seq }), title: 'Open the full gate output' }, icon('output'), 'gate output'));
+  }
+  if (d.kind === 'integration') {
+    actions.push(h('button', { class: 'link', type: 'button', ...actionAttrs('integration-diff'), title: 'Open the integration diff' }, icon('git-compare'), 'integration diff'));
+  }
+  const details = (d.details ?? []).map(displayText);
+  const shownDetails = details.length > DETAIL_LINES ? [...details.slice(0, DETAIL_LINES), `… ${details.length - DETAIL_LINES} more line(s)`] : details;
+  return h(
+    'li',
+    { class: `entry kind-${d.kind}`, 'data-seq': d.seq },
+    h(
+      'div',
+      { class: 'entry-head' },
+      h('span', { class: `entry-kind ${toneClass(tone)}`, title: d.kind }, icon(DECISION_ICON[d.kind])),
+      h('time', { class: 'entry-time', datetime: d.at, title: `${d.at} · event ${d.seq}` }, formatClock(d.at)),
+      task !== undefined
+        ? h('button', { class: 'link task-link', type: 'button', ...actionAttrs('reveal', { taskId: task }), title: `Reveal ${task} in the Runs tree` }, oneLine(task, 60))
+        : h('span', { class: 'entry-scope muted' }, d.kind),
+      h('span', { class: 'entry-summary' }, displayText(d.summary)),
+      actions.length ? h('span', { class: 'entry-actions' }, ...actions) : null,
+    ),
+    shownDetails.length ? h('pre', { class: 'entry-details' }, shownDetails.join('\n')) : null,
+  );
+}

@@ -1,0 +1,154 @@
+// The run view: header and four tabs (graph, ledger, timeline, usage) over one RunModel.
+// Messages fold into the model as they arrive; drawing happens at most once per animation
+// frame, and only for the tab in view (the others catch up when they are opened).
+import type { RunState } from '../../engine/domain/runState';
+import type { RunViewPersistedState, ToWebview } from '../../protocol/webviewMessages';
+import { listenForActions } from './actions';
+import { h, icon } from './dom';
+import { GraphView } from './graphView';
+import { HeaderView } from './headerView';
+import { LedgerView } from './ledgerView';
+import { RunModel } from './runModel';
+import { TimelineView } from './timelineView';
+import { UsageView } from './usageView';
+import type { RunViewHost } from './vscodeApi';
+
+type Tab = NonNullable<RunViewPersistedState['tab']>;
+const TABS: readonly Tab[] = ['graph', 'ledger', 'timeline', 'usage'];
+const TAB_LOOK: Record<Tab, { label: string; icon: string }> = {
+  graph: { label: 'Graph', icon: 'type-hierarchy' },
+  ledger: { label: 'Decisions', icon: 'law' },
+  timeline: { label: 'Timeline', icon: 'history' },
+  usage: { label: 'Usage', icon: 'graph' },
+};
+const ACTIVE_STATUSES: ReadonlySet<RunState['status']> = new Set(['planning', 'running', 'integrating']);
+/** While a run goes on, the timeline's open bars grow this often even without events. */
+const TIMELINE_TICK_MS = 2000;
+
+interface TabView {
+  readonly element: HTMLElement;
+  render(state: RunState): void;
+}
+
+export class RunViewApp {
+  private readonly model = new RunModel();
+  private readonly header = new HeaderView();
+  private readonly views: Record<Tab, TabView>;
+  private readonly counters: Partial<Record<Tab, HTMLElement>> = {};
+  private readonly tabs: HTMLElement;
+  private tab: Tab;
+  private frame = 0;
+  /** The model version each part last drew; -1 forces a draw. */
+  private readonly drawn = new Map<Tab | 'header', number>();
+  private readonly scrollByTab = new Map<Tab, { top: number; left: number }>();
+  private awaitingState = true;
+  /** A `state` arrived and has not been drawn yet: the next draw reports `rendered`. */
+  private paintPending = false;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly host: RunViewHost,
+  ) {
+    const saved = host.persisted();
+    this.tab = saved.tab && TABS.includes(saved.tab) ? saved.tab : 'graph';
+    const timeline = new TimelineView();
+    this.views = {
+      graph: new GraphView(),
+      ledger: new LedgerView(saved.search ?? '', (search) => host.persist({ search }), () => this.invalidate('ledger')),
+      timeline: { element: timeline.element, render: (state) => timeline.render(state, this.now(state)) },
+      usage: new UsageView(),
+    };
+
+    const headers = TABS.map((tab) => {
+      const counter = tab === 'graph' || tab === 'ledger' ? h('vscode-badge', { variant: 'counter', slot: 'content-after' }) : null;
+      if (counter) this.counters[tab] = counter;
+      return h('vscode-tab-header', { 'data-tab': tab }, icon(TAB_LOOK[tab].icon, 'tab-icon'), TAB_LOOK[tab].label, counter);
+    });
+    const panels = TABS.map((tab) => h('vscode-tab-panel', { class: `tab-panel tab-${tab}` }, this.views[tab].element));
+    this.tabs = h('vscode-tabs', { class: 'run-tabs', 'selected-index': TABS.indexOf(this.tab) }, ...headers, ...panels);
+    this.tabs.addEventListener('vsc-tabs-select', (event) => {
+      const tab = TABS[(event as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex];
+      if (tab) this.selectTab(tab);
+    });
+    root.replaceChildren(h('p', { class: 'loading' }, icon('loading', 'codicon-modifier-spin'), ' Loading the run…'));
+    listenForActions(root, host.post);
+
+    new ResizeObserver(() => this.invalidate('timeline')).observe(timeline.element);
+    setInterval(() => {
+      const state = this.model.state;
+      if (state && this.tab === 'timeline' && ACTIVE_STATUSES.has(state.status)) this.invalidate('timeline');
+    }, TIMELINE_TICK_MS);
+  }
+
+  receive(message: ToWebview): void {
+    if (message.type === 'state') {
+      this.model.setState(message.state);
+      this.awaitingState = false;
+      this.paintPending = true;
+      this.host.persist({ folder: message.state.repoRoot, runId: message.state.runId });
+      if (!this.root.contains(this.tabs)) this.root.replaceChildren(this.header.element, this.tabs);
+    } else {
+      const outcome = this.model.applyEvents(message.events);
+      if (outcome.resync && !this.awaitingState) {
+        // Missing or unfoldable events: the extension answers `ready` with the whole state.
+        this.awaitingState = true;
+        this.host.post({ type: 'ready' });
+      }
+      if (!outcome.changed) return;
+    }
+    this.schedule();
+  }
+
+  private invalidate(part: Tab): void {
+    this.drawn.set(part, -1);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.draw());
+  }
+
+  private draw(): void {
+    this.frame = 0;
+    const state = this.model.state;
+    if (!state) return;
+    const version = this.model.version;
+    if (this.drawn.get('header') !== version) {
+      this.header.render(state);
+      this.counters.graph!.textContent = String(state.taskOrder.length);
+      this.counters.ledger!.textContent = state.decisions.length.toLocaleString('en-US');
+      this.drawn.set('header', version);
+    }
+    if (this.drawn.get(this.tab) !== version) {
+      this.views[this.tab].render(state);
+      this.drawn.set(this.tab, version);
+    }
+    if (this.paintPending) {
+      this.paintPending = false;
+      this.host.post({ type: 'rendered', seq: state.lastSeq });
+    }
+  }
+
+  private selectTab(tab: Tab): void {
+    if (tab === this.tab) return;
+    const old = this.scroller(this.tab);
+    if (old) this.scrollByTab.set(this.tab, { top: old.scrollTop, left: old.scrollLeft });
+    this.tab = tab;
+    this.host.persist({ tab });
+    this.draw();
+    const scroller = this.scroller(tab);
+    const saved = this.scrollByTab.get(tab);
+    if (scroller && saved) {
+      scroller.scrollTop = saved.top;
+      scroller.scrollLeft = saved.left;
+    }
+  }
+
+  private scroller(tab: Tab): HTMLElement | null {
+    return this.views[tab].element.querySelector('.scroll');
+  }
+
+  private now(state: RunState): number {
+    return ACTIVE_STATUSES.has(state.status) ? Date.now() : Date.parse(state.updatedAt);
+  }
+}

@@ -1,0 +1,104 @@
+// How each task state, run status and decision kind looks. Colours live in runView.css as
+// classes over --vscode-* variables, so every theme (high contrast included) picks its own.
+import type { Decision, DecisionKind, RunStatus } from '../../engine/domain/runState';
+import type { TaskState } from '../../engine/domain/taskStates';
+
+/** Colour families; each is a CSS class `tone-<name>` that sets `--tone` from the theme. */
+export type Tone = 'plain' | 'muted' | 'blue' | 'purple' | 'orange' | 'green' | 'yellow' | 'red';
+
+interface StateLook {
+  tone: Tone;
+  label: string;
+  icon: string;
+}
+
+export const TASK_STATE_LOOK: Record<TaskState, StateLook> = {
+  PENDING: { tone: 'muted', label: 'pending', icon: 'circle-outline' },
+  BUILDING: { tone: 'blue', label: 'building', icon: 'tools' },
+  GATING: { tone: 'purple', label: 'gate running', icon: 'beaker' },
+  MECHANICAL_FAILED: { tone: 'orange', label: 'gate failed', icon: 'error' },
+  CRITIC_REVIEWING: { tone: 'purple', label: 'critic reviewing', icon: 'comment-discussion' },
+  CHANGES_REQUIRED: { tone: 'orange', label: 'changes required', icon: 'request-changes' },
+  GREEN: { tone: 'green', label: 'green', icon: 'pass-filled' },
+  UNVERIFIED_BY_CRITIC: { tone: 'yellow', label: 'unverified by critic', icon: 'unverified' },
+  NEEDS_HUMAN: { tone: 'red', label: 'needs you', icon: 'report' },
+  SKIPPED: { tone: 'muted', label: 'skipped', icon: 'debug-step-over' },
+  CANCELLED: { tone: 'muted', label: 'cancelled', icon: 'circle-slash' },
+};
+
+/** The states in the order a legend lists them. */
+export const LEGEND_STATES: readonly TaskState[] = [
+  'PENDING',
+  'BUILDING',
+  'GATING',
+  'CRITIC_REVIEWING',
+  'MECHANICAL_FAILED',
+  'CHANGES_REQUIRED',
+  'GREEN',
+  'UNVERIFIED_BY_CRITIC',
+  'NEEDS_HUMAN',
+  'SKIPPED',
+  'CANCELLED',
+];
+
+/** One legend entry per colour, naming the states that share it. */
+export const TONE_LEGEND: ReadonlyArray<{ tone: Tone; label: string }> = [
+  { tone: 'muted', label: 'pending, skipped, cancelled' },
+  { tone: 'blue', label: 'building' },
+  { tone: 'purple', label: 'gate or critic running' },
+  { tone: 'orange', label: 'gate failed, changes required' },
+  { tone: 'green', label: 'green' },
+  { tone: 'yellow', label: 'unverified by critic' },
+  { tone: 'red', label: 'needs you' },
+];
+
+export const RUN_STATUS_LOOK: Record<RunStatus, { tone: Tone; label: string }> = {
+  planning: { tone: 'blue', label: 'planning' },
+  running: { tone: 'blue', label: 'running' },
+  paused: { tone: 'yellow', label: 'paused' },
+  integrating: { tone: 'purple', label: 'integrating' },
+  completed: { tone: 'green', label: 'completed' },
+  needs_human: { tone: 'red', label: 'needs you' },
+  cancelled: { tone: 'muted', label: 'cancelled' },
+  failed: { tone: 'red', label: 'failed' },
+};
+
+export const DECISION_ICON: Record<DecisionKind, string> = {
+  plan: 'checklist',
+  gate: 'beaker',
+  critic: 'comment-discussion',
+  human: 'person',
+  merge: 'git-merge',
+  conflict: 'warning',
+  integration: 'git-pull-request',
+  run: 'run-all',
+};
+
+/**
+ * The colour of a ledger entry's icon: passed or failed, approved or not. Read from the
+ * projection's wording of the summary; a summary it does not recognise stays plain.
+ */
+export function decisionTone(d: Pick<Decision, 'kind' | 'summary'>): Tone {
+  switch (d.kind) {
+    case 'gate':
+    case 'integration':
+      return /^(Integration gate|Gate) failed/.test(d.summary) ? 'red' : /^(Integration gate|Gate) passed/.test(d.summary) ? 'green' : 'plain';
+    case 'critic': {
+      const verdict = d.summary.split(' — ')[0]!;
+      return /: changes required/.test(verdict) ? 'orange' : /: (green|approved)$/.test(verdict) ? 'green' : 'plain';
+    }
+    case 'conflict':
+      return 'red';
+    case 'merge':
+      return 'green';
+    case 'run':
+      if (/^Run (completed)/.test(d.summary)) return 'green';
+      if (/^Run (needs human|failed)/.test(d.summary)) return 'red';
+      if (/^Run paused/.test(d.summary)) return 'yellow';
+      return 'plain';
+    default:
+      return 'plain';
+  }
+}
+
+export const toneClass = (tone: Tone): string => `tone-${tone}`;

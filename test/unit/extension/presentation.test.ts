@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { attentionItems } from '../../../src/extension/state/attention';
+import { plainText, runContextValue, runPhase, taskContextValue, TASK_LOOK } from '../../../src/extension/tree/presentation';
+import { resumeMessage } from '../../../src/extension/resumeMessage';
+import { TASK_STATES } from '../../../src/engine/domain/taskStates';
+import { foldEvents } from '../../../src/engine/domain/projection';
+import type { RunListEntry } from '../../../src/protocol/engineProtocol';
+import { EventBuilder } from '../../helpers/eventBuilder';
+
+const summary = (over: Partial<RunListEntry>): RunListEntry => ({
+  runId: 'r',
+  goal: 'add rate limiting',
+  createdAt: '',
+  updatedAt: '',
+  status: 'running',
+  lastSeq: 1,
+  green: 3,
+  total: 7,
+  active: false,
+  foreign: false,
+  ...over,
+});
+
+describe('tree presentation', () => {
+  it('every task state has an icon and a colour', () => {
+    for (const state of TASK_STATES) assert.ok(TASK_LOOK[state].icon, state);
+  });
+
+  it('a run that says it is running but that no engine drives is stopped (resumable); a drafted plan awaits approval', () => {
+    assert.equal(runPhase(summary({ active: true }), 7), 'running');
+    assert.equal(runPhase(summary({}), 7), 'stopped');
+    assert.equal(runPhase(summary({ status: 'planning' }), 7), 'awaitingApproval');
+    assert.equal(runPhase(summary({ status: 'planning', active: true }), 0), 'planning');
+    assert.equal(runContextValue('awaitingApproval', false), 'run.awaitingApproval.awaitingApproval');
+    assert.equal(runContextValue('completed', true), 'run.completed.integrated');
+  });
+
+  it('says what stopped where', () => {
+    assert.equal(resumeMessage(summary({}), 'stopped'), "Taskloom run 'add rate limiting' stopped at 3 of 7 tasks.");
+    assert.match(resumeMessage(summary({ status: 'paused' }), 'paused'), /is paused at 3 of 7 tasks/);
+  });
+
+  it('agent text becomes one plain line: escapes and control characters removed, markup kept as text, length bounded', () => {
+    assert.equal(plainText('\u001b[31mred\u001b[0m <b>bold</b>\r\n\tnext\u0007'), 'red <b>bold</b> next');
+    assert.equal(plainText('\u001b]8;;https://x\u0007link\u001b]8;;\u0007'), 'link');
+    assert.equal(plainText('x'.repeat(50), 10), `${'x'.repeat(9)}…`);
+  });
+
+  it('task rows carry their state and what they have in contextValue, for the menus', () => {
+    const b = new EventBuilder('r');
+    b.add({ type: 'plan_approved', by: 'human' });
+    b.add({ type: 'worktree_prepared', taskId: 'a', branch: 'taskloom/r/a', path: '/w/a', baseCommit: 'b'.repeat(40), fresh: true });
+    b.move('a', 'BUILD_STARTED', 'AGENT_FAILED');
+    const state = foldEvents(b.events)!;
+    assert.equal(taskContextValue(state.tasks.a!), 'task.NEEDS_HUMAN.hasBranch.hasWorktree');
+    assert.equal(taskContextValue(state.tasks.b!), 'task.PENDING');
+    const items = attentionItems('/repo', summary({ status: 'needs_human', runId: 'r' }), state);
+    assert.deepEqual(items.map((i) => [i.kind, 'taskId' in i ? i.taskId : undefined]), [['task', 'a']]);
+  });
+});

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RunsModel, type ModelChange } from '../../../src/extension/state/runsModel';
+import { EventBuilder } from '../../helpers/eventBuilder';
+
+/** A model whose flushes happen when the test says, so coalescing is visible. */
+function manualModel() {
+  const flushes: Array<() => void> = [];
+  const model = new RunsModel((flush) => flushes.push(flush));
+  const changes: ModelChange[] = [];
+  model.onDidChange((c) => changes.push(c));
+  const flush = () => flushes.splice(0).forEach((f) => f());
+  return { model, changes, flush, scheduled: () => flushes.length };
+}
+
+describe('RunsModel', () => {
+  it('folds a new run from its first events and reports the tasks each batch touched, coalesced into one change', () => {
+    const { model, changes, flush, scheduled } = manualModel();
+    const b = new EventBuilder('run-1');
+    b.add({ type: 'plan_approved', by: 'human' });
+    assert.ok(model.applyEvents('/repo', 'run-1', b.events.slice()));
+    const seen = b.events.length;
+    b.move('a', 'BUILD_STARTED', 'BUILD_FINISHED');
+    b.move('b', 'BUILD_STARTED');
+    for (const event of b.events.slice(seen)) model.applyEvents('/repo', 'run-1', [event]);
+    assert.equal(scheduled(), 1, 'one flush for the whole burst');
+    flush();
+    assert.equal(changes.length, 1);
+    const [run] = changes[0]!.runs;
+    assert.deepEqual([...run!.tasks].sort(), ['a', 'b']);
+    assert.equal(model.run('/repo', 'run-1')?.state?.tasks.a?.state, 'GATING');
+    assert.equal(model.run('/repo', 'run-1')?.summary.active, true, 'a run the engine is driving is active');
+  });
+
+  it('refuses events that leave a gap and marks the run for a fresh fetch; ignores events it already has', () => {
+    const { model } = manualModel();
+    const b = new EventBuilder('run-1');
+    b.add({ type: 'plan_approved', by: 'human' });
+    b.move('a', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED');
+    model.applyEvents('/repo', 'run-1', b.events.slice(0, 2));
+    assert.ok(model.applyEvents('/repo', 'run-1', b.events.slice(0, 3)), 'a repeated event is skipped');
+    assert.equal(model.applyEvents('/repo', 'run-1', b.events.slice(4)), false, 'seq 5 after 3 is a gap');
+    assert.ok(model.isStale('/repo', 'run-1'));
+    assert.equal(model.run('/repo', 'run-1')?.state?.lastSeq, 3);
+  });
+
+  it('counts green tasks and goes inactive when the run finishes', () => {
+    const { model, flush } = manualModel();
+    const b = new EventBuilder('run-1');
+    b.add({ type: 'plan_approved', by: 'human' });
+    b.move('a', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'CRITIC_GREEN');
+    b.add({ type: 'run_finished', status: 'needs_human', summary: '1/2 green' });
+    model.applyEvents('/repo', 'run-1', b.events);
+    flush();
+    const summary = model.run('/repo', 'run-1')!.summary;
+    assert.deepEqual([summary.green, summary.total, summary.status, summary.active], [1, 2, 'needs_human', false]);
+  });
+
+  it('keeps a loaded state when the run list is refreshed, and drops it when the list shows the run moved on', () => {
+    const { model } = manualModel();
+    const b = new EventBuilder('run-1');
+    model.applyEvents('/repo', 'run-1', b.events);
+    const entry = model.run('/repo', 'run-1')!;
+    model.setRuns('/repo', [{ ...entry.summary }]);
+    assert.ok(model.run('/repo', 'run-1')?.state, 'same seq: the state is kept');
+    model.setRuns('/repo', [{ ...entry.summary, lastSeq: entry.summary.lastSeq + 5 }]);
+    assert.equal(model.run('/repo', 'run-1')?.state, undefined, 'the engine has more: fetch again');
+    assert.ok(model.isStale('/repo', 'run-1'));
+  });
+});

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { DEFAULT_RUN_CONFIG } from '../../src/engine/domain/runConfig';
+import { EDITOR_SETTING_LABELS, runConfigFromSettings, SettingsError } from '../../src/engine/run/runConfigFromSettings';
+import type { RunSettings } from '../../src/protocol/runSettings';
+
+const dir = mkdtempSync(join(tmpdir(), 'taskloom-settings-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+writeFileSync(join(dir, 'scenario.json'), '{}');
+writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'node --test' } }));
+
+const base: RunSettings = {
+  agent: 'claude',
+  models: {},
+  maxParallel: 2,
+  gateCommands: [],
+  maxAttempts: 3,
+  maxReviewCycles: 3,
+  stuckThresholdSeconds: 300,
+  gateTimeoutSeconds: 600,
+  budgets: {},
+};
+const build = (over: Partial<RunSettings> & Record<string, unknown>) =>
+  runConfigFromSettings({ ...base, ...over } as RunSettings, { baseDir: dir, repoRoot: dir, env: {} });
+
+describe('runConfigFromSettings', () => {
+  it('builds the CLI defaults from default settings, detecting the gate', () => {
+    const config = build({});
+    assert.deepEqual(config, {
+      ...DEFAULT_RUN_CONFIG,
+      gateCommands: ['npm test'],
+      agent: { kind: 'claude', binaryPath: 'claude', models: {} },
+    });
+  });
+
+  it('takes models, paths, budgets, gate commands and a scenario relative to the folder', () => {
+    const config = build({
+      agent: 'scripted',
+      scriptedScenario: 'scenario.json',
+      gateCommands: ['make check', '  '],
+      budgets: { runUsd: 2.5, taskTokens: 1000 },
+      maxParallel: 4,
+    });
+    assert.deepEqual(config.agent, { kind: 'scripted', scriptPath: join(dir, 'scenario.json') });
+    assert.deepEqual(config.gateCommands, ['make check']);
+    assert.deepEqual(config.budgets, { runUsd: 2.5, taskTokens: 1000 });
+    assert.equal(config.maxParallel, 4);
+    assert.deepEqual(build({ agent: 'codex', models: { critic: ' o3 ', actor: '' } }).agent, {
+      kind: 'codex',
+      binaryPath: 'codex',
+      models: { critic: 'o3' },
+      configOverrides: [],
+    });
+  });
+
+  it('names the setting that is wrong, with what it got', () => {
+    const wrong = (over: Record<string, unknown>, pattern: RegExp) =>
+      assert.throws(() => build(over), (e: unknown) => e instanceof SettingsError && pattern.test(e.message));
+    wrong({ maxParallel: 0 }, /^taskloom\.maxParallel must be a whole number ≥ 1, got 0$/);
+    wrong({ maxAttempts: 1.5 }, /taskloom\.maxAttempts .* got 1\.5/);
+    wrong({ gateTimeoutSeconds: '60' }, /taskloom\.gate\.timeoutSeconds .* got "60"/);
+    wrong({ budgets: { taskUsd: -1 } }, /taskloom\.budget\.taskUsd must be a number > 0/);
+    wrong({ agent: 'gpt' }, /taskloom\.agent must be one of claude, codex, command, scripted, got "gpt"/);
+    wrong({ agent: 'scripted' }, /needs a scenario file \(taskloom\.scripted\.scenario\)/);
+    wrong({ agent: 'scripted', scriptedScenario: 'missing.json' }, /Scenario file not found: .*missing\.json/);
+    wrong({ agent: 'command', commandArgv: [] }, /command line \(taskloom\.command\.argv\)/);
+    wrong({ gateCommands: 'npm test' }, /taskloom\.gate\.commands must be a list of text/);
+  });
+
+  it('names CLI flags instead when given their labels', () => {
+    const labels = { ...EDITOR_SETTING_LABELS, maxParallel: '--parallel' };
+    assert.throws(
+      () => runConfigFromSettings({ ...base, maxParallel: -2 }, { baseDir: dir, repoRoot: dir, labels }),
+      /^SettingsError: --parallel must be a whole number ≥ 1, got -2$/,
+    );
+  });
+});

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Decision } from '../../../src/engine/domain/runState';
+import { filterDecisions, parseLedgerQuery } from '../../../src/webview/runView/ledgerFilter';
+
+const d = (seq: number, kind: Decision['kind'], summary: string, taskId?: string, details?: string[]): Decision => ({
+  seq,
+  at: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
+  kind,
+  summary,
+  ...(taskId ? { taskId } : {}),
+  ...(details ? { details } : {}),
+});
+
+const LEDGER: Decision[] = [
+  d(1, 'plan', 'Plan for "rate limits": 3 task(s)', undefined, ['store: Redis store', 'limiter: Token bucket']),
+  d(2, 'gate', 'Gate failed: `npm test` exited 1 on attempt 1', 'limiter', ['\x1b[31mFAIL\x1b[0m test/limiter.test.ts', 'Expected 429']),
+  d(3, 'critic', 'Critic review 1: changes required — no burst test', 'limiter'),
+  d(4, 'gate', 'Gate passed (npm test) on attempt 1', 'store'),
+  d(5, 'human', 'Human chose to retry "limiter": add the burst test', 'limiter'),
+];
+
+describe('ledger filter', () => {
+  it('lists everything newest first when there is no query', () => {
+    const page = filterDecisions(LEDGER, '  ');
+    assert.deepEqual(page.shown.map((x) => x.seq), [5, 4, 3, 2, 1]);
+    assert.equal(page.matching, 5);
+  });
+
+  it('needs every word, in any case, in the kind, task, summary or details', () => {
+    assert.deepEqual(filterDecisions(LEDGER, 'BURST test').shown.map((x) => x.seq), [5, 3]);
+    assert.deepEqual(filterDecisions(LEDGER, 'token bucket').shown.map((x) => x.seq), [1]);
+    assert.deepEqual(filterDecisions(LEDGER, 'nothing-like-this').shown, []);
+  });
+
+  it('searches gate output as plain text, without its colour codes', () => {
+    assert.deepEqual(filterDecisions(LEDGER, 'fail test/limiter').shown.map((x) => x.seq), [2]);
+  });
+
+  it('filters by kind:… (a prefix) and task:… (part of the id), combined with words', () => {
+    assert.deepEqual(parseLedgerQuery('kind:gate Task:Lim  burst'), { kinds: ['gate'], tasks: ['lim'], words: ['burst'] });
+    assert.deepEqual(filterDecisions(LEDGER, 'kind:gate').shown.map((x) => x.seq), [4, 2]);
+    assert.deepEqual(filterDecisions(LEDGER, 'kind:cri').shown.map((x) => x.seq), [3]);
+    assert.deepEqual(filterDecisions(LEDGER, 'task:limit').shown.map((x) => x.seq), [5, 3, 2]);
+    assert.deepEqual(filterDecisions(LEDGER, 'task:limiter kind:gate failed').shown.map((x) => x.seq), [2]);
+    assert.deepEqual(filterDecisions(LEDGER, 'task:store kind:human').shown, []);
+  });
+
+  it('shows at most the limit but counts every match, fast over 50,000 decisions', () => {
+    const many = Array.from({ length: 50_000 }, (_, i) => d(i + 1, i % 2 ? 'gate' : 'critic', `Decision number ${i}`, `t${i % 300}`, ['some output line', `line ${i}`]));
+    let started = performance.now();
+    const page = filterDecisions(many, 'kind:gate number');
+    const first = performance.now() - started;
+    assert.equal(page.matching, 25_000);
+    assert.equal(page.shown.length, 500);
+    assert.equal(page.shown[0]!.seq, 50_000);
+    started = performance.now();
+    filterDecisions(many, 'line 4999');
+    const again = performance.now() - started;
+    // Typically a few tens of ms; the bound only catches a freeze (CI machines can be busy).
+    assert.ok(first < 2000 && again < 2000, `first ${Math.round(first)} ms, again ${Math.round(again)} ms`);
+    assert.equal(filterDecisions(many, '', 20).shown.length, 20);
+  });
+});

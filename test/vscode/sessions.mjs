@@ -1,0 +1,96 @@
+// The sessions of the in-VS-Code test run (scripts/vscode/runVsCodeTests.mjs). Each session is
+// one VS Code window on a fresh workspace: its own server, browser, user settings and extension
+// install, running the mocha test modules named in `suites` (registered in suite/index.ts).
+//
+// Fields:
+//   name            unique; also TASKLOOM_TEST_SESSION and the prefix of its screenshots
+//   description     one line for --list and the summary
+//   extension       'development': the repository root is the extension under development;
+//                   'vsix': taskloom.vsix (npm run package) is installed with --install-extension and
+//                   the suite runs against that install (a stub extension takes the development slot)
+//   suites          test module names from suite/index.ts (TASKLOOM_TEST_SUITES)
+//   settings        user settings over the defaults in scripts/vscode/sessionSetup.mjs
+//                   (which turn workspace trust off: set it to true for an untrusted window)
+//   workspace       (root, {repoRoot, tmp, artifactsDir}) => the folder to open, made inside the
+//                   empty folder `root` (fresh for every session); may be async
+//   env             extra environment for the extension host (it inherits the server's)
+//   timeoutSeconds  the whole session, server start to the suite's end (default 300)
+//   onlyWhenNamed   run only when a filter names it (the benchmark, run by `npm run bench`)
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { gitRepoFromFixture } from '../../scripts/vscode/workspaceFixtures.mjs';
+
+const sampleRepo = (root) => gitRepoFromFixture('sample-repo', root);
+
+/** The demo project with the suite's scripted agent (test/vscode/fixtures/makeDemoWorkspace.ts). */
+const demoWorkspace = (delayMs, mode) => (root) => {
+  const folder = join(root, 'textkit');
+  const script = join(import.meta.dirname, 'fixtures', 'makeDemoWorkspace.ts');
+  execFileSync(process.execPath, ['--import', 'tsx', script, folder, String(delayMs), mode], { stdio: 'inherit' });
+  return folder;
+};
+
+export const sessions = [
+  {
+    name: 'run',
+    description: 'Start Goal → plan approval → Retry/Accept/Skip → run view, diff, Apply Integration, Problems',
+    extension: 'development',
+    suites: ['runFlow'],
+    workspace: demoWorkspace(50, 'manual'),
+    timeoutSeconds: 420,
+  },
+  {
+    name: 'bench',
+    description: 'extension benchmark: activation, tree update latency, run view first paint (500 tasks, 50,000 events)',
+    extension: 'development',
+    suites: ['extensionBench'],
+    workspace: (root) => {
+      const folder = join(root, 'bench');
+      execFileSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'makeBenchWorkspace.ts'), folder], { stdio: 'inherit' });
+      return folder;
+    },
+    timeoutSeconds: 600,
+    onlyWhenNamed: true,
+  },
+  {
+    name: 'resume',
+    description: 'reload the window mid-run → the Resume notification → Resume finishes the run',
+    extension: 'development',
+    suites: ['resumeAfterReload'],
+    workspace: demoWorkspace(1200, 'autopilot'),
+    timeoutSeconds: 420,
+  },
+  {
+    name: 'smoke',
+    description: 'the harness: workspace open, extension present and active, a screenshot',
+    extension: 'development',
+    suites: ['smoke'],
+    workspace: sampleRepo,
+    timeoutSeconds: 120,
+  },
+  {
+    name: 'smoke-vsix',
+    description: 'the smoke suite against taskloom.vsix installed into the server',
+    extension: 'vsix',
+    suites: ['smoke'],
+    workspace: sampleRepo,
+    timeoutSeconds: 120,
+  },
+  {
+    name: 'harness',
+    description: 'runner controls: palette, keyboard, clicks in notifications and webviews, reload',
+    extension: 'development',
+    suites: ['harness'],
+    workspace: sampleRepo,
+    timeoutSeconds: 180,
+  },
+  {
+    name: 'untrusted',
+    description: 'an untrusted workspace (restricted mode) with the installed extension',
+    extension: 'vsix',
+    suites: ['untrusted'],
+    settings: { 'security.workspace.trust.enabled': true },
+    workspace: sampleRepo,
+    timeoutSeconds: 120,
+  },
+];

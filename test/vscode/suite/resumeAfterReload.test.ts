@@ -1,0 +1,53 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { SUITE_GOAL } from '../fixtures/scenario';
+import { click, readTexts, reloadWindow, testPhase, waitFor as waitForPage } from './runnerControl';
+import { takeScreenshot } from './screenshot';
+import { newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
+
+const RESUME_TOAST = '.notification-list-item:has-text("stopped at")';
+
+/**
+ * Reload the window in the middle of a run (the extension host and its engine die with it):
+ * the new window says where the run stopped, and its Resume button finishes the run.
+ */
+suite('Resume after a window reload', function () {
+  this.timeout(240_000);
+  const folder = workspaceFolder();
+
+  if (testPhase() === 1) {
+    test('a run is under way when the window reloads', async () => {
+      const api = await taskloom();
+      await vscode.commands.executeCommand('workbench.view.extension.taskloom');
+      void vscode.commands.executeCommand('taskloom.startGoal', { folder, goal: SUITE_GOAL });
+      await waitFor('a first green task while the run goes on', () => {
+        const entry = newestRun(api, folder);
+        return entry?.summary.active && entry.summary.green >= 1 && entry.summary.green < 4 ? entry : undefined;
+      });
+      await reloadWindow();
+    });
+    return;
+  }
+
+  test('the Resume notification says where the run stopped, and Resume finishes it', async () => {
+    await vscode.commands.executeCommand('workbench.view.extension.taskloom');
+    await waitForPage({ selector: RESUME_TOAST, timeoutMs: 60_000 });
+    const [message] = await readTexts({ selector: `${RESUME_TOAST} .notification-list-item-message` });
+    assert.match(message ?? '', /Taskloom run '.+' stopped at \d of 5 tasks/);
+    await takeScreenshot('resume-notification');
+    await click({ selector: `${RESUME_TOAST} a.monaco-button:has-text("Resume")` });
+    const api = await taskloom();
+    const runId = newestRun(api, folder)!.summary.runId;
+    await waitFor('the run to be driven again', () => api.services.controller.model.run(folder, runId)?.summary.active);
+    const entry = await settled(api, folder, runId);
+    assert.deepEqual(taskStates(entry), {
+      slugify: 'GREEN',
+      'word-count': 'GREEN',
+      'title-case': 'GREEN',
+      summary: 'GREEN',
+      flaky: 'NEEDS_HUMAN',
+    });
+    assert.ok(entry.state!.decisions.some((d) => d.kind === 'run' && /resum/i.test(d.summary)), 'the ledger records the resume');
+    await takeScreenshot('resumed-tree');
+  });
+});

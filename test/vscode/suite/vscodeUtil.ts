@@ -1,0 +1,52 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { TaskloomExtensionApi } from '../../../src/extension/extension';
+import type { RunEntry } from '../../../src/extension/state/runsModel';
+
+export const EXTENSION_ID = 'taskloom.taskloom';
+
+export async function taskloom(): Promise<TaskloomExtensionApi> {
+  const extension = vscode.extensions.getExtension<TaskloomExtensionApi>(EXTENSION_ID);
+  assert.ok(extension, `${EXTENSION_ID} is installed`);
+  return extension.isActive ? extension.exports : extension.activate();
+}
+
+export function workspaceFolder(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  assert.ok(folder, 'a workspace folder is open');
+  return folder;
+}
+
+/** Polls until `check` returns a value (not undefined/false), or fails saying what it waited for. */
+export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+}
+
+/** The newest run of the folder, as the extension's model holds it. */
+export function newestRun(api: TaskloomExtensionApi, folder: string): RunEntry | undefined {
+  return api.services.controller.model.runs(folder)[0];
+}
+
+/** Waits until the engine stops working on the run, and returns it with its state loaded. */
+export async function settled(api: TaskloomExtensionApi, folder: string, runId: string): Promise<RunEntry> {
+  return waitFor(`run ${runId} to stop`, () => {
+    const entry = api.services.controller.model.run(folder, runId);
+    return entry?.state && !entry.summary.active && entry.summary.status !== 'running' && entry.summary.status !== 'integrating' ? entry : undefined;
+  }, 180_000);
+}
+
+export function taskStates(entry: RunEntry): Record<string, string> {
+  const state = entry.state!;
+  return Object.fromEntries(state.taskOrder.map((id) => [id, state.tasks[id]!.state]));
+}
