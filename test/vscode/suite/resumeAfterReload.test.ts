@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
 import { SUITE_GOAL } from '../fixtures/scenario';
 import { click, readTexts, reloadWindow, testPhase, waitFor as waitForPage } from './runnerControl';
@@ -39,6 +40,22 @@ suite('Resume after a window reload', function () {
     const api = await taskloom();
     const runId = newestRun(api, folder)!.summary.runId;
     await waitFor('the run to be driven again', () => api.services.controller.model.run(folder, runId)?.summary.active);
+    const greenBefore = await waitFor('one more green task', () => {
+      const entry = api.services.controller.model.run(folder, runId)!;
+      return entry.summary.green >= 2 && entry.summary.green < 4 && entry.summary.green;
+    });
+
+    // The engine process dies mid-run: the client restarts it, says so, and the run resumes with nothing lost.
+    const [enginePid] = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'engine-server.js'], { encoding: 'utf8' }).trim().split('\n');
+    assert.ok(enginePid, 'the engine server runs as a child of the extension host');
+    process.kill(Number(enginePid), 'SIGKILL');
+    await waitForPage({ selector: '.notification-list-item:has-text("engine stopped unexpectedly")', timeoutMs: 60_000 });
+    await takeScreenshot('engine-restarted');
+    await waitFor('the restarted engine to show the run stopped', () => {
+      const entry = api.services.controller.model.run(folder, runId);
+      return entry && !entry.summary.active && entry.summary.green >= greenBefore;
+    });
+    await vscode.commands.executeCommand('taskloom.resumeLastRun', { folder, runId });
     const entry = await settled(api, folder, runId);
     assert.deepEqual(taskStates(entry), {
       slugify: 'GREEN',
@@ -47,7 +64,8 @@ suite('Resume after a window reload', function () {
       summary: 'GREEN',
       flaky: 'NEEDS_HUMAN',
     });
-    assert.ok(entry.state!.decisions.some((d) => d.kind === 'run' && /resum/i.test(d.summary)), 'the ledger records the resume');
+    const resumes = entry.state!.decisions.filter((d) => d.kind === 'run' && /resum/i.test(d.summary));
+    assert.ok(resumes.length >= 2, `the ledger records both resumes (${resumes.length})`);
     await takeScreenshot('resumed-tree');
   });
 });
