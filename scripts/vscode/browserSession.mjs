@@ -256,7 +256,8 @@ function runnerActions(session, prepared, page, reload) {
       return {};
     },
     async texts({ selector, frames }) {
-      return { texts: await locate(page, { selector, frames }).allInnerTexts() };
+      // textContent, not innerText: SVG elements (the run view's graph) have no innerText.
+      return { texts: await locate(page, { selector, frames }).allTextContents() };
     },
   };
 }

@@ -28,7 +28,7 @@ export interface ChartBar {
 }
 
 /** The row for calls that belong to no task (the planner, the integration). */
-export const NO_TASK_LABEL = '(no task)';
+export const NO_TASK_LABEL = '(planning, integration)';
 
 const ROLES: readonly AgentRole[] = ['planner', 'actor', 'critic'];
 
