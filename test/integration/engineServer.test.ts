@@ -422,7 +422,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.equal(afterwards.runs[0]!.status, 'completed', 'a read after the CLI sees what it wrote');
   });
 
-  it('stops its runs and lets go of the lock when the editor goes away without a goodbye', async () => {
+  it('interrupts its runs (resumable, not cancelled) and lets go of the lock when the editor goes away without a goodbye', async () => {
     const r = repo();
     const orphan = await startServer();
     const scenario = { tasks: { a: { actor: [write({ 'a.txt': 'a\n' }, 2_500)], critic: [green] } } };
@@ -436,8 +436,12 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.equal(existsSync(lockFile(r)), false, 'the lock is released');
     const log = () =>
       readFileSync(join(r.dir, '.taskloom', 'runs', runId, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RunEvent);
+    // Interrupted, not cancelled: no run_finished, so the run stays unfinished and is offered for resume.
+    assert.equal(log().some((e) => e.type === 'run_finished'), false, 'the run was not ended');
     const last = log().at(-1)!;
-    assert.equal(last.type === 'run_finished' && last.status, 'cancelled', 'the run was stopped cleanly');
+    assert.ok(last.type === 'warning' && /interrupted/.test(last.message), `the log says the run was interrupted (${JSON.stringify(last)})`);
+    const runs = runCli(['runs', '--cwd', r.dir]);
+    assert.match(runs.stdout, /running/);
     const resumed = runCli(['resume', runId, '--cwd', r.dir]);
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.match(resumed.stdout, /completed — 1\/1 task\(s\) green/);

@@ -24,12 +24,12 @@ export function planMarkdown(goal: string, plan: Plan): string {
   return lines.join('\n');
 }
 
-const planUri = (ref: RunRef) => vscode.Uri.from({ scheme: PLAN_SCHEME, path: `/${ref.runId}.md`, query: ref.folder });
+const planUri = (ref: RunRef) => vscode.Uri.from({ scheme: PLAN_SCHEME, path: `/Plan ${ref.runId}.md`, query: ref.folder });
 
 export class PlanDocumentProvider implements vscode.TextDocumentContentProvider {
   constructor(private readonly services: Services) {}
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const runId = uri.path.replace(/^\//, '').replace(/\.md$/, '');
+    const runId = uri.path.replace(/^\/Plan /, '').replace(/\.md$/, '');
     const state = await this.services.controller.state(uri.query, runId);
     return state ? planMarkdown(state.goal, state.plan) : `Run ${runId} was not found.`;
   }
