@@ -1,12 +1,14 @@
 // Runs every test file under test/ with Node's own runner (TypeScript is loaded through tsx),
 // then the suites that run inside a real VS Code (test/vscode, through
-// scripts/vscode/runVsCodeTests.mjs; they need `bash scripts/vscode/installServer.sh` once).
+// scripts/vscode/runVsCodeTests.mjs), installing Chromium and the VS Code server first when
+// they are missing (scripts/vscode/installServer.sh).
 // Arguments filter both: `npm test -- storeLock` runs the node:test files whose path contains
 // "storeLock" and the VS Code sessions whose name or suite file contains it (none here);
 // `npm test -- vscode` runs only the VS Code sessions. TASKLOOM_SKIP_VSCODE_TESTS=1 skips them.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { assertPrerequisites } from './vscode/prerequisites.mjs';
 
 const root = join(import.meta.dirname, '..');
 const only = process.argv.slice(2);
@@ -37,6 +39,13 @@ if (files.length > 0) {
 if (process.env.TASKLOOM_SKIP_VSCODE_TESTS === '1') {
   console.log('VS Code tests skipped (TASKLOOM_SKIP_VSCODE_TESTS=1)');
 } else {
+  // A fresh machine: install Chromium and the VS Code server first (idempotent, cached in ~/.cache/taskloom).
+  try {
+    assertPrerequisites();
+  } catch {
+    console.log('taskloom: installing what the VS Code tests need (scripts/vscode/installServer.sh)…');
+    spawnSync('bash', [join('scripts', 'vscode', 'installServer.sh')], { cwd: root, stdio: 'inherit' });
+  }
   const vscode = spawnSync(process.execPath, [join('scripts', 'vscode', 'runVsCodeTests.mjs'), ...only], {
     cwd: root,
     stdio: 'inherit',
