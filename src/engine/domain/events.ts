@@ -54,6 +54,11 @@ export type RunEventBody =
       fresh: boolean;
     }
   | { type: 'work_committed'; taskId: string; attempt: number; commit: string; filesChanged: string[] }
+  /**
+   * The task worktree exactly as it was before actor attempt `attempt` (uncommitted files included),
+   * as a commit off the task branch's HEAD that no branch contains; `ref` keeps it from `git gc`.
+   */
+  | { type: 'actor_snapshot'; taskId: string; attempt: number; commit: string; ref: string }
   | {
       type: 'gate_result';
       /** A task id, or null for the integration gate. */

@@ -77,6 +77,19 @@ const HANDLERS: Handlers = {
     const attempt = taskOf(state, e.taskId).attempts.at(-1);
     if (attempt) attempt.commit = e.commit;
   },
+  actor_snapshot(state, e) {
+    taskOf(state, e.taskId);
+    decide(
+      state,
+      e,
+      'run',
+      `Snapshot before attempt ${e.attempt}: ${e.commit.slice(0, 10)} — restore with: git checkout ${e.commit} -- .`,
+      [
+        `Kept as ${e.ref}; run the restore in the task worktree. Files created after the snapshot stay (see them with: git diff --stat ${e.commit}).`,
+      ],
+      e.taskId,
+    );
+  },
   gate_result(state, e) {
     const summary = { passed: e.passed, at: e.at, commands: e.commands };
     const failed = e.commands.find((c) => c.exitCode !== 0);

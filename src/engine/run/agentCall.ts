@@ -1,4 +1,5 @@
 import type { RunnerInput, RunnerResult } from '../agents/runner';
+import { redactSecrets } from '../gate/redactSecrets';
 import { modelFor } from './agentFactory';
 import type { RunContext } from './runContext';
 
@@ -27,6 +28,9 @@ export async function callAgent(
       error: `The ${ctx.runner.name} runner threw: ${(error as Error).message}`,
     };
   }
+  // The store redacts every event, but the error also feeds reasons and messages built from the
+  // result (describeFailure), so it leaves here without secrets already.
+  if (result.error) result = { ...result, error: redactSecrets(result.error) };
   ctx.session.emit({
     type: 'runner_call',
     taskId: input.taskId,

@@ -1,4 +1,5 @@
 import type { AgentRunner, RunnerActivity, RunnerInput } from '../agents/runner';
+import { redactSecrets } from '../gate/redactSecrets';
 
 /** Hears every activity line of every call a runner makes, with the call it came from. */
 export type ActivityListener = (input: RunnerInput, activity: RunnerActivity) => void;
@@ -14,7 +15,8 @@ export function observedRunner(runner: AgentRunner, listener: ActivityListener):
       runner.run(input, (activity) => {
         onActivity?.(activity);
         try {
-          listener(input, activity);
+          // Live lines go to the editor's output channel, never through the store: redact them here.
+          listener(input, { ...activity, message: redactSecrets(activity.message) });
         } catch {
           // A listener's failure is not the agent's.
         }

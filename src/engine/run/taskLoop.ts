@@ -3,6 +3,7 @@ import type { RunnerResult } from '../agents/runner';
 import { budgetStop } from '../domain/budget';
 import type { PlanTask } from '../domain/plan';
 import { WorkspaceError } from '../workspace/errors';
+import { actorSnapshotRef, snapshotWorktree } from '../workspace/actorSnapshot';
 import { blockingFindings, findingFingerprint } from '../domain/verdict';
 import { CRITIC_VERDICT_JSON_SCHEMA, parseCriticVerdict } from '../loop/criticRubric';
 import { actorPrompt, criticPrompt, VERDICT_REPAIR_PROMPT, type ActorFeedback } from '../loop/prompts';
@@ -80,6 +81,7 @@ async function buildStep(ctx: RunContext, task: PlanTask, worktree: Worktree, fe
   const { session } = ctx;
   const view = session.task(task.id);
   if (stoppedByBudget(ctx, task.id)) return STOP;
+  await snapshotBeforeActor(ctx, task.id, view.attempt, worktree);
   const result = await callAgent(ctx, {
     role: 'actor',
     taskId: task.id,
@@ -98,6 +100,17 @@ async function buildStep(ctx: RunContext, task: PlanTask, worktree: Worktree, fe
   const changed = committed ? `${committed.filesChanged.length} file(s) changed` : 'no file changes';
   session.transition(task.id, 'BUILD_FINISHED', `actor finished attempt ${view.attempt} (${changed})`);
   return { next: 'continue' };
+}
+
+/**
+ * Records the worktree as it is before the actor touches it (see snapshotWorktree), so whatever the
+ * actor destroys can be restored from the ledger. A failed snapshot ends the task (ENGINE_ERROR)
+ * rather than letting the actor work without one.
+ */
+async function snapshotBeforeActor(ctx: RunContext, taskId: string, attempt: number, worktree: Worktree): Promise<void> {
+  const ref = actorSnapshotRef(ctx.session.state.runId, taskId, attempt);
+  const snapshot = await snapshotWorktree(worktree.path, ref, `taskloom(${taskId}): snapshot before attempt ${attempt}`);
+  ctx.session.emit({ type: 'actor_snapshot', taskId, attempt, commit: snapshot.commit, ref: snapshot.ref });
 }
 
 async function gateStep(ctx: RunContext, taskId: string, worktree: Worktree): Promise<StepOutcome> {

@@ -3,6 +3,7 @@ import type { RunEvent, RunEventBody } from '../domain/events';
 import { applyEvent } from '../domain/projection';
 import type { RunState } from '../domain/runState';
 import { derivedFilesUpToDate, writeDerivedFiles } from './derivedFiles';
+import { redactEventBody } from '../gate/redactSecrets';
 import { EventLog, type ReadOptions, type ReadResult } from './eventLog';
 import { WorkspaceLock } from './lock';
 import { runPaths, taskloomPaths, type RunPaths, type TaskloomPaths } from './paths';
@@ -436,9 +437,14 @@ const sameEntry = (a: RunIndexEntry | undefined, b: RunIndexEntry): boolean =>
   a.status === b.status &&
   a.lastSeq === b.lastSeq;
 
-/** `seq` goes first in every line: EventLog.read skips lines under a snapshot by that prefix. */
+/**
+ * `seq` goes first in every line: EventLog.read skips lines under a snapshot by that prefix.
+ * Every event the store writes is made here, so this is where secrets are taken out of it:
+ * the log, the snapshot in state.json, run.json, DECISIONS.md, the webview and the tree all
+ * derive from the redacted event (see redactSecrets.ts for what counts as a secret).
+ */
 function makeEvent(seq: number, runId: string, body: RunEventBody): RunEvent {
   const at = new Date().toISOString();
   // The second copy wins over any stray seq/runId/at in the body; the first fixes key order.
-  return Object.assign({ seq, runId, at }, body, { seq, runId, at }) as RunEvent;
+  return Object.assign({ seq, runId, at }, redactEventBody(body), { seq, runId, at }) as RunEvent;
 }

@@ -3,6 +3,7 @@ import { copyFile, mkdtemp, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { GitResponseError, type MergeSummary, type SimpleGit } from 'simple-git';
+import { deleteActorSnapshotRefs } from './actorSnapshot';
 import { DependencyMergeError, WorkspaceError } from './errors';
 import { createGit } from './git';
 import { isAncestor, resolveCommit, splitNul, statusSnapshot, unmergedFiles } from './gitQueries';
@@ -273,6 +274,7 @@ export class WorktreeManager {
       const refs = await this.git.raw(['for-each-ref', '--format=%(refname:short)', `refs/heads/taskloom/${this.runId}`]);
       const branches = refs.split('\n').map((b) => b.trim()).filter(Boolean);
       if (branches.length) await this.git.raw(['branch', '-D', '-q', ...branches]);
+      await deleteActorSnapshotRefs(this.git, this.runId);
       return { worktrees: ours.map((e) => e.path), branches };
     });
   }

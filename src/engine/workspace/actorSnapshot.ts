@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SimpleGit } from 'simple-git';
+import { WorkspaceError } from './errors';
+import { createGit } from './git';
+import { worktreeGitDir } from './worktreeFiles';
+
+/** Keeps an actor snapshot reachable (so `git gc` does not drop it) without being a branch. */
+export function actorSnapshotRef(runId: string, taskId: string, attempt: number): string {
+  return `refs/taskloom/${runId}/${taskId}/attempt-${attempt}`;
+}
+
+/** Where every snapshot ref of a run lives (`git for-each-ref` pattern, whole components only). */
+export function actorSnapshotRefPrefix(runId: string): string {
+  return `refs/taskloom/${runId}`;
+}
+
+export interface ActorSnapshot {
+  commit: string;
+  ref: string;
+}
+
+/**
+ * Records the worktree exactly as it is (committed, staged, unstaged and untracked files; ignored
+ * files are left out, as git always does) as a commit whose parent is HEAD, and points `ref` at it.
+ * The branch, HEAD, the worktree's own index and its files are untouched, so the snapshot is never
+ * part of the task's history nor of a merge. Four git commands: add, write-tree, commit-tree,
+ * update-ref; the index is copied with its mtime so `add -A` only re-reads files that changed.
+ */
+export async function snapshotWorktree(path: string, ref: string, message: string): Promise<ActorSnapshot> {
+  const scratchDir = await mkdtemp(join(tmpdir(), 'taskloom-snapshot-'));
+  const scratchIndex = join(scratchDir, 'index');
+  try {
+    const indexPath = join(worktreeGitDir(path), 'index');
+    if (existsSync(indexPath)) {
+      // Same care as WorktreeManager.diffFromBase: keep the stat cache and the index's mtime ("racy git").
+      const original = await stat(indexPath);
+      await copyFile(indexPath, scratchIndex);
+      await utimes(scratchIndex, original.atime, original.mtime);
+    }
+    const git = createGit(path, { env: { GIT_INDEX_FILE: scratchIndex } });
+    await git.raw(['add', '-A']);
+    const tree = (await git.raw(['write-tree'])).trim();
+    const commit = (await git.raw(['commit-tree', tree, '-p', 'HEAD', '-m', message])).trim();
+    if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`git commit-tree printed "${commit}"`);
+    await git.raw(['update-ref', '-m', message, ref, commit]);
+    return { commit, ref };
+  } catch (error) {
+    throw new WorkspaceError(
+      `Could not snapshot ${path} before the actor's attempt: ${(error as Error).message.trim()}`,
+      'Check that the task worktree is a healthy git checkout (try `git status` in it), then retry the task.',
+      { cause: error },
+    );
+  } finally {
+    await rm(scratchDir, { recursive: true, force: true });
+  }
+}
+
+/** Deletes every snapshot ref of a run (for a discarded run); returns the refs deleted. */
+export async function deleteActorSnapshotRefs(git: SimpleGit, runId: string): Promise<string[]> {
+  // A pattern without a trailing slash matches whole path components: run "r1" never matches "r10".
+  const out = await git.raw(['for-each-ref', '--format=%(refname)', actorSnapshotRefPrefix(runId)]);
+  const refs = out.split('\n').map((r) => r.trim()).filter(Boolean);
+  for (const ref of refs) await git.raw(['update-ref', '-d', ref]);
+  return refs;
+}
