@@ -14,7 +14,7 @@ const USAGE = `Taskloom: plans a goal into tasks and runs each through an actor,
 
 Usage:
   ${RUN_USAGE}
-  taskloom resume [RUN_ID] [--cwd DIR]          continue the last unfinished run (or RUN_ID)
+  taskloom resume [RUN_ID] [--yes] [--cwd DIR]  continue the last unfinished run (or RUN_ID); --yes: also one not started here
   taskloom retry TASK [--note TEXT] [--run ID]  give a task that needs you another try, then continue
   taskloom accept TASK [--run ID]               accept a task's work as it is, then continue
   taskloom skip TASK [--run ID]                 skip a task (and what depends on it), then continue

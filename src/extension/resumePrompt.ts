@@ -48,7 +48,8 @@ async function offer(services: Services, entry: RunEntry): Promise<void> {
     return;
   }
   if (!isResumable({ ...entry, ...(state ? { state } : {}) })) return;
-  const foreign = entry.summary.foreign ? ' It was started on another machine: check its settings before resuming.' : '';
+  // Resume on such a run is refused by the engine until the user confirmed a modal listing what would run.
+  const foreign = entry.summary.foreign ? ' It was not started by Taskloom on this machine: you will be shown what it would run first.' : '';
   const choice = await vscode.window.showInformationMessage(`${resumeMessage(entry.summary, phase)}${foreign}`, 'Resume', 'Show', 'Discard');
   if (choice === 'Resume') await vscode.commands.executeCommand('taskloom.resumeLastRun', ref);
   if (choice === 'Show') await vscode.commands.executeCommand('taskloom.showRun', ref);

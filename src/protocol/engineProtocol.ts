@@ -23,6 +23,11 @@ export interface RunParams extends FolderParams {
 export interface UserFacingErrorData {
   kind: 'user';
   hint?: string;
+  /**
+   * Set when the run was not started by Taskloom on this machine (its `.taskloom/` came with the
+   * repository): what driving it would execute. Re-send with `trustRun: true` once the user agreed.
+   */
+  unknownRun?: { whatWouldRun: string[] };
 }
 
 export interface StartGoalParams extends FolderParams {
@@ -72,6 +77,8 @@ export namespace RejectPlanRequest {
 export interface ResumeParams extends FolderParams {
   /** Absent: the latest unfinished run. */
   runId?: string;
+  /** The user confirmed driving a run not started on this machine (see UserFacingErrorData.unknownRun). */
+  trustRun?: boolean;
 }
 /** Resumes a stopped run (in-flight tasks restart from a clean worktree); returns once driving has started. */
 export namespace ResumeRequest {
@@ -89,6 +96,8 @@ export interface TaskDecisionParams extends RunParams {
   taskId: string;
   action: 'retry' | 'accept' | 'skip';
   note?: string;
+  /** As ResumeParams.trustRun. */
+  trustRun?: boolean;
 }
 /** A human's decision on a task that needs one; the run is driven on afterwards. */
 export namespace TaskDecisionRequest {
@@ -121,7 +130,7 @@ export interface RunListEntry extends RunIndexEntry {
   total: number;
   /** This server is driving (or planning) the run now. */
   active: boolean;
-  /** Created by a Taskloom process on another host (resume asks first). */
+  /** Not started by Taskloom on this machine (no record outside the repository): resume asks first. */
   foreign: boolean;
 }
 export interface ListRunsResult {

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import './testStateDir';
 
 export const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
 
@@ -16,10 +17,10 @@ function cliEnv(): NodeJS.ProcessEnv {
 }
 
 /** Runs the built CLI to the end as a real child process. */
-export function runCli(args: string[], options: { input?: string } = {}): CliResult {
+export function runCli(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
   const result = spawnSync(process.execPath, [CLI, ...args], {
     encoding: 'utf8',
-    env: cliEnv(),
+    env: { ...cliEnv(), ...options.env },
     input: options.input ?? '',
     timeout: 120_000,
   });

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import './testStateDir';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   createMessageConnection,

@@ -1,18 +1,19 @@
 import { TaskloomEngine } from '../../engine/run/engine';
 import { EXIT, UsageError } from '../cliErrors';
+import { confirmForeignRun } from '../confirmForeignRun';
 import { driveWithProgress } from '../driveWithProgress';
 import { yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
 import { formatRunSummary } from '../summary';
 
 export async function resumeCommand(argv: string[]): Promise<number> {
-  const { positionals, cwd } = parseCommandArgs(argv, {});
+  const { values, positionals, cwd } = parseCommandArgs(argv, { yes: { type: 'boolean', short: 'y' } });
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom resume' });
   try {
     const runId = positionals[0] ?? engine.store.latestUnfinishedRunId();
     if (!runId) throw new UsageError('There is no unfinished run to resume here', 'List the runs with: taskloom runs');
     const session = engine.session(runId);
-    for (const warning of engine.warnings) process.stderr.write(yellow(`warning: ${warning}\n`));
+    for (const warning of engine.warnings.splice(0)) process.stderr.write(yellow(`warning: ${warning}\n`));
     if (session.state.status === 'completed') {
       process.stdout.write(`Run ${runId} already completed; nothing to resume.\n${formatRunSummary(session.state)}\n`);
       return EXIT.ok;
@@ -23,6 +24,8 @@ export async function resumeCommand(argv: string[]): Promise<number> {
       process.stdout.write(`Run ${runId} stopped before its plan was approved, so nothing was built. Start again with: taskloom run --goal TEXT (or --plan FILE)\n`);
       return EXIT.needsHuman;
     }
+    if (!(await confirmForeignRun(engine, session, values.yes === true, `taskloom resume ${runId}`))) return EXIT.needsHuman;
+    for (const warning of engine.warnings.splice(0)) process.stderr.write(yellow(`warning: ${warning}\n`));
     engine.prepareResume(session, `taskloom resume (was ${session.state.status})`);
     return await driveWithProgress(engine, session);
   } finally {

@@ -34,7 +34,9 @@ export async function runCommand(argv: string[]): Promise<number> {
   try {
     for (const warning of engine.warnings) process.stderr.write(yellow(`warning: ${warning}\n`));
     const config = buildRunConfig(values as RunConfigFlags, cwd, engine.repo.root);
+    const seenWarnings = engine.warnings.length;
     const session = engine.createRun(planFromFile, config, goalFlag ?? planFromFile?.goal);
+    for (const warning of engine.warnings.slice(seenWarnings)) process.stderr.write(yellow(`warning: ${warning}\n`));
     const { state } = session;
     process.stdout.write(
       `${bold('Run')} ${state.runId} from ${state.baseRef} @ ${state.baseCommit.slice(0, 10)}; gate: ${config.gateCommands.join(' && ') || dim('none configured')}\n`,

@@ -17,6 +17,7 @@ import { observedRunner } from './observedRunner';
 import { newRunId } from './runId';
 import type { RunContext } from './runContext';
 import { RunSession } from './runSession';
+import { isKnownRun, recordKnownRun } from './runProvenance';
 
 export interface EngineOptions {
   /** What is driving the workspace, shown to a second process that finds the lock. */
@@ -68,6 +69,10 @@ export class TaskloomEngine {
   /** Starts a run from a plan, or, without one, in the planning state for `planGoal`. */
   createRun(plan: Plan | undefined, config: RunConfig, goal = plan?.goal ?? ''): RunSession {
     const runId = newRunId();
+    // Recorded first, outside the repository (runProvenance.ts): a crash right after creating the
+    // run must not leave a run of ours that resume would treat as foreign.
+    const warning = recordKnownRun(this.repo.root, runId, config);
+    if (warning) this.warnings.push(warning);
     this.store.createRun(runId, {
       type: 'run_created',
       goal,
@@ -80,6 +85,17 @@ export class TaskloomEngine {
       createdBy: { host: hostname(), pid: process.pid },
     });
     return new RunSession(this.store, runId);
+  }
+
+  /** Created (or trusted) by this user on this machine; otherwise driving it must be confirmed first. */
+  isKnownRun(session: RunSession): boolean {
+    return isKnownRun(this.repo.root, session.state);
+  }
+
+  /** The user confirmed a run they did not create here: later resumes do not ask again. */
+  trustRun(session: RunSession): void {
+    const warning = recordKnownRun(this.repo.root, session.runId, session.state.config);
+    if (warning) this.warnings.push(warning);
   }
 
   session(runId: string): RunSession {

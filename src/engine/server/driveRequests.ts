@@ -1,6 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ResumeParams, RunParams, TaskDecisionParams } from '../../protocol/engineProtocol';
 import { assertAgentInstalled } from '../run/assertAgentInstalled';
+import type { TaskloomEngine } from '../run/engine';
+import { describeWhatWouldRun, UnknownRunError } from '../run/runProvenance';
+import type { RunSession } from '../run/runSession';
 import { driveInBackground } from './runDriver';
 import type { ServerOutput } from './serverOutput';
 import { UserError } from './userError';
@@ -26,6 +29,7 @@ export async function resume(hosts: WorkspaceHosts, output: ServerOutput, params
       if (state.status === 'planning') engine.rejectPlan(session, 'stopped before its plan was approved');
       throw new UserError(`Run ${runId} stopped before its plan was approved, so nothing was built`, 'Start the goal again.');
     }
+    assertKnownOrTrusted(engine, session, params.trustRun === true);
     assertAgentInstalled(state.config.agent);
     engine.prepareResume(session, `resumed from the editor (was ${state.status})`);
     driveInBackground(host, session, params.folder, output);
@@ -70,7 +74,10 @@ export async function taskDecision(hosts: WorkspaceHosts, output: ServerOutput, 
     if (!session.state.tasks[params.taskId]) {
       throw new UserError(`Run ${params.runId} has no task "${params.taskId}"`, `Its tasks: ${session.state.taskOrder.join(', ') || 'none yet'}.`);
     }
-    if (!host.activeWork(params.runId)) assertAgentInstalled(session.state.config.agent);
+    if (!host.activeWork(params.runId)) {
+      assertKnownOrTrusted(engine, session, params.trustRun === true);
+      assertAgentInstalled(session.state.config.agent);
+    }
     const note = typeof params.note === 'string' && params.note.trim() ? params.note.trim() : undefined;
     await engine.recordHumanDecision(session, params.taskId, params.action, note);
     // Looked up again: the drive may have ended while an accepted task's work was committed.
@@ -82,4 +89,16 @@ export async function taskDecision(hosts: WorkspaceHosts, output: ServerOutput, 
     engine.prepareResume(session, `human chose to ${params.action} "${params.taskId}"`);
     driveInBackground(host, session, params.folder, output);
   });
+}
+
+/**
+ * A run not started by Taskloom on this machine (a `.taskloom/` that came with the repository)
+ * is driven only once the user saw what would run and agreed (`trustRun`); it is then known.
+ */
+function assertKnownOrTrusted(engine: TaskloomEngine, session: RunSession, trustRun: boolean): void {
+  if (engine.isKnownRun(session)) return;
+  if (!trustRun) {
+    throw new UnknownRunError(session.runId, describeWhatWouldRun(session.state), 'Check what it would run; resume it anyway only if you trust this repository.');
+  }
+  engine.trustRun(session);
 }

@@ -26,6 +26,7 @@ import { checkedRunId } from './checkedParams';
 import { UserError } from './userError';
 import type { WorkspaceHost } from './workspaceHost';
 import type { WorkspaceHosts } from './workspaceHosts';
+import { isKnownRun } from '../run/runProvenance';
 
 /** The runs of the folder's repository, newest first, with progress and who drives them. */
 export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Promise<ListRunsResult> {
@@ -46,7 +47,8 @@ export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Pro
         green: tasks.filter((t) => isSatisfied(t.state)).length,
         total: tasks.length,
         active: host.activeWork(entry.runId) !== undefined,
-        foreign: state !== undefined && state.createdBy.host !== hostname(),
+        // Decided by the user's own record outside the repository: `createdBy.host` can lie.
+        foreign: state !== undefined && !isKnownRun(host.root, state),
       };
     });
     const elsewhere = drivenElsewhere(host);

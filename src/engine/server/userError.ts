@@ -38,6 +38,14 @@ const USER_FACING = new Set([
 export function toResponseError(error: unknown, method: string, log: (message: string) => void): ResponseError<UserFacingErrorData> {
   if (error instanceof ResponseError) return error as ResponseError<UserFacingErrorData>;
   const err = error instanceof Error ? error : new Error(String(error));
+  if (err.name === 'UnknownRunError') {
+    const { hint, whatWouldRun } = err as Error & { hint?: string; whatWouldRun?: string[] };
+    return new ResponseError(LSPErrorCodes.RequestFailed, err.message, {
+      kind: 'user',
+      ...(hint ? { hint } : {}),
+      unknownRun: { whatWouldRun: Array.isArray(whatWouldRun) ? whatWouldRun : [] },
+    });
+  }
   if (USER_FACING.has(err.name)) {
     const hint = (err as { hint?: unknown }).hint;
     return new ResponseError(LSPErrorCodes.RequestFailed, err.message, { kind: 'user', ...(typeof hint === 'string' && hint ? { hint } : {}) });

@@ -20,7 +20,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
   };
   const commands: Record<string, (...args: never[]) => Promise<unknown>> = {
     'taskloom.startGoal': (args?: Parameters<typeof startGoal>[1]) => startGoal(services, args),
-    'taskloom.resumeLastRun': (arg?: unknown) => resumeRun(services, arg),
+    'taskloom.resumeLastRun': (arg?: unknown, options?: Parameters<typeof resumeRun>[2]) => resumeRun(services, arg, options),
     'taskloom.cancelRun': (arg?: unknown) => cancelRun(services, arg),
     'taskloom.retryTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'retry', arg, options),
     'taskloom.acceptTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'accept', arg, options),

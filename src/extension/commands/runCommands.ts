@@ -7,7 +7,7 @@ import {
   ResumeRequest,
 } from '../../protocol/engineProtocol';
 import { showDriveProgress } from '../driveProgress';
-import { showError } from '../engine/userErrors';
+import { confirmUnknownRun, showError } from '../engine/userErrors';
 import { log } from '../logger';
 import type { Services } from '../services';
 import { readRunSettings } from '../settings';
@@ -18,11 +18,24 @@ import { pickFolder, pickRun, type RunRef } from './runRef';
 const RESUMABLE = new Set(['stopped', 'paused', 'needs_human', 'failed', 'cancelled']);
 export const isResumable = (entry: RunEntry): boolean => RESUMABLE.has(runPhase(entry.summary, entry.state?.plan.tasks.length));
 
-export async function resumeRun(services: Services, arg?: unknown): Promise<void> {
+export interface TrustOptions {
+  /** Drive a run not started by Taskloom on this machine without asking (tests, automation that already asked). */
+  trustRun?: boolean;
+}
+
+export async function resumeRun(services: Services, arg?: unknown, options: TrustOptions = {}): Promise<void> {
   const ref = await pickRun(services.controller, arg, isResumable, 'Taskloom: there is no stopped run to resume.');
   if (!ref) return;
   try {
-    await services.engine.request(ResumeRequest.type, ref);
+    try {
+      await services.engine.request(ResumeRequest.type, { ...ref, ...(options.trustRun ? { trustRun: true } : {}) });
+    } catch (error) {
+      // A run whose .taskloom/ came with the repository: only with the user's say-so, after seeing what would run.
+      const confirmed = await confirmUnknownRun(error);
+      if (confirmed === undefined) throw error;
+      if (!confirmed) return;
+      await services.engine.request(ResumeRequest.type, { ...ref, trustRun: true });
+    }
   } catch (error) {
     showError('resume the run', error);
     return;

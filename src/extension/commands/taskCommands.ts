@@ -1,15 +1,15 @@
 import * as vscode from 'vscode';
 import { TaskDecisionRequest } from '../../protocol/engineProtocol';
 import { showDriveProgress } from '../driveProgress';
-import { showError } from '../engine/userErrors';
+import { confirmUnknownRun, showError } from '../engine/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
 import { pickTask, type TaskRef } from './runRef';
-import type { ConfirmOptions } from './runCommands';
+import type { ConfirmOptions, TrustOptions } from './runCommands';
 
 const DECIDABLE = new Set(['NEEDS_HUMAN', 'UNVERIFIED_BY_CRITIC']);
 
-export interface DecisionOptions extends ConfirmOptions {
+export interface DecisionOptions extends ConfirmOptions, TrustOptions {
   /** For retry: what the actor should do differently. Asked for when absent. */
   note?: string;
 }
@@ -39,12 +39,21 @@ export async function decideTask(services: Services, action: 'retry' | 'accept' 
     const answer = await vscode.window.showWarningMessage(`${label} task "${ref.taskId}: ${plainText(task.title, 80)}"?`, { modal: true, detail }, label);
     if (answer !== label) return;
   }
-  await sendDecision(services, ref, action, note?.trim() || undefined);
+  await sendDecision(services, ref, action, note?.trim() || undefined, options.trustRun === true);
 }
 
-async function sendDecision(services: Services, ref: TaskRef, action: 'retry' | 'accept' | 'skip', note: string | undefined): Promise<void> {
+async function sendDecision(services: Services, ref: TaskRef, action: 'retry' | 'accept' | 'skip', note: string | undefined, trustRun: boolean): Promise<void> {
+  const params = { ...ref, action, ...(note ? { note } : {}) };
   try {
-    await services.engine.request(TaskDecisionRequest.type, { ...ref, action, ...(note ? { note } : {}) });
+    try {
+      await services.engine.request(TaskDecisionRequest.type, { ...params, ...(trustRun ? { trustRun: true } : {}) });
+    } catch (error) {
+      // The run is driven afterwards: one not started on this machine needs the user's say-so first.
+      const confirmed = await confirmUnknownRun(error);
+      if (confirmed === undefined) throw error;
+      if (!confirmed) return;
+      await services.engine.request(TaskDecisionRequest.type, { ...params, trustRun: true });
+    }
   } catch (error) {
     showError(`${action} the task`, error);
     return;

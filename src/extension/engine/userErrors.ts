@@ -7,7 +7,7 @@ import { log } from '../logger';
 export const isCancellation = (error: unknown): boolean =>
   error instanceof vscode.CancellationError || (error instanceof ResponseError && error.code === -32800);
 
-function userData(error: unknown): UserFacingErrorData | undefined {
+export function userData(error: unknown): UserFacingErrorData | undefined {
   if (!(error instanceof ResponseError)) return undefined;
   const data = error.data as UserFacingErrorData | undefined;
   return data?.kind === 'user' ? data : undefined;
@@ -42,4 +42,20 @@ export function reporting<A extends unknown[]>(action: string, body: (...args: A
       showError(action, error);
     }
   };
+}
+
+/**
+ * For an engine refusal to drive a run not started on this machine: asks, in a modal listing what
+ * would run, whether to go on anyway. Undefined when the error is something else.
+ */
+export async function confirmUnknownRun(error: unknown): Promise<boolean | undefined> {
+  const unknownRun = userData(error)?.unknownRun;
+  if (!unknownRun) return undefined;
+  const message = error instanceof Error ? error.message : String(error);
+  const answer = await vscode.window.showWarningMessage(
+    `Taskloom: ${message}.`,
+    { modal: true, detail: `Resuming it would run:\n${unknownRun.whatWouldRun.join('\n')}\n\nOnly resume it if you trust this repository.` },
+    'Resume Anyway',
+  );
+  return answer === 'Resume Anyway';
 }

@@ -1,0 +1,194 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEMO_FILES, DEMO_PLAN, demoScenario } from '../../src/cli/demo/demoProject';
+import type { RunEvent } from '../../src/engine/domain/events';
+import { foldEvents } from '../../src/engine/domain/projection';
+import type { TraceReport } from '../../src/engine/report/traceReport';
+import { runCli } from '../helpers/cli';
+import type { TempRepo } from '../helpers/tempRepo';
+
+/**
+ * Shared pieces of the crash tests (resumeAfterKill, the kill campaign): the reference run's
+ * plan and scenario, reading the event log, and the end state compared after a resume.
+ */
+
+export const CAMPAIGN_FILES = DEMO_FILES;
+
+/**
+ * The demo's five tasks (a gate failure in word-count, changes required in title-case,
+ * dependencies summary → cli) plus two independent tasks that edit the same README line, so
+ * the second one merged conflicts.
+ */
+export const CAMPAIGN_PLAN = {
+  ...DEMO_PLAN,
+  tasks: [
+    ...DEMO_PLAN.tasks,
+    {
+      id: 'readme-intro',
+      title: 'Reword the README intro',
+      description: 'Rewrite the README tagline.',
+      acceptance: ['the README tagline mentions slugs'],
+      dependsOn: [],
+      files: ['README.md'],
+    },
+    {
+      id: 'readme-usage',
+      title: 'Point the README at the command',
+      description: 'Rewrite the README tagline to mention the textkit command.',
+      acceptance: ['the README tagline mentions the command'],
+      dependsOn: [],
+      files: ['README.md'],
+    },
+  ],
+};
+
+export function campaignScenario(delayMs: number) {
+  const base = demoScenario(delayMs);
+  const readme = (replace: string) => ({
+    actor: [{ patch: [{ path: 'README.md', find: "Small text helpers, grown by Taskloom's demo.", replace }], text: 'Reworded.' }],
+    critic: [{ verdict: { decision: 'green', summary: 'ok', findings: [] } }],
+  });
+  return {
+    ...base,
+    tasks: {
+      ...base.tasks,
+      'readme-intro': readme('Slugs, word counts and title case for any text.'),
+      'readme-usage': readme('Run `textkit <text>` for a slug and a summary.'),
+    },
+  };
+}
+
+export function runArgs(dir: string, plan: string, scenario: string, parallel = 2): string[] {
+  return ['run', '--cwd', dir, '--plan', plan, '--script', scenario, '--yes', '--parallel', String(parallel), '--gate', 'node --test'];
+}
+
+export function eventsFile(dir: string): string | undefined {
+  const runs = join(dir, '.taskloom', 'runs');
+  if (!existsSync(runs)) return undefined;
+  const [runId] = readdirSync(runs);
+  if (!runId) return undefined;
+  const file = join(runs, runId, 'events.jsonl');
+  return existsSync(file) ? file : undefined;
+}
+
+/** The parsed complete lines of the run's log (a torn last line is left out). */
+export function readEvents(dir: string): RunEvent[] {
+  const file = eventsFile(dir);
+  if (!file) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as RunEvent];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** Number of complete (newline-terminated) lines in the log: events that are durable. */
+export function durableLineCount(dir: string): number {
+  const file = eventsFile(dir);
+  if (!file) return 0;
+  const text = readFileSync(file, 'utf8');
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+export interface EndState {
+  status: string;
+  states: Record<string, string>;
+  tree: string;
+  /** Merge commits on the integration branch's first-parent line, per task (from the subject). */
+  mergesPerTask: Record<string, number>;
+  mergeCount: number;
+  /** Tree of each GREEN task branch tip, and whether the tip is contained in the integration branch. */
+  greenBranches: Record<string, { tree: string; inIntegration: boolean }>;
+  conflicts: string[];
+  worktrees: string[];
+}
+
+export function endState(r: TempRepo): EndState {
+  const t = JSON.parse(runCli(['trace', '--json', '--cwd', r.dir]).stdout) as TraceReport;
+  const branch = t.integration.branch!;
+  const worktrees = r
+    .git(['worktree', 'list', '--porcelain'])
+    .split('\n')
+    .filter((l) => l.startsWith('worktree '))
+    .map((l) => l.slice('worktree '.length))
+    .filter((p) => p !== r.dir)
+    .map((p) => p.split('/').at(-1)!)
+    .sort();
+  const subjects = r.git(['log', '--merges', '--first-parent', '--format=%s', branch]).split('\n').filter(Boolean);
+  const mergesPerTask: Record<string, number> = {};
+  for (const task of t.tasks) {
+    mergesPerTask[task.id] = subjects.filter((s) => s.startsWith(`taskloom: merge ${task.id} (`)).length;
+  }
+  const greenBranches: EndState['greenBranches'] = {};
+  for (const task of t.tasks) {
+    if (task.state !== 'GREEN') continue;
+    const ref = task.branch ?? `taskloom/${t.runId}/${task.id}`;
+    let inIntegration = true;
+    try {
+      r.git(['merge-base', '--is-ancestor', ref, branch]);
+    } catch {
+      inIntegration = false;
+    }
+    greenBranches[task.id] = { tree: r.git(['rev-parse', `${ref}^{tree}`]), inIntegration };
+  }
+  return {
+    status: t.status,
+    states: Object.fromEntries(t.tasks.map((x) => [x.id, x.state])),
+    tree: r.git(['rev-parse', `${branch}^{tree}`]),
+    mergesPerTask,
+    mergeCount: subjects.length,
+    greenBranches,
+    conflicts: (t.integration.conflicts ?? []).map((c) => (typeof c === 'string' ? c : (c as { taskId: string }).taskId)).sort(),
+    worktrees,
+  };
+}
+
+/** Problems of the log itself: unparsable lines, gaps in seq, a projection that throws. */
+export function logProblems(dir: string): string[] {
+  const file = eventsFile(dir);
+  if (!file) return ['no event log'];
+  const problems: string[] = [];
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const events: RunEvent[] = [];
+  lines.forEach((l, i) => {
+    if (!l.trim()) return;
+    try {
+      events.push(JSON.parse(l) as RunEvent);
+    } catch {
+      problems.push(`line ${i + 1} is not JSON: ${l.slice(0, 80)}`);
+    }
+  });
+  events.forEach((e, i) => {
+    if (i > 0 && e.seq !== events[i - 1]!.seq + 1) problems.push(`seq ${e.seq} follows ${events[i - 1]!.seq}`);
+  });
+  try {
+    foldEvents(events);
+  } catch (err) {
+    problems.push(`projection throws: ${(err as Error).message}`);
+  }
+  const merges = events.filter((e) => e.type === 'merge_done' && !e.alreadyMerged).map((e) => (e as { taskId: string }).taskId);
+  if (new Set(merges).size !== merges.length) problems.push(`a task merged twice: ${merges.join(', ')}`);
+  return problems;
+}
+
+/** Pids of live processes whose command line contains `needle`. */
+export function processesMentioning(needle: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cmd.includes(needle)) found.push(`${pid}: ${cmd.slice(0, 160)}`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
