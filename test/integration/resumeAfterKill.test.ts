@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_FILES, DEMO_PLAN, demoScenario } from '../../src/cli/demo/demoProject';
@@ -8,6 +6,7 @@ import type { RunEvent } from '../../src/engine/domain/events';
 import type { TraceReport } from '../../src/engine/report/traceReport';
 import { runCli, startCli, writeInputs } from '../helpers/cli';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
+import { readEvents } from '../faults/faultHelpers';
 
 /**
  * Kills the CLI with SIGKILL at different points of a real run, resumes, and checks the end
@@ -45,25 +44,6 @@ function endState(r: TempRepo): EndState {
     merges: Number(r.git(['rev-list', '--merges', '--count', '--first-parent', branch])),
     worktrees,
   };
-}
-
-function readEvents(dir: string): RunEvent[] {
-  const runs = join(dir, '.taskloom', 'runs');
-  if (!existsSync(runs)) return [];
-  const [runId] = readdirSync(runs);
-  if (!runId) return [];
-  const file = join(runs, runId, 'events.jsonl');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .flatMap((l) => {
-      try {
-        return [JSON.parse(l) as RunEvent];
-      } catch {
-        return [];
-      }
-    });
 }
 
 const KILL_POINTS: Array<{ name: string; when: (events: RunEvent[]) => boolean }> = [
