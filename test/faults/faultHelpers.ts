@@ -110,17 +110,21 @@ export interface EndState {
   worktrees: string[];
 }
 
-export function endState(r: TempRepo): EndState {
-  const t = JSON.parse(runCli(['trace', '--json', '--cwd', r.dir]).stdout) as TraceReport;
-  const branch = t.integration.branch!;
-  const worktrees = r
+/** The last path segment of every worktree of the repository but its main one, in git's order. */
+export function otherWorktreeNames(r: TempRepo): string[] {
+  return r
     .git(['worktree', 'list', '--porcelain'])
     .split('\n')
     .filter((l) => l.startsWith('worktree '))
     .map((l) => l.slice('worktree '.length))
     .filter((p) => p !== r.dir)
-    .map((p) => p.split('/').at(-1)!)
-    .sort();
+    .map((p) => p.split('/').at(-1)!);
+}
+
+export function endState(r: TempRepo): EndState {
+  const t = JSON.parse(runCli(['trace', '--json', '--cwd', r.dir]).stdout) as TraceReport;
+  const branch = t.integration.branch!;
+  const worktrees = otherWorktreeNames(r).sort();
   const subjects = r.git(['log', '--merges', '--first-parent', '--format=%s', branch]).split('\n').filter(Boolean);
   const mergesPerTask: Record<string, number> = {};
   for (const task of t.tasks) {

@@ -6,7 +6,7 @@ import type { RunEvent } from '../../src/engine/domain/events';
 import type { TraceReport } from '../../src/engine/report/traceReport';
 import { runCli, startCli, writeInputs } from '../helpers/cli';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
-import { readEvents } from '../faults/faultHelpers';
+import { otherWorktreeNames, readEvents } from '../faults/faultHelpers';
 
 /**
  * Kills the CLI with SIGKILL at different points of a real run, resumes, and checks the end
@@ -31,13 +31,7 @@ interface EndState {
 function endState(r: TempRepo): EndState {
   const t = JSON.parse(runCli(['trace', '--json', '--cwd', r.dir]).stdout) as TraceReport;
   const branch = t.integration.branch!;
-  const worktrees = r
-    .git(['worktree', 'list', '--porcelain'])
-    .split('\n')
-    .filter((l) => l.startsWith('worktree '))
-    .map((l) => l.slice('worktree '.length))
-    .filter((p) => p !== r.dir)
-    .map((p) => p.split('/').at(-1)!);
+  const worktrees = otherWorktreeNames(r);
   return {
     states: Object.fromEntries(t.tasks.map((x) => [x.id, x.state])),
     tree: r.git(['rev-parse', `${branch}^{tree}`]),
