@@ -17,6 +17,7 @@ export const RUN_CONFIG_OPTIONS = {
   'critic-model': { type: 'string' },
   parallel: { type: 'string' },
   gate: { type: 'string', multiple: true },
+  'allow-command': { type: 'string', multiple: true },
   'max-attempts': { type: 'string' },
   'max-reviews': { type: 'string' },
   'stuck-seconds': { type: 'string' },
@@ -41,6 +42,7 @@ export interface RunConfigFlags {
   'critic-model'?: string;
   parallel?: string;
   gate?: string[];
+  'allow-command'?: string[];
   'max-attempts'?: string;
   'max-reviews'?: string;
   'stuck-seconds'?: string;
@@ -64,6 +66,7 @@ const FLAG_LABELS: Record<SettingName, string> = {
   scriptedScenario: '--script',
   maxParallel: '--parallel',
   gateCommands: '--gate',
+  actorAllowedCommands: '--allow-command',
   maxAttempts: '--max-attempts',
   maxReviewCycles: '--max-reviews',
   stuckThresholdSeconds: '--stuck-seconds',
@@ -91,6 +94,7 @@ export function buildRunConfig(flags: RunConfigFlags, cwd: string, repoRoot: str
     ...(flags.script ? { scriptedScenario: flags.script } : {}),
     maxParallel: numberFlag('parallel', flags.parallel) ?? DEFAULT_RUN_CONFIG.maxParallel,
     gateCommands: flags.gate ?? [],
+    actorAllowedCommands: flags['allow-command'] ?? [],
     maxAttempts: numberFlag('max-attempts', flags['max-attempts']) ?? DEFAULT_RUN_CONFIG.maxGateFixAttempts,
     maxReviewCycles: numberFlag('max-reviews', flags['max-reviews']) ?? DEFAULT_RUN_CONFIG.maxReviewCycles,
     stuckThresholdSeconds: numberFlag('stuck-seconds', flags['stuck-seconds']) ?? DEFAULT_RUN_CONFIG.stuckThresholdSeconds,

@@ -29,6 +29,7 @@ export function readRunSettings(folder: string): RunSettings {
     scriptedScenario: optionalText(config.get<string>('scripted.scenario')),
     maxParallel: config.get<number>('maxParallel', 2),
     gateCommands: config.get<string[]>('gate.commands', []).filter((c) => c.trim()),
+    actorAllowedCommands: config.get<string[]>('actor.allowedCommands', []).filter((c) => c.trim()),
     maxAttempts: config.get<number>('maxAttempts', 3),
     maxReviewCycles: config.get<number>('maxReviewCycles', 3),
     stuckThresholdSeconds: config.get<number>('stuckThresholdSeconds', 300),

@@ -17,6 +17,8 @@ export interface RunSettings {
   maxParallel: number;
   /** Empty: detected from the project (package.json scripts, Makefile…). */
   gateCommands: string[];
+  /** Commands the actor may run besides the gate's (Claude Code enforces the list). */
+  actorAllowedCommands?: string[];
   maxAttempts: number;
   maxReviewCycles: number;
   stuckThresholdSeconds: number;

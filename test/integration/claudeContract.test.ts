@@ -207,14 +207,21 @@ describe('claude argv', () => {
   const id = '11111111-2222-4333-8444-555555555555';
 
   it('gives the actor edits and commands, a new session id, the model; never the prompt', () => {
-    const args = claudeArgs({ role: 'actor', access: 'workspace-write', model: 'sonnet' }, { sessionId: id });
+    const args = claudeArgs(
+      { role: 'actor', access: 'workspace-write', model: 'sonnet', allowedCommands: ['npm test', 'git diff', 'echo (x)'] },
+      { sessionId: id },
+    );
     assert.deepEqual(args.slice(0, 5), ['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages']);
     const after = (flag: string) => args[args.indexOf(flag) + 1];
     assert.equal(after('--model'), 'sonnet');
     assert.equal(after('--session-id'), id);
     assert.equal(after('--permission-mode'), 'acceptEdits');
-    assert.equal(after('--allowedTools'), 'Read,Edit,Write,Glob,Grep,Bash');
-    assert.ok(!args.includes('--resume') && !args.includes('--disallowedTools') && !args.includes('--tools'));
+    assert.equal(after('--tools'), 'Read,Edit,Write,Glob,Grep,Bash');
+    // Bash only for the listed commands (with arguments); a command that would end the rule is left out.
+    assert.equal(after('--allowedTools'), 'Read,Glob,Grep,Bash(npm test),Bash(npm test:*),Bash(git diff),Bash(git diff:*)');
+    assert.ok(args.includes('--restricted') && args.includes('--strict-mcp-config'));
+    assert.equal(after('--permission-prompts'), 'none');
+    assert.ok(!args.includes('--resume') && !args.includes('--disallowedTools'));
     assert.match(after('--append-system-prompt')!, /actor of a Taskloom task/);
   });
 
@@ -228,6 +235,7 @@ describe('claude argv', () => {
       const args = claudeArgs({ ...input, outputSchema: { type: 'object' } }, { sessionId: id });
       const after = (flag: string) => args[args.indexOf(flag) + 1];
       assert.equal(after('--permission-mode'), 'dontAsk', input.role);
+      assert.ok(args.includes('--restricted'), 'repository settings ignored');
       assert.equal(after('--tools'), 'Read,Glob,Grep');
       assert.equal(after('--allowedTools'), 'Read,Glob,Grep');
       assert.equal(after('--disallowedTools'), 'Edit,Write,Bash,NotebookEdit');

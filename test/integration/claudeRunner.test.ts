@@ -157,6 +157,53 @@ describe('ClaudeRunner with the real claude CLI', { concurrency: 3 }, () => {
     assert.ok(activity.some((a) => a.kind === 'text' && a.message === 'Writing the file.'));
   });
 
+  it('actor: writes only inside its worktree and runs only the allowed commands, whatever the repository says', CALL_TIMEOUT, async () => {
+    const marker = '[case-confined]';
+    // The repository's own Claude settings try to allow everything and add a hook: they are ignored.
+    const outside = realpathSync(mkdtempSync(join(tmpdir(), 'taskloom-outside-')));
+    const hookRan = join(outside, 'hook-ran');
+    const r = makeTempRepo({
+      files: {
+        'README.md': '# sample\n',
+        '.claude/settings.json': JSON.stringify({
+          permissions: { allow: ['Bash', 'Write', 'Edit'] },
+          hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `touch ${hookRan}` }] }] },
+        }),
+      },
+    });
+    repos.push(r);
+    const attempts = [
+      { name: 'Write', input: { file_path: join(outside, 'written.txt'), content: 'x' } },
+      { name: 'Bash', input: { command: `touch ${join(outside, 'touched.txt')}` } },
+      { name: 'Bash', input: { command: `npm --version && touch ${join(outside, 'chained.txt')}` } },
+      { name: 'Bash', input: { command: `node -e "require('fs').writeFileSync('${join(outside, 'node.txt')}', 'x')"` } },
+      { name: 'Bash', input: { command: 'npm --version' } },
+      { name: 'Write', input: { file_path: join(r.dir, 'inside.txt'), content: 'inside\n' } },
+    ];
+    const scenario = server.scenario(marker, (_request, index) =>
+      index < attempts.length ? { type: 'tool_use', ...attempts[index]! } : { type: 'text', text: 'Done.' },
+    );
+    const result = await runner(marker).run(input(r.dir, `${marker} try everything`, { allowedCommands: ['npm --version'] }));
+
+    assert.equal(result.status, 'ok', result.error);
+    assert.deepEqual(readdirSync(outside), [], 'nothing was written outside the worktree, and no hook ran');
+    assert.equal(readFileSync(join(r.dir, 'inside.txt'), 'utf8'), 'inside\n');
+    // The last request carries the whole conversation: one tool result per attempt, in order.
+    const conversation = scenario.requests.at(-1)!.request!.messages;
+    const toolResults = conversation
+      .flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ type: string; is_error?: boolean; content?: unknown }>) : []))
+      .filter((b) => b.type === 'tool_result')
+      .map((b) => ({ refused: b.is_error === true, text: JSON.stringify(b.content) }));
+    assert.deepEqual(
+      toolResults.map((t) => t.refused),
+      [true, true, true, true, false, false],
+      JSON.stringify(toolResults, null, 1),
+    );
+    assert.match(toolResults[0]!.text, /outside .* confines the file tools to the working directory/);
+    assert.match(toolResults[4]!.text, /\d+\.\d+\.\d+/, 'the allowed command ran');
+    rmSync(outside, { recursive: true, force: true });
+  });
+
   it('critic: returns a structured verdict and cannot write', CALL_TIMEOUT, async () => {
     const marker = '[case-critic]';
     const cwd = repo();
@@ -292,7 +339,7 @@ describe('ClaudeRunner with the real claude CLI', { concurrency: 3 }, () => {
     );
     const controller = new AbortController();
     let sawBash = false;
-    const running = runner(marker).run(input(cwd, `${marker} run it`, { signal: controller.signal }), (a) => {
+    const running = runner(marker).run(input(cwd, `${marker} run it`, { signal: controller.signal, allowedCommands: ['node'] }), (a) => {
       if (a.kind === 'tool' && a.message === `Bash: ${LONG_COMMAND}`) sawBash = true;
     });
     try {
@@ -321,7 +368,7 @@ describe('ClaudeRunner with the real claude CLI', { concurrency: 3 }, () => {
     );
     // Left alone, claude -p would wait for the command (45 s) and then start a turn by itself.
     const started = Date.now();
-    const result = await runner(marker).run(input(cwd, `${marker} start a watcher`));
+    const result = await runner(marker).run(input(cwd, `${marker} start a watcher`, { allowedCommands: ['node'] }));
     assert.equal(result.status, 'ok', result.error);
     assert.equal(result.text, 'Started the watcher.');
     assert.ok(Date.now() - started < 15_000, `returned after ${Date.now() - started} ms`);

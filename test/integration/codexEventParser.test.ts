@@ -177,6 +177,20 @@ describe('codex argv', () => {
     ]);
   });
 
+  it('a writing actor may write its worktree and its scratch folder, not /tmp or $TMPDIR', () => {
+    const confined = [
+      '-c', 'sandbox_workspace_write.exclude_slash_tmp=true',
+      '-c', 'sandbox_workspace_write.exclude_tmpdir_env_var=true',
+      '-c', 'sandbox_workspace_write.writable_roots=["/s/tmp"]',
+      '-c', 'shell_environment_policy.set.TMPDIR="/s/tmp"',
+    ];
+    assert.deepEqual(codexArgs(base, { scratchDir: '/s/tmp', configOverrides: ['sandbox_workspace_write.writable_roots=["/"]'] }), [
+      'exec', '--json', '--skip-git-repo-check', '-c', 'sandbox_workspace_write.writable_roots=["/"]', ...confined,
+      '--sandbox', 'workspace-write', '-',
+    ]);
+    assert.ok(!codexArgs({ role: 'critic', access: 'read-only' }, { scratchDir: '/s/tmp' }).includes('-c'), 'read-only needs no roots');
+  });
+
   it('resume: the thread id, the sandbox through -c after the user overrides', () => {
     assert.deepEqual(codexArgs({ ...base, resumeSessionId: 'abc-123' }, { configOverrides: ['sandbox_mode="danger-full-access"'] }), [
       'exec', 'resume', '--json', '--skip-git-repo-check', '-c', 'sandbox_mode="danger-full-access"',

@@ -242,6 +242,27 @@ describe('CodexRunner with the real codex CLI', { concurrency: 2, timeout: 120_0
     }
   });
 
+  it('actor: writes its worktree and its own TMPDIR, not the rest of /tmp', { timeout: TEST_TIMEOUT }, async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'taskloom-outside-'));
+    const c = await setup([
+      execCommand(`touch ${join(outside, 'escaped.txt')}`, { input: 100, output: 5 }),
+      execCommand('echo scratch > "$TMPDIR/scratch.txt" && cat "$TMPDIR/scratch.txt" && touch inside.txt', { input: 100, output: 5 }),
+      message('Done.', { input: 100, output: 5 }),
+    ]);
+    try {
+      const result = await c.runner().run(input(c.repo.dir));
+      assert.equal(result.status, 'ok', result.error);
+      const outputs = c.server.responseRequests().map((r) => r.toolOutputs.at(-1)?.output ?? '');
+      assert.match(outputs[1]!, /Permission denied|Read-only file system|Operation not permitted/, outputs[1]);
+      assert.deepEqual(readdirSync(outside), [], 'nothing written outside the worktree');
+      assert.match(outputs[2]!, /scratch/, outputs[2]);
+      assert.ok(existsSync(join(c.repo.dir, 'inside.txt')));
+    } finally {
+      await c.cleanup();
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('critic: read-only sandbox, output schema, JSON verdict', { timeout: TEST_TIMEOUT }, async () => {
     const schema = {
       type: 'object',

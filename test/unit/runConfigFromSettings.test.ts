@@ -1,3 +1,4 @@
+import { actorAllowedCommands } from '../../src/engine/domain/actorCommands';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,7 +44,16 @@ describe('runConfigFromSettings', () => {
       gateCommands: ['make check', '  '],
       budgets: { runUsd: 2.5, taskTokens: 1000 },
       maxParallel: 4,
+      actorAllowedCommands: [' npm install ', ''],
     });
+    assert.deepEqual(config.actorAllowedCommands, ['npm install']);
+    assert.deepEqual(actorAllowedCommands(config), ['make check', 'npm install']);
+    assert.deepEqual(actorAllowedCommands({ gateCommands: ['npm run lint && npm test', 'make | tee log'] }), [
+      'npm run lint',
+      'npm test',
+      'make',
+      'tee log',
+    ]);
     assert.deepEqual(config.agent, { kind: 'scripted', scriptPath: join(dir, 'scenario.json') });
     assert.deepEqual(config.gateCommands, ['make check']);
     assert.deepEqual(config.budgets, { runUsd: 2.5, taskTokens: 1000 });

@@ -16,6 +16,11 @@ export interface RunnerInput {
   access: AccessLevel;
   /** Continue this agent conversation instead of starting a new one, where the agent supports it. */
   resumeSessionId?: string;
+  /**
+   * Shell commands a writing actor may run (each also with arguments), where the agent can
+   * enforce a list: the gate's commands plus the user's allowlist. Anything else is refused.
+   */
+  allowedCommands?: string[];
   /** Ask for structured output matching this JSON schema (critic verdicts, plans). */
   outputSchema?: object;
   /** No activity for this long aborts the call with status `idle_timeout`. */

@@ -10,6 +10,11 @@ export interface RunConfig {
   /** Shell commands run in the task worktree; all must exit 0. Empty = no mechanical gate. */
   gateCommands: string[];
   gateTimeoutSeconds: number;
+  /**
+   * Commands the actor may run besides the gate's (each also with arguments), where the agent
+   * can enforce a list (Claude Code). Absent in runs created before the list existed.
+   */
+  actorAllowedCommands?: string[];
   /** No output from an agent or gate for this long aborts the step (STUCK_ABORTED). */
   stuckThresholdSeconds: number;
   /** When the critic cannot be reached, end in UNVERIFIED_BY_CRITIC instead of NEEDS_HUMAN. */

@@ -36,6 +36,7 @@ export const EDITOR_SETTING_LABELS = {
   scriptedScenario: 'taskloom.scripted.scenario',
   maxParallel: 'taskloom.maxParallel',
   gateCommands: 'taskloom.gate.commands',
+  actorAllowedCommands: 'taskloom.actor.allowedCommands',
   maxAttempts: 'taskloom.maxAttempts',
   maxReviewCycles: 'taskloom.maxReviewCycles',
   stuckThresholdSeconds: 'taskloom.stuckThresholdSeconds',
@@ -72,6 +73,9 @@ export function runConfigFromSettings(settings: RunSettings & ExtraRunSettings, 
   const label = context.labels ?? EDITOR_SETTING_LABELS;
   const budgets = buildBudgets(settings.budgets ?? {}, label);
   const gateCommands = stringList(settings.gateCommands, label.gateCommands).filter((c) => c.trim() !== '');
+  const actorAllowed = stringList(settings.actorAllowedCommands, label.actorAllowedCommands)
+    .map((c) => c.trim())
+    .filter(Boolean);
   return {
     ...DEFAULT_RUN_CONFIG,
     maxParallel: positiveInt(label.maxParallel, settings.maxParallel, DEFAULT_RUN_CONFIG.maxParallel),
@@ -80,6 +84,7 @@ export function runConfigFromSettings(settings: RunSettings & ExtraRunSettings, 
     stuckThresholdSeconds: positiveInt(label.stuckThresholdSeconds, settings.stuckThresholdSeconds, DEFAULT_RUN_CONFIG.stuckThresholdSeconds),
     gateTimeoutSeconds: positiveInt(label.gateTimeoutSeconds, settings.gateTimeoutSeconds, DEFAULT_RUN_CONFIG.gateTimeoutSeconds),
     allowUnverified: settings.allowUnverified ?? false,
+    ...(actorAllowed.length ? { actorAllowedCommands: actorAllowed } : {}),
     ...(budgets ? { budgets } : {}),
     gateCommands: gateCommands.length ? gateCommands : detectGateCommands(context.repoRoot),
     agent: buildAgentConfig(settings, context, label),

@@ -5,6 +5,7 @@ import type { PlanTask } from '../domain/plan';
 import { WorkspaceError } from '../workspace/errors';
 import { actorSnapshotRef, snapshotWorktree } from '../workspace/actorSnapshot';
 import { blockingFindings, findingFingerprint } from '../domain/verdict';
+import { actorAllowedCommands } from '../domain/actorCommands';
 import { CRITIC_VERDICT_JSON_SCHEMA, parseCriticVerdict } from '../loop/criticRubric';
 import { actorPrompt, criticPrompt, VERDICT_REPAIR_PROMPT, type ActorFeedback } from '../loop/prompts';
 import { callAgent, describeFailure } from './agentCall';
@@ -89,6 +90,7 @@ async function buildStep(ctx: RunContext, task: PlanTask, worktree: Worktree, fe
     prompt: actorPrompt(task, session.state.goal, feedback, view.humanNote),
     cwd: worktree.path,
     access: 'workspace-write',
+    allowedCommands: actorAllowedCommands(ctx.session.state.config),
     // Retries continue the actor's conversation, so the task's context is not paid for again.
     ...(view.attempt > 1 && view.actorSessionId ? { resumeSessionId: view.actorSessionId } : {}),
   });

@@ -9,12 +9,23 @@ export function claudeNotFoundMessage(binaryPath: string | undefined): string {
   return `\`${binaryPath}\` (taskloom.claude.path) was not found — install Claude Code (npm i -g @anthropic-ai/claude-code) or fix taskloom.claude.path`;
 }
 
-/** The actor edits files and runs commands (builds, tests) in its worktree. */
+/** The actor's tools; Bash is limited to its allowed commands by permission rules. */
 export const WRITE_TOOLS = ['Read', 'Edit', 'Write', 'Glob', 'Grep', 'Bash'] as const;
 /** The critic and the planner only look. */
 export const READ_ONLY_TOOLS = ['Read', 'Glob', 'Grep'] as const;
 /** Denied outright to a read-only call, on top of not being offered. */
 export const READ_ONLY_DENIED_TOOLS = ['Edit', 'Write', 'Bash', 'NotebookEdit'] as const;
+
+/**
+ * Permission rules letting Bash run exactly these commands, alone or with more arguments
+ * (`Bash(npm test)` and `Bash(npm test:*)`). Claude Code checks each part of a compound
+ * command (`a && b`, `a; b`, pipes) on its own, so an allowed prefix does not carry another
+ * command along. Commands holding characters that would end the rule are left out.
+ */
+export function bashRules(commands: readonly string[]): string[] {
+  const usable = [...new Set(commands.map((c) => c.trim()))].filter((c) => c && !/[(),\n]/.test(c));
+  return usable.flatMap((c) => [`Bash(${c})`, `Bash(${c}:*)`]);
+}
 
 /** Only the actor may write, and only when asked to: a critic or planner is read-only whatever it asks. */
 export function accessFor(input: Pick<RunnerInput, 'role' | 'access'>): AccessLevel {
@@ -46,22 +57,37 @@ export interface ClaudeArgsExtra {
  * The arguments of `claude` for a call. The prompt is NOT among them: it goes to stdin.
  *   -p --output-format stream-json --verbose --include-partial-messages [--model M]
  *   (--session-id <new uuid> | --resume <id>)
- *   workspace-write: --permission-mode acceptEdits --allowedTools Read,Edit,Write,Glob,Grep,Bash
+ *   --restricted --strict-mcp-config --permission-prompts none
+ *   workspace-write: --permission-mode acceptEdits --tools Read,Edit,Write,Glob,Grep,Bash
+ *                    --allowedTools Read,Glob,Grep,Bash(<allowed command>),Bash(<allowed command>:*)…
  *   read-only:       --permission-mode dontAsk --tools Read,Glob,Grep --allowedTools Read,Glob,Grep
  *                    --disallowedTools Edit,Write,Bash,NotebookEdit
+ * --restricted confines the file tools to the working directory (the task's worktree) and
+ * ignores the settings files, so a repository's own .claude/settings.json cannot widen the
+ * rules or add hooks; --strict-mcp-config keeps its MCP servers out too. With nobody to answer
+ * a prompt, whatever the rules do not allow (a command off the list, a write outside the
+ * worktree) is refused and the agent is told so.
  *   --append-system-prompt <role brief> [--json-schema <schema>] [--max-turns N]
  * Partial messages make a long generation (a big file in one Write) visible to the watchdog.
  */
 export function claudeArgs(
-  input: Pick<RunnerInput, 'role' | 'access' | 'model' | 'resumeSessionId' | 'outputSchema'>,
+  input: Pick<RunnerInput, 'role' | 'access' | 'model' | 'resumeSessionId' | 'outputSchema' | 'allowedCommands'>,
   extra: ClaudeArgsExtra = {},
 ): string[] {
   const args = ['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages'];
   if (input.model) args.push('--model', input.model);
   if (input.resumeSessionId) args.push('--resume', input.resumeSessionId);
   else if (extra.sessionId) args.push('--session-id', extra.sessionId);
+  args.push('--restricted', '--strict-mcp-config', '--permission-prompts', 'none');
   if (accessFor(input) === 'workspace-write') {
-    args.push('--permission-mode', 'acceptEdits', '--allowedTools', WRITE_TOOLS.join(','));
+    args.push(
+      '--permission-mode',
+      'acceptEdits',
+      '--tools',
+      WRITE_TOOLS.join(','),
+      '--allowedTools',
+      [...READ_ONLY_TOOLS, ...bashRules(input.allowedCommands ?? [])].join(','),
+    );
   } else {
     // dontAsk: anything not allowed here is denied, never prompted for (nobody could answer).
     args.push(

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunnerStatus } from '../../domain/events';
@@ -51,7 +51,7 @@ export function sandboxFor(input: Pick<RunnerInput, 'role' | 'access'>): AccessL
  */
 export function codexArgs(
   input: Pick<RunnerInput, 'role' | 'access' | 'model' | 'resumeSessionId'>,
-  extra: { schemaFile?: string; configOverrides?: string[]; marker?: string } = {},
+  extra: { schemaFile?: string; configOverrides?: string[]; marker?: string; scratchDir?: string } = {},
 ): string[] {
   const sandbox = sandboxFor(input);
   const common = [
@@ -61,12 +61,29 @@ export function codexArgs(
     ...(extra.schemaFile ? ['--output-schema', extra.schemaFile] : []),
     ...(extra.configOverrides ?? []).flatMap((c) => ['-c', c]),
     ...(extra.marker ? ['-c', `shell_environment_policy.set.${CALL_MARKER_VAR}="${extra.marker}"`] : []),
+    ...(sandbox === 'workspace-write' && extra.scratchDir ? confinedWrites(extra.scratchDir).flatMap((c) => ['-c', c]) : []),
   ];
   if (input.resumeSessionId) {
     // The sandbox after the user's overrides, so they cannot widen it.
     return ['exec', 'resume', '--json', ...common, '-c', `sandbox_mode="${sandbox}"`, input.resumeSessionId, '-'];
   }
   return ['exec', '--json', ...common, '--sandbox', sandbox, '-'];
+}
+
+/**
+ * Codex's workspace-write sandbox also lets commands write anywhere under /tmp and $TMPDIR,
+ * which on most machines holds other worktrees and other people's files. The actor gets the
+ * worktree plus a scratch folder of its own for temporary files (its TMPDIR) instead. After
+ * the user's overrides, so they cannot widen it.
+ */
+function confinedWrites(scratchDir: string): string[] {
+  const dir = JSON.stringify(scratchDir);
+  return [
+    'sandbox_workspace_write.exclude_slash_tmp=true',
+    'sandbox_workspace_write.exclude_tmpdir_env_var=true',
+    `sandbox_workspace_write.writable_roots=[${dir}]`,
+    `shell_environment_policy.set.TMPDIR=${dir}`,
+  ];
 }
 
 /** Sorts a failure message of codex into a runner status. */
@@ -103,13 +120,15 @@ export class CodexRunner implements AgentRunner {
       baseline = remembered ?? recorded ?? ZERO_CODEX_USAGE;
     }
 
-    let schemaDir: string | undefined;
+    // The call's own folder: the output schema, and the actor's scratch space (its TMPDIR).
+    const callDir = mkdtempSync(join(tmpdir(), 'taskloom-codex-'));
     let schemaFile: string | undefined;
     if (input.outputSchema) {
-      schemaDir = mkdtempSync(join(tmpdir(), 'taskloom-codex-'));
-      schemaFile = join(schemaDir, 'output-schema.json');
+      schemaFile = join(callDir, 'output-schema.json');
       writeFileSync(schemaFile, JSON.stringify(input.outputSchema));
     }
+    const scratchDir = join(callDir, 'tmp');
+    mkdirSync(scratchDir);
 
     const parser = new CodexEventParser();
     const emit = activityEmitter(onActivity);
@@ -122,7 +141,7 @@ export class CodexRunner implements AgentRunner {
       }
       proc = await runAgentProcess({
         command: binary,
-        args: codexArgs(input, { schemaFile, configOverrides: this.options.configOverrides, marker }),
+        args: codexArgs(input, { schemaFile, configOverrides: this.options.configOverrides, marker, scratchDir }),
         cwd: input.cwd,
         env,
         marker,
@@ -135,7 +154,7 @@ export class CodexRunner implements AgentRunner {
         emit,
       });
     } finally {
-      if (schemaDir) rmSync(schemaDir, { recursive: true, force: true });
+      rmSync(callDir, { recursive: true, force: true });
     }
 
     const state = parser.state;
