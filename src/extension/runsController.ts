@@ -18,7 +18,17 @@ export class RunsController implements vscode.Disposable {
   private readonly fetching = new Map<string, Promise<RunState | undefined>>();
 
   constructor(private readonly engine: EngineClient) {
+    // Another process (the CLI, another window) taking or letting go of a workspace: list its
+    // runs again, which also has the engine send that process's events here as they are written.
+    const lockWatcher = vscode.workspace.createFileSystemWatcher('**/.taskloom/lock', false, true, false);
+    const onLock = (uri: vscode.Uri) => {
+      const folder = this.folders().find((f) => uri.fsPath.startsWith(f));
+      if (folder) void this.refresh(folder);
+    };
     this.disposables.push(
+      lockWatcher,
+      lockWatcher.onDidCreate(onLock),
+      lockWatcher.onDidDelete(onLock),
       engine.onEvents(({ folder, runId, events }) => {
         if (!this.model.applyEvents(folder, runId, events)) void this.loadRun(folder, runId);
       }),

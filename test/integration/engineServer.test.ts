@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -400,7 +400,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.ok(checks.some((c) => c.label === 'scripted'));
   });
 
-  it('reports a workspace the CLI is driving, and refuses to change it meanwhile', async () => {
+  it('reports a workspace the CLI is driving, refuses to change it meanwhile, and sends its events read-only', async () => {
     const r = repo();
     const inputs = writeInputs({
       'plan.json': { goal: 'cli drives', tasks: [task('a')] },
@@ -417,6 +417,14 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.match(locked.message, /Another Taskloom process .* is driving this workspace/);
     const result = await cli.done;
     assert.equal(result.code, 0, result.stdout + result.stderr);
+    // What the CLI wrote after the listing reached the editor as events, to the last one.
+    const [runId] = readdirSync(join(r.dir, '.taskloom', 'runs'));
+    const followed = await server.waitForEvents(runId!, (events) => events.some((e) => e.type === 'run_finished'));
+    const seqs = followed.map((e) => e.seq);
+    assert.deepEqual(seqs, seqs.map((_, i) => seqs[0]! + i), 'each event once, in order');
+    const onDisk = readFileSync(join(r.dir, '.taskloom', 'runs', runId!, 'events.jsonl'), 'utf8').trim().split('\n');
+    assert.equal(followed.at(-1)!.seq, onDisk.length);
+    assert.ok(followed.some((e) => e.type === 'task_transition' && e.to === 'GREEN'), 'the task went green before the eyes of the editor');
     const afterwards = await server.request(ListRunsRequest.type, { folder: r.dir });
     assert.equal(afterwards.drivenElsewhere, undefined);
     assert.equal(afterwards.runs[0]!.status, 'completed', 'a read after the CLI sees what it wrote');

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { hostname } from 'node:os';
 import type {
   DiffParams,
   DiffResult,
@@ -17,14 +16,11 @@ import type { RunState } from '../domain/runState';
 import { isSatisfied } from '../domain/taskStates';
 import { runDoctorChecks } from '../doctor/doctorChecks';
 import { diffOfRun } from '../run/runDiff';
-import { describeLockOwner, liveLockOwner } from '../store/lock';
-import { taskloomPaths } from '../store/paths';
 import { RunNotFoundError } from '../store/runStore';
 import { createGit } from '../workspace/git';
 import { resolveCommit } from '../workspace/gitQueries';
 import { checkedRunId } from './checkedParams';
 import { UserError } from './userError';
-import type { WorkspaceHost } from './workspaceHost';
 import type { WorkspaceHosts } from './workspaceHosts';
 import { isKnownRun } from '../run/runProvenance';
 
@@ -51,7 +47,9 @@ export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Pro
         foreign: state !== undefined && !isKnownRun(host.root, state),
       };
     });
-    const elsewhere = drivenElsewhere(host);
+    const elsewhere = host.drivenElsewhere();
+    // The editor watches such a run live, read-only, until the other process lets go.
+    if (elsewhere) host.followElsewhere(params.folder);
     return { runs, ...(elsewhere ? { drivenElsewhere: elsewhere } : {}), warnings };
   });
 }
@@ -98,14 +96,6 @@ export async function doctor(params: FolderParams & { settings?: Partial<RunSett
       ...(settings.codexPath ? { codexPath: settings.codexPath } : {}),
     }),
   };
-}
-
-/** Who holds the workspace lock, when it is not this server. */
-function drivenElsewhere(host: WorkspaceHost): string | undefined {
-  if (host.holdsLock) return undefined;
-  const owner = liveLockOwner(taskloomPaths(host.root).dir);
-  if (!owner || (owner.pid === process.pid && owner.host === hostname())) return undefined;
-  return describeLockOwner(owner);
 }
 
 const FOUND = Symbol('found');

@@ -6,6 +6,10 @@ import type { RunStore } from '../store/runStore';
 import { checkedRunId } from './checkedParams';
 import type { EventBatcher } from './eventBatcher';
 import { forwardRunEvents } from './forwardRunEvents';
+import { ElsewhereFollower } from './followElsewhere';
+import { describeLockOwner, liveLockOwner } from '../store/lock';
+import { taskloomPaths } from '../store/paths';
+import { hostname } from 'node:os';
 import type { ServerOutput } from './serverOutput';
 import { UserError } from './userError';
 
@@ -35,12 +39,30 @@ export class WorkspaceHost {
   /** Requests and background work using the engine; it is closed when this drops to 0. */
   private leases = 0;
   private readonly work = new Map<string, ActiveWork>();
+  private follower: ElsewhereFollower | undefined;
 
   constructor(
     readonly root: string,
     private readonly batcher: EventBatcher,
     private readonly output: ServerOutput,
   ) {}
+
+  /** Who holds the workspace lock, when it is another process. */
+  drivenElsewhere(): string | undefined {
+    if (this.holdsLock) return undefined;
+    const owner = liveLockOwner(taskloomPaths(this.root).dir);
+    if (!owner || (owner.pid === process.pid && owner.host === hostname())) return undefined;
+    return describeLockOwner(owner);
+  }
+
+  /** Sends the events another process writes to `folder`'s editor, until it lets go of the lock. */
+  followElsewhere(folder: string): void {
+    if (this.follower?.following) return;
+    this.follower = new ElsewhereFollower(this.root, folder, this.batcher, () => this.drivenElsewhere() !== undefined, (m) =>
+      this.output.log(m),
+    );
+    this.follower.start();
+  }
 
   /** This server holds the workspace lock now. */
   get holdsLock(): boolean {
@@ -137,6 +159,7 @@ export class WorkspaceHost {
 
   /** Aborts every run's planning or driving, waits up to `graceMs` for agents to stop, then releases the lock. */
   async shutdown(graceMs: number): Promise<void> {
+    this.follower?.stop();
     const running = [...this.work.values()];
     // Interrupted, not cancelled: the run stays unfinished and the next window offers to resume it.
     for (const work of running) work.controller.abort(new EngineShutdown('the engine was shut down with the editor window'));
