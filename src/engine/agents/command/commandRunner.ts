@@ -8,7 +8,9 @@ import type { ProcessResult } from '../../process/processGroup';
 import { activityEmitter, clipLine, runAgentProcess } from '../agentProcess';
 import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
 import { extractJson } from './extractJson';
+import { errorPayload } from './errorPayload';
 import { newCallMarker } from '../../process/markedProcesses';
+import { stripTerminalControls } from '../../store/inertText';
 
 export interface CommandRunnerOptions {
   /**
@@ -21,6 +23,12 @@ export interface CommandRunnerOptions {
   /** The complete environment of the command (default: this process's). */
   env?: NodeJS.ProcessEnv;
   killGraceMs?: number;
+  /**
+   * Longest one call may run, output or not (default: CALL_LIMIT_IDLE_MULTIPLE × the call's
+   * idle timeout). A command that prints forever without finishing never trips the idle
+   * watchdog; this ends it.
+   */
+  callTimeoutMs?: number;
 }
 
 export const COMMAND_PLACEHOLDERS = ['prompt_file', 'model', 'cwd', 'role', 'access'] as const;
@@ -31,6 +39,11 @@ const LAST_LINES = 20;
 const MAX_ACTIVITY_CHARS = 400;
 /** Default when the command reports no model and none was asked for. */
 export const COMMAND_DEFAULT_MODEL = 'unknown';
+/**
+ * Without a setting of its own, a call may run this many idle timeouts (the stuck threshold)
+ * in all: an hour at the default 300 s. A command still printing after that is looping.
+ */
+export const CALL_LIMIT_IDLE_MULTIPLE = 12;
 
 /**
  * Problems of a command template, as sentences (empty when it is fine): an empty argv, an
@@ -133,6 +146,7 @@ export class CommandRunner implements AgentRunner {
     const [resolved, ...args] = expandCommandTemplate(this.argv, values);
 
     const emit = activityEmitter(onActivity);
+    const callTimeoutMs = this.options.callTimeoutMs ?? CALL_LIMIT_IDLE_MULTIPLE * input.idleTimeoutMs;
     let usageLine: UsageLine | undefined;
     const onStdoutLine = (line: string) => {
       const reported = parseUsageLine(line);
@@ -155,6 +169,7 @@ export class CommandRunner implements AgentRunner {
         // Without {prompt_file} the prompt is the command's stdin; with it, stdin is /dev/null.
         ...(this.usesPromptFile ? {} : { input: input.prompt }),
         idleTimeoutMs: input.idleTimeoutMs,
+        timeoutMs: callTimeoutMs,
         signal: input.signal,
         killGraceMs: this.options.killGraceMs,
         onStdoutLine,
@@ -179,10 +194,18 @@ export class CommandRunner implements AgentRunner {
     if (proc.idleTimedOut) {
       return fail('idle_timeout', `no activity for ${input.idleTimeoutMs} ms; \`${command}\` was stopped${lastOutput(proc)}`);
     }
-    const text = withoutUsageLines(proc.stdout).trim();
+    if (proc.timedOut) {
+      return fail('agent_error', `\`${command}\` did not finish within ${seconds(callTimeoutMs)}, the limit for one call, and was stopped${lastOutput(proc)}`);
+    }
+    // Colours, cursor moves and other controls are not part of the answer, and must not reach a terminal that shows it.
+    const text = stripTerminalControls(withoutUsageLines(proc.stdout)).trim();
     if (proc.exitCode !== 0) {
       const how = proc.signal ? `was killed by ${proc.signal}` : `exited with code ${proc.exitCode}`;
       return { ...fail(proc.signal ? 'crashed' : 'agent_error', `\`${command}\` ${how}${lastOutput(proc)}`), text };
+    }
+    const reportedError = errorPayload(text);
+    if (reportedError !== undefined) {
+      return { ...fail('agent_error', `\`${command}\` exited 0 but answered with an error: ${reportedError}${lastOutput(proc)}`), text };
     }
     result.text = text;
     if (input.outputSchema) {
@@ -223,7 +246,8 @@ function toUsage(reported: UsageLine | undefined): TokenUsage {
 }
 
 function lastOutput(proc: ProcessResult): string {
-  const lines = withoutUsageLines(proc.output).trimEnd().split('\n').slice(-LAST_LINES).join('\n');
+  const lines = stripTerminalControls(withoutUsageLines(proc.output)).trimEnd().split('\n').slice(-LAST_LINES).join('\n');
   return lines === '' ? ' (no output)' : `; last output:\n${lines}`;
 }
 
+const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
