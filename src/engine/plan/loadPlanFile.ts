@@ -21,7 +21,7 @@
  * Any other unindented text after the first task is an error rather than silently dropped.
  * `accept`/`acceptance`, `depends`/`depends on`/`deps` and `file`/`files` are accepted spellings.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { Plan } from '../domain/plan';
 import { PlanValidationError, parsePlan } from './parsePlan';
@@ -47,10 +47,19 @@ export function loadPlanFile(path: string): Plan {
   return kind === '.json' ? parsePlanJson(text, path) : parsePlanMarkdown(text, path);
 }
 
+/** Far above any plan a person or a planner writes; a bigger file is refused before it is read. */
+export const MAX_PLAN_FILE_BYTES = 10 * 1024 * 1024;
+
 function readPlanText(path: string): string {
   try {
+    const { size } = statSync(path);
+    if (size > MAX_PLAN_FILE_BYTES) {
+      const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+      throw new PlanFileError(path, `Plan file ${path} is ${mb(size)}; a plan file may be at most ${mb(MAX_PLAN_FILE_BYTES)}`);
+    }
     return readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
   } catch (err) {
+    if (err instanceof PlanFileError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new PlanFileError(path, `Plan file not found: ${path}`);
     if (code === 'EISDIR') throw new PlanFileError(path, `Plan file is a directory, not a file: ${path}`);

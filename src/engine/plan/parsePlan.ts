@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import type { Plan } from '../domain/plan';
-import { LooseGraphSchema, LooseGraphTaskSchema, PlanSchema } from './planSchema';
+import { LooseGraphSchema, LooseGraphTaskSchema, PlanSchema, quoteForMessage as q } from './planSchema';
+
+/** A message lists this many problems; a plan with thousands of broken tasks says how many more there are. */
+const LISTED_PROBLEMS = 50;
 
 /** A plan that cannot be run, with every reason at once so a planner or a human can fix them in one go. */
 export class PlanValidationError extends Error {
@@ -13,7 +16,9 @@ export class PlanValidationError extends Error {
   ) {
     const where = source ? ` in ${source}` : '';
     const count = `${problems.length} problem${problems.length === 1 ? '' : 's'}`;
-    super(`Invalid plan${where} (${count}):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    const listed = problems.slice(0, LISTED_PROBLEMS).map((p) => `  - ${p}`);
+    if (problems.length > LISTED_PROBLEMS) listed.push(`  … and ${problems.length - LISTED_PROBLEMS} more`);
+    super(`Invalid plan${where} (${count}):\n${listed.join('\n')}`);
   }
 }
 
@@ -44,7 +49,7 @@ function looseGraph(input: unknown): LooseTask[] {
   });
 }
 
-const label = (task: LooseTask): string => (task.id !== undefined ? `task "${task.id}"` : `tasks[${task.index}]`);
+const label = (task: LooseTask): string => (task.id !== undefined ? `task ${q(task.id)}` : `tasks[${task.index}]`);
 
 function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
@@ -58,7 +63,7 @@ function describeIssue(issue: z.core.$ZodIssue, graph: readonly LooseTask[]): st
   // The index says where; the id says which task a human is thinking of. The id's own issue already quotes it.
   if (top === 'tasks' && typeof index === 'number' && field !== 'id') {
     const id = graph[index]?.id;
-    if (id !== undefined) where += ` (task "${id}")`;
+    if (id !== undefined) where += ` (task ${q(id)})`;
   }
   return `${where}: ${issue.message}`;
 }
@@ -82,8 +87,8 @@ function duplicateIdProblems(named: ReadonlyArray<LooseTask & { id: string }>): 
     const spellings = new Set(group.map((t) => t.id));
     problems.push(
       spellings.size === 1
-        ? `duplicate task id "${group[0]!.id}" (${places})`
-        : `task ids ${[...spellings].map((s) => `"${s}"`).join(', ')} differ only in letter case (${places}); ` +
+        ? `duplicate task id ${q(group[0]!.id)} (${places})`
+        : `task ids ${[...spellings].map((s) => q(s)).join(', ')} differ only in letter case (${places}); ` +
             'their branches and folders would clash on a case-insensitive file system',
     );
   }
@@ -99,7 +104,7 @@ function dependencyProblems(tasks: readonly LooseTask[], named: ReadonlyArray<Lo
         problems.push(`${label(task)} depends on itself`);
       } else if (!ids.has(dep)) {
         const near = named.find((t) => t.id.toLowerCase() === dep.toLowerCase());
-        problems.push(`${label(task)} depends on unknown task "${dep}"${near ? ` (did you mean "${near.id}"?)` : ''}`);
+        problems.push(`${label(task)} depends on unknown task ${q(dep)}${near ? ` (did you mean ${q(near.id)}?)` : ''}`);
       }
     }
   }
@@ -121,10 +126,13 @@ function cycleProblems(named: ReadonlyArray<LooseTask & { id: string }>): string
     .map((component) => {
       const cycle = cycleThrough(component[0]!, new Set(component), edges);
       const others = component.filter((id) => !cycle.includes(id));
-      const extra = others.length > 0 ? `; also caught in it: ${others.join(', ')}` : '';
-      return `dependency cycle: ${[...cycle, cycle[0]].join(' → ')} (each task depends on the next${extra})`;
+      const extra = others.length > 0 ? `; also caught in it: ${others.map(bare).join(', ')}` : '';
+      return `dependency cycle: ${[...cycle, cycle[0]!].map(bare).join(' → ')} (each task depends on the next${extra})`;
     });
 }
+
+/** An id as it is when it is plain, quoted and escaped when it is not (or is long). */
+const bare = (id: string): string => (q(id) === JSON.stringify(id) ? id : q(id));
 
 /** Tarjan's algorithm; each component is listed in plan order, and components by their first task. */
 function stronglyConnectedComponents(edges: ReadonlyMap<string, readonly string[]>): string[][] {

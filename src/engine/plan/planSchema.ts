@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Plan } from '../domain/plan';
+import { stripTerminalControls } from '../store/inertText';
 
 /**
  * A task id becomes part of a git branch (`taskloom/<run>/<task>`) and of a worktree folder,
@@ -9,6 +10,35 @@ export const TASK_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,47}$/i;
 export const TASK_ID_MAX_LENGTH = 48;
 /** `integration` is the run's own branch, so no task may take its name. */
 export const RESERVED_TASK_IDS: readonly string[] = ['integration'];
+/** Names Windows will not create as a file or folder, with or without an extension. */
+const WINDOWS_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+
+/**
+ * Size limits, so a runaway planner or a hostile plan file gets a clear error instead of a run
+ * of thousands of tasks or megabytes of text copied into every prompt, log line and view.
+ */
+export const PLAN_LIMITS = {
+  tasks: 1000,
+  goal: 20_000,
+  rationale: 50_000,
+  title: 300,
+  description: 50_000,
+  /** One acceptance criterion or one file path. */
+  listItem: 2_000,
+  /** Entries in one task's acceptance, dependsOn or files list. */
+  listLength: 200,
+} as const;
+
+/**
+ * A value quoted for a message: JSON-quoted, anything outside printable ASCII as a `\uXXXX`
+ * escape (a bidi override or a zero-width character must show as what it is, not reorder or
+ * hide text in a terminal), and cut short when long.
+ */
+export function quoteForMessage(value: string, max = 64): string {
+  const shown = value.length > max ? value.slice(0, max) : value;
+  const quoted = JSON.stringify(shown).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return value.length > max ? `${quoted.slice(0, -1)}…" (${value.length} characters)` : quoted;
+}
 
 /** Why `id` cannot be used as a branch and path name; empty when it can. */
 export function taskIdProblems(id: string): string[] {
@@ -17,12 +47,16 @@ export function taskIdProblems(id: string): string[] {
   if (/\s/.test(id)) problems.push('contains whitespace');
   if (/[/\\]/.test(id)) problems.push('contains a slash');
   const others = [...new Set(id.replace(/[a-z0-9._\-\s/\\]/gi, ''))];
-  if (others.length > 0) problems.push(`contains ${others.map((c) => JSON.stringify(c)).join(', ')}`);
+  if (others.length > 0) {
+    const listed = others.slice(0, 10).map((c) => quoteForMessage(c));
+    problems.push(`contains ${listed.join(', ')}${others.length > 10 ? ` and ${others.length - 10} other characters` : ''}`);
+  }
   if (id.length > 0 && !/^[a-z0-9]/i.test(id)) problems.push('must start with a letter or digit');
   if (id.includes('..')) problems.push('contains ".."');
   if (/\.lock$/i.test(id)) problems.push('ends with ".lock"');
   else if (id.endsWith('.')) problems.push('ends with "."');
   if (RESERVED_TASK_IDS.includes(id.toLowerCase())) problems.push('is reserved for the run\'s integration branch');
+  if (WINDOWS_DEVICE_NAME.test(id)) problems.push('is a device name Windows cannot use as a folder');
   // The checks above name the reason; the pattern is the contract, so it has the last word.
   if (problems.length === 0 && !TASK_ID_PATTERN.test(id)) problems.push(`does not match ${TASK_ID_PATTERN}`);
   return problems;
@@ -31,23 +65,34 @@ export function taskIdProblems(id: string): string[] {
 const describeInput = (input: unknown): string =>
   input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input === 'object' ? 'an object' : typeof input;
 
-const text = () =>
-  z
-    .string({ error: (iss) => (iss.input === undefined ? 'is required' : `must be a string, not ${describeInput(iss.input)}`) })
-    .trim()
-    .min(1, { error: 'must not be empty' });
+const tooLong = (max: number) => ({
+  error: (iss: { input?: unknown }) => `is ${typeof iss.input === 'string' ? iss.input.length : 'more than ' + max} characters long (at most ${max})`,
+});
 
-const textList = () =>
-  z.array(text(), { error: (iss) => `must be a list of strings, not ${describeInput(iss.input)}` });
+/**
+ * Required text, trimmed. Prose (`inert`) also loses terminal escapes, control characters and
+ * bidi overrides: a plan never needs them, and they would reach terminals, prompts and views.
+ * Ids are not cleaned: one that holds such characters is rejected rather than silently changed.
+ */
+const text = (max: number, inert = true) => {
+  const base = z.string({ error: (iss) => (iss.input === undefined ? 'is required' : `must be a string, not ${describeInput(iss.input)}`) });
+  return (inert ? base.overwrite(stripTerminalControls) : base).trim().min(1, { error: 'must not be empty' }).max(max, tooLong(max));
+};
+
+const textList = (max: number, inert = true) =>
+  z
+    .array(text(max, inert), { error: (iss) => `must be a list of strings, not ${describeInput(iss.input)}` })
+    .max(PLAN_LIMITS.listLength, { error: `has more than ${PLAN_LIMITS.listLength} entries` });
 
 const uniq = (values: string[]): string[] => [...new Set(values)];
 
-export const TaskIdSchema = text().superRefine((id, ctx) => {
+// No max(): taskIdProblems reports the length together with the other reasons.
+export const TaskIdSchema = text(Number.MAX_SAFE_INTEGER, false).superRefine((id, ctx) => {
   const problems = taskIdProblems(id);
   if (problems.length > 0) {
     ctx.addIssue({
       code: 'custom',
-      message: `${JSON.stringify(id)} is not usable as a branch or folder name: ${problems.join(', ')}`,
+      message: `${quoteForMessage(id)} is not usable as a branch or folder name: ${problems.join(', ')}`,
     });
   }
 });
@@ -55,27 +100,33 @@ export const TaskIdSchema = text().superRefine((id, ctx) => {
 export const PlanTaskSchema = z.object(
   {
     id: TaskIdSchema,
-    title: text(),
-    description: text(),
-    acceptance: textList().default([]),
-    dependsOn: textList().default([]).transform(uniq),
-    files: textList().transform(uniq).optional(),
+    title: text(PLAN_LIMITS.title),
+    description: text(PLAN_LIMITS.description),
+    acceptance: textList(PLAN_LIMITS.listItem).default([]),
+    dependsOn: textList(PLAN_LIMITS.listItem, false).default([]).transform(uniq),
+    files: textList(PLAN_LIMITS.listItem).transform(uniq).optional(),
   },
   { error: (iss) => `must be a task object, not ${describeInput(iss.input)}` },
 );
 
 export const PlanSchema = z.object(
   {
-    goal: text(),
+    goal: text(PLAN_LIMITS.goal),
     rationale: z
       .string({ error: (iss) => `must be a string, not ${describeInput(iss.input)}` })
+      .overwrite(stripTerminalControls)
       .trim()
+      .max(PLAN_LIMITS.rationale, tooLong(PLAN_LIMITS.rationale))
       .optional(),
     tasks: z
       .array(PlanTaskSchema, {
         error: (iss) => (iss.input === undefined ? 'is required' : `must be a list of tasks, not ${describeInput(iss.input)}`),
       })
-      .min(1, { error: 'a plan needs at least one task' }),
+      .min(1, { error: 'a plan needs at least one task' })
+      .max(PLAN_LIMITS.tasks, {
+        error: (iss) =>
+          `has ${Array.isArray(iss.input) ? iss.input.length : 'too many'} tasks; a plan has at most ${PLAN_LIMITS.tasks} (split the goal into several runs)`,
+      }),
   },
   { error: (iss) => `a plan must be an object with "goal" and "tasks", not ${describeInput(iss.input)}` },
   // An empty rationale says nothing; dropping the key keeps `rationale` either useful or absent.
