@@ -1,4 +1,4 @@
-import type { DriveOutcome } from '../engine/run/engineShutdown';
+import { EngineShutdown, type DriveOutcome } from '../engine/run/engineShutdown';
 import type { TaskloomEngine } from '../engine/run/engine';
 import type { RunSession } from '../engine/run/runSession';
 import { EXIT } from './cliErrors';
@@ -25,6 +25,11 @@ export async function driveWithProgress(engine: TaskloomEngine, session: RunSess
   let status: DriveOutcome;
   try {
     status = await engine.drive(session, controller.signal);
+  } catch (error) {
+    // The drive failed (e.g. the log could not be written): the other tasks' agents and gates
+    // are stopped now rather than left running until their step ends. The run stays resumable.
+    controller.abort(new EngineShutdown(`the run stopped: ${(error as Error).message}`));
+    throw error;
   } finally {
     stop();
     process.off('SIGINT', onSigint);

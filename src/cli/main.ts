@@ -55,6 +55,13 @@ async function main(argv: string[]): Promise<number> {
 /** Errors that describe bad input carry a hint and exit 2; anything else is a bug and says so. */
 function report(error: unknown): number {
   const err = error as Error & { hint?: string };
+  if (err.name === 'LogWriteError') {
+    // Not bad input and not a bug: the run stopped where its log could not grow, and resumes from there.
+    process.stderr.write(
+      `${red('taskloom:')} ${err.message}.\nThe run was stopped. Free some space (or repair the file system), then continue it with: taskloom resume\n`,
+    );
+    return EXIT.needsHuman;
+  }
   const known = ['UsageError', 'PlanValidationError', 'PlanFileError', 'WorkspaceError', 'LockHeldError', 'ScenarioError', 'CorruptLogError', 'RunNotFoundError', 'SettingsError'];
   if (known.includes(err.name) || error instanceof UsageError) {
     process.stderr.write(`${red('taskloom:')} ${err.message}\n${err.hint ? `${err.hint}\n` : ''}`);

@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
 import type { TraceReport } from '../../src/engine/report/traceReport';
+import { stripTerminalControls } from '../../src/engine/store/inertText';
 import { runCli } from '../helpers/cli';
 
 const ESC = '\u001b';
@@ -279,7 +280,8 @@ describe('hostile goals and agent output', () => {
     );
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const created = events(box).find((e) => e.type === 'run_created') as Extract<RunEvent, { type: 'run_created' }>;
-    assert.equal(created.goal, goal, 'the goal is recorded verbatim');
+    assert.equal(created.goal, stripTerminalControls(goal), 'the goal is recorded word for word, without its terminal escapes');
+    assert.ok(created.goal.includes('$(touch PWNED)') && !created.goal.includes(ESC));
     const proposed = events(box).find((e) => e.type === 'plan_proposed') as Extract<RunEvent, { type: 'plan_proposed' }>;
     const title = proposed.plan.tasks[0]!.title;
     assert.ok(title.includes('<script>alert(1)</script>'), 'the text is kept');
@@ -331,9 +333,8 @@ describe('hostile goals and agent output', () => {
     cliOutput = { run: result.stdout, trace: runCli(['trace', '--cwd', box.repo]).stdout };
   });
 
-  // The CLI prints agent text (critic summaries, findings, reasons) as it came: src/cli needs
-  // stripTerminalControls (src/engine/store/inertText.ts) on the way out. Outside this change.
-  it('prints no raw ESC or bidi override from agent text in run progress and trace', { todo: 'src/cli prints agent text raw' }, () => {
+  // Agent text reaches the CLI through events, which the store cleans of controls when it writes them.
+  it('prints no raw ESC or bidi override from agent text in run progress and trace', () => {
     assert.ok(cliOutput, 'the run above did not finish');
     for (const [what, out] of Object.entries(cliOutput)) {
       const bad = out.split('\n').filter((l) => l.includes(ESC) || /[\u202a-\u202e]/.test(l));

@@ -20,6 +20,42 @@ export class CorruptLogError extends Error {
   }
 }
 
+/**
+ * An event could not be made durable (the disk is full, an I/O error): it was not recorded,
+ * and the log was cut back to the end of the last event before it, which are all intact.
+ */
+export class LogWriteError extends Error {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    super(
+      `Could not append an event to ${file}: ${describeWriteFailure(cause)}. The event was not recorded; ` +
+        'every event before it is intact in the log',
+      { cause },
+    );
+    this.name = 'LogWriteError';
+  }
+}
+
+function describeWriteFailure(error: unknown): string {
+  const err = error as NodeJS.ErrnoException;
+  switch (err.code) {
+    case 'ENOSPC':
+      return 'no space left on device (the disk is full, ENOSPC)';
+    case 'EDQUOT':
+      return 'the disk quota is used up (EDQUOT)';
+    case 'EFBIG':
+      return 'the file has reached the size limit of this process or file system (EFBIG)';
+    case 'EROFS':
+      return 'the file system is read-only (EROFS)';
+    case 'EIO':
+      return 'an input/output error (EIO)';
+    default:
+      return err.message ?? String(error);
+  }
+}
+
 export interface ReadOptions {
   /**
    * Only return events with a larger seq (the tail after a snapshot). Lines at or below it
@@ -118,7 +154,7 @@ export class EventLog {
     }
   }
 
-  /** Appends one event as one line and returns once it is on disk. */
+  /** Appends one event as one line and returns once it is on disk; LogWriteError when it cannot be. */
   append(event: RunEvent): void {
     const fd = this.fd;
     if (fd === undefined) throw new Error(`${this.file} is closed`);
@@ -133,9 +169,9 @@ export class EventLog {
       try {
         fs.ftruncateSync(fd, this.bytes);
       } catch {
-        // The original error is the one worth reporting.
+        // The original error is the one worth reporting; the next open cuts a torn line off.
       }
-      throw error;
+      throw new LogWriteError(this.file, error);
     }
     this.bytes += bytes.length;
   }

@@ -1,4 +1,4 @@
-export { CorruptLogError, EventLog, type ReadOptions, type ReadResult } from './eventLog';
+export { CorruptLogError, EventLog, LogWriteError, type ReadOptions, type ReadResult } from './eventLog';
 export { describeLockOwner, liveLockOwner, LockHeldError, WorkspaceLock, type LockOwner } from './lock';
 export { derivedFilesUpToDate, renderDecisionsMarkdown, renderRunJson, writeDerivedFiles, type RunStatusFile } from './derivedFiles';
 export { runPaths, taskloomPaths, isValidRunId, assertValidRunId, type RunPaths, type TaskloomPaths } from './paths';

@@ -7,7 +7,11 @@ const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b
 // C0/C1 controls except tab and newline, DEL, and bidi overrides that can make text read differently from what it is.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
+// Every escape sequence starts with a control character, so text without one is left as it is.
+const HAS_CONTROL = new RegExp(CONTROL.source);
+
 export function stripTerminalControls(text: string): string {
+  if (!HAS_CONTROL.test(text)) return text;
   return text.replace(ANSI, '').replace(CONTROL, '');
 }
 

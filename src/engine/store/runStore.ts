@@ -3,8 +3,9 @@ import type { RunEvent, RunEventBody } from '../domain/events';
 import { applyEvent } from '../domain/projection';
 import type { RunState } from '../domain/runState';
 import { derivedFilesUpToDate, writeDerivedFiles } from './derivedFiles';
-import { redactEventBody } from '../gate/redactSecrets';
-import { EventLog, type ReadOptions, type ReadResult } from './eventLog';
+import { redactEventBody, redactorFor, type Redactor } from '../gate/redactSecrets';
+import { stripTerminalControls } from './inertText';
+import { EventLog, LogWriteError, type ReadOptions, type ReadResult } from './eventLog';
 import { WorkspaceLock } from './lock';
 import { runPaths, taskloomPaths, type RunPaths, type TaskloomPaths } from './paths';
 import { compareNewestFirst, indexEntryOf, rebuildIndex, reconcileIndex } from './runIndex';
@@ -68,6 +69,13 @@ export class RunStore {
   private readonly states = new Map<string, RunState>();
   private readonly logs = new Map<string, EventLog>();
   private readonly derived = new Map<string, DerivedFilesState>();
+  /**
+   * Runs whose log could not be appended to (disk full): every later append of the run fails
+   * with the same error until the store is opened again. A smaller event could still fit
+   * where the failed one did not, and a run that went on with a step missing from its record
+   * (or blamed a task for the disk) would not be the run that resume continues.
+   */
+  private readonly unwritable = new Map<string, LogWriteError>();
   /** The index in memory differs from state.json. */
   private dbDirty = false;
   private dbWrite: NodeJS.Immediate | undefined;
@@ -112,6 +120,7 @@ export class RunStore {
     }
     try {
       const rebuildWarnings: string[] = [];
+      const hadIndex = fs.existsSync(paths.stateDb);
       const opened = StateDb.open(
         paths.stateDb,
         () => {
@@ -124,6 +133,15 @@ export class RunStore {
       warnings.push(...opened.warnings, ...rebuildWarnings);
       const store = new RunStore(repoRoot, paths, opened.db, lock, readOnly, onWarning);
       if (reconcileIndex(opened.db, paths.runsDir, warnings)) store.dbDirty = true;
+      const found = opened.db.runs().length;
+      if (!hadIndex && found > 0) {
+        // Runs on disk but no index: it was deleted (or lost before its first write). Said, and
+        // written back at once, like a corrupt one.
+        warnings.push(
+          `${paths.stateDb} was missing; the index was rebuilt from the event logs (${found} run(s))${readOnly ? ' in memory (read-only, nothing was written)' : ''}`,
+        );
+        if (!readOnly) store.writeDb();
+      }
       return { store, warnings };
     } catch (error) {
       lock?.release();
@@ -154,6 +172,8 @@ export class RunStore {
   append(runId: string, body: RunEventBody): RunEvent {
     this.assertWritable();
     if (body.type === 'run_created') throw new Error('run_created starts a run: use createRun');
+    const unwritable = this.unwritable.get(runId);
+    if (unwritable) throw unwritable;
     const state = this.state(runId);
     const log = this.openLog(runId, this.runPaths(runId));
     const event = makeEvent(state.lastSeq + 1, runId, body);
@@ -162,6 +182,7 @@ export class RunStore {
       log.append(event);
     } catch (error) {
       this.states.delete(runId);
+      if (error instanceof LogWriteError) this.unwritable.set(runId, error);
       throw error;
     }
     this.db.putRun(indexEntryOf(state));
@@ -439,12 +460,19 @@ const sameEntry = (a: RunIndexEntry | undefined, b: RunIndexEntry): boolean =>
 
 /**
  * `seq` goes first in every line: EventLog.read skips lines under a snapshot by that prefix.
- * Every event the store writes is made here, so this is where secrets are taken out of it:
- * the log, the snapshot in state.json, run.json, DECISIONS.md, the webview and the tree all
- * derive from the redacted event (see redactSecrets.ts for what counts as a secret).
+ * Every event the store writes is made here, so this is where secrets are taken out of it,
+ * and terminal escapes, control characters and bidi overrides that agents and gates print:
+ * the log, the snapshot in state.json, run.json, DECISIONS.md, the webview, the tree and the
+ * CLI's output all derive from the cleaned event (see redactSecrets.ts for what counts as a
+ * secret, inertText.ts for the controls).
  */
 function makeEvent(seq: number, runId: string, body: RunEventBody): RunEvent {
   const at = new Date().toISOString();
   // The second copy wins over any stray seq/runId/at in the body; the first fixes key order.
-  return Object.assign({ seq, runId, at }, redactEventBody(body), { seq, runId, at }) as RunEvent;
+  return Object.assign({ seq, runId, at }, redactEventBody(body, cleanText()), { seq, runId, at }) as RunEvent;
+}
+
+function cleanText(): Redactor {
+  const secrets = redactorFor();
+  return { envValues: secrets.envValues, redact: (text) => stripTerminalControls(secrets.redact(text)) };
 }
