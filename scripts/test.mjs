@@ -7,6 +7,7 @@
 // `npm test -- vscode` runs only the VS Code sessions. TASKLOOM_SKIP_VSCODE_TESTS=1 skips them.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { join, relative } from 'node:path';
 import { assertPrerequisites } from './vscode/prerequisites.mjs';
 
@@ -23,6 +24,9 @@ function testFiles(dir) {
     return entry.name.endsWith('.test.ts') ? [relative(root, p)] : [];
   });
 }
+
+// Tests must never write the real per-user record of created runs (see test/helpers/testStateDir.ts).
+process.env.TASKLOOM_STATE_DIR ||= join(tmpdir(), `taskloom-test-state-${userInfo().uid}`);
 
 const files = testFiles(join(root, 'test')).filter((f) => only.length === 0 || only.some((o) => f.includes(o)));
 let failed = false;

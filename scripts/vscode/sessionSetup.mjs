@@ -3,7 +3,7 @@
 // the session list and its filter, a fresh temp folder with user settings and the workspace,
 // the artifacts folder, and the environment the extension host (and so the suite) sees.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -154,8 +154,14 @@ export function sessionEnv(session, prepared, { grep } = {}) {
   };
 }
 
-/** The runner's environment without what would confuse a nested VS Code (e.g. run from its terminal). */
+/**
+ * The runner's environment without what would confuse a nested VS Code (e.g. run from its
+ * terminal), and with the per-user record of created runs in a test folder, so the engines of
+ * the sessions never write the real one (~/.local/state/taskloom).
+ */
 export function cleanEnv() {
   const inherited = /^(VSCODE_|ELECTRON_RUN_AS_NODE$|ELECTRON_NO_ATTACH_CONSOLE$)/;
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !inherited.test(k)));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !inherited.test(k)));
+  env.TASKLOOM_STATE_DIR ||= join(tmpdir(), `taskloom-test-state-${userInfo().uid}`);
+  return env;
 }

@@ -71,6 +71,12 @@ function report(error: unknown): number {
   return EXIT.badInput;
 }
 
+// `taskloom trace | head`: the reader has what it wanted; stop quietly instead of crashing on EPIPE.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+  throw error;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

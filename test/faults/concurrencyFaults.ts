@@ -8,7 +8,9 @@ import type { FaultRow } from './faultTable';
 /**
  * Two engines on one workspace: while a CLI drives a run, a second `taskloom run`, a `resume`
  * and a `retry` are refused with who holds the lock (exit 2, nothing created), and the
- * read-only commands (`runs`, `trace`) work and see the run moving. The editor's live,
+ * read-only commands (`runs`, `trace`) work and see the run moving. The first run's actor
+ * takes two minutes, so the checks happen while it drives however slow the machine is; it is
+ * cancelled (Ctrl-C) afterwards. The editor's live,
  * read-only following of such a run is tested with the engine server
  * (test/integration/engineServer.test.ts).
  */
@@ -21,7 +23,7 @@ export async function runConcurrencyFaults(options: { log?: (line: string) => vo
       tasks: [{ id: 'slow', title: 'Slow task', description: 'Takes a while.', acceptance: ['slow.txt'], dependsOn: [], files: ['slow.txt'] }],
     },
     'scenario.json': {
-      tasks: { slow: { actor: [{ write: { 'slow.txt': 'slow\n' }, delayMs: 8_000 }], critic: [{ verdict: { decision: 'green', summary: 'ok', findings: [] } }] } },
+      tasks: { slow: { actor: [{ write: { 'slow.txt': 'slow\n' }, delayMs: 120_000 }], critic: [{ verdict: { decision: 'green', summary: 'ok', findings: [] } }] } },
     },
   });
   const runArgs = ['--cwd', repo.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--gate', 'true'];
@@ -59,9 +61,13 @@ export async function runConcurrencyFaults(options: { log?: (line: string) => vo
       else watched.problems.push(`${args[0]}: exit ${read.code}: ${read.stderr.trim().slice(0, 300)}`);
     }
     if (!existsSync(join(repo.dir, '.taskloom', 'lock'))) watched.problems.push('the first run ended before the checks: the test proves nothing');
+    // The first run's actor takes two minutes: Ctrl-C it, as its user would.
+    process.kill(-first.child.pid!, 'SIGINT');
     const done = await first.done;
-    if (done.code !== 0) refused.problems.push(`the first CLI was disturbed: exit ${done.code}: ${done.stderr.slice(-300)}`);
-    refused.outcome = 'exit 2, names the lock holder, nothing created; the first run ends GREEN';
+    if (done.code !== 1 || !/cancelled/.test(done.stdout + done.stderr)) {
+      refused.problems.push(`the first CLI did not end as cancelled: exit ${done.code}: ${done.stderr.slice(-300)}`);
+    }
+    refused.outcome = 'exit 2, names the lock holder, nothing created; the first run goes on undisturbed';
     watched.outcome = '`runs` and `trace` read the driven run (exit 0)';
     return [refused, watched];
   } finally {

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TraceReport } from '../../src/engine/report/traceReport';
 import { runCli, startCli, writeInputs } from '../helpers/cli';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
+import { processRegistryFile } from '../../src/engine/run/engine';
 
 const repos: TempRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
@@ -176,7 +177,7 @@ describe('bad input gets a clear error and loses nothing', () => {
     const agentsInside = () => processesInside(join(r.dir, '.taskloom', 'worktrees'), 'scripted-agent');
     const tracked = () => {
       try {
-        return (JSON.parse(readFileSync(join(r.dir, '.taskloom', 'processes.json'), 'utf8')) as { groups: unknown[] }).groups.length;
+        return (JSON.parse(readFileSync(processRegistryFile(r.dir), 'utf8')) as { groups: unknown[] }).groups.length;
       } catch {
         return 0;
       }

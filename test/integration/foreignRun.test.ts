@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,6 +105,25 @@ describe('runs not started by Taskloom on this machine', () => {
     const resumed = cli(['resume', '--yes', '--cwd', crafted.dir]);
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.equal(existsSync(PWNED), true, 'resume --yes should have run the (now trusted) gate');
+  });
+
+  it('never signals the processes a repository lists in its own .taskloom/processes.json', async () => {
+    // A live process group, listed exactly as an engine would list its own (pgid and kernel start time).
+    const bystander = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });
+    try {
+      const stat = readFileSync(`/proc/${bystander.pid}/stat`, 'utf8');
+      const startedAt = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+      const crafted = craftedCopy(pausedRun());
+      writeFileSync(join(crafted.dir, '.taskloom', 'processes.json'), JSON.stringify({ owner: 1, groups: [{ pgid: bystander.pid, startedAt }] }));
+      const resumed = cli(['resume', '--yes', '--cwd', crafted.dir]);
+      assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+      assert.doesNotMatch(resumed.stderr, /stopped \d+ agent or gate process group/);
+      assert.equal(bystander.exitCode, null, 'the listed process is still running');
+      assert.equal(bystander.signalCode, null);
+      process.kill(bystander.pid!, 0);
+    } finally {
+      bystander.kill('SIGKILL');
+    }
   });
 
   it('the engine server lists and reads a crafted run without running it, and resumes it only with trustRun', async () => {

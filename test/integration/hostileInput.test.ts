@@ -289,14 +289,15 @@ describe('hostile goals and agent output', () => {
     assertInertMarkdown(decisions(box));
   });
 
-  it('takes a goal as big as one argument can be (a 1 MB goal cannot pass argv) and stays safe', () => {
+  it('refuses a goal as big as one argument can be (a 1 MB goal cannot pass argv) before creating a run', () => {
     const box = sandbox();
     // Linux caps one argv string at 128 KiB (MAX_ARG_STRLEN); a 1 MB goal in a plan file is refused above.
     const goal = `${SHELL} `.repeat(Math.floor(120_000 / (SHELL.length + 1)));
     const scenario = { planner: [{ output: { goal: 'x', tasks: [task('a')] } }], tasks: { a: { actor: [{ write: { 'a.txt': 'a' } }], critic: [green] } } };
     const result = guarded(box, () => runCli(['run', '--cwd', box.repo, '--goal', goal, '--script', input(box, 'scenario.json', scenario), '--yes', '--gate', 'true']));
-    assert.ok(result.code === 0 || result.code === 2, `exit ${result.code}: ${result.stderr.slice(0, 500)}`);
-    if (result.code === 2) assert.match(result.stderr, /goal/);
+    assert.equal(result.code, 2, result.stderr.slice(0, 500));
+    assert.match(result.stderr, /goal: is \d+ characters long \(at most 20000\)/);
+    assert.equal(existsSync(join(box.repo, '.taskloom', 'runs')) && readdirSync(join(box.repo, '.taskloom', 'runs')).length > 0, false, 'no run was created');
   });
 
   it('keeps hostile actor text, critic summaries and findings inert in DECISIONS.md and trace', () => {

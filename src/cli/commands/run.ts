@@ -15,7 +15,7 @@ import { parseCommandArgs } from '../parseCommandArgs';
 export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT) [--agent claude|codex|command|scripted] [--parallel N] [--yes]
        [--model M] [--planner-model M] [--actor-model M] [--critic-model M] [--claude-path P] [--codex-path P]
        [--codex-config KEY=VALUE]... [--command ARGV] [--script FILE]
-       [--gate CMD]... [--max-attempts N] [--max-reviews N] [--stuck-seconds N] [--gate-timeout N]
+       [--gate CMD]... [--allow-command CMD]... [--max-attempts N] [--max-reviews N] [--stuck-seconds N] [--gate-timeout N]
        [--budget-usd N] [--budget-tokens N] [--task-budget-usd N] [--task-budget-tokens N] [--cwd DIR]`;
 
 export async function runCommand(argv: string[]): Promise<number> {

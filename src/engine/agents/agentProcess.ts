@@ -5,8 +5,23 @@ import type { RunnerActivity } from './runner';
 
 const MAX_STATUS_CHARS = 400;
 
-export interface AgentProcessOptions extends Omit<RunProcessOptions, 'onOutput' | 'env'> {
+/**
+ * A call may run this many idle timeouts (the stuck threshold) in all, output or not: an hour
+ * at the default 300 s. An agent still printing after that is looping, and every line of it
+ * resets the idle watchdog, so only this limit ends it.
+ */
+export const CALL_LIMIT_IDLE_MULTIPLE = 12;
+
+/** The longest one call may run (see CALL_LIMIT_IDLE_MULTIPLE). */
+export const callLimitMs = (idleTimeoutMs: number): number => CALL_LIMIT_IDLE_MULTIPLE * idleTimeoutMs;
+
+/** Why a call that ran into its limit was stopped, for the task's reason. */
+export const callLimitMessage = (agent: string, limitMs: number): string =>
+  `${agent} did not finish within ${Math.round(limitMs / 100) / 10} s, the limit for one call (12 × the stuck threshold), and was stopped`;
+
+export interface AgentProcessOptions extends Omit<RunProcessOptions, 'onOutput' | 'env' | 'idleTimeoutMs'> {
   env: NodeJS.ProcessEnv;
+  idleTimeoutMs: number;
   /** Put in the environment of the call's processes, so those that leave its group are found after it. */
   marker: string;
   /** Named in the activity that reports processes stopped after the call. */
@@ -18,7 +33,8 @@ export interface AgentProcessOptions extends Omit<RunProcessOptions, 'onOutput' 
 /**
  * Runs one call of an agent CLI: stdout line by line to the caller's parser, stderr lines as
  * status activity, and afterwards stops whatever of the call escaped its process group (agents
- * run tools with setsid; a user's script may nohup a helper).
+ * run tools with setsid; a user's script may nohup a helper). Unless told otherwise, a call is
+ * stopped after callLimitMs, however busy it looks (`timedOut` in the result).
  */
 export async function runAgentProcess(options: AgentProcessOptions): Promise<ProcessResult> {
   const { marker, agentName, onStdoutLine, emit, env, ...processOptions } = options;
@@ -29,6 +45,7 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Pro
   };
   try {
     const result = await runProcess({
+      timeoutMs: callLimitMs(processOptions.idleTimeoutMs),
       ...processOptions,
       env: { ...env, [CALL_MARKER_VAR]: marker },
       onOutput: (chunk, stream) => {

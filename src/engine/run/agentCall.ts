@@ -51,8 +51,11 @@ export async function callAgent(
 /** A one-line reason for a failed call, for the transition that follows it. */
 export function describeFailure(role: string, result: RunnerResult, stuckSeconds: number): string {
   switch (result.status) {
-    case 'idle_timeout':
-      return `${role} showed no activity for ${stuckSeconds}s and was stopped${result.error ? `; last output: ${result.error}` : ''}`;
+    case 'idle_timeout': {
+      // The runner's error restates the timeout; only what the agent last printed is new here.
+      const lastOutput = result.error?.match(/; last output:\s*([\s\S]*)$/)?.[1];
+      return `${role} showed no activity for ${stuckSeconds}s and was stopped${lastOutput ? `; last output:\n${lastOutput}` : ''}`;
+    }
     case 'quota':
       return `${role} hit a usage quota or rate limit; the run is paused`;
     case 'cancelled':

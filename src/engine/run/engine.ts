@@ -1,9 +1,13 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { childRegistry, stopLeftoverProcessGroups } from '../process/childRegistry';
 import type { AgentRunner, RunnerActivity } from '../agents/runner';
 import type { AgentRole } from '../domain/events';
 import type { Plan } from '../domain/plan';
+import { PlanValidationError } from '../plan/parsePlan';
+import { PLAN_LIMITS } from '../plan/planSchema';
 import type { RunConfig } from '../domain/runConfig';
 import { isInFlight } from '../domain/taskStates';
 import { RunStore } from '../store/runStore';
@@ -17,7 +21,7 @@ import { observedRunner } from './observedRunner';
 import { newRunId } from './runId';
 import type { RunContext } from './runContext';
 import { RunSession } from './runSession';
-import { isKnownRun, recordKnownRun } from './runProvenance';
+import { isKnownRun, recordKnownRun, stateDir } from './runProvenance';
 
 export interface EngineOptions {
   /** What is driving the workspace, shown to a second process that finds the lock. */
@@ -58,16 +62,27 @@ export class TaskloomEngine {
     const { store, warnings } = RunStore.open(repo.root, { command: options.command, readOnly: options.readOnly ?? false });
     if (!options.readOnly) {
       // Only the lock holder may stop what a dead predecessor left running.
-      const registryFile = join(repo.root, '.taskloom', 'processes.json');
-      const stopped = await stopLeftoverProcessGroups(registryFile);
-      if (stopped) warnings.push(`stopped ${stopped} agent or gate process group(s) left running by a Taskloom process that died`);
-      childRegistry.persistTo(repo.root, registryFile);
+      try {
+        const registryFile = processRegistryFile(repo.root);
+        const stopped = await stopLeftoverProcessGroups(registryFile);
+        if (stopped) warnings.push(`stopped ${stopped} agent or gate process group(s) left running by a Taskloom process that died`);
+        childRegistry.persistTo(repo.root, registryFile);
+      } catch (error) {
+        warnings.push(
+          `cannot keep the list of running agents and gates (${(error as Error).message}); if this process is killed, ` +
+            'what it started must be stopped by hand. Set TASKLOOM_STATE_DIR to a writable folder.',
+        );
+      }
     }
     return new TaskloomEngine(repo, store, warnings, options);
   }
 
   /** Starts a run from a plan, or, without one, in the planning state for `planGoal`. */
   createRun(plan: Plan | undefined, config: RunConfig, goal = plan?.goal ?? ''): RunSession {
+    // A plan's goal was checked with the plan; a typed goal goes into every prompt, so it has the same limit.
+    if (goal.length > PLAN_LIMITS.goal) {
+      throw new PlanValidationError([`goal: is ${goal.length} characters long (at most ${PLAN_LIMITS.goal})`], 'the goal');
+    }
     const runId = newRunId();
     // Recorded first, outside the repository (runProvenance.ts): a crash right after creating the
     // run must not leave a run of ours that resume would treat as foreign.
@@ -180,4 +195,16 @@ export class TaskloomEngine {
     if (!this.options.readOnly) childRegistry.persistTo(this.repo.root, undefined);
     this.store.close();
   }
+}
+
+/**
+ * Where the engine keeps the process groups it runs for a repository: in the per-user state
+ * folder, one file per repository, never inside the repository, whose own files a clone can
+ * bring along (a crafted list must not choose what the next engine signals).
+ */
+export function processRegistryFile(repoRoot: string): string {
+  const dir = join(stateDir(), 'processes');
+  mkdirSync(dir, { recursive: true });
+  const id = createHash('sha256').update(realpathSync(repoRoot)).digest('hex').slice(0, 32);
+  return join(dir, `${id}.json`);
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
-import { homedir, tmpdir, userInfo } from 'node:os';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { RunConfig } from '../domain/runConfig';
 import type { RunState } from '../domain/runState';
@@ -23,25 +23,13 @@ export interface CreatedRunEntry {
 const FILE_NAME = 'created-runs.jsonl';
 
 /**
- * TASKLOOM_STATE_DIR, else `$XDG_STATE_HOME/taskloom`, else `~/.local/state/taskloom`. Under a
- * test runner (NODE_ENV=test, node --test, a VS Code test session) the default is a folder under
- * the OS temp dir instead, so test runs never write to the real home.
+ * TASKLOOM_STATE_DIR, else `$XDG_STATE_HOME/taskloom`, else `~/.local/state/taskloom`. (The test
+ * harnesses set TASKLOOM_STATE_DIR, so test runs never write to the real home.)
  */
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.TASKLOOM_STATE_DIR) return env.TASKLOOM_STATE_DIR;
-  if (env.NODE_ENV === 'test' || env.NODE_TEST_CONTEXT || env.TASKLOOM_TEST_SESSION) {
-    return join(tmpdir(), `taskloom-test-state-${safeUser()}`);
-  }
   if (env.XDG_STATE_HOME) return join(env.XDG_STATE_HOME, 'taskloom');
   return join(homedir(), '.local', 'state', 'taskloom');
-}
-
-function safeUser(): string {
-  try {
-    return String(userInfo().uid >= 0 ? userInfo().uid : userInfo().username);
-  } catch {
-    return 'user';
-  }
 }
 
 /** JSON with object keys sorted, so the fingerprint does not depend on key order. */

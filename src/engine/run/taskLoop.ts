@@ -249,4 +249,6 @@ function cancel(ctx: RunContext, taskId: string, reason: string): StepOutcome {
   return STOP;
 }
 
-const excerpt = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}…` : text || '(empty answer)');
+/** The start and the end of an answer: where an agent explains itself, and where it stopped. */
+const excerpt = (text: string): string =>
+  text.length > 600 ? `${text.slice(0, 300)} … ${text.slice(-300)}` : text || '(empty answer)';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RunnerStatus } from '../../domain/events';
 import type { ProcessResult } from '../../process/processGroup';
-import { activityEmitter, clipLine, runAgentProcess } from '../agentProcess';
+import { activityEmitter, callLimitMessage, callLimitMs, clipLine, runAgentProcess } from '../agentProcess';
 import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
 import { accessFor, claudeArgs, claudeNotFoundMessage } from './claudeArgs';
 import { callUsage, classifyFailedResult, classifyMissingResult, isSuccess } from './claudeOutcome';
@@ -124,6 +124,9 @@ export class ClaudeRunner implements AgentRunner {
     if (input.signal.aborted) return fail('cancelled', 'cancelled');
     if (proc.idleTimedOut && !(result && isSuccess(result))) {
       return fail('idle_timeout', `no activity for ${input.idleTimeoutMs} ms; claude was stopped${lastOutput(proc, true)}`);
+    }
+    if (proc.timedOut && !(result && isSuccess(result))) {
+      return fail('agent_error', `${callLimitMessage('claude', callLimitMs(input.idleTimeoutMs))}${lastOutput(proc, true)}`);
     }
     if (result) {
       if (isSuccess(result)) {

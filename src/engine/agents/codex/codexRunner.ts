@@ -6,7 +6,7 @@ import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
 import type { ProcessResult } from '../../process/processGroup';
 import { extractJson } from '../command/extractJson';
 import { CALL_MARKER_VAR, newCallMarker } from '../../process/markedProcesses';
-import { activityEmitter, runAgentProcess } from '../agentProcess';
+import { activityEmitter, callLimitMessage, callLimitMs, runAgentProcess } from '../agentProcess';
 import type { AccessLevel, AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
 import { CodexEventParser, usageDelta, ZERO_CODEX_USAGE, type CodexUsage } from './codexEventParser';
 import { costOf, priceOf } from './codexPrices';
@@ -201,6 +201,7 @@ export class CodexRunner implements AgentRunner {
     if (proc.idleTimedOut) {
       return fail('idle_timeout', `no activity for ${input.idleTimeoutMs} ms; codex was stopped${lastOutput(proc)}`);
     }
+    if (proc.timedOut) return fail('agent_error', `${callLimitMessage('codex', callLimitMs(input.idleTimeoutMs))}${lastOutput(proc)}`);
     if (state.turnsCompleted > 0 && state.turnFailure === undefined) {
       const result: RunnerResult = { ...base, status: 'ok' };
       if (input.outputSchema) {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { RunnerStatus } from '../../domain/events';
 import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
 import type { ProcessResult } from '../../process/processGroup';
-import { activityEmitter, clipLine, runAgentProcess } from '../agentProcess';
+import { activityEmitter, callLimitMessage, callLimitMs, clipLine, runAgentProcess } from '../agentProcess';
 import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
 import { extractJson } from './extractJson';
 import { errorPayload } from './errorPayload';
@@ -23,11 +23,7 @@ export interface CommandRunnerOptions {
   /** The complete environment of the command (default: this process's). */
   env?: NodeJS.ProcessEnv;
   killGraceMs?: number;
-  /**
-   * Longest one call may run, output or not (default: CALL_LIMIT_IDLE_MULTIPLE × the call's
-   * idle timeout). A command that prints forever without finishing never trips the idle
-   * watchdog; this ends it.
-   */
+  /** Longest one call may run, output or not (default: callLimitMs of the call's idle timeout). */
   callTimeoutMs?: number;
 }
 
@@ -39,11 +35,6 @@ const LAST_LINES = 20;
 const MAX_ACTIVITY_CHARS = 400;
 /** Default when the command reports no model and none was asked for. */
 export const COMMAND_DEFAULT_MODEL = 'unknown';
-/**
- * Without a setting of its own, a call may run this many idle timeouts (the stuck threshold)
- * in all: an hour at the default 300 s. A command still printing after that is looping.
- */
-export const CALL_LIMIT_IDLE_MULTIPLE = 12;
 
 /**
  * Problems of a command template, as sentences (empty when it is fine): an empty argv, an
@@ -146,7 +137,7 @@ export class CommandRunner implements AgentRunner {
     const [resolved, ...args] = expandCommandTemplate(this.argv, values);
 
     const emit = activityEmitter(onActivity);
-    const callTimeoutMs = this.options.callTimeoutMs ?? CALL_LIMIT_IDLE_MULTIPLE * input.idleTimeoutMs;
+    const callTimeoutMs = this.options.callTimeoutMs ?? callLimitMs(input.idleTimeoutMs);
     let usageLine: UsageLine | undefined;
     const onStdoutLine = (line: string) => {
       const reported = parseUsageLine(line);
@@ -195,7 +186,7 @@ export class CommandRunner implements AgentRunner {
       return fail('idle_timeout', `no activity for ${input.idleTimeoutMs} ms; \`${command}\` was stopped${lastOutput(proc)}`);
     }
     if (proc.timedOut) {
-      return fail('agent_error', `\`${command}\` did not finish within ${seconds(callTimeoutMs)}, the limit for one call, and was stopped${lastOutput(proc)}`);
+      return fail('agent_error', `${callLimitMessage(`\`${command}\``, callTimeoutMs)}${lastOutput(proc)}`);
     }
     // Colours, cursor moves and other controls are not part of the answer, and must not reach a terminal that shows it.
     const text = stripTerminalControls(withoutUsageLines(proc.stdout)).trim();
@@ -249,5 +240,3 @@ function lastOutput(proc: ProcessResult): string {
   const lines = stripTerminalControls(withoutUsageLines(proc.output)).trimEnd().split('\n').slice(-LAST_LINES).join('\n');
   return lines === '' ? ' (no output)' : `; last output:\n${lines}`;
 }
-
-const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
