@@ -1,10 +1,13 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isDeepStrictEqual } from 'node:util';
 import { DEMO_FILES, DEMO_PLAN, demoScenario } from '../../src/cli/demo/demoProject';
 import type { RunEvent } from '../../src/engine/domain/events';
 import { foldEvents } from '../../src/engine/domain/projection';
 import type { TraceReport } from '../../src/engine/report/traceReport';
-import { runCli } from '../helpers/cli';
+import { runCli, type CliResult, type startCli } from '../helpers/cli';
 import type { TempRepo } from '../helpers/tempRepo';
 
 /**
@@ -195,4 +198,67 @@ export function processesMentioning(needle: string): string[] {
     }
   }
   return found;
+}
+
+const KILLER = join(__dirname, 'killAt.mjs');
+
+/** What killAt.mjs watches for before it SIGKILLs the group (see there). */
+export interface KillSpec {
+  lines?: number;
+  type?: string;
+  where?: Record<string, unknown>;
+  occurrence?: number;
+  delayMs?: number;
+}
+
+/** Starts killAt.mjs on the run in `dir`: it SIGKILLs the process group `pgid` at `spec`. */
+export function startKiller(dir: string, pgid: number, spec: KillSpec): Promise<{ killed: boolean; lines?: number }> {
+  return new Promise((resolve) => {
+    const k = spawn(process.execPath, [KILLER, dir, String(pgid), JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    k.stdout.on('data', (c) => (out += c));
+    k.on('close', () => {
+      try {
+        resolve(JSON.parse(out) as { killed: boolean; lines?: number });
+      } catch {
+        resolve({ killed: false });
+      }
+    });
+  });
+}
+
+/** How an end state differs from the reference's, one line per field. */
+export function diffStates(expected: EndState, actual: EndState): string[] {
+  const out: string[] = [];
+  for (const key of Object.keys(expected) as Array<keyof EndState>) {
+    if (!isDeepStrictEqual(expected[key], actual[key])) {
+      out.push(`${key}: expected ${JSON.stringify(expected[key])}, got ${JSON.stringify(actual[key])}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Processes whose command line mentions `needle`, once given a few seconds: an agent or gate
+ * orphaned by a kill runs in its own process group, finishes its (short) step and exits.
+ */
+export async function noLeftoverProcesses(needle: string): Promise<string[]> {
+  for (let waited = 0; waited < 5_000; waited += 100) {
+    if (processesMentioning(needle).length === 0) return [];
+    await sleep(100);
+  }
+  return processesMentioning(needle).map((p) => `process left behind: ${p}`);
+}
+
+/** A started CLI whose process group is SIGKILLed once it runs past `ms`: a hung run must not hang a campaign. */
+export function withDeadline(started: ReturnType<typeof startCli>, ms: number): { pid: number; result: Promise<CliResult> } {
+  const { child, done } = started;
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }, ms);
+  return { pid: child.pid!, result: done.finally(() => clearTimeout(timer)) };
 }

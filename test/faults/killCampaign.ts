@@ -6,34 +6,26 @@
  *
  *   node --import tsx test/faults/killCampaign.ts [--points N] [--parallel-points K] [--delay MS] [--keep]
  */
-import { isDeepStrictEqual } from 'node:util';
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunEvent } from '../../src/engine/domain/events';
-import { runCli, startCli, writeInputs, type CliResult } from '../helpers/cli';
+import { runCli, startCli, writeInputs } from '../helpers/cli';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 import {
   CAMPAIGN_FILES,
   CAMPAIGN_PLAN,
   campaignScenario,
+  diffStates,
   endState,
   logProblems,
-  processesMentioning,
+  noLeftoverProcesses,
   readEvents,
   runArgs,
+  startKiller,
+  withDeadline,
   type EndState,
+  type KillSpec,
 } from './faultHelpers';
 
-const KILLER = join(__dirname, 'killAt.mjs');
-
-export interface KillSpec {
-  lines?: number;
-  type?: string;
-  where?: Record<string, unknown>;
-  occurrence?: number;
-  delayMs?: number;
-}
+export type { KillSpec };
 
 export interface KillPoint {
   name: string;
@@ -69,57 +61,13 @@ interface Reference {
 
 const TIMEOUT_MS = 120_000;
 
-async function runWithTimeout(args: string[]): Promise<{ pid: number; result: Promise<CliResult> }> {
-  const { child, done } = startCli(args);
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }, TIMEOUT_MS);
-  return { pid: child.pid!, result: done.finally(() => clearTimeout(timer)) };
-}
-
-function startKiller(dir: string, pgid: number, spec: KillSpec): Promise<{ killed: boolean; lines?: number }> {
-  return new Promise((resolve) => {
-    const k = spawn(process.execPath, [KILLER, dir, String(pgid), JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    k.stdout.on('data', (c) => (out += c));
-    k.on('close', () => {
-      try {
-        resolve(JSON.parse(out) as { killed: boolean; lines?: number });
-      } catch {
-        resolve({ killed: false });
-      }
-    });
-  });
-}
 
 /** Runs `args` with a watcher that SIGKILLs its process group at `spec`. */
 async function runAndKill(dir: string, args: string[], spec: KillSpec) {
-  const { pid, result } = await runWithTimeout(args);
+  const { pid, result } = withDeadline(startCli(args), TIMEOUT_MS);
   const killer = startKiller(dir, pid, spec);
   const [res, kill] = await Promise.all([result, killer]);
   return { res, kill };
-}
-
-function diffStates(a: EndState, b: EndState): string[] {
-  const out: string[] = [];
-  for (const key of Object.keys(a) as Array<keyof EndState>) {
-    if (!isDeepStrictEqual(a[key], b[key])) out.push(`${key}: expected ${JSON.stringify(a[key])}, got ${JSON.stringify(b[key])}`);
-  }
-  return out;
-}
-
-async function noLeftoverProcesses(needle: string): Promise<string[]> {
-  // Agents and gates run in their own process groups: one orphaned by the kill finishes its
-  // (short) step and exits; give it a few seconds.
-  for (let waited = 0; waited < 5_000; waited += 100) {
-    if (processesMentioning(needle).length === 0) return [];
-    await sleep(100);
-  }
-  return processesMentioning(needle).map((p) => `process left behind: ${p}`);
 }
 
 function phaseOfLine(events: RunEvent[], n: number): string {
@@ -194,7 +142,7 @@ async function runPoint(point: KillPoint, ref: Reference, delayMs: number, keep:
         const second = await runAndKill(r.dir, ['resume', '--cwd', r.dir], { lines: first.kill.lines! + point.secondKillAfterLines });
         if (!second.kill.killed) problems.push(`the second kill was not reached (resume exit ${second.res.code})`);
       }
-      const { result } = await runWithTimeout(['resume', '--cwd', r.dir]);
+      const { result } = withDeadline(startCli(['resume', '--cwd', r.dir]), TIMEOUT_MS);
       const resumed = await result;
       if (resumed.code !== ref.code) {
         problems.push(`resume exit ${resumed.code}, reference ${ref.code}: ${(resumed.stderr || resumed.stdout).trim().split('\n').slice(-3).join(' | ')}`);

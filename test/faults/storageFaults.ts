@@ -16,24 +16,25 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync, openSync, writeSync, closeSync, fsyncSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isDeepStrictEqual } from 'node:util';
 import { CLI, runCli, startCli, writeInputs, type CliResult } from '../helpers/cli';
 import { makeTempRepo } from '../helpers/tempRepo';
 import {
   CAMPAIGN_FILES,
   CAMPAIGN_PLAN,
   campaignScenario,
+  diffStates,
   endState,
   eventsFile,
   logProblems,
-  processesMentioning,
+  noLeftoverProcesses,
   readEvents,
   runArgs,
+  startKiller,
+  withDeadline,
   type EndState,
 } from './faultHelpers';
 import { faultProblems, formatFaultTable, type FaultRow } from './faultTable';
 
-const KILLER = join(__dirname, 'killAt.mjs');
 const TIMEOUT_MS = 120_000;
 const DELAY_MS = 20;
 
@@ -44,15 +45,7 @@ interface Started {
 
 /** `fileSizeKiB`: run under `ulimit -f`, so writes past that size fail with EFBIG (Node ignores SIGXFSZ). */
 function start(args: string[], fileSizeKiB?: number): Started {
-  const { child, done } = fileSizeKiB === undefined ? startCli(args) : startLimited(args, fileSizeKiB);
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }, TIMEOUT_MS);
-  return { pid: child.pid!, result: done.finally(() => clearTimeout(timer)) };
+  return withDeadline(fileSizeKiB === undefined ? startCli(args) : startLimited(args, fileSizeKiB), TIMEOUT_MS);
 }
 
 function startLimited(args: string[], kib: number): ReturnType<typeof startCli> {
@@ -71,19 +64,7 @@ function startLimited(args: string[], kib: number): ReturnType<typeof startCli> 
 /** Runs `args`, SIGKILLing its process group once the log has `lines` complete lines (see killAt.mjs). */
 async function runUntilLines(dir: string, args: string[], lines: number): Promise<{ res: CliResult; killed: boolean }> {
   const { pid, result } = start(args);
-  const killer = new Promise<{ killed: boolean }>((resolve) => {
-    const k = spawn(process.execPath, [KILLER, dir, String(pid), JSON.stringify({ lines })], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    k.stdout.on('data', (c) => (out += c));
-    k.on('close', () => {
-      try {
-        resolve(JSON.parse(out) as { killed: boolean });
-      } catch {
-        resolve({ killed: false });
-      }
-    });
-  });
-  const [res, kill] = await Promise.all([result, killer]);
+  const [res, kill] = await Promise.all([result, startKiller(dir, pid, { lines })]);
   return { res, killed: kill.killed };
 }
 
@@ -94,27 +75,11 @@ const lastSeqOf = (dir: string): number => readEvents(dir).at(-1)?.seq ?? 0;
 const firstLine = (text: string): string => text.trim().split('\n').find((l) => l.trim()) ?? '';
 const hasStack = (text: string): boolean => /unexpected error|\n\s+at .+:\d+:\d+\)?/.test(text);
 
-function diffStates(a: EndState, b: EndState): string[] {
-  const out: string[] = [];
-  for (const key of Object.keys(a) as Array<keyof EndState>) {
-    if (!isDeepStrictEqual(a[key], b[key])) out.push(`${key}: expected ${JSON.stringify(a[key])}, got ${JSON.stringify(b[key])}`);
-  }
-  return out;
-}
-
 /** `lines` (events durable before a fault) must still open the log, unchanged. */
 function keptLines(dir: string, lines: string[], when: string): string[] {
   const now = completeLines(logText(dir));
   const lost = lines.findIndex((l, i) => now[i] !== l);
   return lost === -1 ? [] : [`${when}: durable event line ${lost + 1} was lost or changed`];
-}
-
-async function noLeftoverProcesses(needle: string): Promise<string[]> {
-  for (let waited = 0; waited < 5_000; waited += 100) {
-    if (processesMentioning(needle).length === 0) return [];
-    await sleep(100);
-  }
-  return processesMentioning(needle).map((p) => `process left behind: ${p}`);
 }
 
 function runDir(dir: string): string {
