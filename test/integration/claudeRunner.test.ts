@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -375,6 +375,15 @@ describe('ClaudeRunner with the real claude CLI', { concurrency: 3 }, () => {
     assert.ok(Date.now() - started < 15_000, `returned after ${Date.now() - started} ms`);
     assert.equal(scenario.requests.length, 2);
     assert.deepEqual(leftovers(marker), []);
+  });
+
+  it('a Claude Code too old for the permission profiles: spawn_failed with what to do', CALL_TIMEOUT, async () => {
+    // What an older claude (commander) answers to a flag it does not know.
+    const old = join(home, 'old-claude');
+    writeFileSync(old, "#!/bin/sh\necho \"error: unknown option '--restricted'\" >&2\nexit 1\n", { mode: 0o755 });
+    const result = await new ClaudeRunner({ binaryPath: old, env: testEnv('[case-old]') }).run(input(repo(), 'hello'));
+    assert.equal(result.status, 'spawn_failed');
+    assert.match(result.error ?? '', /does not know --restricted, which Taskloom's permission profiles need — update it/);
   });
 
   it('missing binary: spawn_failed with what to do', CALL_TIMEOUT, async () => {

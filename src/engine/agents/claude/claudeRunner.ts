@@ -135,6 +135,11 @@ export class ClaudeRunner implements AgentRunner {
       const failure = classifyFailedResult(result, state);
       return fail(failure.status, `claude: ${failure.reason}${lastOutput(proc, false)}`);
     }
+    const unknownFlag = proc.stderr.match(/unknown option '(--[\w-]+)'/)?.[1];
+    if (unknownFlag) {
+      // An older Claude Code than the permission profiles need: running it without them would be less safe, not better.
+      return fail('spawn_failed', `this Claude Code does not know ${unknownFlag}, which Taskloom's permission profiles need — update it (npm i -g @anthropic-ai/claude-code@latest)`);
+    }
     const how = proc.signal ? `was killed by ${proc.signal}` : `exited with code ${proc.exitCode}`;
     return fail(classifyMissingResult(state, proc.stderr), `claude ${how} without a result${lastOutput(proc, true)}`);
   }
