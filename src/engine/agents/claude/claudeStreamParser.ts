@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RunnerActivity } from '../runner';
+import { parseJsonObject } from '../parseJsonObject';
 
 /**
  * Incremental parser of `claude -p --output-format stream-json --verbose` output, one JSON
@@ -229,7 +230,7 @@ export class ClaudeStreamParser {
   push(line: string): RunnerActivity[] {
     const trimmed = line.trim();
     if (trimmed === '') return [];
-    const event = parseObject(trimmed);
+    const event = parseJsonObject(trimmed);
     if (!event || typeof event.type !== 'string') {
       this.s.otherLines++;
       return [];
@@ -404,16 +405,6 @@ export class ClaudeStreamParser {
     if (!this.s.model && r.modelUsage) this.s.model = Object.keys(r.modelUsage)[0];
     const cost = result.totalCostUsd === undefined ? '' : `, $${result.totalCostUsd.toFixed(4)} for the session`;
     return [status(`finished: ${result.subtype}${result.isError ? ' (error)' : ''}, ${result.numTurns ?? '?'} turns${cost}`)];
-  }
-}
-
-function parseObject(line: string): Record<string, unknown> | undefined {
-  if (!line.startsWith('{')) return undefined;
-  try {
-    const value: unknown = JSON.parse(line);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { RunnerActivity } from '../runner';
+import { parseJsonObject } from '../parseJsonObject';
 
 /**
  * Incremental parser of `codex exec --json` output (one JSON object per line). Pure: it only
@@ -76,7 +77,7 @@ export class CodexEventParser {
   push(line: string): ParsedLine {
     const trimmed = line.trim();
     if (trimmed === '') return { activities: [] };
-    const event = parseObject(trimmed);
+    const event = parseJsonObject(trimmed);
     if (!event || typeof event.type !== 'string') {
       this.s.otherLines++;
       return { activities: [] };
@@ -200,16 +201,6 @@ export function readUsage(value: unknown): CodexUsage | undefined {
     outputTokens: n('output_tokens'),
     reasoningOutputTokens: n('reasoning_output_tokens'),
   };
-}
-
-function parseObject(line: string): Record<string, unknown> | undefined {
-  if (!line.startsWith('{')) return undefined;
-  try {
-    const value: unknown = JSON.parse(line);
-    return isObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function errorMessage(value: unknown): string | undefined {

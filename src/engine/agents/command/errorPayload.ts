@@ -1,3 +1,5 @@
+import { parseJsonObject } from '../parseJsonObject';
+
 /** Keys an error object may have besides `error`; an object with any other key is an answer, not an error. */
 const ERROR_OBJECT_KEYS = new Set(['error', 'message', 'code', 'status', 'type', 'details', 'request_id']);
 const MAX_MESSAGE_CHARS = 500;
@@ -13,7 +15,7 @@ export function errorPayload(text: string): string | undefined {
   const trimmed = text.trim();
   const lastLine = trimmed.split('\n').at(-1)?.trim() ?? '';
   for (const candidate of [trimmed, lastLine]) {
-    const value = parseObject(candidate);
+    const value = parseJsonObject(candidate);
     if (value) return errorOf(value);
   }
   return undefined;
@@ -37,16 +39,6 @@ function describe(value: unknown): string | undefined {
     if (typeof message === 'string' && message !== '') return clip(typeof type === 'string' ? `${type}: ${message}` : message);
   }
   return clip(JSON.stringify(value));
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  if (!text.startsWith('{')) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 const clip = (text: string): string => (text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS - 1)}…` : text);
