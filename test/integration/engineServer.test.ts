@@ -417,8 +417,17 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.match(locked.message, /Another Taskloom process .* is driving this workspace/);
     const result = await cli.done;
     assert.equal(result.code, 0, result.stdout + result.stderr);
-    // What the CLI wrote after the listing reached the editor as events, to the last one.
     const [runId] = readdirSync(join(r.dir, '.taskloom', 'runs'));
+    // The editor takes over at once: its own run's events arrive once each, not again from the follower.
+    const own = await server.request(StartGoalRequest.type, {
+      folder: r.dir,
+      planFile: planFile({ goal: 'editor drives', tasks: [task('b')] }),
+      settings: settings({ tasks: { b: { actor: [write({ 'b.txt': 'b' })], critic: [green] } } }),
+    });
+    await server.request(ApprovePlanRequest.type, { folder: r.dir, runId: own.runId, by: 'autopilot' });
+    await server.waitForEnd(own.runId);
+    assertContiguous(server.eventsOf(own.runId));
+    // What the CLI wrote after the listing reached the editor as events, to the last one.
     const followed = await server.waitForEvents(runId!, (events) => events.some((e) => e.type === 'run_finished'));
     const seqs = followed.map((e) => e.seq);
     assert.deepEqual(seqs, seqs.map((_, i) => seqs[0]! + i), 'each event once, in order');
@@ -427,7 +436,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.ok(followed.some((e) => e.type === 'task_transition' && e.to === 'GREEN'), 'the task went green before the eyes of the editor');
     const afterwards = await server.request(ListRunsRequest.type, { folder: r.dir });
     assert.equal(afterwards.drivenElsewhere, undefined);
-    assert.equal(afterwards.runs[0]!.status, 'completed', 'a read after the CLI sees what it wrote');
+    assert.equal(afterwards.runs.find((x) => x.runId === runId)!.status, 'completed', 'a read after the CLI sees what it wrote');
   });
 
   it('interrupts its runs (resumable, not cancelled) and lets go of the lock when the editor goes away without a goodbye', async () => {

@@ -192,6 +192,9 @@ export class WorkspaceHost {
     for (const warning of engine.warnings) this.output.log(`${this.root}: ${warning}`);
     engine.warnings.length = 0;
     this.engine = engine;
+    // The other process let go: send what it wrote last, then stop following, before this
+    // engine's own events start (the follower would read those from disk a second time).
+    if (this.follower?.following) this.follower.tick();
     return engine;
   }
 
