@@ -81,7 +81,7 @@ export class TaskloomEngine {
   createRun(plan: Plan | undefined, config: RunConfig, goal = plan?.goal ?? ''): RunSession {
     // A plan's goal was checked with the plan; a typed goal goes into every prompt, so it has the same limit.
     if (goal.length > PLAN_LIMITS.goal) {
-      throw new PlanValidationError([`goal: is ${goal.length} characters long (at most ${PLAN_LIMITS.goal})`], 'the goal');
+      throw new PlanValidationError([`goal: is ${goal.length} characters long (at most ${PLAN_LIMITS.goal})`]);
     }
     const runId = newRunId();
     // Recorded first, outside the repository (runProvenance.ts): a crash right after creating the
