@@ -90,7 +90,7 @@ async function runOnce(shape: 'independent' | 'chain', count: number): Promise<M
       });
       engine.approvePlan(session, 'autopilot');
       status = await engine.drive(session, new AbortController().signal);
-      green = Object.values(session.state.tasks).filter((t) => t.state === 'GREEN').length;
+      green = Object.values(session.state.tasks).filter((t) => t.state === 'MERGED').length;
       summary = session.state.finishedSummary ?? '';
     } finally {
       engine.close();

@@ -12,8 +12,10 @@ export const yellow = paint(33);
 export const cyan = paint(36);
 
 export function colorState(state: TaskState): string {
-  if (state === 'GREEN') return green(state);
-  if (state === 'NEEDS_HUMAN' || state === 'MECHANICAL_FAILED' || state === 'CANCELLED') return red(state);
+  if (state === 'MERGED' || state === 'GREEN') return green(state);
+  if (state === 'NEEDS_HUMAN' || state === 'HUMAN_RESOLVING' || state === 'MECHANICAL_FAILED' || state === 'CANCELLED' || state === 'MERGE_CONFLICT' || state === 'INTEGRATION_FAILED') {
+    return red(state);
+  }
   if (state === 'SKIPPED' || state === 'CHANGES_REQUIRED' || state === 'UNVERIFIED_BY_CRITIC') return yellow(state);
   return cyan(state);
 }

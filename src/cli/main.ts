@@ -15,9 +15,11 @@ const USAGE = `Taskloom: plans a goal into tasks and runs each through an actor,
 Usage:
   ${RUN_USAGE}
   taskloom resume [RUN_ID] [--yes] [--cwd DIR]  continue the last unfinished run (or RUN_ID); --yes: also one not started here
-  taskloom retry TASK [--note TEXT] [--run ID]  give a task that needs you another try, then continue
+  taskloom retry TASK [--note TEXT] [--run ID]  give a task that needs you another try (the note goes to its agent), then continue
   taskloom accept TASK [--run ID]               accept a task's work as it is, then continue
-  taskloom skip TASK [--run ID]                 skip a task (and what depends on it), then continue
+  taskloom skip TASK [--run ID]                 drop a task (and what depends on it), then continue with the rest
+  taskloom resolve TASK [--run ID]              resolve a merge conflict (or integration failure) yourself in the task's worktree
+  taskloom continue TASK [--run ID]             after resolving by hand: gate the result, merge it, continue
   taskloom runs [--json]                        list the runs in this repository
   taskloom trace [RUN_ID] [--json]              tasks, transitions with reasons, attempts, usage
   taskloom doctor [--probe]                     check git, the repository and the agent CLIs (--probe: one trivial call each)
@@ -31,6 +33,8 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   retry: (argv) => decideCommand('retry', argv),
   accept: (argv) => decideCommand('accept', argv),
   skip: (argv) => decideCommand('skip', argv),
+  resolve: (argv) => decideCommand('resolve', argv),
+  continue: (argv) => decideCommand('continue', argv),
   runs: runsCommand,
   trace: traceCommand,
   doctor: doctorCommand,
@@ -62,7 +66,7 @@ function report(error: unknown): number {
     );
     return EXIT.needsHuman;
   }
-  const known = ['UsageError', 'PlanValidationError', 'PlanFileError', 'WorkspaceError', 'LockHeldError', 'ScenarioError', 'CorruptLogError', 'RunNotFoundError', 'SettingsError'];
+  const known = ['UsageError', 'PlanValidationError', 'PlanFileError', 'WorkspaceError', 'LockHeldError', 'ScenarioError', 'CorruptLogError', 'RunNotFoundError', 'SettingsError', 'UnsupportedEventError'];
   if (known.includes(err.name) || error instanceof UsageError) {
     process.stderr.write(`${red('taskloom:')} ${err.message}\n${err.hint ? `${err.hint}\n` : ''}`);
     return EXIT.badInput;

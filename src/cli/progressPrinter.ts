@@ -12,17 +12,27 @@ export function createProgressPrinter(write: (line: string) => void = (l) => pro
   };
 }
 
+const QUEUE = bold('merge queue'.padEnd(14));
+
 function describe(e: RunEvent, state: RunState): string | undefined {
   switch (e.type) {
     case 'task_transition':
       return `${bold(e.taskId.padEnd(14))} ${colorState(e.from)} → ${colorState(e.to)}  ${dim(e.reason)}`;
     case 'gate_result':
       if (e.taskId !== null) return undefined;
-      return `${bold('integration'.padEnd(14))} gate ${e.passed ? green('passed') : red('failed')}`;
+      return `${QUEUE} gate ${e.passed ? green('passed') : red('failed')}${e.taskIds?.length ? ` on ${e.taskIds.join(', ')}` : ''}`;
     case 'merge_done':
-      return `${bold('integration'.padEnd(14))} ${state.decisions.at(-1)?.summary ?? `merged ${e.taskId}`}`;
+      return `${QUEUE} ${state.decisions.at(-1)?.summary ?? `merged ${e.taskId}`}`;
     case 'merge_conflict':
-      return `${bold('integration'.padEnd(14))} ${red('conflict')} merging ${e.taskId}: ${e.files.join(', ')}`;
+      return `${QUEUE} ${red('conflict')} merging ${e.taskId}: ${e.files.join(', ')}`;
+    case 'queue_batch':
+      return `${QUEUE} batch ${e.batch}: merging ${e.taskIds.join(', ')}`;
+    case 'queue_bisected':
+      return `${QUEUE} ${yellow('bisected')} batch ${e.batch}: ${e.culprit} fails the integration gate`;
+    case 'overlaps_predicted':
+      return e.pairs.length ? `${bold('schedule'.padEnd(14))} ${e.pairs.length} overlap(s) predicted (${e.mode})` : undefined;
+    case 'overlap_detected':
+      return yellow(`${e.taskId.padEnd(14)} overlap: changed ${e.files.join(', ')}, also changed by ${e.otherTaskId}`);
     case 'plan_proposed':
       return `${bold('plan'.padEnd(14))} draft ${e.round}: ${e.plan.tasks.map((t) => t.id).join(', ')}`;
     case 'plan_reviewed':
@@ -34,7 +44,7 @@ function describe(e: RunEvent, state: RunState): string | undefined {
     case 'warning':
       return yellow(`warning: ${e.taskId ? `${e.taskId}: ` : ''}${e.message}`);
     case 'integration_prepared':
-      return `${bold('integration'.padEnd(14))} merging green tasks into ${state.integration.branch}`;
+      return `${QUEUE} merge queue into ${e.branch}`;
     default:
       return undefined;
   }

@@ -27,6 +27,7 @@ export const RUN_CONFIG_OPTIONS = {
   'budget-tokens': { type: 'string' },
   'task-budget-usd': { type: 'string' },
   'task-budget-tokens': { type: 'string' },
+  overlap: { type: 'string' },
 } as const;
 
 export interface RunConfigFlags {
@@ -52,6 +53,7 @@ export interface RunConfigFlags {
   'budget-tokens'?: string;
   'task-budget-usd'?: string;
   'task-budget-tokens'?: string;
+  overlap?: string;
 }
 
 /** The flag each setting comes from, so the shared checks name what the user typed. */
@@ -75,6 +77,7 @@ const FLAG_LABELS: Record<SettingName, string> = {
   'budgets.runTokens': '--budget-tokens',
   'budgets.taskUsd': '--task-budget-usd',
   'budgets.taskTokens': '--task-budget-tokens',
+  overlap: '--overlap',
 };
 
 /** The flags as RunSettings; runConfigFromSettings (shared with the editor) does the defaults and the checks. */
@@ -106,6 +109,7 @@ export function buildRunConfig(flags: RunConfigFlags, cwd: string, repoRoot: str
       taskTokens: numberFlag('task-budget-tokens', flags['task-budget-tokens']),
     },
     allowUnverified: flags['allow-unverified'] ?? false,
+    ...(flags.overlap !== undefined ? { overlap: flags.overlap } : {}),
     codexConfig: flags['codex-config'] ?? [],
   };
   return runConfigFromSettings(settings, { baseDir: cwd, repoRoot, labels: FLAG_LABELS });

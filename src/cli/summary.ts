@@ -1,5 +1,7 @@
 import { join } from 'node:path';
-import type { RunState } from '../engine/domain/runState';
+import { allowedHumanActions } from '../engine/domain/humanActions';
+import type { RunState, TaskView } from '../engine/domain/runState';
+import { isWaitingForHuman } from '../engine/domain/taskStates';
 import { buildTraceReport } from '../engine/report/traceReport';
 import { bold, colorState, formatDuration, formatTokens, formatUsd, green, red, table, yellow } from './format';
 
@@ -45,18 +47,39 @@ export function formatRunSummary(state: RunState): string {
   return lines.join('\n');
 }
 
-function nextSteps(state: RunState): string[] {
+/** What is left for the user, each with the exact commands that move it on. */
+export function nextSteps(state: RunState): string[] {
   const cwd = `--cwd ${JSON.stringify(state.repoRoot)}`;
-  if (state.status === 'paused') return ['', `Paused (${state.pausedReason}). Continue later with: taskloom resume ${state.runId} ${cwd}`];
-  const stuck = state.taskOrder.filter((id) => state.tasks[id]!.state === 'NEEDS_HUMAN');
-  if (stuck.length === 0) {
-    if (state.status === 'completed') return ['', `Review it with: git diff ${state.baseCommit.slice(0, 10)} ${state.integration.branch}`];
-    return [];
+  const lines: string[] = [];
+  if (state.status === 'paused') lines.push('', `Paused (${state.pausedReason}). Continue later with: taskloom resume ${state.runId} ${cwd}`);
+  const waiting = state.taskOrder.map((id) => state.tasks[id]!).filter((t) => isWaitingForHuman(t.state) || t.state === 'UNVERIFIED_BY_CRITIC');
+  if (waiting.length === 0) {
+    if (state.status === 'completed') lines.push('', `Review it with: git diff ${state.baseCommit.slice(0, 10)} ${state.integration.branch}`);
+    return lines;
   }
-  return [
-    '',
-    yellow('Needs you:'),
-    ...stuck.map((id) => `  ${id}: ${state.tasks[id]!.lastReason}`),
-    `Then: taskloom retry|accept|skip ${stuck[0]} [--note TEXT] ${cwd}`,
-  ];
+  lines.push('', yellow('Needs you:'));
+  for (const task of waiting) {
+    lines.push(`  ${task.id}: ${whatItNeeds(task)}`);
+    for (const command of commandsFor(task, state.runId, cwd)) lines.push(`    ${command}`);
+  }
+  return lines;
+}
+
+function whatItNeeds(task: TaskView): string {
+  if (task.state === 'HUMAN_RESOLVING') return `being resolved by hand in ${task.worktreePath ?? 'its worktree'}; edit it, then continue`;
+  if (task.queueProblem?.kind === 'conflict') return `merge conflict in ${task.queueProblem.files.join(', ')} — ${task.lastReason}`;
+  if (task.queueProblem?.kind === 'integration_gate') return `the integration gate fails with it merged — ${task.lastReason}`;
+  return task.lastReason;
+}
+
+const COMMAND_OF = {
+  retry: (id: string, run: string, cwd: string) => `taskloom retry ${id} --note "…" --run ${run} ${cwd}   (another try, with a note for the agent)`,
+  resolve: (id: string, run: string, cwd: string) => `taskloom resolve ${id} --run ${run} ${cwd}   (resolve it yourself in its worktree)`,
+  continue: (id: string, run: string, cwd: string) => `taskloom continue ${id} --run ${run} ${cwd}   (check your resolution with the gate, then merge it)`,
+  accept: (id: string, run: string, cwd: string) => `taskloom accept ${id} --run ${run} ${cwd}   (take the work as it is)`,
+  skip: (id: string, run: string, cwd: string) => `taskloom skip ${id} --run ${run} ${cwd}   (drop it and what depends on it)`,
+};
+
+function commandsFor(task: TaskView, runId: string, cwd: string): string[] {
+  return allowedHumanActions(task).map((action) => COMMAND_OF[action](task.id, runId, cwd));
 }

@@ -32,7 +32,7 @@ export function showDriveProgress(services: Services, ref: RunRef): void {
             const state = entry.state;
             const busy = state?.taskOrder.map((id) => state.tasks[id]!).find((t) => ['BUILDING', 'GATING', 'CRITIC_REVIEWING'].includes(t.state));
             const what = state?.status === 'integrating' ? 'merging green work' : busy ? `${busy.id}: ${busy.state.toLowerCase().replace('_', ' ')}` : entry.summary.status;
-            const message = `${entry.summary.green}/${entry.summary.total} green — ${plainText(what, 80)}`;
+            const message = `${entry.summary.done}/${entry.summary.total} done — ${plainText(what, 80)}`;
             if (message !== lastMessage) progress.report({ message });
             lastMessage = message;
           };

@@ -4,7 +4,7 @@ import { plainText } from './tree/presentation';
 /** The sentence that says what stopped where: "Run 'add rate limiting' stopped at 3 of 7 tasks". */
 export function resumeMessage(summary: RunListEntry, phase: string): string {
   const goal = plainText(summary.goal || summary.runId, 80);
-  const where = `at ${summary.green} of ${summary.total} tasks`;
+  const where = `at ${summary.done} of ${summary.total} tasks`;
   switch (phase) {
     case 'paused':
       return `Taskloom run '${goal}' is paused ${where}.`;

@@ -31,8 +31,8 @@ export class RunStatusBar implements vscode.Disposable {
     const phase = runPhase(summary, state?.plan.tasks.length);
     const icon = RUN_LOOK[phase].icon;
     const cost = state ? ` · ${formatCost(state.usage.total.costUsd)}` : '';
-    this.item.text = `$(${icon}) Taskloom ${summary.green}/${summary.total}${cost}`;
-    this.item.tooltip = `${plainText(summary.goal, 120)}\n${phaseWords(phase)}: ${summary.green} of ${summary.total} tasks green. Click to show the run.`;
+    this.item.text = `$(${icon}) Taskloom ${summary.done}/${summary.total}${cost}`;
+    this.item.tooltip = `${plainText(summary.goal, 120)}\n${phaseWords(phase)}: ${summary.done} of ${summary.total} tasks done (merged or skipped). Click to show the run.`;
     this.item.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [{ folder: entry.folder, runId: summary.runId }] };
     this.item.backgroundColor = phase === 'needs_human' || phase === 'failed' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();

@@ -125,8 +125,8 @@ export namespace DiscardRunRequest {
 }
 
 export interface RunListEntry extends RunIndexEntry {
-  /** Tasks GREEN / all tasks, for "stopped at 3 of 7 tasks". */
-  green: number;
+  /** Tasks done (merged or skipped) / all tasks, for "stopped at 3 of 7 tasks". */
+  done: number;
   total: number;
   /** This server is driving (or planning) the run now. */
   active: boolean;

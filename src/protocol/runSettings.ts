@@ -24,4 +24,6 @@ export interface RunSettings {
   stuckThresholdSeconds: number;
   gateTimeoutSeconds: number;
   budgets: { runUsd?: number; runTokens?: number; taskUsd?: number; taskTokens?: number };
+  /** Tasks whose files hints overlap: 'serialize' (default), 'warn' or 'off'. */
+  overlap?: string;
 }

@@ -107,7 +107,7 @@ export interface EndState {
   /** Merge commits on the integration branch's first-parent line, per task (from the subject). */
   mergesPerTask: Record<string, number>;
   mergeCount: number;
-  /** Tree of each GREEN task branch tip, and whether the tip is contained in the integration branch. */
+  /** Tree of each MERGED task branch tip, and whether the tip is contained in the integration branch. */
   greenBranches: Record<string, { tree: string; inIntegration: boolean }>;
   conflicts: string[];
   worktrees: string[];
@@ -135,7 +135,7 @@ export function endState(r: TempRepo): EndState {
   }
   const greenBranches: EndState['greenBranches'] = {};
   for (const task of t.tasks) {
-    if (task.state !== 'GREEN') continue;
+    if (task.state !== 'MERGED') continue;
     const ref = task.branch ?? `taskloom/${t.runId}/${task.id}`;
     let inIntegration = true;
     try {

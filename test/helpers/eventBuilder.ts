@@ -1,4 +1,4 @@
-import type { RunEvent, RunEventBody } from '../../src/engine/domain/events';
+import { EVENT_SCHEMA_VERSION, type RunEvent, type RunEventBody } from '../../src/engine/domain/events';
 import type { Plan } from '../../src/engine/domain/plan';
 import { DEFAULT_RUN_CONFIG } from '../../src/engine/domain/runConfig';
 import { TaskStateMachine } from '../../src/engine/domain/taskStateMachine';
@@ -13,7 +13,10 @@ export const TWO_TASK_PLAN: Plan = {
   ],
 };
 
-/** Builds a legal event stream for tests: tracks seq and each task's state like the engine does. */
+/**
+ * Builds a legal event stream for tests: tracks seq and each task's state like the engine does.
+ * Events carry this release's format version; `version: 1` builds a stream as release 0.1 wrote it.
+ */
 export class EventBuilder {
   readonly events: RunEvent[] = [];
   private readonly states = new Map<string, TaskState>();
@@ -21,6 +24,7 @@ export class EventBuilder {
   constructor(
     readonly runId = 'run-1',
     plan: Plan = TWO_TASK_PLAN,
+    private readonly version: number = EVENT_SCHEMA_VERSION,
   ) {
     for (const t of plan.tasks) this.states.set(t.id, 'PENDING');
     this.add({
@@ -37,7 +41,8 @@ export class EventBuilder {
   }
 
   add(body: RunEventBody): RunEvent {
-    const event = { ...body, seq: this.events.length + 1, runId: this.runId, at: new Date(Date.UTC(2026, 0, 1, 0, 0, this.events.length)).toISOString() } as RunEvent;
+    const at = new Date(Date.UTC(2026, 0, 1, 0, 0, this.events.length)).toISOString();
+    const event = { ...body, seq: this.events.length + 1, runId: this.runId, at, ...(this.version > 1 ? { v: this.version } : {}) } as RunEvent;
     this.events.push(event);
     return event;
   }

@@ -347,8 +347,8 @@ describe('whole runs through the real claude CLI', { concurrency: 3 }, () => {
     assert.deepEqual(
       t.tasks.map((x) => [x.id, x.state, x.dependsOn]),
       [
-        ['alpha', 'GREEN', []],
-        ['beta', 'GREEN', ['alpha']],
+        ['alpha', 'MERGED', []],
+        ['beta', 'MERGED', ['alpha']],
       ],
     );
     assert.deepEqual(t.integration.merged, ['alpha', 'beta']);
@@ -401,7 +401,7 @@ describe('whole runs through the real claude CLI', { concurrency: 3 }, () => {
     assert.equal(result.code, 0, output(result));
     const t = trace(r);
     const task = t.tasks[0]!;
-    assert.equal(task.state, 'GREEN');
+    assert.equal(task.state, 'MERGED');
     assert.equal(task.attempts, 2);
     assert.equal(task.gateFailures, 1);
     assert.ok(task.transitions.some((x) => x.event === 'RETRY_BUILD' && /grep -q fixed delta\.txt` exited 1/.test(x.reason)));
@@ -452,14 +452,14 @@ describe('whole runs through the real claude CLI', { concurrency: 3 }, () => {
     assert.equal(result.code, 0, output(result));
     const t = trace(r);
     const task = t.tasks[0]!;
-    assert.equal(task.state, 'GREEN');
+    assert.equal(task.state, 'MERGED');
     assert.equal(task.attempts, 2);
     assert.equal(task.reviewCycles, 1);
     assert.equal(task.gateFailures, 0);
     const changes = task.transitions.find((x) => x.event === 'CRITIC_CHANGES_REQUIRED');
     assert.ok(changes && /not approved yet \(1 blocking\)/.test(changes.reason), JSON.stringify(task.transitions));
     assert.ok(task.transitions.some((x) => x.event === 'RETRY_BUILD' && /1 critic finding/.test(x.reason)));
-    assert.equal(lastTransition(task).event, 'CRITIC_GREEN');
+    assert.deepEqual(task.transitions.slice(-3).map((x) => x.event), ['CRITIC_GREEN', 'MERGE_STARTED', 'MERGE_VERIFIED']);
     assert.equal(show(r, t.integration.branch!, 'gamma.txt'), 'approved');
 
     const verdicts = events(r, t.runId).filter((e) => e.type === 'critic_verdict');
@@ -546,7 +546,7 @@ describe('whole runs through the real claude CLI', { concurrency: 3 }, () => {
     assert.equal(resumed.code, 0, output(resumed));
     t = trace(r);
     assert.equal(t.status, 'completed');
-    assert.equal(t.tasks[0]!.state, 'GREEN');
+    assert.equal(t.tasks[0]!.state, 'MERGED');
     assert.equal(show(r, t.integration.branch!, 'zeta.txt'), 'zeta');
     const calls = runnerCalls(events(r, t.runId));
     assert.deepEqual(
@@ -619,7 +619,7 @@ describe('whole runs through the real claude CLI', { concurrency: 3 }, () => {
     assertWritesAccepted(s);
     assert.equal(result.code, 0, output(result));
     const t = trace(r);
-    assert.equal(t.tasks[0]!.state, 'GREEN');
+    assert.equal(t.tasks[0]!.state, 'MERGED');
     assert.equal(t.tasks[0]!.attempts, 3);
     const calls = runnerCalls(events(r, t.runId), 'actor');
     assert.deepEqual(calls.map((c) => c.resumed ?? false), [false, true, true]);

@@ -87,7 +87,7 @@ describe('whole runs through the real codex CLI', () => {
       model((t) => `${t} by codex\n`, () => verdict('green', 'looks right')),
     );
     assert.equal(result.code, 0, result.stdout + result.stderr);
-    assert.deepEqual(trace.tasks.map((t) => t.state), ['GREEN', 'GREEN']);
+    assert.deepEqual(trace.tasks.map((t) => t.state), ['MERGED', 'MERGED']);
     assert.equal(r.git(['show', `${trace.integration.branch}:second.txt`]), 'second by codex');
     assert.equal(r.git(['show', `${trace.integration.branch}:first.txt`]), 'first by codex');
     assert.equal(trace.usage.byRole.actor!.cacheReadTokens, 400, 'two actor turns with 200 cached tokens each');
@@ -102,7 +102,7 @@ describe('whole runs through the real codex CLI', () => {
     );
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const only = trace.tasks[0]!;
-    assert.equal(only.state, 'GREEN');
+    assert.equal(only.state, 'MERGED');
     assert.equal(only.gateFailures, 1);
     assert.ok(only.transitions.some((t) => t.event === 'RETRY_BUILD' && /exited 1/.test(t.reason)));
   });

@@ -148,7 +148,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.equal(events.length, onDisk.length, 'every durable event was sent');
     const state = await server.request(GetRunRequest.type, { folder: r.dir, runId: started.runId });
     assert.equal(state.lastSeq, events.at(-1)!.seq);
-    assert.deepEqual(Object.values(state.tasks).map((t) => t.state), ['GREEN', 'GREEN', 'GREEN']);
+    assert.deepEqual(Object.values(state.tasks).map((t) => t.state), ['MERGED', 'MERGED', 'MERGED']);
 
     // The critic's nit on a file reached the Problems panel feed, not blocking.
     const findings = server.findings.filter((f) => f.runId === started.runId).at(-1)!;
@@ -161,7 +161,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.equal(existsSync(lockFile(r)), false, 'the lock is released once the run ended');
     const listed = await server.request(ListRunsRequest.type, { folder: r.dir });
     assert.deepEqual(
-      listed.runs.map((x) => [x.runId, x.status, x.green, x.total, x.active, x.foreign]),
+      listed.runs.map((x) => [x.runId, x.status, x.done, x.total, x.active, x.foreign]),
       [[started.runId, 'completed', 3, 3, false, false]],
     );
     assert.equal(listed.drivenElsewhere, undefined);
@@ -280,17 +280,17 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
       return server.waitForEnd(runId, before);
     };
     const refused = await userError(server.request(TaskDecisionRequest.type, { folder: r.dir, runId, taskId: 'after', action: 'accept' }));
-    assert.match(refused.message, /only a task that needs a human/);
+    assert.match(refused.message, /Task "after" is SKIPPED; it cannot be accepted now/);
     assert.match((await userError(server.request(TaskDecisionRequest.type, { folder: r.dir, runId, taskId: 'ghost', action: 'retry' }))).message, /has no task "ghost"/);
 
     const retried = await decide('flaky', 'retry', 'the file goes at the root');
     assert.equal(retried.type === 'run_finished' && retried.status, 'needs_human', 'rough and broken still need a human');
-    assert.equal((await stateOf()).flaky, 'GREEN');
+    assert.equal((await stateOf()).flaky, 'MERGED');
     assert.match((await userError(server.request(ApplyIntegrationRequest.type, { folder: r.dir, runId }))).message, /not completed/);
     await decide('rough', 'accept');
-    assert.equal((await stateOf()).rough, 'GREEN');
+    assert.equal((await stateOf()).rough, 'MERGED');
     await decide('broken', 'skip');
-    assert.deepEqual(await stateOf(), { flaky: 'GREEN', rough: 'GREEN', broken: 'SKIPPED', after: 'SKIPPED' });
+    assert.deepEqual(await stateOf(), { flaky: 'MERGED', rough: 'MERGED', broken: 'SKIPPED', after: 'SKIPPED' });
     const state = await server.request(GetRunRequest.type, { folder: r.dir, runId });
     assert.deepEqual(state.integration.merged.sort(), ['flaky', 'rough']);
     assert.equal(r.git(['show', `${state.integration.branch}:rough.txt`]), 'good enough');
@@ -354,7 +354,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     const end = await server.waitForEnd(runId, cancelled.lastSeq);
     assert.equal(end.type === 'run_finished' && end.status, 'completed');
     const state = await server.request(GetRunRequest.type, { folder: r.dir, runId });
-    assert.deepEqual(Object.values(state.tasks).map((t) => t.state), ['GREEN', 'GREEN', 'GREEN']);
+    assert.deepEqual(Object.values(state.tasks).map((t) => t.state), ['MERGED', 'MERGED', 'MERGED']);
     assertContiguous(server.eventsOf(runId));
     assert.match((await userError(server.request(ResumeRequest.type, { folder: r.dir, runId }))).message, /already completed/);
 
@@ -487,7 +487,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     const end = await revived.waitForEnd(runId, before);
     assert.equal(end.type === 'run_finished' && end.status, 'completed');
     const state = await revived.request(GetRunRequest.type, { folder: r.dir, runId });
-    assert.deepEqual(Object.values(state.tasks).map((t) => t.state), ['GREEN', 'GREEN', 'GREEN']);
+    assert.deepEqual(Object.values(state.tasks).map((t) => t.state), ['MERGED', 'MERGED', 'MERGED']);
     assert.deepEqual(state.integration.merged.sort(), ['a', 'b', 'c']);
     const events = revived.eventsOf(runId);
     assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => before + 1 + i), 'the new server sends what came after');

@@ -330,7 +330,7 @@ describe('hostile goals and agent output', () => {
     assert.ok(events(box).some((e) => JSON.stringify(e).includes('critic $(touch PWNED)')), 'the summary is kept in the log');
 
     const json = JSON.parse(runCli(['trace', '--json', '--cwd', box.repo]).stdout) as TraceReport;
-    assert.equal(json.tasks[0]!.state, 'GREEN');
+    assert.equal(json.tasks[0]!.state, 'MERGED');
     cliOutput = { run: result.stdout, trace: runCli(['trace', '--cwd', box.repo]).stdout };
   });
 

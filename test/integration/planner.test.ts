@@ -38,7 +38,7 @@ describe('planning a goal', () => {
     assert.match(result.stdout, /draft 1: one/);
     assert.match(result.stdout, /changes required/);
     assert.match(result.stdout, /draft 2: one, two/);
-    assert.deepEqual(trace.tasks.map((t) => [t.id, t.state]), [['one', 'GREEN'], ['two', 'GREEN']]);
+    assert.deepEqual(trace.tasks.map((t) => [t.id, t.state]), [['one', 'MERGED'], ['two', 'MERGED']]);
     assert.equal(trace.goal, 'add two files');
     assert.equal(trace.usage.byRole.planner!.inputTokens, 0);
     assert.match(decisions, /Planner draft 2: 2 task\(s\)/);

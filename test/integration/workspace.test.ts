@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
-import { DependencyMergeError } from '../../src/engine/workspace/errors';
+import { IntegrationBranch } from '../../src/engine/workspace/integrationBranch';
 import { readTaskBase, worktreeGitDir } from '../../src/engine/workspace/worktreeFiles';
 import { WorktreeManager } from '../../src/engine/workspace/worktreeManager';
 import { makeTempRepo } from '../helpers/tempRepo';
@@ -15,23 +15,18 @@ async function setup(t: TestContext) {
   // What inspectRepo returns (tested on its own); built directly to spare git calls.
   const info = { root: repo.dir, gitCommonDir: join(repo.dir, '.git'), headCommit: repo.git(['rev-parse', 'HEAD']) };
   const manager = new WorktreeManager(info, 'r1');
+  const integration = new IntegrationBranch(info, 'r1');
   // As the engine does when it opens a workspace: .taskloom/ (worktrees included) is not the user's work.
   writeFileSync(join(repo.dir, '.git', 'info', 'exclude'), '.taskloom/\n');
   /** Runs git in any directory (a worktree) with the helper's identity and clean env. */
   const gitIn = (dir: string, args: string[]) => repo.git(['-C', dir, ...args]);
   const mergeInProgress = (dir: string) => existsSync(resolve(dir, gitIn(dir, ['rev-parse', '--git-path', 'MERGE_HEAD'])));
-  return { repo, info, manager, base: info.headCommit, gitIn, mergeInProgress };
+  return { repo, info, manager, integration, base: info.headCommit, gitIn, mergeInProgress };
 }
 
 /** Prepares a task, writes files into its worktree and commits them as the agent's work. */
-async function doTask(
-  manager: WorktreeManager,
-  base: string,
-  taskId: string,
-  files: Record<string, string>,
-  dependencyBranches: string[] = [],
-) {
-  const wt = await manager.prepareTaskWorktree({ taskId, runBaseCommit: base, dependencyBranches, fresh: true });
+async function doTask(manager: WorktreeManager, start: string, taskId: string, files: Record<string, string>) {
+  const wt = await manager.prepareTaskWorktree({ taskId, startCommit: start, fresh: true });
   for (const [path, content] of Object.entries(files)) writeFileSync(join(wt.path, path), content);
   const committed = await manager.commitAll(wt.path, `${taskId}: work`);
   assert.ok(committed, `task ${taskId} should have committed`);
@@ -41,7 +36,7 @@ async function doTask(
 describe('task worktrees', { concurrency: true }, () => {
   test('live under .taskloom/ (not .git/, where Claude Code refuses to write) on their own branch, leaving the user tree untouched', async (t) => {
     const { repo, manager, base } = await setup(t);
-    const wt = await manager.prepareTaskWorktree({ taskId: 'a', runBaseCommit: base, dependencyBranches: [], fresh: true });
+    const wt = await manager.prepareTaskWorktree({ taskId: 'a', startCommit: base, fresh: true });
 
     assert.equal(wt.path, join(repo.dir, '.taskloom', 'worktrees', 'r1', 'a'));
     assert.equal(wt.branch, 'taskloom/r1/a');
@@ -54,20 +49,14 @@ describe('task worktrees', { concurrency: true }, () => {
     assert.equal(repo.git(['rev-parse', '--abbrev-ref', 'HEAD']), 'main');
   });
 
-  test('a dependent task starts from its dependency’s committed code', async (t) => {
+  test('a task starts from the commit it is given (the verified integration head) and diffs against it', async (t) => {
     const { manager, base, gitIn } = await setup(t);
     const a = await doTask(manager, base, 'a', { 'a.txt': 'from A\n' });
-    const b = await manager.prepareTaskWorktree({
-      taskId: 'b',
-      runBaseCommit: base,
-      dependencyBranches: [a.branch],
-      fresh: true,
-    });
+    const aTip = gitIn(a.path, ['rev-parse', 'HEAD']);
+    const b = await manager.prepareTaskWorktree({ taskId: 'b', startCommit: aTip, fresh: true });
 
     assert.equal(readFileSync(join(b.path, 'a.txt'), 'utf8'), 'from A\n');
-    assert.notEqual(b.baseCommit, base);
-    assert.equal(gitIn(b.path, ['rev-parse', 'HEAD']), b.baseCommit);
-    // The base includes A's work, so B's diff shows only B's own changes.
+    assert.equal(b.baseCommit, aTip);
     writeFileSync(join(b.path, 'b.txt'), 'from B\n');
     const diff = await manager.diffFromBase(b.path, b.baseCommit);
     assert.match(diff, /b\/b\.txt/);
@@ -93,7 +82,7 @@ describe('task worktrees', { concurrency: true }, () => {
 
   test('commitAll commits additions and deletions, and nothing when nothing changed', async (t) => {
     const { manager, base, gitIn } = await setup(t);
-    const wt = await manager.prepareTaskWorktree({ taskId: 'a', runBaseCommit: base, dependencyBranches: [], fresh: true });
+    const wt = await manager.prepareTaskWorktree({ taskId: 'a', startCommit: base, fresh: true });
     assert.equal(await manager.commitAll(wt.path, 'nothing'), null);
 
     rmSync(join(wt.path, 'README.md'));
@@ -106,45 +95,14 @@ describe('task worktrees', { concurrency: true }, () => {
     assert.equal(gitIn(wt.path, ['status', '--porcelain']), '');
   });
 
-  test('conflicting dependencies abort the merge and name the dependency and files', async (t) => {
-    const { manager, base, gitIn, mergeInProgress } = await setup(t);
-    const a = await doTask(manager, base, 'a', { 'shared.txt': 'line 1\nA\nline 3\n' });
-    const b = await doTask(manager, base, 'b', { 'shared.txt': 'line 1\nB\nline 3\n' });
-
-    const error = await manager
-      .prepareTaskWorktree({ taskId: 'c', runBaseCommit: base, dependencyBranches: [a.branch, b.branch], fresh: true })
-      .then(
-        () => assert.fail('expected a DependencyMergeError'),
-        (e: unknown) => e,
-      );
-    assert.ok(error instanceof DependencyMergeError);
-    assert.equal(error.dependency, b.branch);
-    assert.deepEqual(error.mergedDependencies, [a.branch]);
-    assert.deepEqual(error.files, ['shared.txt']);
-    assert.match(error.hint, /retry/i);
-    const cPath = manager.taskPath('c');
-    assert.equal(gitIn(cPath, ['status', '--porcelain']), '');
-    assert.equal(mergeInProgress(cPath), false);
-  });
-
   test('!fresh reuses a prepared worktree with its recorded base and uncommitted work', async (t) => {
     const { manager, base } = await setup(t);
-    const a = await doTask(manager, base, 'a', { 'a.txt': 'A\n' });
-    const first = await manager.prepareTaskWorktree({
-      taskId: 'b',
-      runBaseCommit: base,
-      dependencyBranches: [a.branch],
-      fresh: true,
-    });
+    const first = await manager.prepareTaskWorktree({ taskId: 'b', startCommit: base, fresh: true });
+    writeFileSync(join(first.path, 'b.txt'), 'B\n');
     await manager.commitAll(first.path, 'b: first attempt');
     writeFileSync(join(first.path, 'in-progress.txt'), 'unsaved\n');
 
-    const again = await manager.prepareTaskWorktree({
-      taskId: 'b',
-      runBaseCommit: base,
-      dependencyBranches: [a.branch],
-      fresh: false,
-    });
+    const again = await manager.prepareTaskWorktree({ taskId: 'b', startCommit: base, fresh: false });
     assert.equal(again.reused, true);
     assert.equal(again.path, first.path);
     assert.equal(again.baseCommit, first.baseCommit);
@@ -153,12 +111,12 @@ describe('task worktrees', { concurrency: true }, () => {
 
   test('!fresh rebuilds when the earlier preparation never finished (no base recorded)', async (t) => {
     const { manager, base } = await setup(t);
-    const first = await manager.prepareTaskWorktree({ taskId: 'a', runBaseCommit: base, dependencyBranches: [], fresh: true });
+    const first = await manager.prepareTaskWorktree({ taskId: 'a', startCommit: base, fresh: true });
     writeFileSync(join(first.path, 'junk.txt'), 'junk\n');
     // Crash before preparation finished: the base is recorded last.
     rmSync(join(worktreeGitDir(first.path), 'taskloom-base'));
 
-    const again = await manager.prepareTaskWorktree({ taskId: 'a', runBaseCommit: base, dependencyBranches: [], fresh: false });
+    const again = await manager.prepareTaskWorktree({ taskId: 'a', startCommit: base, fresh: false });
     assert.equal(again.reused, false);
     assert.equal(again.baseCommit, base);
     assert.ok(!existsSync(join(again.path, 'junk.txt')));
@@ -180,7 +138,7 @@ describe('task worktrees', { concurrency: true }, () => {
     writeFileSync(join(b.path, 'leftover.txt'), 'x\n');
 
     for (const taskId of ['a', 'b']) {
-      const wt = await manager.prepareTaskWorktree({ taskId, runBaseCommit: base, dependencyBranches: [], fresh: true });
+      const wt = await manager.prepareTaskWorktree({ taskId, startCommit: base, fresh: true });
       assert.equal(wt.reused, false);
       assert.equal(gitIn(wt.path, ['rev-parse', 'HEAD']), base, `${taskId} branch restarts at the run base`);
       assert.ok(!existsSync(join(wt.path, 'old.txt')));
@@ -195,81 +153,139 @@ describe('task worktrees', { concurrency: true }, () => {
   test('rejects ids that cannot be branch names', async (t) => {
     const { manager, base } = await setup(t);
     await assert.rejects(
-      manager.prepareTaskWorktree({ taskId: '../escape', runBaseCommit: base, dependencyBranches: [], fresh: true }),
+      manager.prepareTaskWorktree({ taskId: '../escape', startCommit: base, fresh: true }),
       /Invalid task id/,
     );
   });
 });
 
-describe('integration merges', { concurrency: true }, () => {
-  test('a conflict is recorded with its file, other merges are kept and the tree stays clean', async (t) => {
+describe('taking in integration (a task the merge queue sent back)', { concurrency: true }, () => {
+  test('a clean merge is committed on the task branch; a conflict is left in progress with its markers', async (t) => {
     const { manager, base, gitIn, mergeInProgress } = await setup(t);
-    await doTask(manager, base, 'a', { 'shared.txt': 'line 1\nA\nline 3\n' });
-    await doTask(manager, base, 'b', { 'shared.txt': 'line 1\nB\nline 3\n' });
-    await doTask(manager, base, 'c', { 'c.txt': 'C\n' });
-    const integration = await manager.prepareIntegration(base);
+    const a = await doTask(manager, base, 'a', { 'shared.txt': 'line 1\nA\nline 3\n' });
+    const c = await doTask(manager, base, 'c', { 'c.txt': 'C\n' });
+    const aTip = gitIn(a.path, ['rev-parse', 'HEAD']);
 
-    const mergedA = await manager.mergeTask('a', 'Merge a');
-    assert.equal(mergedA.status, 'merged');
-    assert.deepEqual(await manager.mergeTask('b', 'Merge b'), { status: 'conflict', files: ['shared.txt'] });
-    assert.equal(gitIn(integration.path, ['status', '--porcelain']), '');
-    assert.equal(mergeInProgress(integration.path), false);
+    const clean = await manager.syncWithIntegration('c', aTip);
+    assert.deepEqual(clean.conflicts, []);
+    assert.equal(mergeInProgress(c.path), false);
+    assert.equal(readFileSync(join(c.path, 'shared.txt'), 'utf8'), 'line 1\nA\nline 3\n');
+    assert.equal(gitIn(c.path, ['rev-list', '--parents', '-n', '1', 'HEAD']).split(' ').length, 3, 'a merge commit');
+    assert.equal(await readTaskBase(c.path), aTip);
 
-    const mergedC = await manager.mergeTask('c', 'Merge c');
-    assert.equal(mergedC.status, 'merged');
-    assert.equal(await manager.integrationHead(), (mergedC as { commit: string }).commit);
-    assert.equal(readFileSync(join(integration.path, 'shared.txt'), 'utf8'), 'line 1\nA\nline 3\n');
-    assert.ok(existsSync(join(integration.path, 'c.txt')));
-    assert.equal(gitIn(integration.path, ['log', '-1', '--format=%s']), 'Merge c');
-  });
-
-  test('merging the same task twice is reported as already merged, with one merge commit', async (t) => {
-    const { repo, manager, base } = await setup(t);
-    await doTask(manager, base, 'a', { 'a.txt': 'A\n' });
-    await manager.prepareIntegration(base);
-
-    const first = await manager.mergeTask('a', 'Merge a');
-    const second = await manager.mergeTask('a', 'Merge a');
-    assert.equal(first.status, 'merged');
-    assert.deepEqual(second, { status: 'already', commit: (first as { commit: string }).commit });
-    assert.equal(repo.git(['rev-list', '--merges', '--count', `${base}..${manager.integrationBranch}`]), '1');
-  });
-
-  test('prepareIntegration after a crash aborts a half-done merge and keeps earlier merges', async (t) => {
-    const { repo, manager, base, gitIn, mergeInProgress } = await setup(t);
-    await doTask(manager, base, 'a', { 'shared.txt': 'line 1\nA\nline 3\n' });
     const b = await doTask(manager, base, 'b', { 'shared.txt': 'line 1\nB\nline 3\n' });
-    const integration = await manager.prepareIntegration(base);
-    await manager.mergeTask('a', 'Merge a');
-    const afterA = await manager.integrationHead();
+    const bTip = gitIn(b.path, ['rev-parse', 'HEAD']);
+    const conflicted = await manager.syncWithIntegration('b', aTip);
+    assert.deepEqual(conflicted, { path: b.path, from: bTip, conflicts: ['shared.txt'] });
+    assert.equal(mergeInProgress(b.path), true);
+    assert.match(readFileSync(join(b.path, 'shared.txt'), 'utf8'), /^<<<<<<< HEAD\nB\n=======\nA\n>>>>>>> /m);
 
-    // Crash mid-merge: a conflicted merge left in progress.
-    assert.throws(() => gitIn(integration.path, ['merge', '--no-ff', '-m', 'crashing', b.branch]));
-    assert.equal(mergeInProgress(integration.path), true);
+    // Asked again for the same commit (a resolution that goes on): the merge in progress is kept.
+    writeFileSync(join(b.path, 'notes.txt'), 'half done\n');
+    assert.deepEqual(await manager.syncWithIntegration('b', aTip), { path: b.path, from: bTip, conflicts: ['shared.txt'] });
+    assert.ok(existsSync(join(b.path, 'notes.txt')));
+  });
 
-    const again = await manager.prepareIntegration(base);
-    assert.equal(again.path, integration.path);
-    assert.equal(mergeInProgress(integration.path), false);
-    assert.equal(gitIn(integration.path, ['status', '--porcelain']), '');
-    assert.equal(await manager.integrationHead(), afterA);
+  test('uncommitted work is committed before taking in integration; a missing worktree is added again at the branch', async (t) => {
+    const { manager, base, gitIn } = await setup(t);
+    const a = await doTask(manager, base, 'a', { 'a.txt': 'A\n' });
+    const b = await doTask(manager, base, 'b', { 'b.txt': 'B\n' });
+    writeFileSync(join(b.path, 'wip.txt'), 'not committed\n');
+    const aTip = gitIn(a.path, ['rev-parse', 'HEAD']);
+    await manager.syncWithIntegration('b', aTip);
+    assert.equal(gitIn(b.path, ['show', 'HEAD:wip.txt']), 'not committed');
 
-    // The worktree directory itself lost: the branch (and its merges) is checked out again, not reset.
-    rmSync(integration.path, { recursive: true, force: true });
-    await manager.prepareIntegration(base);
-    assert.equal(await manager.integrationHead(), afterA);
-    assert.equal(repo.git(['-C', integration.path, 'rev-parse', 'HEAD']), afterA);
-    assert.equal((await manager.mergeTask('a', 'Merge a')).status, 'already');
+    await manager.removeTaskWorktree('b');
+    const again = await manager.syncWithIntegration('b', aTip);
+    assert.deepEqual(again.conflicts, []);
+    assert.equal(readFileSync(join(b.path, 'b.txt'), 'utf8'), 'B\n');
+  });
+
+  test('restoreTaskBranch drops what came after the approved commit, with or without a worktree', async (t) => {
+    const { repo, manager, base, gitIn } = await setup(t);
+    const a = await doTask(manager, base, 'a', { 'a.txt': 'approved\n' });
+    const approved = gitIn(a.path, ['rev-parse', 'HEAD']);
+    writeFileSync(join(a.path, 'a.txt'), 'never approved\n');
+    await manager.commitAll(a.path, 'unapproved');
+    writeFileSync(join(a.path, 'stray.txt'), 'x\n');
+    await manager.restoreTaskBranch('a', approved);
+    assert.equal(gitIn(a.path, ['rev-parse', 'HEAD']), approved);
+    assert.equal(gitIn(a.path, ['status', '--porcelain']), '');
+
+    await manager.commitAll(a.path, 'nothing');
+    writeFileSync(join(a.path, 'a.txt'), 'again\n');
+    await manager.commitAll(a.path, 'unapproved again');
+    await manager.removeTaskWorktree('a');
+    await manager.restoreTaskBranch('a', approved);
+    assert.equal(repo.git(['rev-parse', a.branch]), approved);
+  });
+});
+
+describe('integration branch (the merge queue)', { concurrency: true }, () => {
+  test('merges candidates in a detached worktree; the branch moves only when published', async (t) => {
+    const { repo, manager, integration, base, gitIn, mergeInProgress } = await setup(t);
+    const tip = async (id: string, files: Record<string, string>) => gitIn((await doTask(manager, base, id, files)).path, ['rev-parse', 'HEAD']);
+    const a = await tip('a', { 'shared.txt': 'line 1\nA\nline 3\n' });
+    const b = await tip('b', { 'shared.txt': 'line 1\nB\nline 3\n' });
+    const c = await tip('c', { 'c.txt': 'C\n' });
+    const prepared = await integration.prepare(base);
+    assert.equal(prepared.head, base);
+    assert.equal(gitIn(prepared.path, ['rev-parse', '--abbrev-ref', 'HEAD']), 'HEAD', 'detached');
+
+    const mergedA = await integration.mergeCandidate(a, 'Merge a');
+    assert.equal(mergedA.status, 'merged');
+    assert.deepEqual(await integration.mergeCandidate(b, 'Merge b'), { status: 'conflict', files: ['shared.txt'] });
+    assert.equal(gitIn(prepared.path, ['status', '--porcelain']), '');
+    assert.equal(mergeInProgress(prepared.path), false);
+    const mergedC = await integration.mergeCandidate(c, 'Merge c');
+    assert.equal(mergedC.status, 'merged');
+    assert.equal(await integration.verifiedHead(), base, 'not published yet');
+
+    const head = (mergedC as { commit: string }).commit;
+    await integration.publish(head, base);
+    assert.equal(await integration.verifiedHead(), head);
+    assert.equal(repo.git(['show', `${integration.branch}:shared.txt`]), 'line 1\nA\nline 3');
+    assert.equal(repo.git(['rev-list', '--merges', '--count', `${base}..${integration.branch}`]), '2');
+    // Compare-and-swap: publishing over a branch that moved is refused.
+    await assert.rejects(integration.publish(head, base));
+    assert.equal((await integration.mergeCandidate(a, 'Merge a')).status, 'already');
+  });
+
+  test('prepare after a crash drops an unpublished batch and a half-done merge, and keeps what was published', async (t) => {
+    const { manager, integration, base, gitIn, mergeInProgress } = await setup(t);
+    const a = gitIn((await doTask(manager, base, 'a', { 'shared.txt': 'line 1\nA\nline 3\n' })).path, ['rev-parse', 'HEAD']);
+    const b = (await doTask(manager, base, 'b', { 'shared.txt': 'line 1\nB\nline 3\n' })).branch;
+    const { path } = await integration.prepare(base);
+    const mergedA = (await integration.mergeCandidate(a, 'Merge a')) as { commit: string };
+    await integration.publish(mergedA.commit, base);
+    assert.throws(() => gitIn(path, ['merge', '--no-ff', '-m', 'crashing', b]));
+    assert.equal(mergeInProgress(path), true);
+
+    const again = await integration.prepare(base);
+    assert.equal(again.head, mergedA.commit);
+    assert.equal(mergeInProgress(path), false);
+    assert.equal(gitIn(path, ['status', '--porcelain']), '');
+    rmSync(path, { recursive: true, force: true });
+    assert.equal((await integration.prepare(base)).head, mergedA.commit);
+    assert.equal(gitIn(path, ['rev-parse', 'HEAD']), mergedA.commit);
+  });
+
+  test('a 0.1 integration worktree (the branch checked out) is detached, so publishing can move the branch', async (t) => {
+    const { repo, integration, base, gitIn } = await setup(t);
+    repo.git(['branch', integration.branch, base]);
+    repo.git(['worktree', 'add', '-q', integration.path, integration.branch]);
+    const { path } = await integration.prepare(base);
+    assert.equal(gitIn(path, ['rev-parse', '--abbrev-ref', 'HEAD']), 'HEAD');
   });
 });
 
 describe('cleanup', { concurrency: true }, () => {
   test('removes merged task worktrees and keeps unmerged ones, never deleting branches', async (t) => {
-    const { repo, manager, base } = await setup(t);
+    const { repo, manager, integration, base, gitIn } = await setup(t);
     const a = await doTask(manager, base, 'a', { 'a.txt': 'A\n' });
     const b = await doTask(manager, base, 'b', { 'b.txt': 'B\n' });
     const c = await doTask(manager, base, 'c', { 'c.txt': 'C\n' });
-    await manager.prepareIntegration(base);
-    await manager.mergeTask('a', 'Merge a');
+    await mergeAndPublish(integration, base, gitIn(a.path, ['rev-parse', 'HEAD']));
 
     // b is claimed GREEN but was never merged: its worktree and branch must survive.
     const result = await manager.cleanup({ greenTaskIds: ['a', 'b'] });
@@ -289,11 +305,11 @@ describe('cleanup', { concurrency: true }, () => {
   });
 
   test('keeps a merged worktree that still has uncommitted changes', async (t) => {
-    const { manager, base } = await setup(t);
+    const { manager, integration, base, gitIn } = await setup(t);
     const a = await doTask(manager, base, 'a', { 'a.txt': 'A\n' });
-    await manager.prepareIntegration(base);
-    await manager.mergeTask('a', 'Merge a');
+    const head = await mergeAndPublish(integration, base, gitIn(a.path, ['rev-parse', 'HEAD']));
     writeFileSync(join(a.path, 'late.txt'), 'not committed\n');
+    assert.match((await manager.removeMergedTaskWorktree('a', head))!, /uncommitted/);
 
     const result = await manager.cleanup({ greenTaskIds: ['a'] });
     assert.deepEqual(result.removed, []);
@@ -309,3 +325,10 @@ describe('cleanup', { concurrency: true }, () => {
     assert.equal(repo.git(['show', `${a.branch}:a.txt`]), 'A');
   });
 });
+
+async function mergeAndPublish(integration: IntegrationBranch, base: string, commit: string): Promise<string> {
+  await integration.prepare(base);
+  const merged = (await integration.mergeCandidate(commit, 'Merge')) as { commit: string };
+  await integration.publish(merged.commit, base);
+  return merged.commit;
+}

@@ -4,7 +4,6 @@ import { IN_FLIGHT_STATES, type TaskState } from '../../src/engine/domain/taskSt
 import {
   findBlockedTasks,
   findRevivableTasks,
-  isTaskPhaseOver,
   pickTasksToStart,
   type SchedulableTask,
 } from '../../src/engine/schedule/scheduler';
@@ -40,7 +39,7 @@ describe('pickTasksToStart', () => {
   });
 
   test('settled tasks do not use up slots', () => {
-    const list = withStates(tasks('g', 'n', 's', 'a', 'b'), { g: 'GREEN', n: 'NEEDS_HUMAN', s: 'SKIPPED' });
+    const list = withStates(tasks('g', 'm', 'n', 's', 'a', 'b'), { g: 'GREEN', m: 'MERGED', n: 'NEEDS_HUMAN', s: 'SKIPPED' });
     assert.deepEqual(pickTasksToStart(list, 2, noChains), ['a', 'b']);
   });
 
@@ -55,17 +54,21 @@ describe('pickTasksToStart', () => {
     assert.deepEqual(pickTasksToStart(tasks('a', 'b', 'c', 'd'), 1, chains), ['b']);
   });
 
-  test('only starts tasks whose dependencies are all GREEN or UNVERIFIED_BY_CRITIC', () => {
+  test('only starts tasks whose dependencies are all merged: approved work still in the queue is not built on', () => {
     const base = tasks('dep', 'other', 't:dep,other');
-    const blockers: TaskState[] = ['PENDING', 'BUILDING', 'GATING', 'CHANGES_REQUIRED', 'NEEDS_HUMAN', 'SKIPPED', 'CANCELLED'];
+    const blockers: TaskState[] = ['PENDING', 'BUILDING', 'GATING', 'CHANGES_REQUIRED', 'GREEN', 'UNVERIFIED_BY_CRITIC', 'MERGING', 'MERGE_CONFLICT', 'NEEDS_HUMAN', 'SKIPPED', 'CANCELLED'];
     for (const state of blockers) {
-      const list = withStates(base, { dep: state, other: 'GREEN' });
+      const list = withStates(base, { dep: state, other: 'MERGED' });
       assert.equal(pickTasksToStart(list, 5, noChains).includes('t'), false, `dependency ${state}`);
     }
-    for (const state of ['GREEN', 'UNVERIFIED_BY_CRITIC'] as const) {
-      const list = withStates(base, { dep: state, other: 'UNVERIFIED_BY_CRITIC' });
-      assert.deepEqual(pickTasksToStart(list, 5, noChains), ['t'], `dependency ${state}`);
-    }
+    const list = withStates(base, { dep: 'MERGED', other: 'MERGED' });
+    assert.deepEqual(pickTasksToStart(list, 5, noChains), ['t']);
+  });
+
+  test('work the merge queue sent back goes first, and a task waiting for an overlap does not start', () => {
+    const list = withStates(tasks('a', 'b', 'c', 'd'), { c: 'MERGE_CONFLICT', d: 'INTEGRATION_FAILED' });
+    assert.deepEqual(pickTasksToStart(list, 3, noChains), ['c', 'd', 'a']);
+    assert.deepEqual(pickTasksToStart(tasks('a', 'b'), 2, noChains, new Set(['a'])), ['b']);
   });
 
   test('a dependency missing from the list is never satisfied', () => {
@@ -73,7 +76,7 @@ describe('pickTasksToStart', () => {
   });
 
   test('only PENDING tasks are started', () => {
-    const list = withStates(tasks('a', 'b', 'c', 'd'), { a: 'GREEN', b: 'SKIPPED', c: 'CANCELLED' });
+    const list = withStates(tasks('a', 'b', 'c', 'd'), { a: 'MERGED', b: 'SKIPPED', c: 'CANCELLED' });
     assert.deepEqual(pickTasksToStart(list, 5, noChains), ['d']);
   });
 
@@ -92,10 +95,10 @@ describe('findBlockedTasks', () => {
   });
 
   test('every dead-end state blocks; in-flight, pending and green ones do not', () => {
-    for (const state of ['NEEDS_HUMAN', 'SKIPPED', 'CANCELLED'] as const) {
+    for (const state of ['NEEDS_HUMAN', 'HUMAN_RESOLVING', 'SKIPPED', 'CANCELLED'] as const) {
       assert.deepEqual(findBlockedTasks(withStates(tasks('a', 'b:a'), { a: state })), [{ taskId: 'b', blockedBy: 'a' }], state);
     }
-    for (const state of ['PENDING', 'BUILDING', 'MECHANICAL_FAILED', 'GREEN', 'UNVERIFIED_BY_CRITIC'] as const) {
+    for (const state of ['PENDING', 'BUILDING', 'MECHANICAL_FAILED', 'GREEN', 'UNVERIFIED_BY_CRITIC', 'MERGING', 'MERGE_CONFLICT', 'INTEGRATION_FAILED', 'MERGED'] as const) {
       assert.deepEqual(findBlockedTasks(withStates(tasks('a', 'b:a'), { a: state })), [], state);
     }
   });
@@ -125,7 +128,7 @@ describe('findRevivableTasks', () => {
   const skipped = new Set(['b', 'c']);
 
   test('after the failed task is retried, the whole skipped chain comes back', () => {
-    for (const state of ['PENDING', 'BUILDING', 'GREEN'] as const) {
+    for (const state of ['PENDING', 'BUILDING', 'GREEN', 'MERGE_CONFLICT', 'MERGED'] as const) {
       const list = withStates(chain, { a: state, b: 'SKIPPED', c: 'SKIPPED' });
       assert.deepEqual(findRevivableTasks(list, skipped), ['b', 'c'], state);
     }
@@ -153,24 +156,5 @@ describe('findRevivableTasks', () => {
   test('every dependency must be able to proceed', () => {
     const list = withStates(tasks('a', 'z', 'b:a,z'), { a: 'PENDING', z: 'NEEDS_HUMAN', b: 'SKIPPED' });
     assert.deepEqual(findRevivableTasks(list, new Set(['b'])), []);
-  });
-});
-
-describe('isTaskPhaseOver', () => {
-  test('not over while anything is in flight', () => {
-    assert.equal(isTaskPhaseOver(withStates(tasks('a', 'b'), { a: 'GATING', b: 'GREEN' })), false);
-  });
-
-  test('not over while a task can start', () => {
-    assert.equal(isTaskPhaseOver(withStates(tasks('a', 'b:a'), { a: 'GREEN' })), false);
-  });
-
-  test('over when everything is settled', () => {
-    assert.equal(isTaskPhaseOver(withStates(tasks('a', 'b:a', 'c'), { a: 'GREEN', b: 'NEEDS_HUMAN', c: 'SKIPPED' })), true);
-    assert.equal(isTaskPhaseOver([]), true);
-  });
-
-  test('over when the only pending tasks wait on dead ends', () => {
-    assert.equal(isTaskPhaseOver(withStates(tasks('a', 'b:a', 'c:b'), { a: 'CANCELLED' })), true);
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { RunEvent, RunEventBody } from '../../src/engine/domain/events';
+import { EVENT_SCHEMA_VERSION, type RunEvent, type RunEventBody } from '../../src/engine/domain/events';
 import { foldEvents } from '../../src/engine/domain/projection';
 import { DEFAULT_RUN_CONFIG } from '../../src/engine/domain/runConfig';
 import type { RunState } from '../../src/engine/domain/runState';
@@ -42,7 +42,7 @@ class Script {
 
   add(body: RunEventBody): this {
     const seq = this.events.length + 1;
-    this.events.push({ ...body, seq, runId: 'run-1', at: new Date(Date.UTC(2026, 0, 1, 10, 0, seq)).toISOString() } as RunEvent);
+    this.events.push({ ...body, seq, runId: 'run-1', at: new Date(Date.UTC(2026, 0, 1, 10, 0, seq)).toISOString(), v: EVENT_SCHEMA_VERSION } as RunEvent);
     return this;
   }
 
@@ -102,12 +102,23 @@ function fullRun(findings: CriticFinding[]): RunState {
     .add({ type: 'human_decision', taskId: 'b', action: 'accept', note: 'reviewed it myself' })
     .move('b', 'HUMAN_ACCEPTED')
     .add({ type: 'integration_prepared', branch: 'taskloom/run-1/integration', path: '/wt/integration' })
+    .add({ type: 'merge_queued', taskId: 'a', commit: 'a1'.repeat(20) })
+    .move('a', 'MERGE_STARTED')
+    .gate(null, 1, 0)
     .add({ type: 'merge_done', taskId: 'a', commit: 'abcdef1234567890', alreadyMerged: false })
+    .move('a', 'MERGE_VERIFIED')
+    .add({ type: 'merge_queued', taskId: 'b', commit: 'b1'.repeat(20) })
+    .move('b', 'MERGE_STARTED')
     .add({ type: 'merge_conflict', taskId: 'b', files: ['src/server.ts', 'src/limits.ts'] })
+    .move('b', 'MERGE_CONFLICTED')
     .add({ type: 'run_paused', reason: 'quota reached for the actor' })
     .add({ type: 'run_resumed', reason: 'resumed by the user' })
+    .move('b', 'RESOLVE_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'CRITIC_GREEN')
+    .add({ type: 'merge_queued', taskId: 'b', commit: 'b2'.repeat(20) })
+    .move('b', 'MERGE_STARTED')
+    .gate(null, 2, 0)
     .add({ type: 'merge_done', taskId: 'b', commit: '1234567890abcdef', alreadyMerged: false })
-    .gate(null, 1, 0)
+    .move('b', 'MERGE_VERIFIED')
     .add({ type: 'run_finished', status: 'completed', summary: '2 of 2 tasks merged' });
   return foldEvents(s.events)!;
 }
@@ -133,8 +144,8 @@ describe('DECISIONS.md', () => {
     const plan = section('Plan');
     assert.match(plan, /the limiter first, then the middleware that uses it/);
     assert.match(plan, /\| Task \| Title \| Depends on \| State \| Builds \| Last reason \|/);
-    assert.match(plan, /\| `a` \| Token bucket \| — \| GREEN \| 3 \|/);
-    assert.match(plan, /\| `b` \| Middleware \| `a` \| GREEN \| 1 \|/);
+    assert.match(plan, /\| `a` \| Token bucket \| — \| MERGED \| 3 \|/);
+    assert.match(plan, /\| `b` \| Middleware \| `a` \| MERGED \| 2 \|/);
     assert.match(plan, /The plan was approved\./);
   });
 
@@ -145,11 +156,11 @@ describe('DECISIONS.md', () => {
     const finding = a.indexOf('  - \\[blocker/correctness\\] src/bucket.ts:12: refill() is never called');
     const green = a.indexOf('Critic review 2: green — looks right');
     assert.ok(failed > 0 && review > failed && finding > review && green > finding, a);
-    assert.match(a, /State \*\*GREEN\*\*/);
+    assert.match(a, /State \*\*MERGED\*\*/);
 
     const b = section('Task `b`: Middleware');
     assert.match(b, /- 10:00:\d\d · Human chose to accept "b": reviewed it myself/);
-    assert.match(b, /State \*\*GREEN\*\*: human_accepted \(test\)/);
+    assert.match(b, /State \*\*MERGED\*\*: merge_verified \(test\)/);
   });
 
   it('puts merges, conflicts and the integration gate under Integration', () => {
@@ -216,8 +227,8 @@ describe('run.json', () => {
     assert.deepEqual(
       json.tasks.map((t) => [t.id, t.state, t.builds, t.gateFailures, t.reviewCycles, t.acceptedByHuman]),
       [
-        ['a', 'GREEN', 3, 1, 1, false],
-        ['b', 'GREEN', 1, 0, 0, true],
+        ['a', 'MERGED', 3, 1, 1, false],
+        ['b', 'MERGED', 2, 0, 0, true],
       ],
     );
     assert.equal(json.tasks[0]!.usage.costUsd, 0.025);

@@ -6,11 +6,13 @@ import { TASK_EVENTS, TASK_STATES, type TaskEvent, type TaskState } from '../../
 /** The table as a reader expects it; any change to the machine must change this list too. */
 const EXPECTED: Array<[TaskState, TaskEvent, TaskState]> = [
   ['PENDING', 'BUILD_STARTED', 'BUILDING'],
+  ['PENDING', 'RESOLVE_STARTED', 'RESOLVING'],
   ['PENDING', 'DEPENDENCY_FAILED', 'SKIPPED'],
   ['PENDING', 'ENGINE_ERROR', 'NEEDS_HUMAN'],
   ['PENDING', 'EXCEEDED_LIMIT', 'NEEDS_HUMAN'],
   ['PENDING', 'CANCELLED', 'CANCELLED'],
   ['BUILDING', 'BUILD_FINISHED', 'GATING'],
+  ['RESOLVING', 'BUILD_FINISHED', 'GATING'],
   ['GATING', 'MECHANICAL_PASSED', 'CRITIC_REVIEWING'],
   ['GATING', 'MECHANICAL_FAILED', 'MECHANICAL_FAILED'],
   ['MECHANICAL_FAILED', 'RETRY_BUILD', 'BUILDING'],
@@ -19,18 +21,42 @@ const EXPECTED: Array<[TaskState, TaskEvent, TaskState]> = [
   ['CRITIC_REVIEWING', 'CRITIC_UNAVAILABLE', 'UNVERIFIED_BY_CRITIC'],
   ['CRITIC_REVIEWING', 'MALFORMED_GIVEUP', 'NEEDS_HUMAN'],
   ['CHANGES_REQUIRED', 'RETRY_BUILD', 'BUILDING'],
-  ['NEEDS_HUMAN', 'HUMAN_RETRY', 'PENDING'],
-  ['NEEDS_HUMAN', 'HUMAN_ACCEPTED', 'GREEN'],
-  ['NEEDS_HUMAN', 'HUMAN_SKIPPED', 'SKIPPED'],
-  ['NEEDS_HUMAN', 'CANCELLED', 'CANCELLED'],
+  // The merge queue: GREEN is approved work waiting to merge, not done.
+  ['GREEN', 'MERGE_STARTED', 'MERGING'],
+  ['GREEN', 'HUMAN_SKIPPED', 'SKIPPED'],
+  ['GREEN', 'ENGINE_ERROR', 'NEEDS_HUMAN'],
+  ['UNVERIFIED_BY_CRITIC', 'MERGE_STARTED', 'MERGING'],
   ['UNVERIFIED_BY_CRITIC', 'HUMAN_ACCEPTED', 'GREEN'],
   ['UNVERIFIED_BY_CRITIC', 'HUMAN_RETRY', 'PENDING'],
   ['UNVERIFIED_BY_CRITIC', 'HUMAN_SKIPPED', 'SKIPPED'],
+  ['UNVERIFIED_BY_CRITIC', 'ENGINE_ERROR', 'NEEDS_HUMAN'],
+  ['MERGING', 'MERGE_VERIFIED', 'MERGED'],
+  ['MERGING', 'MERGE_CONFLICTED', 'MERGE_CONFLICT'],
+  ['MERGING', 'INTEGRATION_GATE_FAILED', 'INTEGRATION_FAILED'],
+  ['MERGING', 'REQUEUED', 'GREEN'],
+  ['MERGING', 'ENGINE_ERROR', 'NEEDS_HUMAN'],
+  ['MERGE_CONFLICT', 'RESOLVE_STARTED', 'RESOLVING'],
+  ['MERGE_CONFLICT', 'EXCEEDED_LIMIT', 'NEEDS_HUMAN'],
+  ['MERGE_CONFLICT', 'ENGINE_ERROR', 'NEEDS_HUMAN'],
+  ['INTEGRATION_FAILED', 'RETRY_BUILD', 'BUILDING'],
+  ['INTEGRATION_FAILED', 'MERGE_CONFLICTED', 'MERGE_CONFLICT'],
+  ['INTEGRATION_FAILED', 'EXCEEDED_LIMIT', 'NEEDS_HUMAN'],
+  ['INTEGRATION_FAILED', 'ENGINE_ERROR', 'NEEDS_HUMAN'],
+  ['HUMAN_RESOLVING', 'HAND_RESOLVED', 'GREEN'],
+  ['HUMAN_RESOLVING', 'HUMAN_RETRY', 'PENDING'],
+  ['HUMAN_RESOLVING', 'HUMAN_SKIPPED', 'SKIPPED'],
+  ['NEEDS_HUMAN', 'HUMAN_ACCEPTED', 'GREEN'],
+  ['NEEDS_HUMAN', 'CANCELLED', 'CANCELLED'],
   ['SKIPPED', 'DEPENDENCY_RETRIED', 'PENDING'],
   ['SKIPPED', 'HUMAN_RETRY', 'PENDING'],
   ['CANCELLED', 'HUMAN_RETRY', 'PENDING'],
   ['CANCELLED', 'INTERRUPTED', 'PENDING'],
+  ['CANCELLED', 'REQUEUED', 'GREEN'],
 ];
+// A person can always take over work the queue sent back, or that waits for them.
+for (const from of ['MERGE_CONFLICT', 'INTEGRATION_FAILED', 'NEEDS_HUMAN'] as const) {
+  EXPECTED.push([from, 'HUMAN_RETRY', 'PENDING'], [from, 'HUMAN_SKIPPED', 'SKIPPED'], [from, 'HAND_RESOLVE_STARTED', 'HUMAN_RESOLVING']);
+}
 const ABORTS: Array<[TaskEvent, TaskState]> = [
   ['STUCK_ABORTED', 'NEEDS_HUMAN'],
   ['AGENT_FAILED', 'NEEDS_HUMAN'],
@@ -39,8 +65,9 @@ const ABORTS: Array<[TaskEvent, TaskState]> = [
   ['QUOTA_EXHAUSTED', 'PENDING'],
   ['INTERRUPTED', 'PENDING'],
   ['CANCELLED', 'CANCELLED'],
+  ['REQUEUED', 'GREEN'],
 ];
-for (const from of ['BUILDING', 'GATING', 'MECHANICAL_FAILED', 'CRITIC_REVIEWING', 'CHANGES_REQUIRED'] as const) {
+for (const from of ['BUILDING', 'RESOLVING', 'GATING', 'MECHANICAL_FAILED', 'CRITIC_REVIEWING', 'CHANGES_REQUIRED'] as const) {
   for (const [event, to] of ABORTS) EXPECTED.push([from, event, to]);
 }
 
@@ -67,11 +94,18 @@ describe('TaskStateMachine', () => {
   });
 
   it('names the task, the state and the event in the error', () => {
-    assert.throws(() => TaskStateMachine.next('GREEN', 'BUILD_STARTED', 'api'), /task "api".*BUILD_STARTED.*GREEN/);
+    assert.throws(() => TaskStateMachine.next('MERGED', 'BUILD_STARTED', 'api'), /task "api".*BUILD_STARTED.*MERGED/);
   });
 
-  it('gives GREEN no way out', () => {
-    assert.deepEqual(TaskStateMachine.edges().filter((e) => e.from === 'GREEN'), []);
+  it('gives MERGED no way out: merged work is done', () => {
+    assert.deepEqual(TaskStateMachine.edges().filter((e) => e.from === 'MERGED'), []);
+  });
+
+  it('never leaves a task the merge queue sent back without a way forward for a person', () => {
+    for (const from of ['MERGE_CONFLICT', 'INTEGRATION_FAILED', 'HUMAN_RESOLVING', 'NEEDS_HUMAN'] as const) {
+      assert.ok(TaskStateMachine.canApply(from, 'HUMAN_RETRY'), from);
+      assert.ok(TaskStateMachine.canApply(from, 'HUMAN_SKIPPED'), from);
+    }
   });
 
   it('lets a human act on every NEEDS_HUMAN task', () => {

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { resolve } from 'node:path';
+import type { OverlapMode, OverlapPair } from '../../engine/domain/events';
 import type { Plan } from '../../engine/domain/plan';
 import { loadPlanFile } from '../../engine/plan/loadPlanFile';
 import { TaskloomEngine } from '../../engine/run/engine';
@@ -16,7 +17,8 @@ export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT) [--agent clau
        [--model M] [--planner-model M] [--actor-model M] [--critic-model M] [--claude-path P] [--codex-path P]
        [--codex-config KEY=VALUE]... [--command ARGV] [--script FILE]
        [--gate CMD]... [--allow-command CMD]... [--max-attempts N] [--max-reviews N] [--stuck-seconds N] [--gate-timeout N]
-       [--budget-usd N] [--budget-tokens N] [--task-budget-usd N] [--task-budget-tokens N] [--cwd DIR]`;
+       [--budget-usd N] [--budget-tokens N] [--task-budget-usd N] [--task-budget-tokens N]
+       [--overlap serialize|warn|off] [--cwd DIR]`;
 
 export async function runCommand(argv: string[]): Promise<number> {
   const { values, cwd } = parseCommandArgs(argv, {
@@ -48,7 +50,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     }
     const plan = planFromFile ?? (await planWithProgress(engine, session));
     if (!plan) return EXIT.needsHuman;
-    printPlan(plan, state.goal);
+    printPlan(plan, state.goal, await engine.predictedOverlaps(session), session.state.config.overlap ?? 'off');
     if (!values.yes && !(await askApproval())) {
       engine.rejectPlan(session, 'the plan was not approved; nothing was run');
       process.stdout.write('Plan not approved; nothing was run.\n');
@@ -77,10 +79,15 @@ async function planWithProgress(engine: TaskloomEngine, session: RunSession): Pr
   }
 }
 
-function printPlan(plan: Plan, goal: string): void {
+function printPlan(plan: Plan, goal: string, overlaps: OverlapPair[], mode: OverlapMode): void {
   const lines = [`${bold('Goal')} ${goal}`, ...(plan.rationale ? [dim(plan.rationale)] : [])];
   for (const t of plan.tasks) {
     lines.push(`  ${bold(t.id)}  ${t.title}${t.dependsOn.length ? dim(`  (after ${t.dependsOn.join(', ')})`) : ''}`);
+  }
+  if (overlaps.length) {
+    const how = mode === 'serialize' ? 'each second task waits for the first to merge, then starts from it' : 'they run side by side (--overlap warn); the merge queue resolves conflicts';
+    lines.push(yellow(`Predicted overlaps (from the files hints; ${how}):`));
+    for (const o of overlaps) lines.push(`  ${o.second} after ${o.first}: both touch ${o.files.join(', ')}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 }

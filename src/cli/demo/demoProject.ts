@@ -1,10 +1,33 @@
 /**
  * The demo's sample repository, plan and scripted agent scenario: a tiny text library with a
- * real `node --test` suite. One task fails the gate once, one gets "changes required" once.
+ * real `node --test` suite. One task fails the gate once, one gets "changes required" once; two
+ * tasks whose files hints both name the README run one after the other; one task edits the
+ * README without saying so in its hints, so its merge conflicts and its agent resolves it.
  */
+const README = `# textkit
+
+Small text helpers, grown by Taskloom's demo.
+
+## Functions
+
+- splitWords(text): the words of a text
+
+## Install
+
+Copy src/ into your project; there are no dependencies.
+
+## License
+
+MIT
+`;
+
+const LISTED = '- splitWords(text): the words of a text\n';
+/** Adds a line to the README's list of functions, after splitWords: where two tasks meet. */
+const listFunction = (line: string) => ({ path: 'README.md', find: LISTED, replace: `${LISTED}${line}\n` });
+
 export const DEMO_FILES: Record<string, string> = {
   'package.json': `${JSON.stringify({ name: 'textkit-demo', version: '1.0.0', private: true, scripts: { test: 'node --test' } }, null, 2)}\n`,
-  'README.md': '# textkit\n\nSmall text helpers, grown by Taskloom\'s demo.\n',
+  'README.md': README,
   'src/words.js': `'use strict';
 
 /** Splits text into words, dropping punctuation and empty pieces. */
@@ -159,23 +182,23 @@ export const DEMO_PLAN = {
       description: 'Add src/slugify.js turning any text into a lower-case, dash-separated ASCII slug.',
       acceptance: ['slugify("Hello World!") is "hello-world"', 'accents are folded to ASCII', 'covered by a node --test test'],
       dependsOn: [],
-      files: ['src/slugify.js', 'test/slugify.test.js'],
+      files: ['src/slugify.js', 'test/slugify.test.js', 'README.md'],
     },
     {
       id: 'word-count',
       title: 'Add wordCount()',
-      description: 'Add src/wordCount.js counting the words of a text, ignoring repeated spaces.',
-      acceptance: ['wordCount("one two  three") is 3', 'wordCount("") is 0'],
+      description: 'Add src/wordCount.js counting the words of a text, ignoring repeated spaces, and list it in the README.',
+      acceptance: ['wordCount("one two  three") is 3', 'wordCount("") is 0', 'the README lists it'],
       dependsOn: [],
       files: ['src/wordCount.js', 'test/wordCount.test.js'],
     },
     {
       id: 'title-case',
       title: 'Add titleCase()',
-      description: 'Add src/titleCase.js capitalising each word, built on splitWords.',
-      acceptance: ['titleCase("the quick FOX") is "The Quick Fox"', 'empty text gives an empty string, with a test'],
+      description: 'Add src/titleCase.js capitalising each word, built on splitWords, and say so in the README.',
+      acceptance: ['titleCase("the quick FOX") is "The Quick Fox"', 'empty text gives an empty string, with a test', 'the README mentions it'],
       dependsOn: [],
-      files: ['src/titleCase.js', 'test/titleCase.test.js'],
+      files: ['src/titleCase.js', 'test/titleCase.test.js', 'README.md'],
     },
     {
       id: 'summary',
@@ -207,22 +230,37 @@ export function demoScenario(delayMs: number) {
     },
     tasks: {
       slugify: {
-        actor: [{ write: { 'src/slugify.js': slugify, 'test/slugify.test.js': slugifyTest }, text: 'Added slugify with tests.' }],
+        actor: [
+          {
+            write: { 'src/slugify.js': slugify, 'test/slugify.test.js': slugifyTest },
+            patch: [listFunction('- slugify(text): a lower-case, dash-separated slug')],
+            text: 'Added slugify with tests, and listed it in the README.',
+          },
+        ],
         critic: [green('Slugs are correct and tested.')],
       },
       'word-count': {
         actor: [
-          { write: { 'src/wordCount.js': wordCountBuggy, 'test/wordCount.test.js': wordCountTest }, text: 'Added wordCount.' },
+          {
+            write: { 'src/wordCount.js': wordCountBuggy, 'test/wordCount.test.js': wordCountTest },
+            patch: [listFunction('- wordCount(text): how many words a text has')],
+            text: 'Added wordCount, and listed it in the README.',
+          },
           {
             patch: [{ path: 'src/wordCount.js', find: "return text.split(' ').length;", replace: 'return text.split(/\\s+/).filter(Boolean).length;' }],
             text: 'Split on any whitespace and drop empty pieces, as the failing tests showed.',
           },
         ],
-        critic: [green('Counts words correctly, including empty text.')],
+        critic: [green('Counts words correctly, including empty text.'), green('The merge keeps both README lines.')],
+        // Unscripted, the resolver keeps both sides of each conflict: here, both lines of the list.
       },
       'title-case': {
         actor: [
-          { write: { 'src/titleCase.js': titleCase, 'test/titleCase.test.js': titleCaseTest }, text: 'Added titleCase.' },
+          {
+            write: { 'src/titleCase.js': titleCase, 'test/titleCase.test.js': titleCaseTest },
+            patch: [{ path: 'README.md', find: '## License', replace: '## Title case\n\ntitleCase(text) capitalises each word.\n\n## License' }],
+            text: 'Added titleCase, with a README section.',
+          },
           { write: { 'test/titleCase.test.js': titleCaseTest + titleCaseEmptyTest }, text: 'Added the empty-text test.' },
         ],
         critic: [

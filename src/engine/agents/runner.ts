@@ -10,8 +10,10 @@ export interface RunnerInput {
   cwd: string;
   /** The task this call works on (null for run-level calls such as planning). */
   taskId: string | null;
-  /** 1-based: the actor's build attempt, or the critic's review number, within the task's current try. */
+  /** 1-based: the actor's build attempt (its resolution number when resolving), or the critic's review number, within the task's current try. */
   attempt: number;
+  /** 'resolve': the actor is resolving a merge conflict with integration (the prompt says which). */
+  purpose?: 'resolve';
   model?: string;
   access: AccessLevel;
   /** Continue this agent conversation instead of starting a new one, where the agent supports it. */

@@ -6,6 +6,22 @@ import type { CriticVerdict } from './verdict';
 
 export type AgentRole = 'planner' | 'actor' | 'critic';
 
+/**
+ * The version of the event format this release writes, carried by every event as `v`. Events
+ * without one were written by release 0.1 (version 1). Every older version stays loadable: its
+ * logs are test fixtures (test/fixtures/logs) that the current code loads and resumes.
+ */
+export const EVENT_SCHEMA_VERSION = 2;
+
+/** Two tasks whose files (hints, or files really changed) meet; `first` comes first in dependency order. */
+export interface OverlapPair {
+  first: string;
+  second: string;
+  files: string[];
+}
+
+export type OverlapMode = 'serialize' | 'warn' | 'off';
+
 /** Result of one gate command, with output already capped and redacted. */
 export interface GateCommandResult {
   command: string;
@@ -63,9 +79,13 @@ export type RunEventBody =
       type: 'gate_result';
       /** A task id, or null for the integration gate. */
       taskId: string | null;
+      /** The task's attempt; for the integration gate, the merge queue's batch. */
       attempt: number;
       passed: boolean;
       commands: GateCommandResult[];
+      /** Integration gate: the commit it ran on, and the tasks of the batch that commit holds (absent in 0.1 logs). */
+      commit?: string;
+      taskIds?: string[];
     }
   | { type: 'critic_verdict'; taskId: string; review: number; verdict: CriticVerdict; blocking: number }
   | {
@@ -84,14 +104,43 @@ export type RunEventBody =
       /** Last lines of the agent's output, kept for a human when the call did not succeed. */
       detail?: string;
     }
-  | { type: 'human_decision'; taskId: string; action: 'retry' | 'accept' | 'skip'; note?: string }
+  | { type: 'human_decision'; taskId: string; action: HumanAction; note?: string }
   | { type: 'integration_prepared'; branch: string; path: string }
+  /** The task passed its gate and critic at `commit` and waits in the merge queue. */
+  | { type: 'merge_queued'; taskId: string; commit: string }
+  /** The merge queue merges these tasks, in this order, onto the verified integration head `base`, then gates the result. */
+  | { type: 'queue_batch'; batch: number; base: string; taskIds: string[] }
+  /**
+   * The task is in the integration branch: its merge passed the integration gate (in a 0.1 log:
+   * merged, with the gate run once at the end).
+   */
   | { type: 'merge_done'; taskId: string; commit: string; alreadyMerged: boolean }
   | { type: 'merge_conflict'; taskId: string; files: string[] }
+  /** A batch's gate failed and bisection found the first merge that fails it: `merged` stay, `requeued` go back to the queue. */
+  | { type: 'queue_bisected'; batch: number; culprit: string; merged: string[]; requeued: string[] }
+  /**
+   * The task's worktree merged the verified integration head into its branch (at `from`), to
+   * resolve a conflict (`conflicts` lists the files left with markers) or fix the integration gate.
+   */
+  | { type: 'task_synced'; taskId: string; path: string; from: string; integrationCommit: string; conflicts: string[] }
+  /** Overlaps the plan's files hints predict, and what the run does about them (recorded once, when the run starts). */
+  | { type: 'overlaps_predicted'; mode: OverlapMode; pairs: OverlapPair[] }
+  /** A task's committed change touches files that another running or merged task changed. */
+  | { type: 'overlap_detected'; taskId: string; otherTaskId: string; files: string[] }
   | { type: 'run_paused'; reason: string }
   | { type: 'run_resumed'; reason: string }
-  | { type: 'run_finished'; status: RunEndStatus; summary: string }
+  | { type: 'run_finished'; status: RunEndStatus; summary: string; counts?: RunCounts }
   | { type: 'warning'; message: string; taskId?: string };
+
+/** How many of a run's tasks are where, as the run's end records it (absent in 0.1 logs). */
+export interface RunCounts {
+  total: number;
+  merged: number;
+  skipped: number;
+  needsYou: number;
+  /** The integration gate passed on the integration branch as it ends. */
+  integrationGatePassed: boolean;
+}
 
 export type RunnerStatus =
   | 'ok'
@@ -106,6 +155,10 @@ export type RunnerStatus =
 
 export type RunEventType = RunEventBody['type'];
 
-export type RunEvent = RunEventBody & { seq: number; runId: string; at: string };
+/** What a person can decide about a task (which ones a state allows: domain/humanActions.ts). */
+export type HumanAction = 'retry' | 'accept' | 'skip' | 'resolve' | 'continue';
+
+/** `v` is absent in events written before it existed (version 1). */
+export type RunEvent = RunEventBody & { seq: number; runId: string; at: string; v?: number };
 
 export type EventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;

@@ -1,10 +1,17 @@
-import type { EventOf, RunEvent } from './events';
-import type { Decision, RunState, TaskView } from './runState';
+import { EVENT_SCHEMA_VERSION, type EventOf, type RunEvent } from './events';
+import { decide, QUEUE_HANDLERS, taskOf } from './queueProjection';
+import { PROJECTION_VERSION, type RunState, type TaskView } from './runState';
 import { TaskStateMachine } from './taskStateMachine';
-import { isSettled } from './taskStates';
+import { isInFlight, isQueued, isSettled, type TaskState } from './taskStates';
 import { addUsage, ZERO_USAGE } from './usage';
 import { blockingFindings, findingFingerprint, type CriticVerdict } from './verdict';
 import type { Plan, PlanTask } from './plan';
+
+/** An event of a format newer than this release reads: the log is the user's, so it is refused, never misread. */
+export class UnsupportedEventError extends Error {
+  override readonly name = 'UnsupportedEventError';
+  readonly hint = 'Update Taskloom: this run was written by a newer release.';
+}
 
 /**
  * The pure projection: the state after `event`, leaving `state` untouched. Everything shown
@@ -26,6 +33,9 @@ export function foldEvents(events: Iterable<RunEvent>, snapshot?: RunState): Run
  * engine's live session, `foldEvents`): everyone else uses `project`.
  */
 export function applyEvent(state: RunState | undefined, event: RunEvent): RunState {
+  if ((event.v ?? 1) > EVENT_SCHEMA_VERSION) {
+    throw new UnsupportedEventError(`Event ${event.seq} has format version ${event.v}; this release reads up to ${EVENT_SCHEMA_VERSION}`);
+  }
   if (event.type === 'run_created') return createRunState(event);
   if (!state) throw new Error(`Event ${event.seq} (${event.type}) comes before run_created`);
   if (event.seq <= state.lastSeq) throw new Error(`Event seq ${event.seq} is not after ${state.lastSeq}`);
@@ -38,6 +48,7 @@ export function applyEvent(state: RunState | undefined, event: RunEvent): RunSta
 type Handlers = { [T in RunEvent['type']]: (state: RunState, event: EventOf<T>) => void };
 
 const HANDLERS: Handlers = {
+  ...QUEUE_HANDLERS,
   run_created: () => {},
   plan_proposed(state, e) {
     if (Object.values(state.tasks).some((t) => t.transitions.length > 0)) {
@@ -61,9 +72,10 @@ const HANDLERS: Handlers = {
     const to = TaskStateMachine.next(task.state, e.event, e.taskId);
     if (to !== e.to) throw new Error(`Event ${e.seq}: ${e.event} from ${task.state} leads to ${to}, log says ${e.to}`);
     task.transitions.push({ seq: e.seq, at: e.at, from: task.state, to, event: e.event, reason: e.reason });
+    const from = task.state;
     task.state = to;
     task.lastReason = e.reason;
-    applyTransitionEffects(task, e);
+    applyTransitionEffects(state, task, from, e);
     if (state.status === 'completed' || state.status === 'needs_human') state.status = 'running';
   },
   worktree_prepared(state, e) {
@@ -72,10 +84,13 @@ const HANDLERS: Handlers = {
     task.worktreePath = e.path;
     task.baseCommit = e.baseCommit;
     task.needsFreshWorktree = false;
+    task.builtOnMerged = [...state.integration.merged];
   },
   work_committed(state, e) {
-    const attempt = taskOf(state, e.taskId).attempts.at(-1);
+    const task = taskOf(state, e.taskId);
+    const attempt = task.attempts.at(-1);
     if (attempt) attempt.commit = e.commit;
+    task.changedFiles = [...new Set([...task.changedFiles, ...e.filesChanged])];
   },
   actor_snapshot(state, e) {
     taskOf(state, e.taskId);
@@ -91,7 +106,13 @@ const HANDLERS: Handlers = {
     );
   },
   gate_result(state, e) {
-    const summary = { passed: e.passed, at: e.at, commands: e.commands };
+    const summary = {
+      passed: e.passed,
+      at: e.at,
+      commands: e.commands,
+      ...(e.commit ? { commit: e.commit } : {}),
+      ...(e.taskIds ? { taskIds: e.taskIds } : {}),
+    };
     const failed = e.commands.find((c) => c.exitCode !== 0);
     const what = e.passed
       ? `passed (${e.commands.map((c) => c.command).join(', ') || 'no commands'})`
@@ -99,7 +120,9 @@ const HANDLERS: Handlers = {
     const details = failed ? lastLines(failed.output, 12) : undefined;
     if (e.taskId === null) {
       state.integration.lastGate = summary;
-      decide(state, e, 'integration', `Integration gate ${what}`, details);
+      if (!e.passed) state.integration.lastFailedGate = summary;
+      const on = e.commit ? ` on ${e.taskIds?.length ? e.taskIds.join(', ') : 'the integration branch'} (${e.commit.slice(0, 10)})` : '';
+      decide(state, e, 'integration', `Integration gate ${what}${on}`, details);
     } else {
       const task = taskOf(state, e.taskId);
       task.lastGate = summary;
@@ -109,6 +132,7 @@ const HANDLERS: Handlers = {
   critic_verdict(state, e) {
     const task = taskOf(state, e.taskId);
     task.lastVerdict = e.verdict;
+    task.reviewsDone += 1;
     for (const finding of blockingFindings(e.verdict)) {
       const key = findingFingerprint(finding);
       task.findingRepeats[key] = (task.findingRepeats[key] ?? 0) + 1;
@@ -130,24 +154,8 @@ const HANDLERS: Handlers = {
   human_decision(state, e) {
     const task = taskOf(state, e.taskId);
     if (e.action === 'retry') task.humanNote = e.note;
-    decide(state, e, 'human', `Human chose to ${e.action} "${e.taskId}"${e.note ? `: ${e.note}` : ''}`, undefined, e.taskId);
-  },
-  integration_prepared(state, e) {
-    state.status = 'integrating';
-    state.integration.branch = e.branch;
-    state.integration.path = e.path;
-  },
-  merge_done(state, e) {
-    if (!state.integration.merged.includes(e.taskId)) state.integration.merged.push(e.taskId);
-    state.integration.conflicts = state.integration.conflicts.filter((c) => c.taskId !== e.taskId);
-    const hadWork = state.tasks[e.taskId]?.attempts.some((a) => a.commit) ?? true;
-    const how = !e.alreadyMerged ? `merged as ${e.commit.slice(0, 10)}` : hadWork ? 'was already merged' : 'had no changes to merge';
-    decide(state, e, 'merge', `"${e.taskId}" ${how} into ${state.integration.branch ?? 'integration'}`, undefined, e.taskId);
-  },
-  merge_conflict(state, e) {
-    state.integration.conflicts = state.integration.conflicts.filter((c) => c.taskId !== e.taskId);
-    state.integration.conflicts.push({ taskId: e.taskId, files: e.files });
-    decide(state, e, 'conflict', `Merging "${e.taskId}" conflicts in ${e.files.join(', ')}`, undefined, e.taskId);
+    const what = { retry: 'retry', accept: 'accept', skip: 'skip', resolve: 'resolve by hand', continue: 'continue after resolving by hand' }[e.action];
+    decide(state, e, 'human', `Human chose to ${what} "${e.taskId}"${e.note ? `: ${e.note}` : ''}`, undefined, e.taskId);
   },
   run_paused(state, e) {
     state.status = 'paused';
@@ -158,11 +166,13 @@ const HANDLERS: Handlers = {
     state.status = 'running';
     state.pausedReason = undefined;
     state.finishedSummary = undefined;
+    state.finishedCounts = undefined;
     decide(state, e, 'run', `Run resumed: ${e.reason}`);
   },
   run_finished(state, e) {
     state.status = e.status;
     state.finishedSummary = e.summary;
+    state.finishedCounts = e.counts;
     decide(state, e, 'run', `Run ${e.status.replace('_', ' ')}: ${e.summary}`);
   },
   warning(state, e) {
@@ -170,36 +180,68 @@ const HANDLERS: Handlers = {
   },
 };
 
-function applyTransitionEffects(task: TaskView, e: EventOf<'task_transition'>): void {
+function applyTransitionEffects(state: RunState, task: TaskView, from: TaskState, e: EventOf<'task_transition'>): void {
   const current = task.attempts.at(-1);
   switch (e.event) {
     case 'BUILD_STARTED':
     case 'RETRY_BUILD':
+    case 'RESOLVE_STARTED':
       task.attempt += 1;
-      task.attempts.push({ number: task.attempt, startedAt: e.at });
+      task.attempts.push({ number: task.attempt, startedAt: e.at, ...(e.event === 'RESOLVE_STARTED' ? { kind: 'resolve' as const } : {}) });
+      if (e.event === 'RESOLVE_STARTED') task.resolutions += 1;
       task.startedAt ??= e.at;
       task.finishedAt = undefined;
       break;
     case 'MECHANICAL_FAILED':
       task.gateFailures += 1;
       break;
+    case 'INTEGRATION_GATE_FAILED':
+      // The same limit as a failure of the task's own gate: it is the gate, run on the merged result.
+      task.gateFailures += 1;
+      if (state.integration.lastFailedGate) task.queueProblem = { kind: 'integration_gate', gate: state.integration.lastFailedGate };
+      break;
+    case 'MERGE_CONFLICTED':
+      task.mergeConflicts += 1;
+      break;
     case 'CRITIC_CHANGES_REQUIRED':
       task.reviewCycles += 1;
+      break;
+    case 'CRITIC_GREEN':
+      task.unverified = false;
+      break;
+    case 'CRITIC_UNAVAILABLE':
+      task.unverified = true;
+      break;
+    case 'MERGE_VERIFIED':
+      task.queueProblem = undefined;
+      task.resolution = undefined;
+      break;
+    case 'REQUEUED':
+      // Back to the approved work (greenCommit): what was being resolved or fixed since is dropped.
+      task.resolution = undefined;
       break;
     case 'INTERRUPTED':
       // The interrupted try's work is discarded, so the new try is numbered like a first run.
       task.attempt = 0;
+      task.resolutions = 0;
       task.gateFailures = 0;
       task.reviewCycles = 0;
+      task.reviewsDone = 0;
+      task.mergeConflicts = 0;
       task.findingRepeats = {};
       task.needsFreshWorktree = true;
       task.acceptedByHuman = false;
       task.actorSessionId = undefined;
+      task.changedFiles = [];
+      task.queueProblem = undefined;
+      task.resolution = undefined;
       break;
     case 'HUMAN_RETRY':
       // The human grants a fresh set of limits; the worktree and the attempt numbering go on.
       task.gateFailures = 0;
       task.reviewCycles = 0;
+      task.reviewsDone = 0;
+      task.mergeConflicts = 0;
       task.findingRepeats = {};
       task.skippedByDependency = false;
       task.acceptedByHuman = false;
@@ -208,11 +250,17 @@ function applyTransitionEffects(task: TaskView, e: EventOf<'task_transition'>): 
       task.skippedByDependency = true;
       break;
     case 'DEPENDENCY_RETRIED':
+      task.skippedByDependency = false;
+      break;
     case 'HUMAN_SKIPPED':
       task.skippedByDependency = false;
+      task.queueProblem = undefined;
+      task.resolution = undefined;
+      state.integration.conflicts = state.integration.conflicts.filter((c) => c.taskId !== task.id);
       break;
     case 'HUMAN_ACCEPTED':
       task.acceptedByHuman = true;
+      task.unverified = false;
       break;
     case 'CANCELLED':
       task.needsFreshWorktree = true;
@@ -220,17 +268,20 @@ function applyTransitionEffects(task: TaskView, e: EventOf<'task_transition'>): 
     default:
       break;
   }
-  if (current && current.endedAt === undefined && e.event !== 'BUILD_STARTED' && e.event !== 'RETRY_BUILD') {
-    if (e.to === 'PENDING' || isSettled(e.to) || e.to === 'MECHANICAL_FAILED' || e.to === 'CHANGES_REQUIRED') {
-      current.endedAt = e.at;
-      current.outcome = `${e.to}: ${e.reason}`;
-    }
+  // An attempt lasts from its start (build, retry, resolution) until its loop stops moving on.
+  const attemptGoesOn = e.to === 'GATING' || e.to === 'CRITIC_REVIEWING' || e.to === 'BUILDING' || e.to === 'RESOLVING';
+  if (current && current.endedAt === undefined && isInFlight(from) && !attemptGoesOn) {
+    current.endedAt = e.at;
+    current.outcome = `${e.to}: ${e.reason}`;
   }
-  if (isSettled(e.to)) task.finishedAt = e.at;
+  // The task's own work ends when it is approved (or stops); the merge queue does not add to it.
+  const queueStep = e.event === 'MERGE_STARTED' || e.event === 'MERGE_VERIFIED' || (from === 'MERGING' && e.event === 'REQUEUED');
+  if (!queueStep && (isSettled(e.to) || isQueued(e.to))) task.finishedAt = e.at;
 }
 
 function createRunState(e: EventOf<'run_created'>): RunState {
   const state: RunState = {
+    projectionVersion: PROJECTION_VERSION,
     runId: e.runId,
     goal: e.goal,
     status: e.plan.tasks.length ? 'running' : 'planning',
@@ -248,7 +299,7 @@ function createRunState(e: EventOf<'run_created'>): RunState {
     tasks: {},
     decisions: [],
     usage: { total: { ...ZERO_USAGE }, byRole: {}, byTask: {}, calls: 0 },
-    integration: { merged: [], conflicts: [] },
+    integration: { merged: [], conflicts: [], batches: 0, overlapMode: e.config.overlap ?? 'off', overlaps: [], overlapsPredicted: false },
     warnings: [],
     lastSeq: e.seq,
   };
@@ -280,10 +331,17 @@ function newTask(t: PlanTask): TaskView {
     attempt: 0,
     gateFailures: 0,
     reviewCycles: 0,
+    reviewsDone: 0,
     needsFreshWorktree: false,
     acceptedByHuman: false,
     skippedByDependency: false,
     findingRepeats: {},
+    changedFiles: [],
+    builtOnMerged: [],
+    resolutions: 0,
+    mergeConflicts: 0,
+    unverified: false,
+    overlapWarnings: [],
     usage: { ...ZERO_USAGE },
   };
 }
@@ -299,20 +357,3 @@ const findingLines = (verdict: CriticVerdict): string[] =>
 
 const lastLines = (text: string, count: number): string[] =>
   text.split('\n').filter((line) => line.trim()).slice(-count);
-
-function taskOf(state: RunState, taskId: string): TaskView {
-  const task = state.tasks[taskId];
-  if (!task) throw new Error(`Event refers to unknown task "${taskId}"`);
-  return task;
-}
-
-function decide(
-  state: RunState,
-  e: RunEvent,
-  kind: Decision['kind'],
-  summary: string,
-  details?: string[],
-  taskId?: string,
-): void {
-  state.decisions.push({ seq: e.seq, at: e.at, kind, summary, ...(taskId ? { taskId } : {}), ...(details?.length ? { details } : {}) });
-}

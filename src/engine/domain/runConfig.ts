@@ -1,4 +1,5 @@
 import type { Budgets } from './budget';
+import type { OverlapMode } from './events';
 
 /** Everything that decides how a run behaves. Recorded in `run_created`, so resume uses the same values. */
 export interface RunConfig {
@@ -21,6 +22,12 @@ export interface RunConfig {
   allowUnverified: boolean;
   /** Absent in runs created before budgets existed: no limit. */
   budgets?: Budgets;
+  /**
+   * What to do about tasks whose files hints overlap: run them one after the other (the later
+   * starts from the integration branch holding the earlier), only warn, or nothing. Absent in
+   * 0.1 runs, which never looked at the hints: 'off'.
+   */
+  overlap?: OverlapMode;
   agent: AgentConfig;
 }
 
@@ -48,4 +55,5 @@ export const DEFAULT_RUN_CONFIG: Omit<RunConfig, 'gateCommands' | 'agent'> = {
   gateTimeoutSeconds: 600,
   stuckThresholdSeconds: 300,
   allowUnverified: false,
+  overlap: 'serialize',
 };

@@ -1,4 +1,4 @@
-import type { AgentRole, GateCommandResult, RunEndStatus } from './events';
+import type { AgentRole, GateCommandResult, OverlapMode, OverlapPair, RunCounts, RunEndStatus } from './events';
 import type { Plan } from './plan';
 import type { RunConfig } from './runConfig';
 import type { TaskEvent, TaskState } from './taskStates';
@@ -33,12 +33,30 @@ export interface AttemptRecord {
   endedAt?: string;
   outcome?: string;
   commit?: string;
+  /** 'resolve': the attempt resolved a conflict with integration (absent: a build). */
+  kind?: 'resolve';
 }
 
 export interface GateSummary {
   passed: boolean;
   at: string;
   commands: GateCommandResult[];
+  /** Integration gate: the commit it ran on and the batch's tasks that commit holds (absent in 0.1 logs). */
+  commit?: string;
+  taskIds?: string[];
+}
+
+/** Why the merge queue sent a task back: what its agent (or a person) must deal with before it can merge. */
+export type QueueProblem =
+  | { kind: 'conflict'; files: string[] }
+  /** The integration gate failed on the batch up to and including this task's merge. */
+  | { kind: 'integration_gate'; gate: GateSummary };
+
+/** A conflict being resolved in the task's worktree: the merge of `theirs` (integration) into `ours` (the task's approved work). */
+export interface ResolutionContext {
+  files: string[];
+  ours: string;
+  theirs: string;
 }
 
 export interface TaskView {
@@ -53,6 +71,8 @@ export interface TaskView {
   attempt: number;
   gateFailures: number;
   reviewCycles: number;
+  /** Critic verdicts in the current try, green ones included (a resolution is reviewed again). */
+  reviewsDone: number;
   branch?: string;
   worktreePath?: string;
   baseCommit?: string;
@@ -65,6 +85,26 @@ export interface TaskView {
   skippedByDependency: boolean;
   lastGate?: GateSummary;
   lastVerdict?: CriticVerdict;
+  /** The commit that last passed the task's gate and critic (what the merge queue merges). */
+  greenCommit?: string;
+  /** Files the task's commits changed in its current try. */
+  changedFiles: string[];
+  /** Set while the merge queue has sent the task back (a conflict or a failed integration gate). */
+  queueProblem?: QueueProblem;
+  /** Set while a conflict with integration is being resolved in the task's worktree. */
+  resolution?: ResolutionContext;
+  /** Resolutions started; like `attempt`, the numbering goes on across a human's retry. */
+  resolutions: number;
+  /** Conflicts with integration met in the current try (each one is resolved by an agent, up to the attempt limit). */
+  mergeConflicts: number;
+  /** The merge commit that put the task into the integration branch. */
+  mergeCommit?: string;
+  /** The critic could not be reached (UNVERIFIED_BY_CRITIC) for the work being merged. */
+  unverified: boolean;
+  /** The tasks the integration branch held when this task's worktree was made (or last took in integration). */
+  builtOnMerged: string[];
+  /** Other tasks whose changed files this task's change met, while they ran or after they merged. */
+  overlapWarnings: Array<{ otherTaskId: string; files: string[] }>;
   /** In the current try: in how many reviews each blocking finding (by fingerprint) came back. */
   findingRepeats: Record<string, number>;
   /** The actor's conversation in the current try, continued on retries so context is not paid for twice. */
@@ -74,7 +114,7 @@ export interface TaskView {
   finishedAt?: string;
 }
 
-export type DecisionKind = 'plan' | 'gate' | 'critic' | 'human' | 'merge' | 'conflict' | 'integration' | 'run';
+export type DecisionKind = 'plan' | 'gate' | 'critic' | 'human' | 'merge' | 'conflict' | 'integration' | 'queue' | 'overlap' | 'run';
 
 export interface Decision {
   seq: number;
@@ -95,12 +135,32 @@ export interface UsageSummary {
 export interface IntegrationView {
   branch?: string;
   path?: string;
+  /** Tasks in the integration branch, in the order they were merged. */
   merged: string[];
+  /** Tasks whose merge conflicts with integration and that are not resolved yet. */
   conflicts: Array<{ taskId: string; files: string[] }>;
+  /** The integration branch's commit after the last verified merge. */
+  head?: string;
   lastGate?: GateSummary;
+  /** The last integration gate that failed: after a bisection, the one that names the culprit. */
+  lastFailedGate?: GateSummary;
+  /** Merge queue batches started. */
+  batches: number;
+  /** Overlaps predicted from the plan's files hints, and the mode the run treats them with. */
+  overlapMode: OverlapMode;
+  overlaps: OverlapPair[];
+  /** The overlaps were predicted (once, before the first task started). */
+  overlapsPredicted: boolean;
 }
 
+/**
+ * Bumped whenever what the projection derives changes shape: a snapshot made by another
+ * version is not replayed onto, the run is rebuilt from its log instead.
+ */
+export const PROJECTION_VERSION = 2;
+
 export interface RunState {
+  projectionVersion: number;
   runId: string;
   goal: string;
   status: RunStatus;
@@ -121,6 +181,7 @@ export interface RunState {
   integration: IntegrationView;
   pausedReason?: string;
   finishedSummary?: string;
+  finishedCounts?: RunCounts;
   warnings: string[];
   lastSeq: number;
 }

@@ -10,22 +10,34 @@ const ABORTS = {
   QUOTA_EXHAUSTED: 'PENDING',
   INTERRUPTED: 'PENDING',
   CANCELLED: 'CANCELLED',
+  REQUEUED: 'GREEN',
+} as const satisfies Partial<Record<TaskEvent, TaskState>>;
+
+/** What a person can do to a task the merge queue sent back, or that waits for them. */
+const HUMAN_WAYS_OUT = {
+  HUMAN_RETRY: 'PENDING',
+  HUMAN_SKIPPED: 'SKIPPED',
+  HAND_RESOLVE_STARTED: 'HUMAN_RESOLVING',
 } as const satisfies Partial<Record<TaskEvent, TaskState>>;
 
 /**
  * The whole task lifecycle as one table: state → event → next state. Anything not in the
  * table is illegal. QUOTA_EXHAUSTED and INTERRUPTED return a task to PENDING because the
- * run pauses (or crashed) and the task is started again on resume.
+ * run pauses (or crashed) and the task is started again on resume; REQUEUED returns a task
+ * that had passed its gate and critic to the merge queue with that approved work (a stop
+ * while it was being merged, resolved or fixed discards only what was not yet approved).
  */
 const TRANSITIONS: Table = {
   PENDING: {
     BUILD_STARTED: 'BUILDING',
+    RESOLVE_STARTED: 'RESOLVING',
     DEPENDENCY_FAILED: 'SKIPPED',
     ENGINE_ERROR: 'NEEDS_HUMAN',
     EXCEEDED_LIMIT: 'NEEDS_HUMAN',
     CANCELLED: 'CANCELLED',
   },
   BUILDING: { BUILD_FINISHED: 'GATING', ...ABORTS },
+  RESOLVING: { BUILD_FINISHED: 'GATING', ...ABORTS },
   GATING: { MECHANICAL_PASSED: 'CRITIC_REVIEWING', MECHANICAL_FAILED: 'MECHANICAL_FAILED', ...ABORTS },
   MECHANICAL_FAILED: { RETRY_BUILD: 'BUILDING', ...ABORTS },
   CRITIC_REVIEWING: {
@@ -36,16 +48,34 @@ const TRANSITIONS: Table = {
     ...ABORTS,
   },
   CHANGES_REQUIRED: { RETRY_BUILD: 'BUILDING', ...ABORTS },
-  NEEDS_HUMAN: {
-    HUMAN_RETRY: 'PENDING',
+  GREEN: { MERGE_STARTED: 'MERGING', HUMAN_SKIPPED: 'SKIPPED', ENGINE_ERROR: 'NEEDS_HUMAN' },
+  UNVERIFIED_BY_CRITIC: {
+    MERGE_STARTED: 'MERGING',
     HUMAN_ACCEPTED: 'GREEN',
+    HUMAN_RETRY: 'PENDING',
     HUMAN_SKIPPED: 'SKIPPED',
-    CANCELLED: 'CANCELLED',
+    ENGINE_ERROR: 'NEEDS_HUMAN',
   },
-  UNVERIFIED_BY_CRITIC: { HUMAN_ACCEPTED: 'GREEN', HUMAN_RETRY: 'PENDING', HUMAN_SKIPPED: 'SKIPPED' },
+  MERGING: {
+    MERGE_VERIFIED: 'MERGED',
+    MERGE_CONFLICTED: 'MERGE_CONFLICT',
+    INTEGRATION_GATE_FAILED: 'INTEGRATION_FAILED',
+    REQUEUED: 'GREEN',
+    ENGINE_ERROR: 'NEEDS_HUMAN',
+  },
+  MERGE_CONFLICT: { RESOLVE_STARTED: 'RESOLVING', EXCEEDED_LIMIT: 'NEEDS_HUMAN', ENGINE_ERROR: 'NEEDS_HUMAN', ...HUMAN_WAYS_OUT },
+  INTEGRATION_FAILED: {
+    RETRY_BUILD: 'BUILDING',
+    MERGE_CONFLICTED: 'MERGE_CONFLICT',
+    EXCEEDED_LIMIT: 'NEEDS_HUMAN',
+    ENGINE_ERROR: 'NEEDS_HUMAN',
+    ...HUMAN_WAYS_OUT,
+  },
+  HUMAN_RESOLVING: { HAND_RESOLVED: 'GREEN', HUMAN_RETRY: 'PENDING', HUMAN_SKIPPED: 'SKIPPED' },
+  NEEDS_HUMAN: { ...HUMAN_WAYS_OUT, HUMAN_ACCEPTED: 'GREEN', CANCELLED: 'CANCELLED' },
   SKIPPED: { DEPENDENCY_RETRIED: 'PENDING', HUMAN_RETRY: 'PENDING' },
-  CANCELLED: { HUMAN_RETRY: 'PENDING', INTERRUPTED: 'PENDING' },
-  GREEN: {},
+  CANCELLED: { HUMAN_RETRY: 'PENDING', INTERRUPTED: 'PENDING', REQUEUED: 'GREEN' },
+  MERGED: {},
 };
 
 export class IllegalTransitionError extends Error {

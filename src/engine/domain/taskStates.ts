@@ -1,4 +1,7 @@
-/** Where a task is in its loop. The ends are GREEN, UNVERIFIED_BY_CRITIC, NEEDS_HUMAN, SKIPPED and CANCELLED. */
+/**
+ * Where a task is. A task is done when it is MERGED into the run's integration branch (or
+ * SKIPPED): GREEN only means its own gate and critic passed and it waits in the merge queue.
+ */
 export const TASK_STATES = [
   'PENDING',
   'BUILDING',
@@ -8,6 +11,12 @@ export const TASK_STATES = [
   'CHANGES_REQUIRED',
   'GREEN',
   'UNVERIFIED_BY_CRITIC',
+  'MERGING',
+  'MERGED',
+  'MERGE_CONFLICT',
+  'RESOLVING',
+  'INTEGRATION_FAILED',
+  'HUMAN_RESOLVING',
   'NEEDS_HUMAN',
   'SKIPPED',
   'CANCELLED',
@@ -34,33 +43,56 @@ export const TASK_EVENTS = [
   'DEPENDENCY_RETRIED',
   'INTERRUPTED',
   'CANCELLED',
+  'MERGE_STARTED',
+  'MERGE_VERIFIED',
+  'MERGE_CONFLICTED',
+  'INTEGRATION_GATE_FAILED',
+  'RESOLVE_STARTED',
+  'REQUEUED',
+  'HAND_RESOLVE_STARTED',
+  'HAND_RESOLVED',
   'HUMAN_RETRY',
   'HUMAN_ACCEPTED',
   'HUMAN_SKIPPED',
 ] as const;
 export type TaskEvent = (typeof TASK_EVENTS)[number];
 
-/** States in which a task's actor, gate or critic is (or was, before a crash) working. */
+/** States in which a task's actor (or resolver), gate or critic is working: each holds one of the run's slots. */
 export const IN_FLIGHT_STATES: readonly TaskState[] = [
   'BUILDING',
   'GATING',
   'MECHANICAL_FAILED',
   'CRITIC_REVIEWING',
   'CHANGES_REQUIRED',
+  'RESOLVING',
 ];
 
-/** States after which the scheduler has nothing more to do for the task. */
-export const SETTLED_STATES: readonly TaskState[] = [
-  'GREEN',
-  'UNVERIFIED_BY_CRITIC',
-  'NEEDS_HUMAN',
-  'SKIPPED',
-  'CANCELLED',
-];
+/** Approved on its branch and waiting for (or inside) the merge queue. */
+export const QUEUED_STATES: readonly TaskState[] = ['GREEN', 'UNVERIFIED_BY_CRITIC', 'MERGING'];
 
-/** States whose work dependents may build on. */
-export const SATISFIED_STATES: readonly TaskState[] = ['GREEN', 'UNVERIFIED_BY_CRITIC'];
+/** Sent back by the merge queue; an agent takes it up again as soon as a slot is free. */
+export const RETURNED_STATES: readonly TaskState[] = ['MERGE_CONFLICT', 'INTEGRATION_FAILED'];
+
+/** Waiting for a person: nothing happens to the task until they decide. */
+export const WAITING_FOR_HUMAN_STATES: readonly TaskState[] = ['NEEDS_HUMAN', 'HUMAN_RESOLVING'];
+
+/** The task's part of the run is over: merged into integration, or deliberately left out. */
+export const DONE_STATES: readonly TaskState[] = ['MERGED', 'SKIPPED'];
+
+/** States after which nothing more happens to the task without a person. */
+export const SETTLED_STATES: readonly TaskState[] = ['MERGED', 'NEEDS_HUMAN', 'HUMAN_RESOLVING', 'SKIPPED', 'CANCELLED'];
+
+/** Only merged work is built on: a dependent starts from the integration branch that holds it. */
+export const SATISFIED_STATES: readonly TaskState[] = ['MERGED'];
 
 export const isInFlight = (state: TaskState): boolean => IN_FLIGHT_STATES.includes(state);
+export const isQueued = (state: TaskState): boolean => QUEUED_STATES.includes(state);
+export const isReturned = (state: TaskState): boolean => RETURNED_STATES.includes(state);
+export const isWaitingForHuman = (state: TaskState): boolean => WAITING_FOR_HUMAN_STATES.includes(state);
+export const isDone = (state: TaskState): boolean => DONE_STATES.includes(state);
 export const isSettled = (state: TaskState): boolean => SETTLED_STATES.includes(state);
 export const isSatisfied = (state: TaskState): boolean => SATISFIED_STATES.includes(state);
+
+/** The task will move on by itself (an agent, a gate or the merge queue has work for it), without a person. */
+export const isMovingOn = (state: TaskState): boolean =>
+  state === 'PENDING' || isInFlight(state) || isQueued(state) || isReturned(state);

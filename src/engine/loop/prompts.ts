@@ -1,10 +1,13 @@
 import type { GateSummary } from '../domain/runState';
 import type { PlanTask } from '../domain/plan';
 import type { CriticFinding } from '../domain/verdict';
+import { resolutionReviewPrompt, type ResolutionReview } from './resolutionPrompts';
 
-/** What the previous attempt left the actor to fix. */
+/** What the previous attempt (or the merge queue) left the actor to fix. */
 export type ActorFeedback =
   | { kind: 'gate'; gate: GateSummary }
+  /** The integration gate failed on the merged result; the worktree has taken in the integration branch. */
+  | { kind: 'integration'; gate: GateSummary }
   | { kind: 'critic'; summary: string; findings: CriticFinding[] };
 
 const bullet = (lines: string[]): string => lines.map((l) => `- ${l}`).join('\n');
@@ -26,6 +29,14 @@ export function actorPrompt(task: PlanTask, goal: string, feedback?: ActorFeedba
       ...failed.map((c) => `$ ${c.command}  (exit ${c.timedOut ? 'timeout' : c.exitCode})\n${c.output}`),
     );
   }
+  if (feedback?.kind === 'integration') {
+    const failed = feedback.gate.commands.filter((c) => c.exitCode !== 0);
+    parts.push(
+      'Your change passed its own gate, but the gate failed once it was merged with the work of the other tasks. ' +
+        'That work is now merged into your worktree too. Make the combination pass (do not weaken or delete tests, do not undo the other work):',
+      ...failed.map((c) => `$ ${c.command}  (exit ${c.timedOut ? 'timeout' : c.exitCode})\n${c.output}`),
+    );
+  }
   if (feedback?.kind === 'critic') {
     parts.push(
       `The reviewer asked for changes: ${feedback.summary}`,
@@ -35,13 +46,16 @@ export function actorPrompt(task: PlanTask, goal: string, feedback?: ActorFeedba
   return parts.filter(Boolean).join('\n\n');
 }
 
-export function criticPrompt(task: PlanTask, diff: string, gate: GateSummary | undefined): string {
+/** The critic's brief: the task's diff against its base, or, for a conflict resolution, the merge against both parents. */
+export function criticPrompt(task: PlanTask, diff: string, gate: GateSummary | undefined, resolution?: ResolutionReview): string {
+  const change = resolution
+    ? [resolutionReviewPrompt(resolution)]
+    : [`Review the change made for task ${task.id}: ${task.title}`, task.description];
   return [
-    `Review the change made for task ${task.id}: ${task.title}`,
-    task.description,
+    ...change,
     task.acceptance.length ? `Acceptance criteria:\n${bullet(task.acceptance)}` : '',
     `Mechanical gate: ${gate ? (gate.passed ? 'passed' : 'failed') : 'not run'}${gate?.commands.length ? ` (${gate.commands.map((c) => c.command).join(', ')})` : ''}`,
-    `The diff against the task's base:\n\`\`\`diff\n${diff || '(no changes)'}\n\`\`\``,
+    resolution ? '' : `The diff against the task's base:\n\`\`\`diff\n${diff || '(no changes)'}\n\`\`\``,
     'Answer with JSON only: {"decision": "green" | "changes_required", "summary": string, "findings": [{"file", "line", "severity": "blocker"|"major"|"minor"|"nit", "category": "correctness"|"requirements"|"test-integrity"|"breakage"|"security"|"style"|"other", "message"}]}.',
     'Only correctness, requirements, test-integrity, breakage and security findings block; style is a nit.',
   ]

@@ -1,5 +1,7 @@
-import type { AgentRole } from '../domain/events';
-import type { RunState } from '../domain/runState';
+import type { AgentRole, HumanAction } from '../domain/events';
+import { allowedHumanActions } from '../domain/humanActions';
+import type { QueueProblem, RunState } from '../domain/runState';
+import { countTasks, type TaskCounts } from '../domain/taskCounts';
 import type { TaskState } from '../domain/taskStates';
 import type { TokenUsage } from '../domain/usage';
 
@@ -21,11 +23,23 @@ export interface TraceReport {
     attempts: number;
     gateFailures: number;
     reviewCycles: number;
+    /** Conflicts with integration met in the current try. */
+    mergeConflicts: number;
+    /** Why the merge queue sent the task back, while it has (the gate's output is left out: see the ledger). */
+    queueProblem?: { kind: QueueProblem['kind']; files?: string[] };
+    /** The merge commit that put it into the integration branch. */
+    mergeCommit?: string;
+    overlapWarnings: Array<{ otherTaskId: string; files: string[] }>;
+    /** What a person can decide about it now. */
+    actions: HumanAction[];
     lastReason: string;
     durationMs?: number;
     usage: TokenUsage;
     transitions: Array<{ seq: number; at: string; from: TaskState; to: TaskState; event: string; reason: string }>;
   }>;
+  /** Done means merged or skipped: GREEN work still waiting in the merge queue is not done. */
+  counts: TaskCounts;
+  /** `gatePassed`: the integration gate's last result, on the commit it names (when the log records one). */
   integration: RunState['integration'] & { gatePassed?: boolean };
   usage: { total: TokenUsage; byRole: Partial<Record<AgentRole, TokenUsage>>; byTask: Record<string, TokenUsage>; calls: number };
   warnings: string[];
@@ -50,17 +64,24 @@ export function buildTraceReport(state: RunState): TraceReport {
         dependsOn: t.dependsOn,
         ...(t.branch ? { branch: t.branch } : {}),
         attempts: t.attempts.length,
-        gateFailures: t.transitions.filter((tr) => tr.event === 'MECHANICAL_FAILED').length,
+        gateFailures: t.transitions.filter((tr) => tr.event === 'MECHANICAL_FAILED' || tr.event === 'INTEGRATION_GATE_FAILED').length,
         reviewCycles: t.transitions.filter((tr) => tr.event === 'CRITIC_CHANGES_REQUIRED').length,
+        mergeConflicts: t.mergeConflicts ?? 0,
+        ...(t.queueProblem ? { queueProblem: { kind: t.queueProblem.kind, ...(t.queueProblem.kind === 'conflict' ? { files: t.queueProblem.files } : {}) } } : {}),
+        ...(t.mergeCommit ? { mergeCommit: t.mergeCommit } : {}),
+        overlapWarnings: t.overlapWarnings ?? [],
+        actions: allowedHumanActions(t),
         lastReason: t.lastReason,
         ...(t.startedAt && t.finishedAt ? { durationMs: Date.parse(t.finishedAt) - Date.parse(t.startedAt) } : {}),
         usage: t.usage,
         transitions: t.transitions.map(({ seq, at, from, to, event, reason }) => ({ seq, at, from, to, event, reason })),
       };
     }),
+    counts: countTasks(state),
     integration: { ...state.integration, ...(state.integration.lastGate ? { gatePassed: state.integration.lastGate.passed } : {}) },
     usage: state.usage,
     warnings: state.warnings,
     ...(state.finishedSummary ? { summary: state.finishedSummary } : {}),
   };
 }
+

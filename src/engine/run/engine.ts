@@ -9,7 +9,13 @@ import type { Plan } from '../domain/plan';
 import { PlanValidationError } from '../plan/parsePlan';
 import { PLAN_LIMITS } from '../plan/planSchema';
 import type { RunConfig } from '../domain/runConfig';
+import type { HumanAction, OverlapPair } from '../domain/events';
+import { assertHumanAction, HUMAN_ACTION_EVENT } from '../domain/humanActions';
 import { isInFlight } from '../domain/taskStates';
+import { predictOverlaps } from '../schedule/overlap';
+import { IntegrationBranch } from '../workspace/integrationBranch';
+import { continueHandResolution, startHandResolution, type ContinueOutcome, type HandResolution } from './handResolution';
+import { queueForMerge } from './taskLoop';
 import { RunStore } from '../store/runStore';
 import { ensureExcluded, inspectRepo, type RepoInfo } from '../workspace/repoInspector';
 import { WorktreeManager } from '../workspace/worktreeManager';
@@ -34,15 +40,8 @@ export interface EngineOptions {
   onActivity?: (runId: string, taskId: string | null, role: AgentRole, activity: RunnerActivity) => void;
 }
 
-export type HumanAction = 'retry' | 'accept' | 'skip';
-
-/** A human decision the task's state does not allow (bad input, not a bug). */
-export class HumanDecisionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'HumanDecisionError';
-  }
-}
+/** The decisions that record a choice and let the run go on; `resolve` and `continue` have their own calls. */
+export type TaskDecision = Extract<HumanAction, 'retry' | 'accept' | 'skip'>;
 
 /**
  * The engine's front door, shared by the CLI and the engine server: opens the workspace's
@@ -135,39 +134,61 @@ export class TaskloomEngine {
 
   /**
    * Makes a stopped run ready to drive again: tasks that were in flight when the previous
-   * process stopped (or were cancelled) start over from a clean worktree; GREEN work is kept.
+   * process stopped (or were cancelled) start over from a clean worktree, except work that had
+   * passed its gate and critic, which goes back to the merge queue as it was approved.
    */
   prepareResume(session: RunSession, reason: string): void {
     session.emit({ type: 'run_resumed', reason });
     for (const taskId of session.state.taskOrder) {
       const task = session.task(taskId);
-      if (isInFlight(task.state) || task.state === 'CANCELLED') {
+      const stopped = isInFlight(task.state) || task.state === 'CANCELLED' || task.state === 'MERGING';
+      if (!stopped) continue;
+      if (task.greenCommit) {
+        session.transition(taskId, 'REQUEUED', `back to the merge queue with its approved work (was ${task.state} when the run stopped)`);
+      } else {
         session.transition(taskId, 'INTERRUPTED', `restarting from a clean worktree (was ${task.state} when the run stopped)`);
       }
     }
   }
 
-  async recordHumanDecision(session: RunSession, taskId: string, action: HumanAction, note?: string): Promise<void> {
+  /** Retry (with a note for the agent), accept as it is, or skip (and what depends on it): the run then goes on. */
+  async recordHumanDecision(session: RunSession, taskId: string, action: TaskDecision, note?: string): Promise<void> {
     const task = session.task(taskId);
-    const event = { retry: 'HUMAN_RETRY', accept: 'HUMAN_ACCEPTED', skip: 'HUMAN_SKIPPED' } as const;
-    if (task.state !== 'NEEDS_HUMAN' && task.state !== 'UNVERIFIED_BY_CRITIC' && !(action === 'retry' && task.state === 'SKIPPED')) {
-      throw new HumanDecisionError(`Task "${taskId}" is ${task.state}; only a task that needs a human can be retried, accepted or skipped`);
-    }
+    assertHumanAction(task, action);
+    const worktrees = this.worktrees(session);
     if (action === 'accept' && task.worktreePath) {
       // "As it is" includes what the agent left uncommitted when it stopped (or what the human edited).
-      const worktrees = new WorktreeManager(this.repo, session.runId);
-      const committed = await worktrees.commitAll(task.worktreePath, `taskloom(${taskId}): accepted by a human`);
+      const committed = await worktrees.commitAll(worktrees.taskPath(taskId), `taskloom(${taskId}): accepted by a human`);
       if (committed) session.emit({ type: 'work_committed', taskId, attempt: task.attempt, ...committed });
     }
     session.emit({ type: 'human_decision', taskId, action, ...(note ? { note } : {}) });
-    session.transition(taskId, event[action], `human chose to ${action}${note ? `: ${note}` : ''}`);
+    session.transition(taskId, HUMAN_ACTION_EVENT[action], `human chose to ${action}${note ? `: ${note}` : ''}`);
+    if (action === 'accept') await queueForMerge({ session, worktrees }, taskId);
+  }
+
+  /** A person resolves a task the merge queue sent back, in its worktree (see handResolution.ts). */
+  resolveByHand(session: RunSession, taskId: string): Promise<HandResolution> {
+    return startHandResolution({ session, worktrees: this.worktrees(session), integration: this.integration(session) }, taskId);
+  }
+
+  /** Checks a hand resolution with the gate; when it passes, the task is queued for merge (drive the run next). */
+  continueAfterHandResolution(session: RunSession, taskId: string, signal: AbortSignal): Promise<ContinueOutcome> {
+    return continueHandResolution({ session, worktrees: this.worktrees(session), integration: this.integration(session) }, taskId, signal);
+  }
+
+  /** The overlaps the plan's files hints predict, for showing at plan approval (the run records them when it starts). */
+  async predictedOverlaps(session: RunSession): Promise<OverlapPair[]> {
+    const { state } = session;
+    if ((state.config.overlap ?? 'off') === 'off') return [];
+    return predictOverlaps(state.plan.tasks, await this.worktrees(session).filesAt(state.baseCommit));
   }
 
   async drive(session: RunSession, signal: AbortSignal): Promise<DriveOutcome> {
     let paused = session.state.status === 'paused';
     const ctx: RunContext = {
       session,
-      worktrees: new WorktreeManager(this.repo, session.runId),
+      worktrees: this.worktrees(session),
+      integration: this.integration(session),
       runner: this.runnerFor(session),
       signal,
       pause: (reason) => {
@@ -182,6 +203,14 @@ export class TaskloomEngine {
     } finally {
       this.store.flush(session.runId);
     }
+  }
+
+  private worktrees(session: RunSession): WorktreeManager {
+    return new WorktreeManager(this.repo, session.runId);
+  }
+
+  private integration(session: RunSession): IntegrationBranch {
+    return new IntegrationBranch(this.repo, session.runId);
   }
 
   private runnerFor(session: RunSession): AgentRunner {

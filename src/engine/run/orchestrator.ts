@@ -1,57 +1,131 @@
-import type { RunEndStatus } from '../domain/events';
-import { isShutdown, type DriveOutcome } from './engineShutdown';
-import { isSatisfied } from '../domain/taskStates';
+import type { RunCounts, RunEndStatus } from '../domain/events';
+import { isDone } from '../domain/taskStates';
 import { remainingChainLengths } from '../plan/planGraph';
+import { readyToMerge, runMergeBatch } from '../queue/mergeQueue';
+import { OverlapIndex, predictOverlaps, type OverlapWait } from '../schedule/overlap';
 import { findBlockedTasks, findRevivableTasks, pickTasksToStart } from '../schedule/scheduler';
-import { integrate } from './integrator';
+import { isShutdown, type DriveOutcome } from './engineShutdown';
+import { runProjectGate } from './projectGate';
 import type { RunContext } from './runContext';
 import { runTask } from './taskLoop';
 
 /**
- * Drives a run from wherever its state is to an end: starts ready tasks (bounded, longest
- * chain first), skips what can no longer start, then integrates. Returns how the run ended.
+ * Drives a run from wherever its state is to an end. Two kinds of work go on side by side:
+ * tasks (at most maxParallel in flight, longest chain first, overlapping ones one after the
+ * other), and the merge queue, which merges each approved task into the integration branch as
+ * soon as it is ready and gates the result. Work the queue sends back (a conflict, a failed
+ * integration gate) goes to an agent again. The run completes when every task is merged or
+ * deliberately skipped and the integration gate passes on the result.
  */
 export async function driveRun(ctx: RunContext): Promise<DriveOutcome> {
   const { session } = ctx;
+  await prepareIntegration(ctx);
   const chainLength = remainingChainLengths(session.state.plan);
+  const overlaps = new OverlapIndex(session.state.plan.tasks, session.state.integration.overlaps);
+  const serialize = (session.state.config.overlap ?? 'off') === 'serialize';
   const running = new Map<string, Promise<void>>();
+  /** What each waiting task waited for, so its start says why it starts from the merged work. */
+  const waitedFor = new Map<string, OverlapWait[]>();
+  let queue: Promise<void> | undefined;
 
   for (;;) {
     settleUnreachableTasks(ctx);
-    const canStart = !ctx.isPaused() && !ctx.signal.aborted;
-    const toStart = canStart ? pickTasksToStart(schedulable(ctx), session.state.config.maxParallel, chainLength) : [];
-    for (const taskId of toStart) {
-      running.set(taskId, runTask(ctx, taskId).finally(() => running.delete(taskId)));
+    const stopped = ctx.signal.aborted;
+    if (!stopped && !ctx.isPaused()) {
+      const tasks = Object.values(session.state.tasks);
+      const waits = serialize ? overlaps.waits(tasks) : new Map<string, OverlapWait[]>();
+      for (const [id, wait] of waits) waitedFor.set(id, wait);
+      const toStart = pickTasksToStart(schedulable(ctx), session.state.config.maxParallel, chainLength, new Set(waits.keys()));
+      for (const taskId of toStart) {
+        running.set(taskId, runTask(ctx, taskId, waitedFor.get(taskId)).finally(() => running.delete(taskId)));
+      }
     }
-    if (running.size === 0) break;
-    await Promise.race(running.values());
+    // The queue needs no agent: it goes on while a quota pause holds the tasks back.
+    if (!stopped && !queue && readyToMerge(ctx).length > 0) {
+      queue = runMergeBatch(ctx)
+        .catch((error: unknown) => failQueuedTasks(ctx, error))
+        .finally(() => (queue = undefined));
+    }
+    if (running.size === 0 && !queue) break;
+    await Promise.race([...running.values(), ...(queue ? [queue] : [])]);
   }
 
   if (isShutdown(ctx.signal)) return interrupted(ctx);
   if (ctx.signal.aborted) return finish(ctx, 'cancelled', cancelRemaining(ctx));
-  if (ctx.isPaused()) {
-    // A quota hit already recorded run_paused; nothing is lost, `resume` continues.
-    return 'paused';
-  }
-  const { clean, gatePassed } = await integrate(ctx);
-  if (isShutdown(ctx.signal)) return interrupted(ctx);
-  if (ctx.signal.aborted) return finish(ctx, 'cancelled', 'cancelled during integration');
-  const tasks = Object.values(session.state.tasks);
-  const green = tasks.filter((t) => isSatisfied(t.state)).length;
-  // A skipped task was the human's call (or follows from one): it leaves nothing to decide.
-  const allDecided = tasks.every((t) => isSatisfied(t.state) || t.state === 'SKIPPED');
-  const summary = [
-    `${green}/${tasks.length} task(s) green${green + skippedCount(tasks) === tasks.length && green < tasks.length ? `, ${skippedCount(tasks)} skipped` : ''}`,
-    `${session.state.integration.merged.length} merged into ${session.state.integration.branch}`,
-    clean ? 'no conflicts' : `${session.state.integration.conflicts.length} conflict(s)`,
-    `integration gate ${gatePassed ? 'passed' : 'failed'}`,
-  ].join(', ');
-  const completed = allDecided && clean && gatePassed;
-  if (completed) await ctx.worktrees.removeIntegrationWorktree();
-  return finish(ctx, completed ? 'completed' : 'needs_human', summary);
+  // A quota hit already recorded run_paused; nothing is lost, `resume` continues.
+  if (ctx.isPaused()) return 'paused';
+  return finishRun(ctx);
 }
 
-const skippedCount = (tasks: Array<{ state: string }>) => tasks.filter((t) => t.state === 'SKIPPED').length;
+/** The integration branch and worktree exist before any task starts: tasks start from the branch. */
+async function prepareIntegration(ctx: RunContext): Promise<void> {
+  const { session, integration } = ctx;
+  const { state } = session;
+  const prepared = await integration.prepare(state.baseCommit);
+  if (state.integration.branch !== prepared.branch || state.integration.path !== prepared.path) {
+    session.emit({ type: 'integration_prepared', branch: prepared.branch, path: prepared.path });
+  }
+  const mode = state.config.overlap ?? 'off';
+  if (mode !== 'off' && !state.integration.overlapsPredicted) {
+    const pairs = predictOverlaps(state.plan.tasks, await ctx.worktrees.filesAt(state.baseCommit));
+    session.emit({ type: 'overlaps_predicted', mode, pairs });
+  }
+}
+
+/** Every task has left the loop: the run completes only when all are merged or skipped and the gate passes on what was merged. */
+async function finishRun(ctx: RunContext): Promise<RunEndStatus> {
+  const { session, integration } = ctx;
+  const tasks = Object.values(session.state.tasks);
+  const allDone = tasks.every((t) => isDone(t.state));
+  let gatePassed = false;
+  if (allDone) {
+    const head = await integration.verifiedHead();
+    const last = session.state.integration.lastGate;
+    gatePassed = last?.passed === true && last.commit === head;
+    // The last batch gated the head already, unless nothing was merged (or a 0.1 run gated it without saying where).
+    if (!gatePassed) gatePassed = await gateHead(ctx, head);
+  }
+  const counts: RunCounts = {
+    total: tasks.length,
+    merged: tasks.filter((t) => t.state === 'MERGED').length,
+    skipped: tasks.filter((t) => t.state === 'SKIPPED').length,
+    needsYou: tasks.filter((t) => !isDone(t.state)).length,
+    integrationGatePassed: gatePassed,
+  };
+  const completed = allDone && gatePassed;
+  if (completed) {
+    await integration.remove();
+    await ctx.worktrees.cleanup({ greenTaskIds: [] });
+  }
+  return finish(ctx, completed ? 'completed' : 'needs_human', describeEnd(counts, session.state.integration.branch ?? 'integration', allDone), counts);
+}
+
+async function gateHead(ctx: RunContext, head: string): Promise<boolean> {
+  await ctx.integration.checkout(head);
+  const gate = await runProjectGate(ctx, ctx.integration.path);
+  const { state } = ctx.session;
+  ctx.session.emit({ type: 'gate_result', taskId: null, attempt: state.integration.batches, passed: gate.passed, commands: gate.commands, commit: head, taskIds: [] });
+  return gate.passed;
+}
+
+/** Never says the integration gate passed for a run with unmerged work: that would claim more than happened. */
+function describeEnd(c: RunCounts, branch: string, allDone: boolean): string {
+  const parts = [`${c.merged}/${c.total} merged into ${branch}`];
+  if (c.skipped) parts.push(`${c.skipped} skipped`);
+  if (c.needsYou) parts.push(`${c.needsYou} need${c.needsYou === 1 ? 's' : ''} you`);
+  if (allDone) parts.push(c.integrationGatePassed ? 'integration gate passed' : 'the integration gate fails on the merged result');
+  return parts.join(', ');
+}
+
+/** A failure of the queue itself (not of a merge or a gate) stops the tasks it held, for a person to look at. */
+function failQueuedTasks(ctx: RunContext, error: unknown): void {
+  const reason = `the merge queue failed: ${(error as Error).message}${(error as { hint?: string }).hint ? ` (${(error as { hint?: string }).hint})` : ''}`;
+  for (const task of Object.values(ctx.session.state.tasks)) {
+    if (task.state === 'MERGING' || task.state === 'GREEN' || task.state === 'UNVERIFIED_BY_CRITIC') {
+      ctx.session.transition(task.id, 'ENGINE_ERROR', reason);
+    }
+  }
+}
 
 function schedulable(ctx: RunContext) {
   return ctx.session.state.taskOrder.map((id) => {
@@ -91,7 +165,7 @@ function interrupted(ctx: RunContext): DriveOutcome {
   return 'interrupted';
 }
 
-function finish(ctx: RunContext, status: RunEndStatus, summary: string): RunEndStatus {
-  ctx.session.emit({ type: 'run_finished', status, summary });
+function finish(ctx: RunContext, status: RunEndStatus, summary: string, counts?: RunCounts): RunEndStatus {
+  ctx.session.emit({ type: 'run_finished', status, summary, ...(counts ? { counts } : {}) });
   return status;
 }

@@ -2,7 +2,7 @@ import { runGate, type GateResult } from '../gate/runGate';
 import type { RunContext } from './runContext';
 
 /** Runs the run's configured gate commands in `cwd`, with its timeout, watchdog and cancellation. */
-export function runProjectGate(ctx: RunContext, cwd: string): Promise<GateResult> {
+export function runProjectGate(ctx: Pick<RunContext, 'session' | 'signal'>, cwd: string): Promise<GateResult> {
   const { config } = ctx.session.state;
   return runGate({
     commands: config.gateCommands,

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { RunSettings } from '../../protocol/runSettings';
 import { validateCommandTemplate } from '../agents/command/commandRunner';
 import type { Budgets } from '../domain/budget';
+import type { OverlapMode } from '../domain/events';
 import { DEFAULT_RUN_CONFIG, type AgentConfig, type AgentKind, type RoleModels, type RunConfig } from '../domain/runConfig';
 import { detectGateCommands } from '../gate/detectGateCommands';
 
@@ -45,6 +46,7 @@ export const EDITOR_SETTING_LABELS = {
   'budgets.runTokens': 'taskloom.budget.runTokens',
   'budgets.taskUsd': 'taskloom.budget.taskUsd',
   'budgets.taskTokens': 'taskloom.budget.taskTokens',
+  overlap: 'taskloom.schedule.overlap',
 } as const;
 
 /** A RunSettings field, dotted for the nested ones. */
@@ -84,6 +86,7 @@ export function runConfigFromSettings(settings: RunSettings & ExtraRunSettings, 
     stuckThresholdSeconds: positiveInt(label.stuckThresholdSeconds, settings.stuckThresholdSeconds, DEFAULT_RUN_CONFIG.stuckThresholdSeconds),
     gateTimeoutSeconds: positiveInt(label.gateTimeoutSeconds, settings.gateTimeoutSeconds, DEFAULT_RUN_CONFIG.gateTimeoutSeconds),
     allowUnverified: settings.allowUnverified ?? false,
+    overlap: overlapMode(settings.overlap, label.overlap),
     ...(actorAllowed.length ? { actorAllowedCommands: actorAllowed } : {}),
     ...(budgets ? { budgets } : {}),
     gateCommands: gateCommands.length ? gateCommands : detectGateCommands(context.repoRoot),
@@ -145,6 +148,14 @@ function buildBudgets(budgets: RunSettings['budgets'], label: Record<SettingName
   };
   const set = Object.entries(checked).filter(([, v]) => v !== undefined);
   return set.length ? (Object.fromEntries(set) as Budgets) : undefined;
+}
+
+const OVERLAP_MODES: readonly OverlapMode[] = ['serialize', 'warn', 'off'];
+
+function overlapMode(value: unknown, name: string): OverlapMode {
+  if (value === undefined || value === null || value === '') return DEFAULT_RUN_CONFIG.overlap!;
+  if (!OVERLAP_MODES.includes(value as OverlapMode)) throw new SettingsError(`${name} must be one of ${OVERLAP_MODES.join(', ')}, got ${show(value)}`);
+  return value as OverlapMode;
 }
 
 function positiveInt(name: string, value: unknown, fallback: number): number {

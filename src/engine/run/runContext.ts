@@ -1,11 +1,13 @@
 import type { AgentRunner } from '../agents/runner';
+import type { IntegrationBranch } from '../workspace/integrationBranch';
 import type { WorktreeManager } from '../workspace/worktreeManager';
 import type { RunSession } from './runSession';
 
-/** Everything a running task or the integration step needs, injected so tests use real parts. */
+/** Everything a running task or the merge queue needs, injected so tests use real parts. */
 export interface RunContext {
   session: RunSession;
   worktrees: WorktreeManager;
+  integration: IntegrationBranch;
   runner: AgentRunner;
   /** Aborted when the user cancels the run. */
   signal: AbortSignal;

@@ -1,46 +1,55 @@
-import { isShutdown } from './engineShutdown';
-import type { RunnerResult } from '../agents/runner';
-import { budgetStop } from '../domain/budget';
 import type { PlanTask } from '../domain/plan';
 import { WorkspaceError } from '../workspace/errors';
 import { actorSnapshotRef, snapshotWorktree } from '../workspace/actorSnapshot';
+import { leftoverConflictMarkers } from '../workspace/conflictMarkers';
 import { blockingFindings, findingFingerprint } from '../domain/verdict';
 import { actorAllowedCommands } from '../domain/actorCommands';
+import type { GateCommandResult } from '../domain/events';
 import { CRITIC_VERDICT_JSON_SCHEMA, parseCriticVerdict } from '../loop/criticRubric';
 import { actorPrompt, criticPrompt, VERDICT_REPAIR_PROMPT, type ActorFeedback } from '../loop/prompts';
+import type { OverlapWait } from '../schedule/overlap';
+import { isMovingOn } from '../domain/taskStates';
 import { callAgent, describeFailure } from './agentCall';
 import { runProjectGate } from './projectGate';
+import { resolveStep } from './resolveStep';
 import type { RunContext } from './runContext';
-
-type StepOutcome = { next: 'continue'; feedback?: ActorFeedback } | { next: 'stop' };
-const STOP: StepOutcome = { next: 'stop' };
+import { cancel, handleAgentFailure, STOP, stoppedByBudget, type StepOutcome } from './stepOutcome';
+import { startBuilding, takeInIntegration, type TaskStart } from './taskStart';
 
 /**
- * One task from PENDING to an end state: actor → gate → critic, looping on gate failures and
- * requested changes within the configured limits. Any exception ends in NEEDS_HUMAN for this
- * task only; the run goes on.
+ * One task from where it stands (PENDING, or sent back by the merge queue) to GREEN, back in the
+ * queue, or an end: actor (or resolver) → gate → critic, looping on gate failures and requested
+ * changes within the configured limits. Any exception ends in NEEDS_HUMAN for this task only;
+ * the run goes on.
  */
-export async function runTask(ctx: RunContext, taskId: string): Promise<void> {
+export async function runTask(ctx: RunContext, taskId: string, waitedFor: readonly OverlapWait[] = []): Promise<void> {
   const { session } = ctx;
   try {
     const planTask = session.state.plan.tasks.find((t) => t.id === taskId)!;
-    session.transition(taskId, 'BUILD_STARTED', 'dependencies are ready');
-    const worktree = await prepareWorktree(ctx, planTask);
-    let feedback: ActorFeedback | undefined;
+    const view = session.task(taskId);
+    // Work that passed its gate and critic before is never started over: it takes in integration.
+    const start: TaskStart | undefined =
+      view.greenCommit || view.queueProblem ? await takeInIntegration(ctx, planTask) : await startBuilding(ctx, planTask, waitedFor);
+    if (!start) return;
+    let { feedback } = start;
+    let step: TaskStart['first'] = start.first;
     for (;;) {
       if (ctx.signal.aborted) {
         cancel(ctx, taskId, 'the run was cancelled');
         return;
       }
-      const built = await buildStep(ctx, planTask, worktree, feedback);
-      if (built.next === 'stop') return;
-      const gated = await gateStep(ctx, taskId, worktree);
+      if (step !== 'gate') {
+        const built = step === 'resolve' ? await resolveStep(ctx, planTask, start.path) : await buildStep(ctx, planTask, start.path, feedback);
+        if (built.next === 'stop') return;
+      }
+      step = 'build';
+      const gated = await gateStep(ctx, taskId, start.path);
       if (gated.next === 'stop') return;
       if (gated.feedback) {
         feedback = gated.feedback;
         continue;
       }
-      const reviewed = await reviewStep(ctx, planTask, worktree);
+      const reviewed = await reviewStep(ctx, planTask, start.path);
       if (reviewed.next === 'stop') return;
       feedback = reviewed.feedback;
     }
@@ -52,52 +61,27 @@ export async function runTask(ctx: RunContext, taskId: string): Promise<void> {
   }
 }
 
-interface Worktree {
-  path: string;
-  baseCommit: string;
-}
-
-async function prepareWorktree(ctx: RunContext, task: PlanTask): Promise<Worktree> {
-  const { session, worktrees } = ctx;
-  const view = session.task(task.id);
-  const fresh = view.needsFreshWorktree || !view.worktreePath || !view.baseCommit;
-  const prepared = await worktrees.prepareTaskWorktree({
-    taskId: task.id,
-    runBaseCommit: session.state.baseCommit,
-    dependencyBranches: task.dependsOn.map((dep) => worktrees.taskBranch(dep)),
-    fresh,
-  });
-  session.emit({
-    type: 'worktree_prepared',
-    taskId: task.id,
-    branch: prepared.branch,
-    path: prepared.path,
-    baseCommit: prepared.baseCommit,
-    fresh: !prepared.reused,
-  });
-  return { path: prepared.path, baseCommit: prepared.baseCommit };
-}
-
-async function buildStep(ctx: RunContext, task: PlanTask, worktree: Worktree, feedback?: ActorFeedback): Promise<StepOutcome> {
+async function buildStep(ctx: RunContext, task: PlanTask, path: string, feedback?: ActorFeedback): Promise<StepOutcome> {
   const { session } = ctx;
   const view = session.task(task.id);
   if (stoppedByBudget(ctx, task.id)) return STOP;
-  await snapshotBeforeActor(ctx, task.id, view.attempt, worktree);
+  await snapshotBeforeActor(ctx, task.id, view.attempt, path);
   const result = await callAgent(ctx, {
     role: 'actor',
     taskId: task.id,
     attempt: view.attempt,
     prompt: actorPrompt(task, session.state.goal, feedback, view.humanNote),
-    cwd: worktree.path,
+    cwd: path,
     access: 'workspace-write',
     allowedCommands: actorAllowedCommands(ctx.session.state.config),
     // Retries continue the actor's conversation, so the task's context is not paid for again.
     ...(view.attempt > 1 && view.actorSessionId ? { resumeSessionId: view.actorSessionId } : {}),
   });
   if (!handleAgentFailure(ctx, task.id, 'actor', result)) return STOP;
-  const committed = await ctx.worktrees.commitAll(worktree.path, `taskloom(${task.id}): attempt ${view.attempt}`);
+  const committed = await ctx.worktrees.commitAll(path, `taskloom(${task.id}): attempt ${view.attempt}`);
   if (committed) {
     session.emit({ type: 'work_committed', taskId: task.id, attempt: view.attempt, ...committed });
+    warnAboutOverlaps(ctx, task.id, committed.filesChanged);
   }
   const changed = committed ? `${committed.filesChanged.length} file(s) changed` : 'no file changes';
   session.transition(task.id, 'BUILD_FINISHED', `actor finished attempt ${view.attempt} (${changed})`);
@@ -109,17 +93,37 @@ async function buildStep(ctx: RunContext, task: PlanTask, worktree: Worktree, fe
  * actor destroys can be restored from the ledger. A failed snapshot ends the task (ENGINE_ERROR)
  * rather than letting the actor work without one.
  */
-async function snapshotBeforeActor(ctx: RunContext, taskId: string, attempt: number, worktree: Worktree): Promise<void> {
+async function snapshotBeforeActor(ctx: RunContext, taskId: string, attempt: number, path: string): Promise<void> {
   const ref = actorSnapshotRef(ctx.session.state.runId, taskId, attempt);
-  const snapshot = await snapshotWorktree(worktree.path, ref, `taskloom(${taskId}): snapshot before attempt ${attempt}`);
+  const snapshot = await snapshotWorktree(path, ref, `taskloom(${taskId}): snapshot before attempt ${attempt}`);
   ctx.session.emit({ type: 'actor_snapshot', taskId, attempt, commit: snapshot.commit, ref: snapshot.ref });
 }
 
-async function gateStep(ctx: RunContext, taskId: string, worktree: Worktree): Promise<StepOutcome> {
+/**
+ * Live warning (in 'serialize' and 'warn' modes): the task's committed change touches files that
+ * another task changed too, one running beside it or merged since it started (work it was built
+ * on does not count). Said once per pair of tasks and file.
+ */
+function warnAboutOverlaps(ctx: RunContext, taskId: string, files: string[]): void {
+  const { session } = ctx;
+  if ((session.state.config.overlap ?? 'off') === 'off') return;
+  const task = session.task(taskId);
+  const warned = new Map(task.overlapWarnings.map((w) => [w.otherTaskId, new Set(w.files)]));
+  for (const other of Object.values(session.state.tasks)) {
+    const beside = isMovingOn(other.state) && other.state !== 'PENDING';
+    const mergedSince = other.state === 'MERGED' && !task.builtOnMerged.includes(other.id);
+    if (other.id === taskId || !(beside || mergedSince)) continue;
+    const shared = files.filter((f) => other.changedFiles.includes(f) && !warned.get(other.id)?.has(f));
+    if (shared.length) session.emit({ type: 'overlap_detected', taskId, otherTaskId: other.id, files: shared });
+  }
+}
+
+async function gateStep(ctx: RunContext, taskId: string, path: string): Promise<StepOutcome> {
   const { session } = ctx;
   const { config } = session.state;
   const attempt = session.task(taskId).attempt;
-  const gate = await runProjectGate(ctx, worktree.path);
+  const markers = markerCheck(path, session.task(taskId).resolution?.files);
+  const gate = markers ? { passed: false, stuck: false, cancelled: false, commands: [markers] } : await runProjectGate(ctx, path);
   session.emit({ type: 'gate_result', taskId, attempt, passed: gate.passed, commands: gate.commands });
   if (gate.cancelled) return cancel(ctx, taskId, 'cancelled while the gate ran');
   if (gate.stuck) {
@@ -142,22 +146,34 @@ async function gateStep(ctx: RunContext, taskId: string, worktree: Worktree): Pr
   return { next: 'continue', feedback: { kind: 'gate', gate: lastGate } };
 }
 
+/** While a conflict is being resolved, a conflict marker left in its files fails the gate before the project's commands run. */
+function markerCheck(path: string, files: string[] | undefined): GateCommandResult | undefined {
+  const left = files ? leftoverConflictMarkers(path, files) : [];
+  if (left.length === 0) return undefined;
+  return { command: 'no conflict markers left (checked by Taskloom)', exitCode: 1, timedOut: false, durationMs: 0, output: left.join('\n') };
+}
+
 const gatePassedReason = (commands: string[]): string =>
   commands.length ? `gate passed: ${commands.join(', ')}` : 'no gate commands configured; nothing to check';
 
-async function reviewStep(ctx: RunContext, task: PlanTask, worktree: Worktree): Promise<StepOutcome> {
+async function reviewStep(ctx: RunContext, task: PlanTask, path: string): Promise<StepOutcome> {
   const { session } = ctx;
   const { config } = session.state;
-  const review = session.task(task.id).reviewCycles + 1;
-  const diff = await ctx.worktrees.diffFromBase(worktree.path, worktree.baseCommit);
-  const prompt = criticPrompt(task, diff, session.task(task.id).lastGate);
+  const view = session.task(task.id);
+  const review = view.reviewsDone + 1;
+  const resolution = view.resolution;
+  const diff = await ctx.worktrees.diffFromBase(path, resolution?.theirs ?? view.baseCommit!);
+  const resolutionReview = resolution
+    ? { task, files: resolution.files, againstTheirs: diff, againstOurs: await ctx.worktrees.diffFromBase(path, resolution.ours) }
+    : undefined;
+  const prompt = criticPrompt(task, diff, view.lastGate, resolutionReview);
   const ask = (text: string, resumeSessionId?: string) =>
     callAgent(ctx, {
       role: 'critic',
       taskId: task.id,
       attempt: review,
       prompt: text,
-      cwd: worktree.path,
+      cwd: path,
       access: 'read-only',
       outputSchema: CRITIC_VERDICT_JSON_SCHEMA,
       ...(resumeSessionId ? { resumeSessionId } : {}),
@@ -168,6 +184,7 @@ async function reviewStep(ctx: RunContext, task: PlanTask, worktree: Worktree): 
   if (result.status !== 'ok') {
     if (result.status === 'agent_error' && config.allowUnverified) {
       session.transition(task.id, 'CRITIC_UNAVAILABLE', describeFailure('critic', result, config.stuckThresholdSeconds));
+      await queueForMerge(ctx, task.id);
       return STOP;
     }
     handleAgentFailure(ctx, task.id, 'critic', result);
@@ -189,6 +206,7 @@ async function reviewStep(ctx: RunContext, task: PlanTask, worktree: Worktree): 
   if (blocking.length === 0) {
     const nits = verdict.findings.length ? ` (${verdict.findings.length} non-blocking finding(s))` : '';
     session.transition(task.id, 'CRITIC_GREEN', `critic: ${verdict.summary}${nits}`);
+    await queueForMerge(ctx, task.id);
     return STOP;
   }
   session.transition(task.id, 'CRITIC_CHANGES_REQUIRED', `critic: ${verdict.summary} (${blocking.length} blocking)`);
@@ -213,40 +231,11 @@ async function reviewStep(ctx: RunContext, task: PlanTask, worktree: Worktree): 
 /** A blocking finding seen in this many reviews (the original and after two fix attempts) escalates to a human. */
 const SAME_FINDING_LIMIT = 3;
 
-/** Ends the task before an agent call that a budget does not allow; true when it did. */
-function stoppedByBudget(ctx: RunContext, taskId: string): boolean {
-  const reason = budgetStop(ctx.session.state, taskId);
-  if (reason) ctx.session.transition(taskId, 'EXCEEDED_LIMIT', `${reason}; no further agent call was made`);
-  return reason !== undefined;
-}
-
-/** Moves the task to the state a failed call calls for; true when the call succeeded. */
-function handleAgentFailure(ctx: RunContext, taskId: string, role: string, result: RunnerResult): boolean {
-  const { session } = ctx;
-  const reason = describeFailure(role, result, session.state.config.stuckThresholdSeconds);
-  switch (result.status) {
-    case 'ok':
-      return true;
-    case 'cancelled':
-      cancel(ctx, taskId, reason);
-      return false;
-    case 'quota':
-      session.transition(taskId, 'QUOTA_EXHAUSTED', reason);
-      ctx.pause(`${role} of "${taskId}" hit a usage quota or rate limit`);
-      return false;
-    case 'idle_timeout':
-      session.transition(taskId, 'STUCK_ABORTED', reason);
-      return false;
-    default:
-      session.transition(taskId, 'AGENT_FAILED', reason);
-      return false;
-  }
-}
-
-function cancel(ctx: RunContext, taskId: string, reason: string): StepOutcome {
-  const why = isShutdown(ctx.signal) ? `interrupted: ${(ctx.signal.reason as Error).message} (resume restarts it)` : reason;
-  ctx.session.transition(taskId, 'CANCELLED', why);
-  return STOP;
+/** Records the approved commit: the merge queue merges exactly that. */
+export async function queueForMerge(ctx: Pick<RunContext, 'session' | 'worktrees'>, taskId: string): Promise<void> {
+  const commit = await ctx.worktrees.taskTip(taskId);
+  if (!commit) throw new Error(`task "${taskId}" has no branch to queue`);
+  ctx.session.emit({ type: 'merge_queued', taskId, commit });
 }
 
 /** The start and the end of an answer: where an agent explains itself, and where it stopped. */

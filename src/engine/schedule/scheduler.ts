@@ -1,4 +1,4 @@
-import { isInFlight, isSatisfied, type TaskState } from '../domain/taskStates';
+import { isInFlight, isMovingOn, isReturned, isSatisfied, type TaskState } from '../domain/taskStates';
 
 export interface SchedulableTask {
   id: string;
@@ -7,12 +7,14 @@ export interface SchedulableTask {
 }
 
 /** A dependency in one of these will not go green on its own, so what waits on it cannot start. */
-const DEAD_END_STATES: readonly TaskState[] = ['NEEDS_HUMAN', 'SKIPPED', 'CANCELLED'];
+const DEAD_END_STATES: readonly TaskState[] = ['NEEDS_HUMAN', 'HUMAN_RESOLVING', 'SKIPPED', 'CANCELLED'];
 
 /**
- * Ready PENDING tasks to start now: all deps satisfied (GREEN/UNVERIFIED_BY_CRITIC — see
- * SATISFIED_STATES), at most maxParallel minus the number of in-flight tasks
- * (IN_FLIGHT_STATES), longest remaining chain first, ties in plan order.
+ * Tasks to hand to an agent now, at most maxParallel minus the number in flight
+ * (IN_FLIGHT_STATES): first the ones the merge queue sent back (a conflict to resolve, a failed
+ * integration gate to fix: they hold work that is otherwise done), then ready PENDING tasks (every
+ * dependency merged, see SATISFIED_STATES, and no overlap to wait for), longest remaining chain
+ * first, ties in plan order.
  *
  * Longest chain first is the classic critical-path list-scheduling rule: starting the work
  * with the most still queued behind it keeps the makespan close to its lower bound.
@@ -22,21 +24,23 @@ export function pickTasksToStart(
   tasks: readonly SchedulableTask[],
   maxParallel: number,
   chainLength: ReadonlyMap<string, number>,
+  waiting: ReadonlySet<string> = new Set(),
 ): string[] {
   if (!(maxParallel >= 1)) throw new RangeError(`maxParallel must be at least 1, got ${maxParallel}`);
   const slots = Math.floor(maxParallel) - tasks.filter((t) => isInFlight(t.state)).length;
   if (slots <= 0) return [];
   const byId = indexById(tasks);
-  return tasks
+  const returned = tasks.filter((t) => isReturned(t.state)).map((t) => t.id);
+  const ready = tasks
     .map((task, position) => ({ task, position, chain: chainLength.get(task.id) ?? 0 }))
-    .filter(({ task }) => task.state === 'PENDING' && dependenciesSatisfied(task, byId))
+    .filter(({ task }) => task.state === 'PENDING' && !waiting.has(task.id) && dependenciesSatisfied(task, byId))
     .sort((a, b) => b.chain - a.chain || a.position - b.position)
-    .slice(0, slots)
     .map(({ task }) => task.id);
+  return [...returned, ...ready].slice(0, slots);
 }
 
 /**
- * PENDING tasks that can never start because a dependency ended NEEDS_HUMAN/SKIPPED/CANCELLED
+ * PENDING tasks that cannot start because a dependency waits for a person or ended SKIPPED/CANCELLED
  * — transitively (a chain a→b→c with a NEEDS_HUMAN yields b and c), each with the dependency
  * that blocks it.
  *
@@ -75,8 +79,8 @@ export function findBlockedTasks(tasks: readonly SchedulableTask[]): Array<{ tas
 }
 
 /**
- * SKIPPED tasks (only those in skippedByDependency) whose dependencies are now all satisfied
- * or pending/in flight again (e.g. after a human retried the failed one) → may return to PENDING.
+ * SKIPPED tasks (only those in skippedByDependency) whose dependencies are now all merged or
+ * on their way again (pending, in flight, queued (e.g. after a human retried the failed one) → may return to PENDING.
  *
  * Revival is transitive in one call: in a→b→c, once a is retried both b and c come back,
  * because b coming back makes c's dependency pending again. A PENDING dependency that is
@@ -93,7 +97,7 @@ export function findRevivableTasks(tasks: readonly SchedulableTask[], skippedByD
     const dep = byId.get(depId);
     if (!dep) return false;
     if (dep.state === 'PENDING') return !blocked.has(dep.id);
-    return isSatisfied(dep.state) || isInFlight(dep.state) || revived.has(dep.id);
+    return isSatisfied(dep.state) || isMovingOn(dep.state) || revived.has(dep.id);
   };
 
   // Each pass can only add tasks, so this settles in at most `candidates.length` passes.
@@ -107,13 +111,6 @@ export function findRevivableTasks(tasks: readonly SchedulableTask[], skippedByD
     }
   }
   return candidates.filter((t) => revived.has(t.id)).map((t) => t.id);
-}
-
-/** True when nothing is in flight and nothing can start: the run's task phase is over. */
-export function isTaskPhaseOver(tasks: readonly SchedulableTask[]): boolean {
-  if (tasks.some((t) => isInFlight(t.state))) return false;
-  const byId = indexById(tasks);
-  return !tasks.some((t) => t.state === 'PENDING' && dependenciesSatisfied(t, byId));
 }
 
 function indexById(tasks: readonly SchedulableTask[]): Map<string, SchedulableTask> {

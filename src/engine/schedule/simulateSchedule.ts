@@ -43,7 +43,7 @@ export function simulateMakespan(
     for (const [id, at] of [...finishAt]) {
       if (at > now) continue;
       finishAt.delete(id);
-      state.set(id, 'GREEN');
+      state.set(id, 'MERGED');
       done++;
     }
   }

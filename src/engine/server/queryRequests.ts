@@ -13,7 +13,7 @@ import type {
 import type { RunSettings } from '../../protocol/runSettings';
 import type { RunEvent } from '../domain/events';
 import type { RunState } from '../domain/runState';
-import { isSatisfied } from '../domain/taskStates';
+import { countTasks } from '../domain/taskCounts';
 import { runDoctorChecks } from '../doctor/doctorChecks';
 import { diffOfRun } from '../run/runDiff';
 import { RunNotFoundError } from '../store/runStore';
@@ -37,11 +37,11 @@ export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Pro
       } catch (error) {
         warnings.push(`Run ${entry.runId}: ${(error as Error).message}`);
       }
-      const tasks = state ? Object.values(state.tasks) : [];
+      const counts = state ? countTasks(state) : { done: 0, total: 0 };
       return {
         ...entry,
-        green: tasks.filter((t) => isSatisfied(t.state)).length,
-        total: tasks.length,
+        done: counts.done,
+        total: counts.total,
         active: host.activeWork(entry.runId) !== undefined,
         // Decided by the user's own record outside the repository: `createdBy.host` can lie.
         foreign: state !== undefined && !isKnownRun(host.root, state),

@@ -1,6 +1,6 @@
 import type { RunEvent } from '../domain/events';
 import { applyEvent } from '../domain/projection';
-import type { RunState } from '../domain/runState';
+import { PROJECTION_VERSION, type RunState } from '../domain/runState';
 import { EventLog, type ReadResult } from './eventLog';
 import type { RunSnapshot } from './stateDb';
 
@@ -33,6 +33,10 @@ class ReplayFailure {
  */
 export function loadRunState(eventsFile: string, runId: string, snapshot?: RunSnapshot): LoadedRun {
   const warnings: string[] = [];
+  // A snapshot another release's projection made is not a shortcut to this one's state: rebuild quietly.
+  if (snapshot && (snapshot.state as Partial<RunState> | undefined)?.projectionVersion !== PROJECTION_VERSION) {
+    return { ...replayWholeLog(eventsFile, runId, warnings), snapshotRejected: true };
+  }
   if (snapshot) {
     let problem = snapshotProblem(snapshot, runId);
     if (problem === undefined) {
@@ -73,6 +77,10 @@ export function loadRunState(eventsFile: string, runId: string, snapshot?: RunSn
     }
     warnings.push(`Run ${runId}: discarded its snapshot in state.json (${problem}) and rebuilt the run from its whole event log`);
   }
+  return { ...replayWholeLog(eventsFile, runId, warnings), snapshotRejected: snapshot !== undefined };
+}
+
+function replayWholeLog(eventsFile: string, runId: string, warnings: string[]): Omit<LoadedRun, 'snapshotRejected'> {
   let state: RunState | undefined;
   const full = EventLog.read(eventsFile, {
     onEvent: (event) => {
@@ -82,7 +90,7 @@ export function loadRunState(eventsFile: string, runId: string, snapshot?: RunSn
   warnings.push(...full.warnings);
   if (!state) throw new Error(`${eventsFile} holds no events`);
   if (state.runId !== runId) throw new Error(`${eventsFile} is the log of run ${state.runId}, not ${runId}`);
-  return { state, warnings, fromSnapshot: false, snapshotRejected: snapshot !== undefined, logBytes: full.endOffset };
+  return { state, warnings, fromSnapshot: false, logBytes: full.endOffset };
 }
 
 /** Enough of a check that a replay onto the snapshot will either work or throw, not build nonsense. */

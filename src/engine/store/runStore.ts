@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { RunEvent, RunEventBody } from '../domain/events';
+import { EVENT_SCHEMA_VERSION, type RunEvent, type RunEventBody } from '../domain/events';
 import { applyEvent } from '../domain/projection';
 import type { RunState } from '../domain/runState';
 import { derivedFilesUpToDate, writeDerivedFiles } from './derivedFiles';
@@ -468,8 +468,9 @@ const sameEntry = (a: RunIndexEntry | undefined, b: RunIndexEntry): boolean =>
  */
 function makeEvent(seq: number, runId: string, body: RunEventBody): RunEvent {
   const at = new Date().toISOString();
-  // The second copy wins over any stray seq/runId/at in the body; the first fixes key order.
-  return Object.assign({ seq, runId, at }, redactEventBody(body, cleanText()), { seq, runId, at }) as RunEvent;
+  const v = EVENT_SCHEMA_VERSION;
+  // The second copy wins over any stray seq/runId/at/v in the body; the first fixes key order.
+  return Object.assign({ seq, runId, at, v }, redactEventBody(body, cleanText()), { seq, runId, at, v }) as RunEvent;
 }
 
 function cleanText(): Redactor {

@@ -1,11 +1,10 @@
-export { DependencyMergeError, WorkspaceError } from './errors';
+export { WorkspaceError } from './errors';
 export { cleanGitEnv, createGit, gitTimings, type CreateGitOptions } from './git';
 export { ensureExcluded, gitVersion, inspectRepo, type RepoInfo } from './repoInspector';
 export { type WorktreeEntry } from './worktreeList';
 export {
   WorktreeManager,
   type CleanupResult,
-  type MergeOutcome,
   type PreparedTaskWorktree,
   type PrepareTaskOptions,
   type RepoLocation,

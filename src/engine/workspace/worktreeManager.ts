@@ -1,15 +1,15 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
-import { copyFile, mkdtemp, rm, rmdir, stat, utimes } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdtemp, readFile, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
-import { GitResponseError, type MergeSummary, type SimpleGit } from 'simple-git';
+import { basename, dirname, join } from 'node:path';
+import type { SimpleGit } from 'simple-git';
 import { deleteActorSnapshotRefs } from './actorSnapshot';
-import { DependencyMergeError, WorkspaceError } from './errors';
+import { WorkspaceError } from './errors';
 import { createGit } from './git';
 import { isAncestor, resolveCommit, splitNul, statusSnapshot, unmergedFiles } from './gitQueries';
-import { gitVersion } from './repoInspector';
 import { clearStaleIndexLock, mergeInProgressAt, readTaskBase, recordTaskBase, worktreeGitDir } from './worktreeFiles';
-import { parseWorktreeList, type WorktreeEntry } from './worktreeList';
+import type { WorktreeEntry } from './worktreeList';
+import { addWorktree, discardWorktree, exclusive, isDirectory, isInside, listWorktrees, mergeNoVerify, resetHard, samePath } from './worktreeOps';
 
 export interface RepoLocation {
   root: string;
@@ -18,32 +18,34 @@ export interface RepoLocation {
 
 export interface PrepareTaskOptions {
   taskId: string;
-  runBaseCommit: string;
-  /** Branches of the tasks this one depends on, merged in this order. */
-  dependencyBranches: string[];
-  /** true starts over from the run base; false reuses a complete worktree left by an earlier attempt. */
+  /** The verified integration head: it holds the run base and every merged dependency. */
+  startCommit: string;
+  /** true starts over from `startCommit`; false reuses a complete worktree left by an earlier attempt. */
   fresh: boolean;
 }
 
 export interface PreparedTaskWorktree {
   path: string;
   branch: string;
-  /** Run base plus the dependency merges: what the task's diff is measured against. */
+  /** What the task's diff is measured against. */
   baseCommit: string;
   reused: boolean;
 }
 
-export type MergeOutcome =
-  | { status: 'merged'; commit: string }
-  | { status: 'already'; commit: string }
-  | { status: 'conflict'; files: string[] };
+/** The task's branch after taking in integration: `conflicts` lists files left with markers (the merge is then still in progress). */
+export interface SyncOutcome {
+  path: string;
+  /** The task's commit before the merge. */
+  from: string;
+  conflicts: string[];
+}
 
 export interface CleanupResult {
   removed: string[];
   kept: Array<{ taskId: string; reason: string }>;
 }
 
-const INTEGRATION_NAME = '@integration';
+export const INTEGRATION_NAME = '@integration';
 
 /** Ids end up in branch names and paths, so only plain names are allowed. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -51,9 +53,8 @@ const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const FULL_HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 /**
- * Owns the branches and worktrees of one run:
+ * Owns the task branches and worktrees of one run (IntegrationBranch owns the integration side):
  *   task branch      taskloom/<runId>/<taskId>     worktree <root>/.taskloom/worktrees/<runId>/<taskId>
- *   integration      taskloom/<runId>/integration  worktree <root>/.taskloom/worktrees/<runId>/@integration
  *   task base        recorded in the task worktree's git directory once preparation finished
  * Worktrees live under `.taskloom/`, which git ignores (info/exclude), so they never show as the
  * user's work. Not under `.git/`: Claude Code refuses to write any path inside a `.git` folder,
@@ -63,7 +64,6 @@ const FULL_HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 export class WorktreeManager {
   readonly worktreeDir: string;
   readonly integrationBranch: string;
-  readonly integrationPath: string;
   /** Runs in the user's main worktree: only for commands that do not touch its files. */
   private readonly git: SimpleGit;
 
@@ -74,7 +74,6 @@ export class WorktreeManager {
     assertSafeId(runId, 'run id');
     this.worktreeDir = join(repo.root, '.taskloom', 'worktrees', runId);
     this.integrationBranch = `taskloom/${runId}/integration`;
-    this.integrationPath = join(this.worktreeDir, INTEGRATION_NAME);
     this.git = createGit(repo.root);
   }
 
@@ -89,7 +88,7 @@ export class WorktreeManager {
   }
 
   async prepareTaskWorktree(options: PrepareTaskOptions): Promise<PreparedTaskWorktree> {
-    const { taskId, runBaseCommit, dependencyBranches, fresh } = options;
+    const { taskId, startCommit, fresh } = options;
     const path = this.taskPath(taskId);
     const branch = this.taskBranch(taskId);
     return this.exclusive(async () => {
@@ -97,27 +96,103 @@ export class WorktreeManager {
         const reusable = await this.reusableTaskWorktree(taskId);
         if (reusable) return reusable;
       }
-      await this.discardWorktree(path, branch);
-      await this.addWorktree(['-B', branch, path, runBaseCommit], branch);
-
-      const wt = createGit(path);
-      const merged: string[] = [];
-      for (const dependency of dependencyBranches) {
-        await this.mergeDependency(wt, path, taskId, dependency, merged);
-        merged.push(dependency);
-      }
-      const baseCommit =
-        dependencyBranches.length === 0 && FULL_HASH.test(runBaseCommit)
-          ? runBaseCommit
-          : (await wt.raw(['rev-parse', 'HEAD'])).trim();
+      await discardWorktree(this.git, path, branch, this.worktreeDir);
+      await addWorktree(this.git, ['-B', branch, path, startCommit], branch);
+      const baseCommit = FULL_HASH.test(startCommit) ? startCommit : (await createGit(path).raw(['rev-parse', 'HEAD'])).trim();
       await recordTaskBase(path, baseCommit);
       return { path, branch, baseCommit, reused: false };
     });
   }
 
+  /**
+   * Merges the verified integration head into the task's branch, in its worktree (added again at
+   * the branch when it is gone), so the task's agent can resolve a conflict with what is merged, or
+   * fix what the integration gate found, where the task's own gate and critic then check it. A
+   * merge of the same commit already in progress is kept as it is (a resolution goes on); other
+   * uncommitted work is committed first, so nothing is lost. A clean merge is committed; a
+   * conflicted one is left in progress, with the markers in the files.
+   */
+  async syncWithIntegration(taskId: string, integrationCommit: string): Promise<SyncOutcome> {
+    const path = this.taskPath(taskId);
+    const branch = this.taskBranch(taskId);
+    return this.exclusive(async () => {
+      const entry = (await listWorktrees(this.git)).find((e) => samePath(e.path, path));
+      if (!entry || entry.branch !== branch || entry.prunable || !isDirectory(path)) {
+        await discardWorktree(this.git, path, branch, this.worktreeDir);
+        await addWorktree(this.git, [path, branch], branch);
+      }
+      await clearStaleIndexLock(path);
+      const wt = createGit(path);
+      if (mergeInProgressAt(path)) {
+        const mergeHead = (await readFile(join(worktreeGitDir(path), 'MERGE_HEAD'), 'utf8')).trim();
+        if (mergeHead === integrationCommit) {
+          const head = (await wt.raw(['rev-parse', 'HEAD'])).trim();
+          return { path, from: head, conflicts: await unmergedFiles(wt) };
+        }
+        await wt.raw(['merge', '--abort']);
+      }
+      await this.commitAllIn(wt, `taskloom(${taskId}): work in progress, kept before taking in integration`);
+      const from = (await wt.raw(['rev-parse', 'HEAD'])).trim();
+      if (await isAncestor(wt, integrationCommit, from)) return { path, from, conflicts: [] };
+      try {
+        await wt.raw(['merge', '--no-ff', '--no-commit', ...(await mergeNoVerify()), integrationCommit]);
+      } catch {
+        // A conflicted merge exits non-zero; what is left unmerged is read from the index below.
+      }
+      const conflicts = await unmergedFiles(wt);
+      if (conflicts.length === 0) {
+        if (!mergeInProgressAt(path)) {
+          throw new WorkspaceError(`Merging integration into ${branch} failed`, 'Look at the task worktree; retrying the task is safe.');
+        }
+        await wt.raw(['commit', '--no-verify', '-q', '--no-edit']);
+        await recordTaskBase(path, integrationCommit);
+      }
+      return { path, from, conflicts };
+    });
+  }
+
+  /**
+   * Puts the task's branch back on `commit` (the work that passed its gate and critic), dropping
+   * anything made after it that was never approved: a resolution or a fix a crash interrupted.
+   */
+  async restoreTaskBranch(taskId: string, commit: string): Promise<void> {
+    const path = this.taskPath(taskId);
+    const branch = this.taskBranch(taskId);
+    await this.exclusive(async () => {
+      const entry = (await listWorktrees(this.git)).find((e) => samePath(e.path, path) && e.branch === branch);
+      if (entry && isDirectory(path)) {
+        await clearStaleIndexLock(path);
+        await resetHard(createGit(path), commit, mergeInProgressAt(path));
+      } else {
+        await this.git.raw(['update-ref', `refs/heads/${branch}`, commit]);
+      }
+    });
+  }
+
+  /** Each side's change to `files` since the two sides parted: what a conflict's resolver must reconcile. */
+  async conflictSides(path: string, ours: string, theirs: string, files: string[]): Promise<{ ours: string; theirs: string }> {
+    const wt = createGit(path);
+    const base = (await wt.raw(['merge-base', ours, theirs])).trim();
+    const diff = (to: string) => wt.raw(['diff', '--no-color', '--no-ext-diff', base, to, '--', ...files]);
+    return { ours: await diff(ours), theirs: await diff(theirs) };
+  }
+
+  /** Every file in `commit`'s tree: what files hints are matched against. */
+  async filesAt(commit: string): Promise<string[]> {
+    return splitNul(await this.git.raw(['ls-tree', '-r', '-z', '--name-only', commit]));
+  }
+
+  /** The commit a task branch points to, or null when it has none. */
+  async taskTip(taskId: string): Promise<string | null> {
+    return resolveCommit(this.git, `refs/heads/${this.taskBranch(taskId)}`);
+  }
+
   /** Snapshots everything in the worktree (new, changed, deleted files) as one commit, if anything changed. */
   async commitAll(path: string, message: string): Promise<{ commit: string; filesChanged: string[] } | null> {
-    const wt = createGit(path);
+    return this.commitAllIn(createGit(path), message);
+  }
+
+  private async commitAllIn(wt: SimpleGit, message: string): Promise<{ commit: string; filesChanged: string[] } | null> {
     await wt.raw(['add', '-A']);
     // --no-verify: the user's hooks are for their commits, not for agent snapshots. git exits 1 with
     // this message (on stdout, so simple-git does not throw) when the snapshot would be empty.
@@ -164,89 +239,25 @@ export class WorktreeManager {
     }
   }
 
-  /** The integration worktree, created on first use; after a crash it is reused and brought back to a clean state. */
-  async prepareIntegration(runBaseCommit: string): Promise<{ path: string; branch: string }> {
-    const path = this.integrationPath;
-    const branch = this.integrationBranch;
-    return this.exclusive(async () => {
-      const entry = await this.registeredAt(path);
-      if (entry && entry.branch === branch && isDirectory(path)) {
-        await this.restoreCleanIntegration();
-        return { path, branch };
-      }
-      await this.discardWorktree(path, branch);
-      // An existing integration branch holds merges already made: check it out, never reset it.
-      const existing = await resolveCommit(this.git, `refs/heads/${branch}`);
-      await this.addWorktree(existing ? [path, branch] : ['-b', branch, path, runBaseCommit], branch);
-      return { path, branch };
-    });
-  }
-
-  /**
-   * Merges a task branch into integration with --no-ff. A task already contained in integration is
-   * reported as 'already', so a resumed run never merges twice. A conflict is aborted, leaving the
-   * integration worktree clean for the next merge.
-   */
-  async mergeTask(taskId: string, message: string): Promise<MergeOutcome> {
-    const branch = this.taskBranch(taskId);
-    return this.exclusive(async () => {
-      const wt = this.integrationGit();
-      const [head, tip] = (await wt.raw(['rev-parse', 'HEAD', `refs/heads/${branch}`]).catch(() => ''))
-        .trim()
-        .split('\n');
-      if (!tip || !head) {
-        throw new WorkspaceError(`Task branch ${branch} does not exist`, 'Run the task again so it has a branch to merge.');
-      }
-      if (await isAncestor(wt, tip, head)) {
-        return { status: 'already', commit: await this.commitThatBroughtIn(wt, tip, head) };
-      }
-      let failure: unknown = null;
-      try {
-        await wt.merge(['--no-ff', ...(await mergeNoVerify()), '-m', message, branch]);
-      } catch (error) {
-        failure = error;
-      }
-      const after = (await wt.raw(['rev-parse', 'HEAD'])).trim();
-      if (!failure && after !== head) return { status: 'merged', commit: after };
-
-      // Conflicted (or failed some other way): read the conflicted files from the index, then abort.
-      const files = await unmergedFiles(wt);
-      if (mergeInProgressAt(this.integrationPath)) await wt.raw(['merge', '--abort']);
-      if (files.length === 0 && failure instanceof GitResponseError) {
-        files.push(...((failure.git as MergeSummary).conflicts ?? []).flatMap((c) => (c.file ? [c.file] : [])));
-      }
-      if (files.length > 0) return { status: 'conflict', files };
-      throw new WorkspaceError(
-        `Merging ${branch} into ${this.integrationBranch} failed: ${errorText(failure) || 'the merge made no commit'}`,
-        'Look at the integration worktree; retrying the merge is safe.',
-        { cause: failure },
-      );
-    });
-  }
-
-  async integrationHead(): Promise<string> {
-    const head = await resolveCommit(this.git, `refs/heads/${this.integrationBranch}`);
-    if (!head) {
-      throw new WorkspaceError(`${this.integrationBranch} does not exist yet`, 'Prepare the integration worktree first.');
-    }
-    return head;
-  }
-
   /** Removes the task's worktree; its branch (and so its commits) stays. */
   async removeTaskWorktree(taskId: string): Promise<void> {
     const path = this.taskPath(taskId);
-    await this.exclusive(() => this.discardWorktree(path, null));
+    await this.exclusive(() => discardWorktree(this.git, path, null, this.worktreeDir));
   }
 
   /**
-   * Removes the integration worktree once the run is done, so no checkout of the run is left
-   * inside the repository for the user's tools to find; the integration branch stays.
+   * Removes a merged task's worktree once git confirms its work is in `integrationHead` and
+   * nothing in it is uncommitted; otherwise keeps it and says why. The branch stays.
    */
-  async removeIntegrationWorktree(): Promise<void> {
-    await this.exclusive(async () => {
-      await this.discardWorktree(this.integrationPath, null);
-      // Only when empty: worktrees kept for a human stay where they are.
-      await rmdir(this.worktreeDir).catch(() => undefined);
+  async removeMergedTaskWorktree(taskId: string, integrationHead: string): Promise<string | null> {
+    const path = this.taskPath(taskId);
+    return this.exclusive(async () => {
+      const entry = (await listWorktrees(this.git)).find((e) => samePath(e.path, path));
+      if (!entry) return null;
+      const reason = await this.reasonToKeep(taskId, entry, integrationHead, true);
+      if (reason) return reason;
+      await discardWorktree(this.git, path, null, this.worktreeDir);
+      return null;
     });
   }
 
@@ -267,7 +278,7 @@ export class WorktreeManager {
         );
       }
       const ours = worktrees.filter((e) => isInside(e.path, this.worktreeDir));
-      for (const entry of ours) await this.discardWorktree(entry.path, null);
+      for (const entry of ours) await discardWorktree(this.git, entry.path, null, this.worktreeDir);
       await rm(this.worktreeDir, { recursive: true, force: true });
       await this.git.raw(['worktree', 'prune']);
       // A pattern without a trailing slash matches whole path components: run "r1" never matches "r10".
@@ -303,7 +314,7 @@ export class WorktreeManager {
           result.kept.push({ taskId, reason });
           continue;
         }
-        await this.discardWorktree(entry.path, null);
+        await discardWorktree(this.git, entry.path, null, this.worktreeDir);
         result.removed.push(taskId);
       }
       for (const taskId of greenTaskIds.filter((id) => !seen.has(id))) {
@@ -319,7 +330,7 @@ export class WorktreeManager {
 
   /** Every worktree registered in the repository (the user's too), from `git worktree list --porcelain`. */
   async listWorktrees(): Promise<WorktreeEntry[]> {
-    return parseWorktreeList(await this.git.raw(['worktree', 'list', '--porcelain']));
+    return listWorktrees(this.git);
   }
 
   private async reusableTaskWorktree(taskId: string): Promise<PreparedTaskWorktree | null> {
@@ -332,64 +343,6 @@ export class WorktreeManager {
     if (!baseCommit || !(await isAncestor(this.git, baseCommit, entry.head))) return null;
     await clearStaleIndexLock(path);
     return { path, branch, baseCommit, reused: true };
-  }
-
-  private async mergeDependency(
-    wt: SimpleGit,
-    path: string,
-    taskId: string,
-    dependency: string,
-    merged: string[],
-  ): Promise<void> {
-    let failure: unknown = null;
-    try {
-      await wt.merge(['--no-ff', '--no-edit', ...(await mergeNoVerify()), dependency]);
-    } catch (error) {
-      failure = error;
-    }
-    // "Already up to date" leaves HEAD where it was, so a stopped merge is recognised by MERGE_HEAD.
-    const stopped = mergeInProgressAt(path);
-    if (!failure && !stopped) return;
-    const files = await unmergedFiles(wt);
-    if (stopped) await wt.raw(['merge', '--abort']);
-    if (files.length > 0 || failure instanceof GitResponseError || stopped) {
-      throw new DependencyMergeError(taskId, dependency, [...merged], files);
-    }
-    if (/not something we can merge/i.test(errorText(failure))) {
-      throw new WorkspaceError(
-        `Task "${taskId}" depends on ${dependency}, which does not exist`,
-        'Run the dependency first; its branch is what this task builds on.',
-        { cause: failure },
-      );
-    }
-    throw failure;
-  }
-
-  private async restoreCleanIntegration(): Promise<void> {
-    await clearStaleIndexLock(this.integrationPath);
-    const wt = createGit(this.integrationPath);
-    if (mergeInProgressAt(this.integrationPath)) await wt.raw(['merge', '--abort']);
-    // Only Taskloom writes here and it commits every merge, so leftovers are crash debris.
-    if ((await statusSnapshot(wt)).paths.length > 0) {
-      await wt.raw(['reset', '--hard', '-q', 'HEAD']);
-      await wt.raw(['clean', '-fdq']);
-    }
-  }
-
-  private integrationGit(): SimpleGit {
-    if (!isDirectory(this.integrationPath)) {
-      throw new WorkspaceError(
-        `The integration worktree of run ${this.runId} is missing`,
-        'Prepare the integration worktree before merging.',
-      );
-    }
-    return createGit(this.integrationPath);
-  }
-
-  /** The first integration commit (following first parents) that contains `tip`. */
-  private async commitThatBroughtIn(wt: SimpleGit, tip: string, head: string): Promise<string> {
-    const out = await wt.raw(['rev-list', '--first-parent', '--ancestry-path', '--reverse', `${tip}..${head}`]);
-    return out.split('\n')[0]?.trim() || head;
   }
 
   private async reasonToKeep(
@@ -415,75 +368,9 @@ export class WorktreeManager {
     return (await this.listWorktrees()).find((e) => samePath(e.path, path));
   }
 
-  /**
-   * Gets rid of whatever occupies `path` (a registered worktree, a locked half-created one, a stray
-   * directory) and of other Taskloom worktrees of this run holding `branch`, so it can be added again.
-   */
-  private async discardWorktree(path: string, branch: string | null): Promise<void> {
-    const stale = (await this.listWorktrees()).filter(
-      (e) => samePath(e.path, path) || (branch !== null && e.branch === branch && isInside(e.path, this.worktreeDir)),
-    );
-    const strayDirectory = existsSync(path);
-    if (stale.length === 0 && !strayDirectory) return;
-    for (const entry of stale) {
-      // A crash during `worktree add` leaves it locked ("initializing"); prune skips locked entries.
-      if (entry.locked) await this.git.raw(['worktree', 'unlock', entry.path]).catch(() => undefined);
-      if (isDirectory(entry.path)) {
-        await this.git.raw(['worktree', 'remove', '--force', '--force', entry.path]).catch(() => undefined);
-      }
-      await rm(entry.path, { recursive: true, force: true });
-    }
-    await rm(path, { recursive: true, force: true });
-    await this.git.raw(['worktree', 'prune']);
-  }
-
-  private async addWorktree(args: string[], branch: string): Promise<void> {
-    try {
-      await this.git.raw(['worktree', 'add', '-q', ...args]);
-    } catch (error) {
-      if (/already (checked out|used by worktree)/i.test(errorText(error))) {
-        throw new WorkspaceError(
-          `Branch ${branch} is checked out in another worktree`,
-          `Switch that worktree to another branch (see \`git worktree list\`), then resume the run.`,
-          { cause: error },
-        );
-      }
-      throw error;
-    }
-  }
-
-  /** One repository-changing operation at a time: git's own locks would make parallel ones fail, not wait. */
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const key = this.repo.gitCommonDir;
-    const result = (queues.get(key) ?? Promise.resolve()).then(work);
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    queues.set(key, tail);
-    void tail.then(() => {
-      if (queues.get(key) === tail) queues.delete(key);
-    });
-    return result;
+    return exclusive(this.repo.gitCommonDir, work);
   }
-}
-
-const queues = new Map<string, Promise<void>>();
-
-let mergeNoVerifyFlags: Promise<string[]> | undefined;
-/** `merge --no-verify` (skip the user's pre-merge-commit/commit-msg hooks) exists from git 2.24. */
-function mergeNoVerify(): Promise<string[]> {
-  mergeNoVerifyFlags ??= gitVersion().then(
-    ({ version }) => {
-      const [major = 0, minor = 0] = version.split('.').map(Number);
-      return major > 2 || (major === 2 && minor >= 24) ? ['--no-verify'] : [];
-    },
-    (error: unknown) => {
-      mergeNoVerifyFlags = undefined; // ask again next time rather than remember a failure
-      throw error;
-    },
-  );
-  return mergeNoVerifyFlags;
 }
 
 function assertSafeId(id: string, what: string): void {
@@ -495,24 +382,3 @@ function assertSafeId(id: string, what: string): void {
   }
 }
 
-function isDirectory(path: string): boolean {
-  return existsSync(path) && statSync(path).isDirectory();
-}
-
-function canonical(path: string): string {
-  return existsSync(path) ? realpathSync(path) : resolve(path);
-}
-
-function samePath(a: string, b: string): boolean {
-  return canonical(a) === canonical(b);
-}
-
-function isInside(path: string, dir: string): boolean {
-  const child = canonical(path);
-  const parent = canonical(dir);
-  return child.startsWith(parent + '/') || child.startsWith(parent + '\\');
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : error ? String(error) : '';
-}

@@ -47,7 +47,7 @@ export async function pickRun(
   const picked = await vscode.window.showQuickPick(
     candidates.map((entry) => ({
       label: plainText(entry.summary.goal || entry.summary.runId, 100),
-      description: `${entry.summary.green}/${entry.summary.total} green · ${entry.summary.status}`,
+      description: `${entry.summary.done}/${entry.summary.total} done · ${entry.summary.status}`,
       detail: `${entry.summary.runId} · ${vscode.workspace.asRelativePath(entry.folder)}`,
       ref: { folder: entry.folder, runId: entry.summary.runId },
     })),

@@ -1,5 +1,6 @@
 import type { RunEvent } from '../../engine/domain/events';
 import { applyEvent } from '../../engine/domain/projection';
+import { countTasks } from '../../engine/domain/taskCounts';
 import type { RunState } from '../../engine/domain/runState';
 import type { RunListEntry } from '../../protocol/engineProtocol';
 
@@ -211,11 +212,6 @@ function noteChange(change: RunChange, event: RunEvent): void {
   if ('taskId' in event && typeof event.taskId === 'string') change.tasks.add(event.taskId);
 }
 
-export function countGreen(state: RunState): { green: number; total: number } {
-  let green = 0;
-  for (const id of state.taskOrder) if (state.tasks[id]?.state === 'GREEN') green += 1;
-  return { green, total: state.taskOrder.length };
-}
 
 function summaryOf(state: RunState, previous: RunListEntry | undefined, active?: boolean): RunListEntry {
   return {
@@ -225,7 +221,8 @@ function summaryOf(state: RunState, previous: RunListEntry | undefined, active?:
     updatedAt: state.updatedAt,
     status: state.status,
     lastSeq: state.lastSeq,
-    ...countGreen(state),
+    done: countTasks(state).done,
+    total: state.taskOrder.length,
     active: active ?? previous?.active ?? false,
     foreign: previous?.foreign ?? false,
   };

@@ -232,7 +232,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     item.iconPath = themeIcon(RUN_LOOK[phase]);
     // No cost here: it changes with every agent call, and refreshing a run row re-reads all
     // its task rows. The cost is in the tooltip, on each task row and in the status bar.
-    item.description = `${summary.green}/${summary.total} green · ${phaseWords(phase)}`;
+    item.description = `${summary.done}/${summary.total} done · ${phaseWords(phase)}`;
     item.contextValue = runContextValue(phase, Boolean(state?.integration.branch));
     item.tooltip = runTooltip(entry, phaseWords(phase));
     if (this.controller.model.runs(node.folder)[0]?.summary.runId === node.runId && phase !== 'completed') {
@@ -292,7 +292,7 @@ function runTooltip(entry: RunEntry, phase: string): vscode.MarkdownString {
   const { summary, state } = entry;
   const tip = new vscode.MarkdownString();
   tip.appendMarkdown('**').appendText(plainText(summary.goal || summary.runId)).appendMarkdown('**\n\n');
-  tip.appendText(`${summary.runId} — ${phase}, ${summary.green} of ${summary.total} tasks green`);
+  tip.appendText(`${summary.runId} — ${phase}, ${summary.done} of ${summary.total} tasks done`);
   if (state) appendStateLines(tip, state);
   return tip;
 }

@@ -17,7 +17,7 @@ export class HeaderView {
     const usage = state.usage.total;
     const stopped = state.pausedReason ?? state.finishedSummary;
 
-    const bar = s('svg', { class: 'progress-bar', viewBox: '0 0 100 6', preserveAspectRatio: 'none', role: 'img', 'aria-label': `${progress.green} of ${progress.total} tasks green` });
+    const bar = s('svg', { class: 'progress-bar', viewBox: '0 0 100 6', preserveAspectRatio: 'none', role: 'img', 'aria-label': `${progress.done} of ${progress.total} tasks done` });
     let x = 0;
     for (const st of LEGEND_STATES) {
       const count = progress.byState[st];
@@ -35,7 +35,7 @@ export class HeaderView {
         'div',
         { class: 'run-facts' },
         h('span', { class: `status-pill ${toneClass(status.tone)}` }, icon('circle-filled', 'status-dot'), status.label),
-        h('span', { class: 'fact' }, h('strong', {}, `${progress.green}/${progress.total}`), ' green'),
+        h('span', { class: 'fact' }, h('strong', {}, `${progress.done}/${progress.total}`), ' done'),
         bar,
         h('span', { class: 'fact', title: 'Dollars spent by every agent call' }, icon('credit-card'), formatUsd(usage.costUsd)),
         h(

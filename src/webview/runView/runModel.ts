@@ -54,7 +54,8 @@ export class RunModel {
 
 export interface RunProgress {
   total: number;
-  green: number;
+  /** Merged or skipped. */
+  done: number;
   byState: Record<TaskState, number>;
 }
 
@@ -64,5 +65,5 @@ export function runProgress(state: Pick<RunState, 'taskOrder' | 'tasks'>): RunPr
     const task = state.tasks[id];
     if (task) byState[task.state]++;
   }
-  return { total: state.taskOrder.length, green: byState.GREEN, byState };
+  return { total: state.taskOrder.length, done: byState.MERGED + byState.SKIPPED, byState };
 }

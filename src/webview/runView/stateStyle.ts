@@ -1,6 +1,7 @@
 // How each task state, run status and decision kind looks. Colours live in runView.css as
 // classes over --vscode-* variables, so every theme (high contrast included) picks its own.
 import type { Decision, DecisionKind, RunStatus } from '../../engine/domain/runState';
+import { TASK_STATE_WORDS } from '../../engine/domain/stateWords';
 import type { TaskState } from '../../engine/domain/taskStates';
 
 /** Colour families; each is a CSS class `tone-<name>` that sets `--tone` from the theme. */
@@ -13,17 +14,23 @@ interface StateLook {
 }
 
 export const TASK_STATE_LOOK: Record<TaskState, StateLook> = {
-  PENDING: { tone: 'muted', label: 'pending', icon: 'circle-outline' },
-  BUILDING: { tone: 'blue', label: 'building', icon: 'tools' },
-  GATING: { tone: 'purple', label: 'gate running', icon: 'beaker' },
-  MECHANICAL_FAILED: { tone: 'orange', label: 'gate failed', icon: 'error' },
-  CRITIC_REVIEWING: { tone: 'purple', label: 'critic reviewing', icon: 'comment-discussion' },
-  CHANGES_REQUIRED: { tone: 'orange', label: 'changes required', icon: 'request-changes' },
-  GREEN: { tone: 'green', label: 'green', icon: 'pass-filled' },
-  UNVERIFIED_BY_CRITIC: { tone: 'yellow', label: 'unverified by critic', icon: 'unverified' },
-  NEEDS_HUMAN: { tone: 'red', label: 'needs you', icon: 'report' },
-  SKIPPED: { tone: 'muted', label: 'skipped', icon: 'debug-step-over' },
-  CANCELLED: { tone: 'muted', label: 'cancelled', icon: 'circle-slash' },
+  PENDING: { tone: 'muted', label: TASK_STATE_WORDS.PENDING, icon: 'circle-outline' },
+  BUILDING: { tone: 'blue', label: TASK_STATE_WORDS.BUILDING, icon: 'tools' },
+  GATING: { tone: 'purple', label: TASK_STATE_WORDS.GATING, icon: 'beaker' },
+  MECHANICAL_FAILED: { tone: 'orange', label: TASK_STATE_WORDS.MECHANICAL_FAILED, icon: 'error' },
+  CRITIC_REVIEWING: { tone: 'purple', label: TASK_STATE_WORDS.CRITIC_REVIEWING, icon: 'comment-discussion' },
+  CHANGES_REQUIRED: { tone: 'orange', label: TASK_STATE_WORDS.CHANGES_REQUIRED, icon: 'request-changes' },
+  GREEN: { tone: 'green', label: TASK_STATE_WORDS.GREEN, icon: 'pass' },
+  UNVERIFIED_BY_CRITIC: { tone: 'yellow', label: TASK_STATE_WORDS.UNVERIFIED_BY_CRITIC, icon: 'unverified' },
+  MERGING: { tone: 'blue', label: TASK_STATE_WORDS.MERGING, icon: 'git-merge' },
+  MERGED: { tone: 'green', label: TASK_STATE_WORDS.MERGED, icon: 'pass-filled' },
+  MERGE_CONFLICT: { tone: 'red', label: TASK_STATE_WORDS.MERGE_CONFLICT, icon: 'git-compare' },
+  RESOLVING: { tone: 'purple', label: TASK_STATE_WORDS.RESOLVING, icon: 'git-compare' },
+  INTEGRATION_FAILED: { tone: 'orange', label: TASK_STATE_WORDS.INTEGRATION_FAILED, icon: 'error' },
+  HUMAN_RESOLVING: { tone: 'red', label: TASK_STATE_WORDS.HUMAN_RESOLVING, icon: 'person' },
+  NEEDS_HUMAN: { tone: 'red', label: TASK_STATE_WORDS.NEEDS_HUMAN, icon: 'report' },
+  SKIPPED: { tone: 'muted', label: TASK_STATE_WORDS.SKIPPED, icon: 'debug-step-over' },
+  CANCELLED: { tone: 'muted', label: TASK_STATE_WORDS.CANCELLED, icon: 'circle-slash' },
 };
 
 /** The states in the order a legend lists them. */
@@ -36,6 +43,12 @@ export const LEGEND_STATES: readonly TaskState[] = [
   'CHANGES_REQUIRED',
   'GREEN',
   'UNVERIFIED_BY_CRITIC',
+  'MERGING',
+  'MERGED',
+  'MERGE_CONFLICT',
+  'RESOLVING',
+  'INTEGRATION_FAILED',
+  'HUMAN_RESOLVING',
   'NEEDS_HUMAN',
   'SKIPPED',
   'CANCELLED',
@@ -44,12 +57,12 @@ export const LEGEND_STATES: readonly TaskState[] = [
 /** One legend entry per colour, naming the states that share it. */
 export const TONE_LEGEND: ReadonlyArray<{ tone: Tone; label: string }> = [
   { tone: 'muted', label: 'pending, skipped, cancelled' },
-  { tone: 'blue', label: 'building' },
-  { tone: 'purple', label: 'gate or critic running' },
+  { tone: 'blue', label: 'building, merging' },
+  { tone: 'purple', label: 'gating, reviewing, resolving' },
   { tone: 'orange', label: 'gate failed, changes required' },
-  { tone: 'green', label: 'green' },
-  { tone: 'yellow', label: 'unverified by critic' },
-  { tone: 'red', label: 'needs you' },
+  { tone: 'green', label: 'approved, merged' },
+  { tone: 'yellow', label: 'unreviewed' },
+  { tone: 'red', label: 'needs you, merge conflict' },
 ];
 
 export const RUN_STATUS_LOOK: Record<RunStatus, { tone: Tone; label: string }> = {
@@ -71,6 +84,8 @@ export const DECISION_ICON: Record<DecisionKind, string> = {
   merge: 'git-merge',
   conflict: 'warning',
   integration: 'git-pull-request',
+  queue: 'list-ordered',
+  overlap: 'layers',
   run: 'run-all',
 };
 

@@ -15,7 +15,7 @@ const summary = (over: Partial<RunListEntry>): RunListEntry => ({
   updatedAt: '',
   status: 'running',
   lastSeq: 1,
-  green: 3,
+  done: 3,
   total: 7,
   active: false,
   foreign: false,

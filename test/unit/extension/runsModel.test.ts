@@ -48,12 +48,12 @@ describe('RunsModel', () => {
     const { model, flush } = manualModel();
     const b = new EventBuilder('run-1');
     b.add({ type: 'plan_approved', by: 'human' });
-    b.move('a', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'CRITIC_GREEN');
-    b.add({ type: 'run_finished', status: 'needs_human', summary: '1/2 green' });
+    b.move('a', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'CRITIC_GREEN', 'MERGE_STARTED', 'MERGE_VERIFIED');
+    b.add({ type: 'run_finished', status: 'needs_human', summary: '1/2 merged' });
     model.applyEvents('/repo', 'run-1', b.events);
     flush();
     const summary = model.run('/repo', 'run-1')!.summary;
-    assert.deepEqual([summary.green, summary.total, summary.status, summary.active], [1, 2, 'needs_human', false]);
+    assert.deepEqual([summary.done, summary.total, summary.status, summary.active], [1, 2, 'needs_human', false]);
   });
 
   it('keeps a loaded state when the run list is refreshed, and drops it when the list shows the run moved on', () => {

@@ -23,7 +23,7 @@ suite('Resume after a window reload', function () {
       void vscode.commands.executeCommand('taskloom.startGoal', { folder, goal: SUITE_GOAL });
       await waitFor('a first green task while the run goes on', () => {
         const entry = newestRun(api, folder);
-        return entry?.summary.active && entry.summary.green >= 1 && entry.summary.green < 4 ? entry : undefined;
+        return entry?.summary.active && entry.summary.done >= 1 && entry.summary.done < 4 ? entry : undefined;
       });
       await reloadWindow();
     });
@@ -42,7 +42,7 @@ suite('Resume after a window reload', function () {
     await waitFor('the run to be driven again', () => api.services.controller.model.run(folder, runId)?.summary.active);
     const greenBefore = await waitFor('one more green task', () => {
       const entry = api.services.controller.model.run(folder, runId)!;
-      return entry.summary.green >= 2 && entry.summary.green < 4 && entry.summary.green;
+      return entry.summary.done >= 2 && entry.summary.done < 4 && entry.summary.done;
     });
 
     // The engine process dies mid-run: the client restarts it, says so, and the run resumes with nothing lost.
@@ -53,15 +53,15 @@ suite('Resume after a window reload', function () {
     await takeScreenshot('engine-restarted');
     await waitFor('the restarted engine to show the run stopped', () => {
       const entry = api.services.controller.model.run(folder, runId);
-      return entry && !entry.summary.active && entry.summary.green >= greenBefore;
+      return entry && !entry.summary.active && entry.summary.done >= greenBefore;
     });
     await vscode.commands.executeCommand('taskloom.resumeLastRun', { folder, runId });
     const entry = await settled(api, folder, runId);
     assert.deepEqual(taskStates(entry), {
-      slugify: 'GREEN',
-      'word-count': 'GREEN',
-      'title-case': 'GREEN',
-      summary: 'GREEN',
+      slugify: 'MERGED',
+      'word-count': 'MERGED',
+      'title-case': 'MERGED',
+      summary: 'MERGED',
       flaky: 'NEEDS_HUMAN',
     });
     const resumes = entry.state!.decisions.filter((d) => d.kind === 'run' && /resum/i.test(d.summary));

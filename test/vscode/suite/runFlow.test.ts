@@ -33,7 +33,7 @@ suite('A run from Start Goal to the applied integration', function () {
     await vscode.commands.executeCommand('taskloom.approvePlan', { folder, runId });
     const entry = await settled(api, folder, runId);
     assert.deepEqual(taskStates(entry), {
-      slugify: 'GREEN',
+      slugify: 'MERGED',
       'word-count': 'NEEDS_HUMAN',
       'title-case': 'NEEDS_HUMAN',
       summary: 'SKIPPED',
@@ -66,13 +66,13 @@ suite('A run from Start Goal to the applied integration', function () {
     const api = await taskloom();
     await vscode.commands.executeCommand('taskloom.retryTask', { folder, runId, taskId: 'word-count' }, { note: 'split on any whitespace' });
     let entry = await settled(api, folder, runId);
-    assert.equal(taskStates(entry)['word-count'], 'GREEN');
+    assert.equal(taskStates(entry)['word-count'], 'MERGED');
     assert.match(entry.state!.tasks['word-count']!.humanNote ?? '', /whitespace/);
 
     await vscode.commands.executeCommand('taskloom.acceptTask', { folder, runId, taskId: 'title-case' }, { confirmed: true });
     entry = await settled(api, folder, runId);
-    assert.equal(taskStates(entry)['title-case'], 'GREEN');
-    assert.equal(taskStates(entry).summary, 'GREEN', 'summary ran once both dependencies were green');
+    assert.equal(taskStates(entry)['title-case'], 'MERGED');
+    assert.equal(taskStates(entry).summary, 'MERGED', 'summary ran once both dependencies were merged');
 
     await vscode.commands.executeCommand('taskloom.skipTask', { folder, runId, taskId: 'flaky' }, { confirmed: true });
     entry = await settled(api, folder, runId);

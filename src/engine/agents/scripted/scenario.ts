@@ -77,6 +77,8 @@ const stepsSchema = z.array(stepSchema);
 const roleScriptSchema = z.strictObject({
   actor: stepsSchema.optional(),
   critic: stepsSchema.optional(),
+  /** The actor resolving a merge conflict, by resolution; unscripted, it keeps both sides of every conflict. */
+  resolve: stepsSchema.optional(),
 });
 
 export const scenarioSchema = z.strictObject({
@@ -131,8 +133,14 @@ export function parseScenario(json: unknown, source = 'scenario'): Scenario {
  * The step for this call: attempt n uses the n-th step, past the end the last one repeats
  * (so a scenario need not spell out every retry). Undefined when nothing is scripted.
  */
-export function selectStep(scenario: Scenario, role: AgentRole, taskId: string | null, attempt: number): ScenarioStep | undefined {
-  const steps = stepsFor(scenario, role, taskId);
+export function selectStep(
+  scenario: Scenario,
+  role: AgentRole,
+  taskId: string | null,
+  attempt: number,
+  purpose?: 'resolve',
+): ScenarioStep | undefined {
+  const steps = purpose === 'resolve' && taskId !== null ? (scenario.tasks[taskId]?.resolve ?? scenario.fallback?.resolve) : stepsFor(scenario, role, taskId);
   if (!steps || steps.length === 0) return undefined;
   return steps[Math.min(Math.max(attempt, 1), steps.length) - 1];
 }

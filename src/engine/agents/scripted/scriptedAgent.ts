@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CriticVerdict } from '../../domain/verdict';
 import type { ActivityLine, AgentRequest, ResultLine } from './agentProtocol';
 import { applyStepFiles, StepError } from './applyStepFiles';
+import { keepBothSides } from './keepBothSides';
 import { loadScenario, ScenarioError, selectStep, type Scenario, type ScenarioStep } from './scenario';
 
 /** How the call ends: with a result line, or by misbehaving like a real agent can. */
@@ -18,7 +19,7 @@ export async function performScriptedCall(
   cwd: string,
   emit: (line: ActivityLine) => void,
 ): Promise<AgentOutcome> {
-  const { role, taskId, attempt } = request;
+  const { role, taskId, attempt, purpose } = request;
   const sessionId = `scripted-${taskId ?? 'run'}-${role}`;
   const subject = taskId === null ? 'the run' : `task ${taskId}`;
 
@@ -30,7 +31,7 @@ export async function performScriptedCall(
     return result({ status: 'agent_error', text: err.message, usage: ZERO, costUsd: 0, sessionId });
   }
 
-  const step = selectStep(scenario, role, taskId, attempt);
+  const step = selectStep(scenario, role, taskId, attempt, purpose);
   const usage = { ...ZERO, ...(step?.usage ?? scenario.defaults?.usage) };
   const costUsd = step?.costUsd ?? scenario.defaults?.costUsd ?? 0;
   const finish = (status: ResultLine['status'], text: string, structured?: unknown) =>
@@ -39,6 +40,11 @@ export async function performScriptedCall(
   if (step?.hang) return { kind: 'hang' };
   await think(step?.delayMs ?? scenario.defaults?.delayMs ?? 0, emit);
 
+  if (!step && purpose === 'resolve') {
+    const done = keepBothSides(cwd);
+    done.forEach((message) => emit({ type: 'activity', kind: 'tool', message }));
+    return finish('ok', `no scripted resolution for ${subject}; ${done.join('; ') || 'no conflicted files'}`);
+  }
   if (!step) return unscripted(role, subject, finish);
 
   let changes: string[];

@@ -35,6 +35,7 @@ export class ScriptedRunner implements AgentRunner {
       role: input.role,
       taskId: input.taskId,
       attempt: input.attempt,
+      ...(input.purpose ? { purpose: input.purpose } : {}),
       scenarioPath: this.scenarioPath,
       prompt: input.prompt,
     };

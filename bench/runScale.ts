@@ -1,0 +1,211 @@
+// How the engine's cost grows with the size of a run: whole runs of 20, 100 and 500 independent
+// tasks and chains of 20 and 100, on a repository of ~200 small files.
+// `node --expose-gc --import tsx bench/runScale.ts` prints the table (RUN_SCALE=independent:20,chain:20 for a subset).
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AgentRunner, RunnerInput, RunnerResult } from '../src/engine/agents/runner';
+import type { Plan } from '../src/engine/domain/plan';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from '../src/engine/domain/runConfig';
+import { ZERO_USAGE } from '../src/engine/domain/usage';
+import { TaskloomEngine } from '../src/engine/run/engine';
+import { gitTimings } from '../src/engine/workspace/git';
+import { makeTempRepo } from '../test/helpers/tempRepo';
+import { renderText, type Section } from './report';
+import { mib, ms } from './stats';
+
+type Shape = 'independent' | 'chain';
+const MAX_PARALLEL = 4;
+/** A run still going after this long is cancelled and reported as capped. */
+const RUN_BUDGET_MS = Number(process.env.RUN_SCALE_BUDGET_S ?? 600) * 1000;
+const DEFAULT_CASES: Array<[Shape, number]> = [
+  ['independent', 20],
+  ['independent', 100],
+  ['independent', 500],
+  ['chain', 20],
+  ['chain', 100],
+];
+
+/** The actor writes one small file of its own (no conflicts); the critic answers green at once. */
+const instantRunner: AgentRunner = {
+  name: 'bench-instant',
+  async run(input: RunnerInput): Promise<RunnerResult> {
+    if (input.role === 'actor') await writeFile(join(input.cwd, `out-${input.taskId}.txt`), `work of ${input.taskId}\n`);
+    const text = input.role === 'critic' ? JSON.stringify({ decision: 'green', summary: 'fine', findings: [] }) : 'done';
+    return { status: 'ok', text, usage: { ...ZERO_USAGE }, model: 'bench', durationMs: 0 };
+  },
+};
+
+/** ~200 small files in a few folders. */
+function repoFiles(): Record<string, string> {
+  const files: Record<string, string> = { 'README.md': '# bench repo\n', 'package.json': '{"name":"bench"}\n' };
+  for (const dir of ['src/core', 'src/api', 'src/ui', 'test', 'docs']) {
+    for (let i = 0; i < 40; i++) files[`${dir}/file${i}.js`] = `// ${dir} ${i}\nexport const v${i} = ${i};\n`;
+  }
+  return files;
+}
+
+function plan(shape: Shape, count: number): Plan {
+  const id = (i: number) => `t${String(i).padStart(3, '0')}`;
+  return {
+    goal: `bench: ${count} ${shape} tasks`,
+    tasks: Array.from({ length: count }, (_, i) => ({
+      id: id(i),
+      title: `Task ${i}`,
+      description: `Write out-${id(i)}.txt`,
+      acceptance: [],
+      dependsOn: shape === 'chain' && i > 0 ? [id(i - 1)] : [],
+    })),
+  };
+}
+
+function dirBytes(path: string): number {
+  let total = 0;
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const p = join(path, entry.name);
+    total += entry.isDirectory() ? dirBytes(p) : entry.isFile() ? statSync(p).size : 0;
+  }
+  return total;
+}
+
+/** CPU seconds so far (Linux /proc, else NaN): this process, its reaped children (git, gates), and the whole machine. */
+function cpuNow(): { self: number; children: number; machine: number } {
+  try {
+    const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ').map(Number);
+    const m = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number);
+    const busy = m.reduce((a, b) => a + b, 0) - m[3]! - m[4]!; // all but idle and iowait
+    return { self: (f[11]! + f[12]!) / 100, children: (f[13]! + f[14]!) / 100, machine: busy / 100 };
+  } catch {
+    return { self: NaN, children: NaN, machine: NaN };
+  }
+}
+
+export interface ScaleResult {
+  shape: Shape;
+  tasks: number;
+  green: number;
+  status: string;
+  summary: string;
+  capped: boolean;
+  wall: number;
+  busy: number;
+  commands: number;
+  events: number;
+  peakRss: number;
+  taskloomBytes: number;
+  /** CPU seconds: this process, its children, other processes on the machine. */
+  cpu: { self: number; children: number; others: number };
+}
+
+export async function runScaleOnce(shape: Shape, count: number): Promise<ScaleResult> {
+  const repo = makeTempRepo({ files: repoFiles() });
+  (globalThis as { gc?: () => void }).gc?.();
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+  try {
+    const config: RunConfig = { ...DEFAULT_RUN_CONFIG, maxParallel: MAX_PARALLEL, gateCommands: ['true'], agent: { kind: 'scripted', scriptPath: '/dev/null' } };
+    gitTimings.reset();
+    const cpu0 = cpuNow();
+    const started = performance.now();
+    const engine = await TaskloomEngine.open(repo.dir, { command: 'bench', runnerOverride: instantRunner });
+    const abort = new AbortController();
+    const budget = setTimeout(() => abort.abort(new Error('bench budget')), RUN_BUDGET_MS);
+    let result: Omit<ScaleResult, 'wall' | 'busy' | 'commands' | 'peakRss' | 'taskloomBytes' | 'cpu'>;
+    try {
+      const session = engine.createRun(plan(shape, count), config);
+      engine.approvePlan(session, 'autopilot');
+      const status = await engine.drive(session, abort.signal);
+      const green = Object.values(session.state.tasks).filter((t) => t.state === 'GREEN').length;
+      result = { shape, tasks: count, green, status, summary: session.state.finishedSummary ?? '', capped: abort.signal.aborted, events: session.state.lastSeq };
+    } finally {
+      clearTimeout(budget);
+      engine.close();
+    }
+    const wall = performance.now() - started;
+    const cpu1 = cpuNow();
+    const [self, children] = [cpu1.self - cpu0.self, cpu1.children - cpu0.children];
+    const cpu = { self, children, others: cpu1.machine - cpu0.machine - self - children };
+    if (!result.capped && (result.status !== 'completed' || result.green !== count)) {
+      throw new Error(`${shape} ${count}: run ended ${result.status} with ${result.green}/${count} green: ${result.summary}`);
+    }
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    const taskloomBytes = dirBytes(join(repo.dir, '.taskloom'));
+    return { ...result, wall, busy: gitTimings.busyMs, commands: gitTimings.commands, peakRss, taskloomBytes, cpu };
+  } finally {
+    clearInterval(sampler);
+    repo.cleanup();
+  }
+}
+
+function cases(): Array<[Shape, number]> {
+  const raw = process.env.RUN_SCALE?.trim();
+  if (!raw) return DEFAULT_CASES;
+  return raw.split(',').map((c) => {
+    const [shape, n] = c.split(':');
+    return [shape as Shape, Number(n)];
+  });
+}
+
+/** Whole runs through the engine API at growing sizes: what the engine costs per task beyond git, and what it keeps. */
+export async function benchRunScale(onResult?: (r: ScaleResult) => void): Promise<Section> {
+  const results: ScaleResult[] = [];
+  for (const [shape, count] of cases()) {
+    const r = await runScaleOnce(shape, count);
+    onResult?.(r);
+    results.push(r);
+  }
+  const perTask = (r: ScaleResult) => (r.wall - r.busy) / Math.max(1, r.green);
+  const notes: string[] = [];
+  for (const shape of ['independent', 'chain'] as const) {
+    const rows = results.filter((r) => r.shape === shape && !r.capped);
+    if (rows.length < 2) continue;
+    const [a, b] = [rows[0]!, rows.at(-1)!];
+    notes.push(
+      `${shape}: beyond-git time per task goes from ${ms(perTask(a))} at ${a.tasks} tasks to ${ms(perTask(b))} at ${b.tasks} ` +
+        `(${(perTask(b) / perTask(a)).toFixed(1)}× for ${(b.tasks / a.tasks).toFixed(0)}× the tasks; constant per-task cost would be 1.0×).`,
+    );
+  }
+  const loaded = results.filter((r) => (1000 * r.cpu.others) / r.wall > 0.2);
+  if (loaded.length) notes.push(`Other processes used over 0.2 cores during ${loaded.map((r) => `${r.tasks} ${r.shape}`).join(', ')}: their wall figures are inflated (the CPU columns much less).`);
+  for (const r of results.filter((x) => x.capped)) {
+    notes.push(`${r.shape} ${r.tasks} was CAPPED: cancelled after ${(RUN_BUDGET_MS / 1000).toFixed(0)} s with ${r.green}/${r.tasks} green; its figures cover those ${r.green} tasks.`);
+  }
+  return {
+    title: 'Run scale: engine cost per task as runs grow',
+    method:
+      `Each row is one whole run (\`TaskloomEngine.open\`, \`createRun\`, \`approvePlan\`, \`drive\` to a merged integration branch, \`close\`) ` +
+      `in a fresh temp repository of ${Object.keys(repoFiles()).length} small files in 5 folders, with \`runnerOverride\` = an in-process agent ` +
+      `(the actor writes one file, the critic answers green), gate \`true\`, maxParallel ${MAX_PARALLEL}. Beyond git = (wall − \`gitTimings.busyMs\`) / green tasks. ` +
+      `CPU from /proc: the engine process itself, its reaped children (git, gate), and everything else on the machine during the run ("other load", in cores: above ~0.2 the machine was shared and wall times are inflated). Peak RSS samples process.memoryUsage().rss every 100 ms (after a gc when --expose-gc). .taskloom/ is measured after close (worktrees removed by then).`,
+    tables: [
+      {
+        headers: ['plan', 'status', 'events', 'git cmds', 'wall', 'git busy', 'beyond git / task', 'wall / task', 'CPU: engine / git+gate', 'other load', 'peak RSS', '.taskloom/'],
+        numeric: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+        rows: results.map((r) => [
+          `${r.tasks} ${r.shape}`,
+          r.capped ? `capped (${r.green}/${r.tasks} green)` : r.status,
+          String(r.events),
+          String(r.commands),
+          `${(r.wall / 1000).toFixed(1)} s`,
+          `${(r.busy / 1000).toFixed(1)} s`,
+          ms(perTask(r)),
+          ms(r.wall / Math.max(1, r.green)),
+          `${ms((1000 * r.cpu.self) / r.green)} / ${ms((1000 * r.cpu.children) / r.green)} per task`,
+          `${((1000 * r.cpu.others) / r.wall).toFixed(2)} cores`,
+          mib(r.peakRss),
+          mib(r.taskloomBytes),
+        ]),
+      },
+    ],
+    notes,
+  };
+}
+
+if (require.main === module) {
+  benchRunScale((r) => process.stderr.write(`runScale: ${r.tasks} ${r.shape}: ${(r.wall / 1000).toFixed(1)} s (${r.status})\n`))
+    .then((section) => console.log(renderText(section)))
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    });
+}

@@ -1,0 +1,114 @@
+import type { EventOf, RunEvent } from './events';
+import type { Decision, RunState, TaskView } from './runState';
+
+type QueueEventType =
+  | 'integration_prepared'
+  | 'merge_queued'
+  | 'queue_batch'
+  | 'merge_done'
+  | 'merge_conflict'
+  | 'queue_bisected'
+  | 'task_synced'
+  | 'overlaps_predicted'
+  | 'overlap_detected';
+
+type QueueHandlers = { [T in QueueEventType]: (state: RunState, event: EventOf<T>) => void };
+
+/** The projection of the merge queue's and the overlap scheduler's events (the rest is in projection.ts). */
+export const QUEUE_HANDLERS: QueueHandlers = {
+  integration_prepared(state, e) {
+    // Release 0.1 prepared integration once, after every task had ended: the run was integrating.
+    if (e.v === undefined) state.status = 'integrating';
+    state.integration.branch = e.branch;
+    state.integration.path = e.path;
+  },
+  merge_queued(state, e) {
+    const task = taskOf(state, e.taskId);
+    task.greenCommit = e.commit;
+    task.queueProblem = undefined;
+    task.resolution = undefined;
+    decide(state, e, 'queue', `"${e.taskId}" queued for merge at ${e.commit.slice(0, 10)}`, undefined, e.taskId);
+  },
+  queue_batch(state, e) {
+    state.integration.batches = Math.max(state.integration.batches, e.batch);
+    decide(state, e, 'queue', `Merge queue batch ${e.batch}: ${e.taskIds.join(', ')} onto ${e.base.slice(0, 10)}`);
+  },
+  merge_done(state, e) {
+    if (!state.integration.merged.includes(e.taskId)) state.integration.merged.push(e.taskId);
+    state.integration.conflicts = state.integration.conflicts.filter((c) => c.taskId !== e.taskId);
+    state.integration.head = e.commit;
+    const task = taskOf(state, e.taskId);
+    task.mergeCommit = e.commit;
+    const hadWork = task.attempts.some((a) => a.commit);
+    const how = !e.alreadyMerged ? `merged as ${e.commit.slice(0, 10)}` : hadWork ? 'was already merged' : 'had no changes to merge';
+    decide(state, e, 'merge', `"${e.taskId}" ${how} into ${state.integration.branch ?? 'integration'}`, undefined, e.taskId);
+    // Release 0.1 merged GREEN tasks at the end of the run and had no MERGED state: a merge was the end of the task.
+    if (e.v === undefined && (task.state === 'GREEN' || task.state === 'UNVERIFIED_BY_CRITIC')) {
+      const reason = 'merged into the integration branch (recorded by release 0.1)';
+      task.transitions.push({ seq: e.seq, at: e.at, from: task.state, to: 'MERGED', event: 'MERGE_VERIFIED', reason });
+      task.state = 'MERGED';
+      task.lastReason = reason;
+    }
+  },
+  merge_conflict(state, e) {
+    state.integration.conflicts = state.integration.conflicts.filter((c) => c.taskId !== e.taskId);
+    state.integration.conflicts.push({ taskId: e.taskId, files: e.files });
+    taskOf(state, e.taskId).queueProblem = { kind: 'conflict', files: e.files };
+    decide(state, e, 'conflict', `Merging "${e.taskId}" conflicts in ${e.files.join(', ')}`, undefined, e.taskId);
+  },
+  queue_bisected(state, e) {
+    const kept = e.merged.length ? `; ${e.merged.join(', ')} stay merged` : '';
+    const back = e.requeued.length ? `; ${e.requeued.join(', ')} go back to the queue` : '';
+    decide(state, e, 'queue', `Bisected batch ${e.batch}: merging "${e.culprit}" fails the integration gate${kept}${back}`, undefined, e.culprit);
+  },
+  task_synced(state, e) {
+    const task = taskOf(state, e.taskId);
+    // From here on the task's own change is measured against the integration commit it took in.
+    task.baseCommit = e.integrationCommit;
+    task.worktreePath = e.path;
+    task.builtOnMerged = [...state.integration.merged];
+    if (e.conflicts.length) task.resolution = { files: e.conflicts, ours: e.from, theirs: e.integrationCommit };
+    const what = e.conflicts.length
+      ? `conflicts in ${e.conflicts.join(', ')} to resolve`
+      : 'merged cleanly';
+    decide(state, e, e.conflicts.length ? 'conflict' : 'queue', `"${e.taskId}" took in integration ${e.integrationCommit.slice(0, 10)}: ${what}`, undefined, e.taskId);
+  },
+  overlaps_predicted(state, e) {
+    state.integration.overlapMode = e.mode;
+    state.integration.overlaps = e.pairs;
+    state.integration.overlapsPredicted = true;
+    if (e.pairs.length === 0) return;
+    const how = e.mode === 'serialize' ? 'run one after the other' : 'run side by side (warn only)';
+    decide(
+      state,
+      e,
+      'overlap',
+      `${e.pairs.length} overlap(s) predicted from the files hints; they ${how}`,
+      e.pairs.map((p) => `${p.second} after ${p.first}: both touch ${p.files.join(', ')}`),
+    );
+  },
+  overlap_detected(state, e) {
+    const task = taskOf(state, e.taskId);
+    const known = task.overlapWarnings.find((w) => w.otherTaskId === e.otherTaskId);
+    if (known) known.files = [...new Set([...known.files, ...e.files])];
+    else task.overlapWarnings.push({ otherTaskId: e.otherTaskId, files: [...e.files] });
+    decide(state, e, 'overlap', `"${e.taskId}" changed ${e.files.join(', ')}, also changed by "${e.otherTaskId}"`, undefined, e.taskId);
+  },
+};
+
+export function taskOf(state: RunState, taskId: string): TaskView {
+  const task = state.tasks[taskId];
+  if (!task) throw new Error(`Event refers to unknown task "${taskId}"`);
+  return task;
+}
+
+export function decide(
+  state: RunState,
+  e: RunEvent,
+  kind: Decision['kind'],
+  summary: string,
+  details?: string[],
+  taskId?: string,
+): void {
+  state.decisions.push({ seq: e.seq, at: e.at, kind, summary, ...(taskId ? { taskId } : {}), ...(details?.length ? { details } : {}) });
+}

@@ -1,0 +1,25 @@
+import type { TaskState } from './taskStates';
+
+/**
+ * The one vocabulary for task states: the tree, the graph, the timeline, the status bar and the
+ * CLI's summary name a state with these words, so a state reads the same wherever it is shown.
+ */
+export const TASK_STATE_WORDS: Record<TaskState, string> = {
+  PENDING: 'pending',
+  BUILDING: 'building',
+  GATING: 'gating',
+  MECHANICAL_FAILED: 'gate failed',
+  CRITIC_REVIEWING: 'reviewing',
+  CHANGES_REQUIRED: 'changes required',
+  GREEN: 'approved, in merge queue',
+  UNVERIFIED_BY_CRITIC: 'unreviewed, in merge queue',
+  MERGING: 'merging',
+  MERGED: 'merged',
+  MERGE_CONFLICT: 'merge conflict',
+  RESOLVING: 'resolving conflict',
+  INTEGRATION_FAILED: 'integration gate failed',
+  HUMAN_RESOLVING: 'resolving by hand',
+  NEEDS_HUMAN: 'needs you',
+  SKIPPED: 'skipped',
+  CANCELLED: 'cancelled',
+};

@@ -1,0 +1,46 @@
+import type { RunnerResult } from '../agents/runner';
+import { budgetStop } from '../domain/budget';
+import type { ActorFeedback } from '../loop/prompts';
+import { describeFailure } from './agentCall';
+import { isShutdown } from './engineShutdown';
+import type { RunContext } from './runContext';
+
+/** How a step of a task's loop ended: go on (with what the actor must fix next), or the task left the loop. */
+export type StepOutcome = { next: 'continue'; feedback?: ActorFeedback } | { next: 'stop' };
+export const STOP: StepOutcome = { next: 'stop' };
+
+/** Ends the task before an agent call that a budget does not allow; true when it did. */
+export function stoppedByBudget(ctx: RunContext, taskId: string): boolean {
+  const reason = budgetStop(ctx.session.state, taskId);
+  if (reason) ctx.session.transition(taskId, 'EXCEEDED_LIMIT', `${reason}; no further agent call was made`);
+  return reason !== undefined;
+}
+
+/** Moves the task to the state a failed call calls for; true when the call succeeded. */
+export function handleAgentFailure(ctx: RunContext, taskId: string, role: string, result: RunnerResult): boolean {
+  const { session } = ctx;
+  const reason = describeFailure(role, result, session.state.config.stuckThresholdSeconds);
+  switch (result.status) {
+    case 'ok':
+      return true;
+    case 'cancelled':
+      cancel(ctx, taskId, reason);
+      return false;
+    case 'quota':
+      session.transition(taskId, 'QUOTA_EXHAUSTED', reason);
+      ctx.pause(`${role} of "${taskId}" hit a usage quota or rate limit`);
+      return false;
+    case 'idle_timeout':
+      session.transition(taskId, 'STUCK_ABORTED', reason);
+      return false;
+    default:
+      session.transition(taskId, 'AGENT_FAILED', reason);
+      return false;
+  }
+}
+
+export function cancel(ctx: RunContext, taskId: string, reason: string): StepOutcome {
+  const why = isShutdown(ctx.signal) ? `interrupted: ${(ctx.signal.reason as Error).message} (resume restarts it)` : reason;
+  ctx.session.transition(taskId, 'CANCELLED', why);
+  return STOP;
+}

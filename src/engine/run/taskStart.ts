@@ -1,0 +1,81 @@
+import type { PlanTask } from '../domain/plan';
+import type { OverlapWait } from '../schedule/overlap';
+import type { ActorFeedback } from '../loop/prompts';
+import type { RunContext } from './runContext';
+
+/** Where a task's loop begins: building, resolving the conflict its worktree holds, or gating what it already has. */
+export interface TaskStart {
+  path: string;
+  first: 'build' | 'resolve' | 'gate';
+  feedback?: ActorFeedback;
+}
+
+/**
+ * A task that never passed its gate and critic starts (or starts over) building, from the verified
+ * integration head: it holds the run base and every merged dependency, and, when the task waited
+ * for an overlapping task, that one's merge too.
+ */
+export async function startBuilding(ctx: RunContext, task: PlanTask, waitedFor: readonly OverlapWait[]): Promise<TaskStart> {
+  const { session, worktrees } = ctx;
+  session.transition(task.id, 'BUILD_STARTED', startReason(task, waitedFor));
+  const view = session.task(task.id);
+  const startCommit = await ctx.integration.verifiedHead();
+  const prepared = await worktrees.prepareTaskWorktree({
+    taskId: task.id,
+    startCommit,
+    fresh: view.needsFreshWorktree || !view.worktreePath || !view.baseCommit,
+  });
+  session.emit({
+    type: 'worktree_prepared',
+    taskId: task.id,
+    branch: prepared.branch,
+    path: prepared.path,
+    baseCommit: prepared.baseCommit,
+    fresh: !prepared.reused,
+  });
+  return { path: prepared.path, first: 'build' };
+}
+
+function startReason(task: PlanTask, waitedFor: readonly OverlapWait[]): string {
+  const deps = task.dependsOn.length ? `${task.dependsOn.join(', ')} merged` : 'ready';
+  if (waitedFor.length === 0) return task.dependsOn.length ? `dependencies merged (${task.dependsOn.join(', ')})` : 'ready to start';
+  const after = waitedFor.map((w) => `after ${w.taskId}: both touch ${w.files.join(', ')}`).join('; ');
+  return `${deps}; starts from the integration branch ${after}`;
+}
+
+/**
+ * A task the merge queue sent back (or a person gave another try) takes the verified integration
+ * head into its branch first. A conflict there is resolved by its actor (RESOLVING); a clean merge
+ * leaves the actor to fix what the integration gate found, in a worktree that now reproduces it.
+ */
+export async function takeInIntegration(ctx: RunContext, task: PlanTask): Promise<TaskStart | undefined> {
+  const { session } = ctx;
+  const head = await ctx.integration.verifiedHead();
+  const synced = await ctx.worktrees.syncWithIntegration(task.id, head);
+  session.emit({ type: 'task_synced', taskId: task.id, path: synced.path, from: synced.from, integrationCommit: head, conflicts: synced.conflicts });
+  const view = session.task(task.id);
+  const limit = session.state.config.maxGateFixAttempts;
+  if (synced.conflicts.length > 0) {
+    if (view.state === 'INTEGRATION_FAILED') {
+      session.emit({ type: 'merge_conflict', taskId: task.id, files: synced.conflicts });
+      session.transition(task.id, 'MERGE_CONFLICTED', `taking in integration conflicts in ${synced.conflicts.join(', ')}`);
+      if (session.task(task.id).mergeConflicts > limit) {
+        session.transition(task.id, 'EXCEEDED_LIMIT', `merging still conflicts in ${synced.conflicts.join(', ')} after ${limit} resolution(s)`);
+        return undefined;
+      }
+    }
+    session.transition(task.id, 'RESOLVE_STARTED', `resolving the conflict with integration in ${synced.conflicts.join(', ')}`);
+    return { path: synced.path, first: 'resolve' };
+  }
+  const problem = view.queueProblem;
+  const feedback: ActorFeedback | undefined = problem?.kind === 'integration_gate' ? { kind: 'integration', gate: problem.gate } : undefined;
+  if (view.state === 'MERGE_CONFLICT') {
+    session.transition(task.id, 'RESOLVE_STARTED', 'taking in integration');
+    session.transition(task.id, 'BUILD_FINISHED', `the integration branch merges cleanly now (${head.slice(0, 10)}); nothing left to resolve`);
+    return { path: synced.path, first: 'gate' };
+  }
+  const event = view.state === 'INTEGRATION_FAILED' ? 'RETRY_BUILD' : 'BUILD_STARTED';
+  const why = feedback ? 'fixing what the integration gate found, with integration merged in' : `integration ${head.slice(0, 10)} merged in cleanly`;
+  session.transition(task.id, event, why);
+  return { path: synced.path, first: 'build', ...(feedback ? { feedback } : {}) };
+}

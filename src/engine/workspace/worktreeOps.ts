@@ -1,0 +1,113 @@
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { SimpleGit } from 'simple-git';
+import { WorkspaceError } from './errors';
+import { gitVersion } from './repoInspector';
+import { parseWorktreeList, type WorktreeEntry } from './worktreeList';
+
+// What the task side (WorktreeManager) and the merge queue's side (IntegrationBranch) of a run's
+// worktrees both do to the repository.
+
+const queues = new Map<string, Promise<void>>();
+
+/** One repository-changing operation at a time per repository: git's own locks would make parallel ones fail, not wait. */
+export function exclusive<T>(repoKey: string, work: () => Promise<T>): Promise<T> {
+  const result = (queues.get(repoKey) ?? Promise.resolve()).then(work);
+  const tail = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(repoKey, tail);
+  void tail.then(() => {
+    if (queues.get(repoKey) === tail) queues.delete(repoKey);
+  });
+  return result;
+}
+
+/** Every worktree registered in the repository (the user's too), from `git worktree list --porcelain`. */
+export async function listWorktrees(git: SimpleGit): Promise<WorktreeEntry[]> {
+  return parseWorktreeList(await git.raw(['worktree', 'list', '--porcelain']));
+}
+
+/**
+ * Gets rid of whatever occupies `path` (a registered worktree, a locked half-created one, a stray
+ * directory) and of other worktrees inside `runDir` holding `branch`, so it can be added again.
+ */
+export async function discardWorktree(git: SimpleGit, path: string, branch: string | null, runDir: string): Promise<void> {
+  const stale = (await listWorktrees(git)).filter(
+    (e) => samePath(e.path, path) || (branch !== null && e.branch === branch && isInside(e.path, runDir)),
+  );
+  const strayDirectory = existsSync(path);
+  if (stale.length === 0 && !strayDirectory) return;
+  for (const entry of stale) {
+    // A crash during `worktree add` leaves it locked ("initializing"); prune skips locked entries.
+    if (entry.locked) await git.raw(['worktree', 'unlock', entry.path]).catch(() => undefined);
+    if (isDirectory(entry.path)) {
+      await git.raw(['worktree', 'remove', '--force', '--force', entry.path]).catch(() => undefined);
+    }
+    await rm(entry.path, { recursive: true, force: true });
+  }
+  await rm(path, { recursive: true, force: true });
+  await git.raw(['worktree', 'prune']);
+}
+
+export async function addWorktree(git: SimpleGit, args: string[], branch: string): Promise<void> {
+  try {
+    await git.raw(['worktree', 'add', '-q', ...args]);
+  } catch (error) {
+    if (/already (checked out|used by worktree)/i.test(errorText(error))) {
+      throw new WorkspaceError(
+        `Branch ${branch} is checked out in another worktree`,
+        `Switch that worktree to another branch (see \`git worktree list\`), then resume the run.`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+/** Brings a checkout back to `commit` exactly: no merge in progress, no changed or untracked files (ignored ones stay). */
+export async function resetHard(wt: SimpleGit, commit: string, mergeInProgress: boolean): Promise<void> {
+  if (mergeInProgress) await wt.raw(['merge', '--abort']).catch(() => undefined);
+  await wt.raw(['reset', '--hard', '-q', commit]);
+  await wt.raw(['clean', '-fdq']);
+}
+
+let mergeNoVerifyFlags: Promise<string[]> | undefined;
+/** `merge --no-verify` (skip the user's pre-merge-commit/commit-msg hooks) exists from git 2.24. */
+export function mergeNoVerify(): Promise<string[]> {
+  mergeNoVerifyFlags ??= gitVersion().then(
+    ({ version }) => {
+      const [major = 0, minor = 0] = version.split('.').map(Number);
+      return major > 2 || (major === 2 && minor >= 24) ? ['--no-verify'] : [];
+    },
+    (error: unknown) => {
+      mergeNoVerifyFlags = undefined; // ask again next time rather than remember a failure
+      throw error;
+    },
+  );
+  return mergeNoVerifyFlags;
+}
+
+export function isDirectory(path: string): boolean {
+  return existsSync(path) && statSync(path).isDirectory();
+}
+
+function canonical(path: string): string {
+  return existsSync(path) ? realpathSync(path) : resolve(path);
+}
+
+export function samePath(a: string, b: string): boolean {
+  return canonical(a) === canonical(b);
+}
+
+export function isInside(path: string, dir: string): boolean {
+  const child = canonical(path);
+  const parent = canonical(dir);
+  return child.startsWith(parent + '/') || child.startsWith(parent + '\\');
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : error ? String(error) : '';
+}
