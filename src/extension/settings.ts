@@ -35,6 +35,7 @@ export function readRunSettings(folder: string): RunSettings {
     stuckThresholdSeconds: config.get<number>('stuckThresholdSeconds', 300),
     gateTimeoutSeconds: config.get<number>('gate.timeoutSeconds', 600),
     budgets: Object.fromEntries(Object.entries(budgets).filter(([, v]) => v !== undefined)),
+    overlap: config.get<string>('schedule.overlap', 'serialize'),
   };
 }
 

@@ -2,7 +2,7 @@
 // (src/engine/server): every request and notification, with its parameter and result types.
 // Both sides import this file and nothing else of each other.
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
-import type { RunEvent } from '../engine/domain/events';
+import type { OverlapMode, OverlapPair, RunEvent } from '../engine/domain/events';
 import type { Plan } from '../engine/domain/plan';
 import type { RunState } from '../engine/domain/runState';
 import type { RunIndexEntry } from '../engine/store/stateDb';
@@ -103,6 +103,50 @@ export interface TaskDecisionParams extends RunParams {
 export namespace TaskDecisionRequest {
   export const method = 'taskloom/taskDecision';
   export const type = new RequestType<TaskDecisionParams, void, UserFacingErrorData>(method);
+}
+
+export interface PredictedOverlaps {
+  /** What the run does about them: run them one after the other, only warn, or nothing. */
+  mode: OverlapMode;
+  pairs: OverlapPair[];
+}
+/** The overlaps the run's plan predicts from its files hints (shown at plan approval; the run records them when it starts). */
+export namespace PredictOverlapsRequest {
+  export const method = 'taskloom/predictOverlaps';
+  export const type = new RequestType<RunParams, PredictedOverlaps, UserFacingErrorData>(method);
+}
+
+export interface TaskParams extends RunParams {
+  taskId: string;
+  /** As ResumeParams.trustRun. */
+  trustRun?: boolean;
+}
+export interface ResolveByHandResult {
+  /** The task's worktree, with the verified integration branch merged in. */
+  path: string;
+  /** Files left with conflict markers (empty: the merge was clean, fix what the integration gate found). */
+  conflicts: string[];
+  /** Commits of the merge's sides, readable with FileAtCommitRequest: the task's work, the integration commit, their base. */
+  ours: string;
+  theirs: string;
+  base: string;
+}
+/** A person takes over a task the merge queue sent back (HUMAN_RESOLVING); nothing is driven. */
+export namespace ResolveByHandRequest {
+  export const method = 'taskloom/resolveByHand';
+  export const type = new RequestType<TaskParams, ResolveByHandResult, UserFacingErrorData>(method);
+}
+
+export interface ContinueTaskResult {
+  /** The gate passed on the person's resolution: the task is queued and the run is driven on. */
+  passed: boolean;
+  /** When it did not: the failing check (a conflict marker left, or the gate's first failing command). */
+  failure?: { command: string; exitCode: number | null; output: string };
+}
+/** After resolving by hand: commits the worktree, runs the gate on it, and when it passes queues the task and drives the run. */
+export namespace ContinueTaskRequest {
+  export const method = 'taskloom/continueTask';
+  export const type = new RequestType<TaskParams, ContinueTaskResult, UserFacingErrorData>(method);
 }
 
 export interface ApplyIntegrationResult {

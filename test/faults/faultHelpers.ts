@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -47,22 +48,27 @@ export const CAMPAIGN_PLAN = {
 
 export function campaignScenario(delayMs: number) {
   const base = demoScenario(delayMs);
+  const tagline = "Small text helpers, grown by Taskloom's demo.";
+  const intro = 'Slugs, word counts and title case for any text.';
+  const usage = 'Run `textkit <text>` for a slug and a summary.';
+  // Unscripted, the resolver keeps both sides of each conflict (see integratedTree for the order).
   const readme = (replace: string) => ({
-    actor: [{ patch: [{ path: 'README.md', find: "Small text helpers, grown by Taskloom's demo.", replace }], text: 'Reworded.' }],
+    actor: [{ patch: [{ path: 'README.md', find: tagline, replace }], text: 'Reworded.' }],
     critic: [{ verdict: { decision: 'green', summary: 'ok', findings: [] } }],
   });
   return {
     ...base,
     tasks: {
       ...base.tasks,
-      'readme-intro': readme('Slugs, word counts and title case for any text.'),
-      'readme-usage': readme('Run `textkit <text>` for a slug and a summary.'),
+      'readme-intro': readme(intro),
+      'readme-usage': readme(usage),
     },
   };
 }
 
+/** `--overlap off`: the two README tasks run side by side, so the merge queue meets their conflict and resolves it. */
 export function runArgs(dir: string, plan: string, scenario: string, parallel = 2): string[] {
-  return ['run', '--cwd', dir, '--plan', plan, '--script', scenario, '--yes', '--parallel', String(parallel), '--gate', 'node --test'];
+  return ['run', '--cwd', dir, '--plan', plan, '--script', scenario, '--yes', '--parallel', String(parallel), '--gate', 'node --test', '--overlap', 'off'];
 }
 
 export function eventsFile(dir: string): string | undefined {
@@ -107,8 +113,11 @@ export interface EndState {
   /** Merge commits on the integration branch's first-parent line, per task (from the subject). */
   mergesPerTask: Record<string, number>;
   mergeCount: number;
-  /** Tree of each MERGED task branch tip, and whether the tip is contained in the integration branch. */
-  greenBranches: Record<string, { tree: string; inIntegration: boolean }>;
+  /**
+   * Whether each MERGED task's branch tip is in the integration branch. Not the tip's tree: a task
+   * starts from the integration branch as it is when the task starts, which depends on timing.
+   */
+  mergedBranches: Record<string, { inIntegration: boolean }>;
   conflicts: string[];
   worktrees: string[];
 }
@@ -124,6 +133,23 @@ export function otherWorktreeNames(r: TempRepo): string[] {
     .map((p) => p.split('/').at(-1)!);
 }
 
+/**
+ * The integration branch's tree, with the README's lines in sorted order: the README is where the
+ * campaign's tasks meet, a resolver keeps both sides (its own lines first), and which task resolves
+ * depends on which merged first. Every other file must be byte for byte the same.
+ */
+function integratedTree(r: TempRepo, branch: string): string {
+  return r
+    .git(['ls-tree', '-r', branch])
+    .split('\n')
+    .map((line) => {
+      if (!line.endsWith('\tREADME.md')) return line;
+      const lines = r.git(['show', `${branch}:README.md`]).split('\n').sort();
+      return `README.md sorted: ${createHash('sha256').update(lines.join('\n')).digest('hex')}`;
+    })
+    .join('\n');
+}
+
 export function endState(r: TempRepo): EndState {
   const t = JSON.parse(runCli(['trace', '--json', '--cwd', r.dir]).stdout) as TraceReport;
   const branch = t.integration.branch!;
@@ -133,7 +159,7 @@ export function endState(r: TempRepo): EndState {
   for (const task of t.tasks) {
     mergesPerTask[task.id] = subjects.filter((s) => s.startsWith(`taskloom: merge ${task.id} (`)).length;
   }
-  const greenBranches: EndState['greenBranches'] = {};
+  const mergedBranches: EndState['mergedBranches'] = {};
   for (const task of t.tasks) {
     if (task.state !== 'MERGED') continue;
     const ref = task.branch ?? `taskloom/${t.runId}/${task.id}`;
@@ -143,15 +169,15 @@ export function endState(r: TempRepo): EndState {
     } catch {
       inIntegration = false;
     }
-    greenBranches[task.id] = { tree: r.git(['rev-parse', `${ref}^{tree}`]), inIntegration };
+    mergedBranches[task.id] = { inIntegration };
   }
   return {
     status: t.status,
     states: Object.fromEntries(t.tasks.map((x) => [x.id, x.state])),
-    tree: r.git(['rev-parse', `${branch}^{tree}`]),
+    tree: integratedTree(r, branch),
     mergesPerTask,
     mergeCount: subjects.length,
-    greenBranches,
+    mergedBranches,
     conflicts: (t.integration.conflicts ?? []).map((c) => (typeof c === 'string' ? c : (c as { taskId: string }).taskId)).sort(),
     worktrees,
   };

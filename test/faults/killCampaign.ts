@@ -74,7 +74,9 @@ function phaseOfLine(events: RunEvent[], n: number): string {
   const next = events[n];
   if (!next) return 'end of run';
   const last = events[n - 1]!;
-  if (next.type === 'integration_prepared' || next.type === 'merge_done' || next.type === 'merge_conflict') return 'integration merge';
+  if (next.type === 'task_synced' || (next.type === 'task_transition' && (next.event === 'RESOLVE_STARTED' || next.from === 'RESOLVING'))) return 'resolution';
+  if (['integration_prepared', 'merge_queued', 'queue_batch', 'merge_done', 'merge_conflict', 'queue_bisected'].includes(next.type)) return 'merge queue';
+  if (next.type === 'task_transition' && (next.event === 'MERGE_STARTED' || next.event === 'MERGE_VERIFIED' || next.event === 'MERGE_CONFLICTED')) return 'merge queue';
   if (next.type === 'gate_result') return next.taskId === null ? 'integration gate' : 'gate';
   if (next.type === 'runner_call') return `${next.role} call`;
   if (next.type === 'critic_verdict') return 'critic call';
@@ -82,6 +84,8 @@ function phaseOfLine(events: RunEvent[], n: number): string {
   if (last.type === 'run_created' || last.type === 'plan_approved') return 'start';
   return 'event boundary';
 }
+
+const REDUCED = ['after plan_approved', 'after the first failed gate_result', 'after the first merge_done, before its MERGED', 'mid-resolution (the resolver working)'];
 
 /** The kill points: event types and phases first, then "after the Nth durable event" spread over the run. */
 export function choosePoints(events: RunEvent[], count: number): KillPoint[] {
@@ -96,16 +100,21 @@ export function choosePoints(events: RunEvent[], count: number): KillPoint[] {
     { name: 'during the first critic call', phase: 'critic call', spec: { type: 'gate_result', where: { passed: true }, delayMs: 40 } },
     { name: 'after changes_required', phase: 'critic call', spec: { type: 'critic_verdict', where: { verdict: { decision: 'changes_required' } } } },
     { name: 'after the third GREEN', phase: 'event boundary', spec: { type: 'task_transition', where: { to: 'GREEN' }, occurrence: 3 } },
-    { name: 'after integration_prepared', phase: 'integration merge', spec: { type: 'integration_prepared' } },
-    { name: 'during the integration merges', phase: 'integration merge', spec: { type: 'integration_prepared', delayMs: 25 } },
-    { name: 'after the first merge_done', phase: 'integration merge', spec: { type: 'merge_done' } },
-    { name: 'after the merge_conflict', phase: 'integration merge', spec: { type: 'merge_conflict' } },
-    { name: 'during the integration gate', phase: 'integration gate', spec: { type: 'merge_done', occurrence: 6, delayMs: 40 } },
+    { name: 'after integration_prepared', phase: 'merge queue', spec: { type: 'integration_prepared' } },
+    { name: 'after the first queue_batch', phase: 'merge queue', spec: { type: 'queue_batch' } },
+    { name: 'between a merge and its gate', phase: 'merge queue', spec: { type: 'task_transition', where: { event: 'MERGE_STARTED' }, occurrence: 2, delayMs: 10 } },
+    { name: 'during an integration gate', phase: 'integration gate', spec: { type: 'task_transition', where: { event: 'MERGE_STARTED' }, occurrence: 3, delayMs: 60 } },
+    { name: 'after the first merge_done, before its MERGED', phase: 'merge queue', spec: { type: 'merge_done' } },
+    { name: 'after the first merge_conflict', phase: 'merge queue', spec: { type: 'merge_conflict' } },
+    { name: 'after the conflict is taken into the worktree', phase: 'resolution', spec: { type: 'task_synced' } },
+    { name: 'mid-resolution (the resolver working)', phase: 'resolution', spec: { type: 'task_transition', where: { event: 'RESOLVE_STARTED' }, delayMs: 30 } },
+    { name: 'gating the resolution', phase: 'resolution', spec: { type: 'task_transition', where: { event: 'RESOLVE_STARTED' }, delayMs: 120 } },
   ];
   const doubles: KillPoint[] = [
     { name: 'double: at the first gate_result, then 3 events into the resume', phase: 'double kill', spec: { type: 'gate_result' }, secondKillAfterLines: 3 },
     { name: 'double: after changes_required, then 6 events into the resume', phase: 'double kill', spec: { type: 'critic_verdict', where: { verdict: { decision: 'changes_required' } } }, secondKillAfterLines: 6 },
     { name: 'double: after the first merge_done, then 1 event into the resume', phase: 'double kill', spec: { type: 'merge_done' }, secondKillAfterLines: 1 },
+    { name: 'double: mid-resolution, then 4 events into the resume', phase: 'double kill', spec: { type: 'task_synced' }, secondKillAfterLines: 4 },
     { name: 'double: mid run, then 10 events into the resume', phase: 'double kill', spec: { lines: Math.floor(events.length / 2) }, secondKillAfterLines: 10 },
   ];
   const fixed = [...typed, ...doubles];
@@ -118,9 +127,9 @@ export function choosePoints(events: RunEvent[], count: number): KillPoint[] {
     lines.push({ name: `after event ${n} (${events[n - 1]?.type})`, phase: phaseOfLine(events, n), spec: { lines: n } });
   }
   if (count < fixed.length) {
-    // Reduced campaign: an even pick across the typed points, and one double kill.
-    const picked = Array.from({ length: count - 1 }, (_, i) => typed[Math.floor(i * (typed.length / (count - 1)))]!);
-    return [...picked, doubles[0]!];
+    // Reduced campaign: one point in each part of a run (build, gate, merge queue, resolution), then an even pick, and a double kill.
+    const picked = [...REDUCED.map((name) => typed.find((p) => p.name === name)!), ...typed.filter((p) => !REDUCED.includes(p.name))];
+    return [...picked.slice(0, Math.max(1, count - 1)), doubles[0]!];
   }
   return [...fixed, ...lines];
 }

@@ -461,7 +461,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.match(runs.stdout, /running/);
     const resumed = runCli(['resume', runId, '--cwd', r.dir]);
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
-    assert.match(resumed.stdout, /completed — 1\/1 task\(s\) green/);
+    assert.match(resumed.stdout, /completed — 1\/1 merged into \S+, integration gate passed/);
   });
 
   it('resumes to completion in a new server after the old one was killed mid-run', async () => {

@@ -6,7 +6,8 @@ import type { RunEvent } from '../../src/engine/domain/events';
 import type { TraceReport } from '../../src/engine/report/traceReport';
 import { applyIntegration } from '../../src/engine/run/applyIntegration';
 import { TaskloomEngine } from '../../src/engine/run/engine';
-import { runCli, writeInputs } from '../helpers/cli';
+import { logProblems, startKiller, withDeadline } from '../faults/faultHelpers';
+import { runCli, startCli, writeInputs } from '../helpers/cli';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
 /**
@@ -170,23 +171,38 @@ describe('a merge conflict between two tasks', () => {
 });
 
 describe('the integration gate in the merge queue', () => {
-  it('bisects a failing batch of three to the merge that broke it, which goes back to its actor; the other two stay merged', () => {
-    const r = library();
+  /**
+   * A batch of three, whatever the machine's speed: a, b and c pass their own gates only once
+   * "first" is green, so first is merged alone; its integration gate waits until all four are green,
+   * so the next batch holds a, b and c. b's file breaks the build once first's file is there.
+   */
+  function batchOfThree(r: TempRepo): string[] {
     const log = join(r.dir, '.taskloom', 'runs', '*', 'events.jsonl');
-    // "first" is gated alone while a, b and c go green behind it: its integration gate waits until four tasks are
-    // green, so the next batch holds all three. b's file breaks the build once first's file is there.
-    const gate = `if [ -f first.txt ] && [ "$(basename "$PWD")" = @integration ]; then until [ "$(grep -c '"to":"GREEN"' ${log})" -ge 4 ]; do sleep 0.1; done; fi; test ! -f b.txt -o ! -f first.txt`;
+    const greens = `grep -c '"to":"GREEN"' ${log}`;
+    const firstGreen = `grep '"taskId":"first"' ${log} | grep -q '"to":"GREEN"'`;
+    const inIntegration = '[ "$(basename "$PWD")" = @integration ]';
+    const gate = [
+      `if ${inIntegration} && [ -f first.txt ]; then until [ "$(${greens})" -ge 4 ]; do sleep 0.1; done; fi`,
+      `if ! ${inIntegration} && [ ! -f first.txt ]; then until ${firstGreen}; do sleep 0.1; done; fi`,
+      'test ! -f b.txt -o ! -f first.txt',
+    ].join('; ');
     const plan = { goal: 'batch', tasks: [task('first'), task('a'), task('b'), task('c')] };
     const file = (name: string) => ({ write: { [`${name}.txt`]: `${name}\n` } });
     const scenario = {
       tasks: {
         first: { actor: [file('first')], critic: [green()] },
-        a: { actor: [{ ...file('a'), delayMs: 300 }], critic: [green()] },
-        b: { actor: [{ ...file('b'), delayMs: 300 }, { delete: ['b.txt'], write: { 'b-fixed.txt': 'b\n' } }], critic: [green()] },
-        c: { actor: [{ ...file('c'), delayMs: 300 }], critic: [green()] },
+        a: { actor: [file('a')], critic: [green()] },
+        b: { actor: [file('b'), { delete: ['b.txt'], write: { 'b-fixed.txt': 'b\n' } }], critic: [green()] },
+        c: { actor: [file('c')], critic: [green()] },
       },
     };
-    const result = run(r, plan, scenario, '--gate', gate, '--parallel', '4');
+    const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': { defaults: { delayMs: 0 }, ...scenario } });
+    return ['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--gate', gate, '--parallel', '4'];
+  }
+
+  it('bisects a failing batch of three to the merge that broke it, which goes back to its actor; the other two stay merged', () => {
+    const r = library();
+    const result = runCli(batchOfThree(r));
     assert.equal(result.code, 0, out(result));
     const list = events(r);
     const batches = list.filter((e) => e.type === 'queue_batch');
@@ -206,6 +222,29 @@ describe('the integration gate in the merge queue', () => {
     const tree = r.git(['ls-tree', '--name-only', t.integration.branch!]).split('\n');
     assert.ok(tree.includes('b-fixed.txt') && !tree.includes('b.txt'));
   });
+
+  for (const [name, spec] of [
+    ['after the batch gate failed, before the bisection', { type: 'gate_result', where: { taskId: null, passed: false } }],
+    ['mid-bisection, after its first step', { type: 'gate_result', where: { taskId: null }, occurrence: 3 }],
+    ['between publishing the good merges and sending the culprit back', { type: 'queue_bisected' }],
+  ] as const) {
+    it(`killed ${name}, the run resumes to the same end`, async () => {
+      const r = library();
+      const { pid, result } = withDeadline(startCli(batchOfThree(r)), 120_000);
+      const kill = await startKiller(r.dir, pid, spec);
+      await result;
+      assert.ok(kill.killed, 'the kill point was reached');
+      const resumed = runCli(['resume', '--cwd', r.dir]);
+      assert.equal(resumed.code, 0, out(resumed));
+      const t = trace(r);
+      assert.deepEqual(states(t), { first: 'MERGED', a: 'MERGED', b: 'MERGED', c: 'MERGED' });
+      const tree = r.git(['ls-tree', '--name-only', t.integration.branch!]).split('\n');
+      assert.ok(tree.includes('b-fixed.txt') && !tree.includes('b.txt') && ['first.txt', 'a.txt', 'c.txt'].every((f) => tree.includes(f)));
+      const merges = r.git(['log', '--merges', '--first-parent', '--format=%s', t.integration.branch!]).split('\n');
+      for (const id of ['first', 'a', 'b', 'c']) assert.equal(merges.filter((m) => m.startsWith(`taskloom: merge ${id} (`)).length, 1, `${id} merged once`);
+      assert.deepEqual(logProblems(r.dir), []);
+    });
+  }
 
   it('never calls a run with an unmerged task complete, and names what needs you with the commands', () => {
     const r = library();

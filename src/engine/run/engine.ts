@@ -12,7 +12,7 @@ import type { RunConfig } from '../domain/runConfig';
 import type { HumanAction, OverlapPair } from '../domain/events';
 import { assertHumanAction, HUMAN_ACTION_EVENT } from '../domain/humanActions';
 import { isInFlight } from '../domain/taskStates';
-import { predictOverlaps } from '../schedule/overlap';
+import { predictRunOverlaps } from './runOverlaps';
 import { IntegrationBranch } from '../workspace/integrationBranch';
 import { continueHandResolution, startHandResolution, type ContinueOutcome, type HandResolution } from './handResolution';
 import { queueForMerge } from './taskLoop';
@@ -177,10 +177,8 @@ export class TaskloomEngine {
   }
 
   /** The overlaps the plan's files hints predict, for showing at plan approval (the run records them when it starts). */
-  async predictedOverlaps(session: RunSession): Promise<OverlapPair[]> {
-    const { state } = session;
-    if ((state.config.overlap ?? 'off') === 'off') return [];
-    return predictOverlaps(state.plan.tasks, await this.worktrees(session).filesAt(state.baseCommit));
+  predictedOverlaps(session: RunSession): Promise<OverlapPair[]> {
+    return predictRunOverlaps(session.state, this.repo.root);
   }
 
   async drive(session: RunSession, signal: AbortSignal): Promise<DriveOutcome> {

@@ -18,6 +18,10 @@ export interface HandResolution {
   path: string;
   /** Files holding conflict markers; empty when the merge is clean (an integration gate failure to fix). */
   conflicts: string[];
+  /** The three sides of the merge, for a merge editor: the task's work, the integration commit, their merge base. */
+  ours: string;
+  theirs: string;
+  base: string;
 }
 
 /**
@@ -34,7 +38,8 @@ export async function startHandResolution(parts: HandResolutionParts, taskId: st
   session.emit({ type: 'human_decision', taskId, action: 'resolve' });
   const what = synced.conflicts.length ? `conflicts in ${synced.conflicts.join(', ')}` : 'integration merged in; fix what the integration gate found';
   session.transition(taskId, 'HAND_RESOLVE_STARTED', `being resolved by hand in ${synced.path}: ${what}`);
-  return { path: synced.path, conflicts: synced.conflicts };
+  const base = await worktrees.mergeBase(synced.from, prepared.head);
+  return { path: synced.path, conflicts: synced.conflicts, ours: synced.from, theirs: prepared.head, base };
 }
 
 export type ContinueOutcome = { passed: true } | { passed: false; gate: GateSummary };

@@ -2,7 +2,8 @@ import type { RunCounts, RunEndStatus } from '../domain/events';
 import { isDone } from '../domain/taskStates';
 import { remainingChainLengths } from '../plan/planGraph';
 import { readyToMerge, runMergeBatch } from '../queue/mergeQueue';
-import { OverlapIndex, predictOverlaps, type OverlapWait } from '../schedule/overlap';
+import { OverlapIndex, type OverlapWait } from '../schedule/overlap';
+import { predictRunOverlaps } from './runOverlaps';
 import { findBlockedTasks, findRevivableTasks, pickTasksToStart } from '../schedule/scheduler';
 import { isShutdown, type DriveOutcome } from './engineShutdown';
 import { runProjectGate } from './projectGate';
@@ -35,7 +36,9 @@ export async function driveRun(ctx: RunContext): Promise<DriveOutcome> {
       const tasks = Object.values(session.state.tasks);
       const waits = serialize ? overlaps.waits(tasks) : new Map<string, OverlapWait[]>();
       for (const [id, wait] of waits) waitedFor.set(id, wait);
-      const toStart = pickTasksToStart(schedulable(ctx), session.state.config.maxParallel, chainLength, new Set(waits.keys()));
+      // A task sent back by the queue keeps its state until it has taken in integration: it holds its slot meanwhile.
+      const view = schedulable(ctx).map((t) => (running.has(t.id) ? { ...t, state: 'BUILDING' as const } : t));
+      const toStart = pickTasksToStart(view, session.state.config.maxParallel, chainLength, new Set(waits.keys()));
       for (const taskId of toStart) {
         running.set(taskId, runTask(ctx, taskId, waitedFor.get(taskId)).finally(() => running.delete(taskId)));
       }
@@ -67,7 +70,7 @@ async function prepareIntegration(ctx: RunContext): Promise<void> {
   }
   const mode = state.config.overlap ?? 'off';
   if (mode !== 'off' && !state.integration.overlapsPredicted) {
-    const pairs = predictOverlaps(state.plan.tasks, await ctx.worktrees.filesAt(state.baseCommit));
+    const pairs = await predictRunOverlaps(state, ctx.worktrees.repoRoot);
     session.emit({ type: 'overlaps_predicted', mode, pairs });
   }
 }

@@ -1,5 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ResumeParams, RunParams, TaskDecisionParams } from '../../protocol/engineProtocol';
+import type {
+  ContinueTaskResult,
+  ResolveByHandResult,
+  ResumeParams,
+  RunParams,
+  TaskDecisionParams,
+  TaskParams,
+} from '../../protocol/engineProtocol';
+import { HumanDecisionError } from '../domain/humanActions';
+import { isWaitingForHuman } from '../domain/taskStates';
 import { assertAgentInstalled } from '../run/assertAgentInstalled';
 import type { TaskloomEngine } from '../run/engine';
 import { describeWhatWouldRun, UnknownRunError } from '../run/runProvenance';
@@ -7,6 +16,7 @@ import type { RunSession } from '../run/runSession';
 import { driveInBackground } from './runDriver';
 import type { ServerOutput } from './serverOutput';
 import { UserError } from './userError';
+import type { WorkspaceHost } from './workspaceHost';
 import type { WorkspaceHosts } from './workspaceHosts';
 
 /** A cancel answers once the run has stopped, or after this long if agents are slow to. */
@@ -79,7 +89,7 @@ export async function taskDecision(hosts: WorkspaceHosts, output: ServerOutput, 
       assertAgentInstalled(session.state.config.agent);
     }
     const note = typeof params.note === 'string' && params.note.trim() ? params.note.trim() : undefined;
-    await engine.recordHumanDecision(session, params.taskId, params.action, note);
+    await guardDecision(() => engine.recordHumanDecision(session, params.taskId, params.action, note));
     // Looked up again: the drive may have ended while an accepted task's work was committed.
     const work = host.activeWork(params.runId);
     if (work) {
@@ -89,6 +99,66 @@ export async function taskDecision(hosts: WorkspaceHosts, output: ServerOutput, 
     engine.prepareResume(session, `human chose to ${params.action} "${params.taskId}"`);
     driveInBackground(host, session, params.folder, output);
   });
+}
+
+/**
+ * A person takes over a task the merge queue sent back: its worktree takes in integration and is
+ * left to them (HUMAN_RESOLVING). Refused while the engine drives the run and the task's agent may
+ * take it up any moment; a task waiting for a person can be taken over at any time.
+ */
+export async function resolveByHand(hosts: WorkspaceHosts, params: TaskParams): Promise<ResolveByHandResult> {
+  const host = await hosts.forFolder(params.folder);
+  return host.withEngine(async (engine) => {
+    const session = decidableSession(host, engine, params);
+    const task = session.task(params.taskId);
+    if (host.activeWork(params.runId) && !isWaitingForHuman(task.state)) {
+      throw new UserError(`Task "${params.taskId}" is ${task.state}: its agent takes it up next`, 'Cancel the run first to resolve it yourself, or retry it with a note.');
+    }
+    return guardDecision(() => engine.resolveByHand(session, params.taskId));
+  });
+}
+
+/** Checks a hand resolution with the gate; when it passes, the task is queued and the run driven on. */
+export async function continueTask(hosts: WorkspaceHosts, output: ServerOutput, params: TaskParams): Promise<ContinueTaskResult> {
+  const host = await hosts.forFolder(params.folder);
+  return host.withEngine(async (engine) => {
+    const session = decidableSession(host, engine, params);
+    if (!host.activeWork(params.runId)) {
+      assertKnownOrTrusted(engine, session, params.trustRun === true);
+      assertAgentInstalled(session.state.config.agent);
+    }
+    const outcome = await guardDecision(() => engine.continueAfterHandResolution(session, params.taskId, new AbortController().signal));
+    if (!outcome.passed) {
+      const failed = outcome.gate.commands.find((c) => c.exitCode !== 0);
+      return { passed: false, ...(failed ? { failure: { command: failed.command, exitCode: failed.exitCode, output: failed.output } } : {}) };
+    }
+    const work = host.activeWork(params.runId);
+    if (work) work.redrive = true;
+    else {
+      engine.prepareResume(session, `human resolved "${params.taskId}" by hand`);
+      driveInBackground(host, session, params.folder, output);
+    }
+    return { passed: true };
+  });
+}
+
+function decidableSession(host: WorkspaceHost, engine: TaskloomEngine, params: TaskParams): RunSession {
+  if (host.activeWork(params.runId)?.kind === 'planning') host.assertIdle(params.runId);
+  const session = host.session(engine, params.runId, params.folder);
+  if (!session.state.tasks[params.taskId]) {
+    throw new UserError(`Run ${params.runId} has no task "${params.taskId}"`, `Its tasks: ${session.state.taskOrder.join(', ') || 'none yet'}.`);
+  }
+  return session;
+}
+
+/** A decision the task's state does not allow is the user's to change, with what it does allow. */
+async function guardDecision<T>(decide: () => Promise<T>): Promise<T> {
+  try {
+    return await decide();
+  } catch (error) {
+    if (error instanceof HumanDecisionError) throw new UserError(error.message, error.hint);
+    throw error;
+  }
 }
 
 /**

@@ -21,13 +21,16 @@ import {
   RunEventRequest,
   StartGoalRequest,
   TaskDecisionRequest,
+  ResolveByHandRequest,
+  PredictOverlapsRequest,
+  ContinueTaskRequest,
   type UserFacingErrorData,
 } from '../../protocol/engineProtocol';
 import { applyIntegrationBranch, discardRun } from './branchRequests';
-import { cancel, resume, taskDecision } from './driveRequests';
+import { cancel, resume, taskDecision, resolveByHand, continueTask } from './driveRequests';
 import { EventBatcher } from './eventBatcher';
 import { approvePlan, checkPlan, rejectPlan, startGoal } from './planRequests';
-import { diff, doctor, fileAtCommit, getRun, listRuns, runEvent } from './queryRequests';
+import { diff, doctor, fileAtCommit, getRun, listRuns, predictOverlaps, runEvent } from './queryRequests';
 import { serverLog } from './serverLog';
 import type { ServerOutput } from './serverOutput';
 import { toResponseError } from './userError';
@@ -75,6 +78,9 @@ handle(RejectPlanRequest.type, (p) => rejectPlan(hosts, p));
 handle(ResumeRequest.type, (p) => resume(hosts, output, p));
 handle(CancelRequest.type, (p) => cancel(hosts, p));
 handle(TaskDecisionRequest.type, (p) => taskDecision(hosts, output, p));
+handle(ResolveByHandRequest.type, (p) => resolveByHand(hosts, p));
+handle(PredictOverlapsRequest.type, (p) => predictOverlaps(hosts, p));
+handle(ContinueTaskRequest.type, (p) => continueTask(hosts, output, p));
 handle(ApplyIntegrationRequest.type, (p) => applyIntegrationBranch(hosts, output, p));
 handle(DiscardRunRequest.type, (p) => discardRun(hosts, output, p));
 handle(ListRunsRequest.type, (p) => listRuns(hosts, p));

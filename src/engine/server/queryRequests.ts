@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type {
+  PredictedOverlaps,
   DiffParams,
   DiffResult,
   DoctorCheck,
@@ -16,6 +17,7 @@ import type { RunState } from '../domain/runState';
 import { countTasks } from '../domain/taskCounts';
 import { runDoctorChecks } from '../doctor/doctorChecks';
 import { diffOfRun } from '../run/runDiff';
+import { predictRunOverlaps } from '../run/runOverlaps';
 import { RunNotFoundError } from '../store/runStore';
 import { createGit } from '../workspace/git';
 import { resolveCommit } from '../workspace/gitQueries';
@@ -58,6 +60,13 @@ export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Pro
 export async function getRun(hosts: WorkspaceHosts, params: RunParams): Promise<RunState> {
   const host = await hosts.forFolder(params.folder);
   return host.withStore((store) => store.loadRun(checkedRunId(params.runId)).state);
+}
+
+/** The overlaps the run's plan predicts, for the plan approval view. */
+export async function predictOverlaps(hosts: WorkspaceHosts, params: RunParams): Promise<PredictedOverlaps> {
+  const host = await hosts.forFolder(params.folder);
+  const state = await host.withStore((store) => store.loadRun(checkedRunId(params.runId)).state);
+  return { mode: state.config.overlap ?? 'off', pairs: await predictRunOverlaps(state, host.root) };
 }
 
 /** The files a task (or the whole run, on its integration branch) changed, and what is left uncommitted. */

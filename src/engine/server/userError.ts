@@ -25,7 +25,7 @@ const USER_FACING = new Set([
   'PlanFileError',
   'PlanningError',
   'WorkspaceError',
-  'DependencyMergeError',
+  'UnsupportedEventError',
   'ScenarioError',
   'CorruptLogError',
   'HumanDecisionError',

@@ -64,6 +64,7 @@ const FULL_HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 export class WorktreeManager {
   readonly worktreeDir: string;
   readonly integrationBranch: string;
+  readonly repoRoot: string;
   /** Runs in the user's main worktree: only for commands that do not touch its files. */
   private readonly git: SimpleGit;
 
@@ -74,6 +75,7 @@ export class WorktreeManager {
     assertSafeId(runId, 'run id');
     this.worktreeDir = join(repo.root, '.taskloom', 'worktrees', runId);
     this.integrationBranch = `taskloom/${runId}/integration`;
+    this.repoRoot = repo.root;
     this.git = createGit(repo.root);
   }
 
@@ -169,17 +171,16 @@ export class WorktreeManager {
     });
   }
 
+  async mergeBase(a: string, b: string): Promise<string> {
+    return (await this.git.raw(['merge-base', a, b])).trim();
+  }
+
   /** Each side's change to `files` since the two sides parted: what a conflict's resolver must reconcile. */
   async conflictSides(path: string, ours: string, theirs: string, files: string[]): Promise<{ ours: string; theirs: string }> {
     const wt = createGit(path);
     const base = (await wt.raw(['merge-base', ours, theirs])).trim();
     const diff = (to: string) => wt.raw(['diff', '--no-color', '--no-ext-diff', base, to, '--', ...files]);
     return { ours: await diff(ours), theirs: await diff(theirs) };
-  }
-
-  /** Every file in `commit`'s tree: what files hints are matched against. */
-  async filesAt(commit: string): Promise<string[]> {
-    return splitNul(await this.git.raw(['ls-tree', '-r', '-z', '--name-only', commit]));
   }
 
   /** The commit a task branch points to, or null when it has none. */

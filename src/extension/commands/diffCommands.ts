@@ -44,7 +44,7 @@ async function openDiff(ref: RunRef, title: string, diff: DiffResult): Promise<v
 }
 
 export async function showTaskDiff(services: Services, arg?: unknown): Promise<void> {
-  const ref = await pickTask(services.controller, arg, (s) => s !== 'PENDING', 'Taskloom: no task has work to show yet.');
+  const ref = await pickTask(services.controller, arg, (t) => t.state !== 'PENDING', 'Taskloom: no task has work to show yet.');
   if (!ref) return;
   try {
     const diff = await services.engine.request(DiffRequest.type, ref);

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Plan } from '../../engine/domain/plan';
-import { CheckPlanRequest, RejectPlanRequest } from '../../protocol/engineProtocol';
+import { CheckPlanRequest, PredictOverlapsRequest, RejectPlanRequest, type PredictedOverlaps } from '../../protocol/engineProtocol';
 import { showError } from '../engine/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
@@ -11,10 +11,17 @@ import { approveAndDrive } from './startGoal';
 
 export const PLAN_SCHEME = 'taskloom-plan';
 
-/** The plan as a readable document: tasks in order, their dependencies and acceptance criteria. */
-export function planMarkdown(goal: string, plan: Plan): string {
+/** The plan as a readable document: tasks in order, their dependencies and acceptance criteria, and the predicted overlaps. */
+export function planMarkdown(goal: string, plan: Plan, overlaps?: PredictedOverlaps): string {
   const lines = [`# Plan: ${plainText(goal, 200)}`, ''];
   if (plan.rationale) lines.push(plainText(plan.rationale, 2000), '');
+  if (overlaps?.pairs.length) {
+    const how =
+      overlaps.mode === 'serialize'
+        ? 'Each second task waits until the first is merged, and starts from the integration branch that holds it.'
+        : 'They run side by side (taskloom.schedule.overlap is "warn"); the merge queue resolves conflicts.';
+    lines.push('## Predicted overlaps', '', how, '', ...overlaps.pairs.map((p) => `- ${p.second} after ${p.first}: both touch ${p.files.join(', ')}`), '');
+  }
   for (const task of plan.tasks) {
     lines.push(`## ${task.id}: ${plainText(task.title, 200)}`);
     lines.push(task.dependsOn.length ? `After: ${task.dependsOn.join(', ')}` : 'No dependencies', '');
@@ -31,7 +38,9 @@ export class PlanDocumentProvider implements vscode.TextDocumentContentProvider 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const runId = uri.path.replace(/^\/Plan /, '').replace(/\.md$/, '');
     const state = await this.services.controller.state(uri.query, runId);
-    return state ? planMarkdown(state.goal, state.plan) : `Run ${runId} was not found.`;
+    if (!state) return `Run ${runId} was not found.`;
+    const overlaps = await this.services.engine.request(PredictOverlapsRequest.type, { folder: uri.query, runId }).catch(() => undefined);
+    return planMarkdown(state.goal, state.plan, overlaps);
   }
 }
 

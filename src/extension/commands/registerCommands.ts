@@ -7,7 +7,7 @@ import { approvePlanFromEdit, editPlan, PLAN_SCHEME, PlanDocumentProvider, rejec
 import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeRun, showRunCommand } from './runCommands';
 import { pickRun, type RunRef } from './runRef';
 import { startGoal } from './startGoal';
-import { decideTask, openTaskWorktree } from './taskCommands';
+import { continueTask, decideTask, openTaskWorktree, resolveTask } from './taskCommands';
 
 /** Every `taskloom.*` command; each reports its own failure as a message the user can act on. */
 export function registerCommands(services: Services): vscode.Disposable[] {
@@ -25,6 +25,8 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.retryTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'retry', arg, options),
     'taskloom.acceptTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'accept', arg, options),
     'taskloom.skipTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'skip', arg, options),
+    'taskloom.resolveTask': (arg?: unknown) => resolveTask(services, arg),
+    'taskloom.continueTask': (arg?: unknown, options?: Parameters<typeof continueTask>[2]) => continueTask(services, arg, options),
     'taskloom.openTaskWorktree': (arg?: unknown, where?: 'newWindow' | 'workspace') => openTaskWorktree(services, arg, where),
     'taskloom.showTaskDiff': (arg?: unknown) => showTaskDiff(services, arg),
     'taskloom.showIntegrationDiff': (arg?: unknown) => showIntegrationDiff(services, arg),

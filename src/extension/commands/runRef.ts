@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { RunsController } from '../runsController';
+import type { TaskView } from '../../engine/domain/runState';
+import { TASK_STATE_WORDS } from '../../engine/domain/stateWords';
 import type { RunEntry } from '../state/runsModel';
 import { plainText } from '../tree/presentation';
 
@@ -60,7 +62,7 @@ export async function pickRun(
 export async function pickTask(
   controller: RunsController,
   arg: unknown,
-  accept: (state: string) => boolean,
+  accept: (task: TaskView) => boolean,
   nothing: string,
 ): Promise<TaskRef | undefined> {
   if (isTaskRef(arg)) return { folder: arg.folder, runId: arg.runId, taskId: arg.taskId };
@@ -70,10 +72,10 @@ export async function pickTask(
     const state = entry.state ?? (entry.summary.status === 'completed' ? undefined : await controller.state(entry.folder, entry.summary.runId));
     for (const taskId of state?.taskOrder ?? []) {
       const task = state!.tasks[taskId]!;
-      if (!accept(task.state)) continue;
+      if (!accept(task)) continue;
       items.push({
         label: `${taskId}: ${plainText(task.title, 80)}`,
-        description: task.state,
+        description: TASK_STATE_WORDS[task.state],
         detail: plainText(task.lastReason, 200),
         ref: { folder: entry.folder, runId: entry.summary.runId, taskId },
       });

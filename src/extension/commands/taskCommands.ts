@@ -1,22 +1,25 @@
 import * as vscode from 'vscode';
-import { TaskDecisionRequest } from '../../protocol/engineProtocol';
+import type { HumanAction } from '../../engine/domain/events';
+import { allowedHumanActions } from '../../engine/domain/humanActions';
+import type { TaskView } from '../../engine/domain/runState';
+import { ContinueTaskRequest, ResolveByHandRequest, TaskDecisionRequest } from '../../protocol/engineProtocol';
 import { showDriveProgress } from '../driveProgress';
 import { confirmUnknownRun, showError } from '../engine/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
+import { openMergeEditor } from './mergeEditor';
 import { pickTask, type TaskRef } from './runRef';
 import type { ConfirmOptions, TrustOptions } from './runCommands';
-
-const DECIDABLE = new Set(['NEEDS_HUMAN', 'UNVERIFIED_BY_CRITIC']);
 
 export interface DecisionOptions extends ConfirmOptions, TrustOptions {
   /** For retry: what the actor should do differently. Asked for when absent. */
   note?: string;
 }
 
+const allows = (action: HumanAction) => (task: TaskView) => allowedHumanActions(task).includes(action);
+
 export async function decideTask(services: Services, action: 'retry' | 'accept' | 'skip', arg?: unknown, options: DecisionOptions = {}): Promise<void> {
-  const accept = action === 'retry' ? (s: string) => DECIDABLE.has(s) || s === 'SKIPPED' : (s: string) => DECIDABLE.has(s);
-  const ref = await pickTask(services.controller, arg, accept, `Taskloom: no task is waiting for you to ${action} it.`);
+  const ref = await pickTask(services.controller, arg, allows(action), `Taskloom: no task is waiting for you to ${action} it.`);
   if (!ref) return;
   const task = (await services.controller.state(ref.folder, ref.runId))?.tasks[ref.taskId];
   if (!task) return;
@@ -24,7 +27,7 @@ export async function decideTask(services: Services, action: 'retry' | 'accept' 
   if (action === 'retry' && note === undefined && !options.confirmed) {
     note = await vscode.window.showInputBox({
       title: `Retry ${ref.taskId}`,
-      prompt: 'A note for the agent (optional): what should it do differently?',
+      prompt: task.queueProblem ? 'A note for the agent resolving it (optional): how should the two sides be combined?' : 'A note for the agent (optional): what should it do differently?',
       placeHolder: plainText(task.lastReason, 120),
       ignoreFocusOut: true,
     });
@@ -33,17 +36,78 @@ export async function decideTask(services: Services, action: 'retry' | 'accept' 
   if (action !== 'retry' && !options.confirmed) {
     const detail =
       action === 'accept'
-        ? 'Its work is committed as it is and merged with the green tasks, without passing review.'
-        : 'It is left out; tasks that depend on it are skipped too.';
+        ? 'Its work is committed as it is and goes to the merge queue, without passing review.'
+        : 'It is left out of the run; tasks that depend on it are skipped too. The rest of the run goes on.';
     const label = action === 'accept' ? 'Accept' : 'Skip';
     const answer = await vscode.window.showWarningMessage(`${label} task "${ref.taskId}: ${plainText(task.title, 80)}"?`, { modal: true, detail }, label);
     if (answer !== label) return;
   }
-  await sendDecision(services, ref, action, note?.trim() || undefined, options.trustRun === true);
+  await sendDecision(services, ref, { action, ...(note?.trim() ? { note: note.trim() } : {}) }, options.trustRun === true);
 }
 
-async function sendDecision(services: Services, ref: TaskRef, action: 'retry' | 'accept' | 'skip', note: string | undefined, trustRun: boolean): Promise<void> {
-  const params = { ...ref, action, ...(note ? { note } : {}) };
+/**
+ * Resolve by Hand: the engine merges integration into the task's worktree; the first conflicted
+ * file opens in VS Code's merge editor (the task's work, the integration branch, their base), and
+ * Continue checks the result with the gate and merges it.
+ */
+export async function resolveTask(services: Services, arg?: unknown): Promise<void> {
+  const ref = await pickTask(services.controller, arg, allows('resolve'), 'Taskloom: no task has a conflict or integration failure to resolve.');
+  if (!ref) return;
+  let resolution;
+  try {
+    resolution = await services.engine.request(ResolveByHandRequest.type, ref);
+  } catch (error) {
+    showError('resolve the task by hand', error);
+    return;
+  }
+  const [first] = resolution.conflicts;
+  if (first) await openMergeEditor(ref.folder, resolution, first);
+  else await vscode.window.showTextDocument(vscode.Uri.file(resolution.path), { preview: false }).then(undefined, () => undefined);
+  const what = resolution.conflicts.length
+    ? `Resolve the conflict in ${resolution.conflicts.join(', ')} (remove every conflict marker), save, then choose Continue.`
+    : 'The integration branch is merged into the task\'s worktree; fix what the integration gate found there, then choose Continue.';
+  const choice = await vscode.window.showInformationMessage(`Taskloom: ${ref.taskId} is yours to resolve. ${what}`, 'Continue', 'Open Worktree');
+  if (choice === 'Continue') await continueTask(services, ref);
+  if (choice === 'Open Worktree') await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(resolution.path), { forceNewWindow: true });
+}
+
+/** Continue after resolving by hand: the gate runs on the result; when it passes the task is merged and the run goes on. */
+export async function continueTask(services: Services, arg?: unknown, options: TrustOptions = {}): Promise<void> {
+  const ref = await pickTask(services.controller, arg, allows('continue'), 'Taskloom: no task is being resolved by hand.');
+  if (!ref) return;
+  const request = (trustRun: boolean) => services.engine.request(ContinueTaskRequest.type, { ...ref, ...(trustRun ? { trustRun: true } : {}) });
+  let result;
+  try {
+    try {
+      result = await request(options.trustRun === true);
+    } catch (error) {
+      const confirmed = await confirmUnknownRun(error);
+      if (confirmed === undefined) throw error;
+      if (!confirmed) return;
+      result = await request(true);
+    }
+  } catch (error) {
+    showError('continue the task', error);
+    return;
+  }
+  if (!result.passed) {
+    const failure = result.failure;
+    const choice = await vscode.window.showWarningMessage(
+      `Taskloom: the gate does not pass on ${ref.taskId} yet: ${failure ? `\`${failure.command}\` exited ${failure.exitCode}` : 'it failed'}. Fix it, then Continue again.`,
+      'Show Output',
+    );
+    if (choice === 'Show Output' && failure) {
+      const doc = await vscode.workspace.openTextDocument({ content: failure.output, language: 'log' });
+      await vscode.window.showTextDocument(doc, { preview: true });
+    }
+    return;
+  }
+  services.controller.model.setActive(ref.folder, ref.runId, true);
+  showDriveProgress(services, ref);
+}
+
+async function sendDecision(services: Services, ref: TaskRef, decision: { action: 'retry' | 'accept' | 'skip'; note?: string }, trustRun: boolean): Promise<void> {
+  const params = { ...ref, ...decision };
   try {
     try {
       await services.engine.request(TaskDecisionRequest.type, { ...params, ...(trustRun ? { trustRun: true } : {}) });
@@ -55,7 +119,7 @@ async function sendDecision(services: Services, ref: TaskRef, action: 'retry' | 
       await services.engine.request(TaskDecisionRequest.type, { ...params, trustRun: true });
     }
   } catch (error) {
-    showError(`${action} the task`, error);
+    showError(`${decision.action} the task`, error);
     return;
   }
   services.controller.model.setActive(ref.folder, ref.runId, true);

@@ -1,4 +1,5 @@
 import type { RunState } from '../../engine/domain/runState';
+import { isWaitingForHuman } from '../../engine/domain/taskStates';
 import type { RunListEntry } from '../../protocol/engineProtocol';
 
 /** Something only the human can move on: one row of the Needs You view. */
@@ -23,20 +24,20 @@ export function attentionItems(folder: string, summary: RunListEntry, state: Run
   if (state.status === 'paused') {
     items.push({ ...base, kind: 'paused', label: `Run paused: ${state.goal}`, reason: state.pausedReason ?? 'paused' });
   }
+  // Only what waits for a person: a conflict its agent is still resolving is not theirs yet.
   for (const taskId of state.taskOrder) {
     const task = state.tasks[taskId];
-    if (task && (task.state === 'NEEDS_HUMAN' || task.state === 'UNVERIFIED_BY_CRITIC')) {
+    if (!task || !isWaitingForHuman(task.state)) continue;
+    const problem = task.queueProblem;
+    if (task.state === 'HUMAN_RESOLVING') {
+      items.push({ ...base, kind: 'conflict', taskId, label: `Resolving by hand: ${taskId}`, reason: 'edit its worktree, then Continue' });
+    } else if (problem?.kind === 'conflict') {
+      items.push({ ...base, kind: 'conflict', taskId, label: `Merge conflict: ${taskId}`, reason: `in ${problem.files.join(', ')} — ${task.lastReason}` });
+    } else if (problem?.kind === 'integration_gate') {
+      items.push({ ...base, kind: 'conflict', taskId, label: `Integration gate fails: ${taskId}`, reason: task.lastReason });
+    } else {
       items.push({ ...base, kind: 'task', taskId, label: `${taskId}: ${task.title}`, reason: task.lastReason });
     }
-  }
-  for (const conflict of state.integration.conflicts) {
-    items.push({
-      ...base,
-      kind: 'conflict',
-      taskId: conflict.taskId,
-      label: `Merge conflict: ${conflict.taskId}`,
-      reason: `conflicting files: ${conflict.files.join(', ')}`,
-    });
   }
   return items;
 }

@@ -64,10 +64,13 @@ export class NeedsYouTreeProvider implements vscode.TreeDataProvider<AttentionIt
         tree.contextValue = 'run.paused';
         tree.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [item] };
         break;
-      case 'conflict':
-        tree.contextValue = 'conflict';
+      case 'conflict': {
+        // The task's own context value: its Retry / Resolve by Hand / Continue / Skip actions.
+        const task = this.controller.model.run(item.folder, item.runId)?.state?.tasks[item.taskId];
+        tree.contextValue = task ? taskContextValue(task) : 'conflict';
         tree.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [item] };
         break;
+      }
     }
     return tree;
   }

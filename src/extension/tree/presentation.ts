@@ -1,4 +1,6 @@
 import type { RunStatus, TaskView } from '../../engine/domain/runState';
+import { allowedHumanActions } from '../../engine/domain/humanActions';
+import { TASK_STATE_WORDS } from '../../engine/domain/stateWords';
 import type { TaskState } from '../../engine/domain/taskStates';
 import { totalTokens, type TokenUsage } from '../../engine/domain/usage';
 import type { RunListEntry } from '../../protocol/engineProtocol';
@@ -73,9 +75,14 @@ export function runContextValue(phase: keyof typeof RUN_LOOK, integrated: boolea
   return `run.${phase}${phase === 'awaitingApproval' ? '.awaitingApproval' : ''}${integrated ? '.integrated' : ''}`;
 }
 
-/** `contextValue` of a task row: `task.<STATE>[.hasBranch][.hasWorktree]`. */
+/**
+ * `contextValue` of a task row: `task.<STATE>[.hasBranch][.hasWorktree][.can-<action>…]`, the
+ * actions being what the engine's one table of human decisions allows (domain/humanActions.ts).
+ */
 export const taskContextValue = (task: TaskView): string =>
-  `task.${task.state}${task.branch ? '.hasBranch' : ''}${task.worktreePath ? '.hasWorktree' : ''}`;
+  `task.${task.state}${task.branch ? '.hasBranch' : ''}${task.worktreePath ? '.hasWorktree' : ''}${allowedHumanActions(task)
+    .map((a) => `.can-${a}`)
+    .join('')}`;
 
 export function formatCost(usd: number): string {
   if (usd === 0) return '$0';
@@ -96,7 +103,8 @@ export function formatDuration(ms: number): string {
 
 /** "attempt 2 · $0.12 · 1m 20s": the task row's description. */
 export function taskDescription(task: TaskView, now = Date.now()): string {
-  const parts = [task.state === 'PENDING' ? 'pending' : task.state.toLowerCase().replace(/_/g, ' ')];
+  const parts = [TASK_STATE_WORDS[task.state]];
+  if (task.overlapWarnings.length) parts.push(`⚠ overlaps ${task.overlapWarnings.map((w) => w.otherTaskId).join(', ')}`);
   if (task.attempt > 0) parts.push(`attempt ${task.attempt}`);
   if (task.usage.costUsd > 0) parts.push(formatCost(task.usage.costUsd));
   if (task.startedAt) {

@@ -108,7 +108,8 @@ export class GraphView {
     if (node.group.getAttribute('class') !== cls) node.group.setAttribute('class', cls);
     const title = oneLine(task.title, Math.floor(TEXT_WIDTH / TITLE_CHAR_PX));
     if (node.label.textContent !== title) node.label.textContent = title;
-    const stateLabel = task.attempt > 1 ? `${look.label} · #${task.attempt}` : look.label;
+    const overlapping = task.overlapWarnings.length > 0;
+    const stateLabel = `${overlapping ? '⚠ ' : ''}${task.attempt > 1 ? `${look.label} · #${task.attempt}` : look.label}`;
     if (node.stateText.textContent !== stateLabel) node.stateText.textContent = stateLabel;
     const id = oneLine(task.id, Math.floor((TEXT_WIDTH - 8 - stateLabel.length * STATE_CHAR_PX) / ID_CHAR_PX));
     if (node.id.textContent !== id) node.id.textContent = id;
@@ -116,6 +117,7 @@ export class GraphView {
       `${task.id}: ${oneLine(task.title, 300)}`,
       `${look.label} — ${oneLine(task.lastReason, 300)}`,
       task.dependsOn.length ? `after ${task.dependsOn.join(', ')}` : 'no dependencies',
+      ...task.overlapWarnings.map((w) => `⚠ overlaps ${w.otherTaskId}: both changed ${w.files.join(', ')}`),
       'Click to reveal the task in the Runs tree',
     ].join('\n');
     if (node.tip.textContent !== tip) node.tip.textContent = tip;
