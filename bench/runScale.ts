@@ -18,13 +18,7 @@ type Shape = 'independent' | 'chain';
 const MAX_PARALLEL = 4;
 /** A run still going after this long is cancelled and reported as capped. */
 const RUN_BUDGET_MS = Number(process.env.RUN_SCALE_BUDGET_S ?? 600) * 1000;
-const DEFAULT_CASES: Array<[Shape, number]> = [
-  ['independent', 20],
-  ['independent', 100],
-  ['independent', 500],
-  ['chain', 20],
-  ['chain', 100],
-];
+const DEFAULT_CASES = 'independent:20,independent:100,independent:500,chain:20,chain:100';
 
 /** The actor writes one small file of its own (no conflicts); the critic answers green at once. */
 const instantRunner: AgentRunner = {
@@ -89,6 +83,8 @@ export interface ScaleResult {
   capped: boolean;
   wall: number;
   busy: number;
+  /** Wall time from integration_prepared to the end: merges, integration gate, worktree cleanup, close. */
+  integrationWall: number;
   commands: number;
   events: number;
   peakRss: number;
@@ -103,25 +99,30 @@ export async function runScaleOnce(shape: Shape, count: number): Promise<ScaleRe
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
   try {
-    const config: RunConfig = { ...DEFAULT_RUN_CONFIG, maxParallel: MAX_PARALLEL, gateCommands: ['true'], agent: { kind: 'scripted', scriptPath: '/dev/null' } };
+    const agent = { kind: 'scripted', scriptPath: '/dev/null' } as const;
+    const config: RunConfig = { ...DEFAULT_RUN_CONFIG, maxParallel: MAX_PARALLEL, gateCommands: ['true'], agent };
     gitTimings.reset();
     const cpu0 = cpuNow();
     const started = performance.now();
     const engine = await TaskloomEngine.open(repo.dir, { command: 'bench', runnerOverride: instantRunner });
     const abort = new AbortController();
     const budget = setTimeout(() => abort.abort(new Error('bench budget')), RUN_BUDGET_MS);
-    let result: Omit<ScaleResult, 'wall' | 'busy' | 'commands' | 'peakRss' | 'taskloomBytes' | 'cpu'>;
+    let result: Omit<ScaleResult, 'wall' | 'busy' | 'integrationWall' | 'commands' | 'peakRss' | 'taskloomBytes' | 'cpu'>;
+    let integrationAt = NaN;
     try {
       const session = engine.createRun(plan(shape, count), config);
+      session.onEvent((e) => void (e.type === 'integration_prepared' && (integrationAt = performance.now())));
       engine.approvePlan(session, 'autopilot');
       const status = await engine.drive(session, abort.signal);
       const green = Object.values(session.state.tasks).filter((t) => t.state === 'GREEN').length;
-      result = { shape, tasks: count, green, status, summary: session.state.finishedSummary ?? '', capped: abort.signal.aborted, events: session.state.lastSeq };
+      const summary = session.state.finishedSummary ?? '';
+      result = { shape, tasks: count, green, status, summary, capped: abort.signal.aborted, events: session.state.lastSeq };
     } finally {
       clearTimeout(budget);
       engine.close();
     }
-    const wall = performance.now() - started;
+    const ended = performance.now();
+    const wall = ended - started;
     const cpu1 = cpuNow();
     const [self, children] = [cpu1.self - cpu0.self, cpu1.children - cpu0.children];
     const cpu = { self, children, others: cpu1.machine - cpu0.machine - self - children };
@@ -130,21 +131,15 @@ export async function runScaleOnce(shape: Shape, count: number): Promise<ScaleRe
     }
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
     const taskloomBytes = dirBytes(join(repo.dir, '.taskloom'));
-    return { ...result, wall, busy: gitTimings.busyMs, commands: gitTimings.commands, peakRss, taskloomBytes, cpu };
+    return { ...result, wall, busy: gitTimings.busyMs, integrationWall: ended - integrationAt, commands: gitTimings.commands, peakRss, taskloomBytes, cpu };
   } finally {
     clearInterval(sampler);
     repo.cleanup();
   }
 }
 
-function cases(): Array<[Shape, number]> {
-  const raw = process.env.RUN_SCALE?.trim();
-  if (!raw) return DEFAULT_CASES;
-  return raw.split(',').map((c) => {
-    const [shape, n] = c.split(':');
-    return [shape as Shape, Number(n)];
-  });
-}
+const cases = (): Array<[Shape, number]> =>
+  (process.env.RUN_SCALE?.trim() || DEFAULT_CASES).split(',').map((c) => [c.split(':')[0] as Shape, Number(c.split(':')[1])]);
 
 /** Whole runs through the engine API at growing sizes: what the engine costs per task beyond git, and what it keeps. */
 export async function benchRunScale(onResult?: (r: ScaleResult) => void): Promise<Section> {
@@ -165,10 +160,10 @@ export async function benchRunScale(onResult?: (r: ScaleResult) => void): Promis
         `(${(perTask(b) / perTask(a)).toFixed(1)}× for ${(b.tasks / a.tasks).toFixed(0)}× the tasks; constant per-task cost would be 1.0×).`,
     );
   }
-  const loaded = results.filter((r) => (1000 * r.cpu.others) / r.wall > 0.2);
-  if (loaded.length) notes.push(`Other processes used over 0.2 cores during ${loaded.map((r) => `${r.tasks} ${r.shape}`).join(', ')}: their wall figures are inflated (the CPU columns much less).`);
+  const loaded = results.filter((r) => (1000 * r.cpu.others) / r.wall > 0.2).map((r) => `${r.tasks} ${r.shape}`);
+  if (loaded.length) notes.push(`Other processes used over 0.2 cores during ${loaded.join(', ')}: wall figures there are inflated (CPU ones less).`);
   for (const r of results.filter((x) => x.capped)) {
-    notes.push(`${r.shape} ${r.tasks} was CAPPED: cancelled after ${(RUN_BUDGET_MS / 1000).toFixed(0)} s with ${r.green}/${r.tasks} green; its figures cover those ${r.green} tasks.`);
+    notes.push(`${r.tasks} ${r.shape} was CAPPED: cancelled after ${RUN_BUDGET_MS / 1000} s with ${r.green} green; its figures cover those.`);
   }
   return {
     title: 'Run scale: engine cost per task as runs grow',
@@ -176,21 +171,24 @@ export async function benchRunScale(onResult?: (r: ScaleResult) => void): Promis
       `Each row is one whole run (\`TaskloomEngine.open\`, \`createRun\`, \`approvePlan\`, \`drive\` to a merged integration branch, \`close\`) ` +
       `in a fresh temp repository of ${Object.keys(repoFiles()).length} small files in 5 folders, with \`runnerOverride\` = an in-process agent ` +
       `(the actor writes one file, the critic answers green), gate \`true\`, maxParallel ${MAX_PARALLEL}. Beyond git = (wall − \`gitTimings.busyMs\`) / green tasks. ` +
-      `CPU from /proc: the engine process itself, its reaped children (git, gate), and everything else on the machine during the run ("other load", in cores: above ~0.2 the machine was shared and wall times are inflated). Peak RSS samples process.memoryUsage().rss every 100 ms (after a gc when --expose-gc). .taskloom/ is measured after close (worktrees removed by then).`,
+      `Integration = wall time from \`integration_prepared\` on (merges, integration gate, worktree cleanup, close). ` +
+      `CPU from /proc: the engine process, its reaped children (git, gate), and the rest of the machine ("other load", in cores; above ~0.2 the machine was shared). Peak RSS samples process.memoryUsage().rss every 100 ms (after a gc when --expose-gc). .taskloom/ is measured after close (worktrees removed by then).`,
     tables: [
       {
-        headers: ['plan', 'status', 'events', 'git cmds', 'wall', 'git busy', 'beyond git / task', 'wall / task', 'CPU: engine / git+gate', 'other load', 'peak RSS', '.taskloom/'],
-        numeric: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+        headers: ['plan', 'status', 'events', 'git cmds', 'wall', 'of it integration', 'git busy', 'beyond git / task', 'wall / task',
+          'CPU / task: engine, git+gate', 'other load', 'peak RSS', '.taskloom/'],
+        numeric: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
         rows: results.map((r) => [
           `${r.tasks} ${r.shape}`,
           r.capped ? `capped (${r.green}/${r.tasks} green)` : r.status,
           String(r.events),
           String(r.commands),
           `${(r.wall / 1000).toFixed(1)} s`,
+          `${(r.integrationWall / 1000).toFixed(1)} s`,
           `${(r.busy / 1000).toFixed(1)} s`,
           ms(perTask(r)),
           ms(r.wall / Math.max(1, r.green)),
-          `${ms((1000 * r.cpu.self) / r.green)} / ${ms((1000 * r.cpu.children) / r.green)} per task`,
+          `${ms((1000 * r.cpu.self) / r.green)}, ${ms((1000 * r.cpu.children) / r.green)}`,
           `${((1000 * r.cpu.others) / r.wall).toFixed(2)} cores`,
           mib(r.peakRss),
           mib(r.taskloomBytes),

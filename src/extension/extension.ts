@@ -38,6 +38,7 @@ export function activate(context: vscode.ExtensionContext): TaskloomExtensionApi
     controller,
     runsTree,
     runsView,
+    needsYou,
     showRun: async (folder, runId) => RunViewPanel.show(services, folder, runId),
   };
   context.subscriptions.push(

@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { EngineClient } from './engine/engineClient';
 import type { RunsController } from './runsController';
+import type { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
 import type { RunsNode, RunsTreeProvider } from './tree/runsTreeProvider';
 
 /** What the commands and views share; built once in `activate`. */
@@ -10,6 +11,7 @@ export interface Services {
   controller: RunsController;
   runsTree: RunsTreeProvider;
   runsView: vscode.TreeView<RunsNode>;
+  needsYou: NeedsYouTreeProvider;
   /** Opens (or reveals) the run view of a run. */
   showRun(folder: string, runId: string): Promise<void>;
 }

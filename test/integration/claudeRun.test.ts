@@ -388,6 +388,61 @@ describe('whole runs through the real claude CLI', { concurrency: 3 }, () => {
     assert.deepEqual(leftovers(marker), []);
   });
 
+  it('resolves a merge conflict between two tasks: the resolver sees both sides, the gate and the critic check the resolution', TEST_TIMEOUT, async () => {
+    const marker = '[run-conflict]';
+    const task = (id: string, line: string) => ({
+      id,
+      title: `Add the ${id} line`,
+      description: `${marker} Write shared.txt holding the line "${line}".`,
+      acceptance: [`shared.txt holds "${line}"`],
+      dependsOn: [],
+    });
+    const plan = { goal: `${marker} two lines in one file`, tasks: [task('north', 'north line'), task('south', 'south line')] };
+    const resolving = (r: MessagesRequest) => conversation(r).includes('You are resolving a merge conflict');
+    const write = (r: MessagesRequest, content: string, usage: ApiUsage): ScriptedReply => ({
+      type: 'tool_use',
+      name: 'Write',
+      text: 'Writing shared.txt.',
+      input: { file_path: join(cwdOf(r), 'shared.txt'), content },
+      usage,
+    });
+    markers.push(marker);
+    const s = server.scenario(marker, (request) => {
+      const role = roleOf(request);
+      if (endsWithToolResult(request)) return { type: 'text', text: 'Done.', usage: USAGE.actorDone };
+      if (role === 'critic') return verdict('green', resolving(request) || conversation(request).includes('merge-conflict resolution') ? 'both lines kept' : 'right');
+      if (role !== 'actor') throw new Error(`unexpected ${role} request`);
+      if (resolving(request)) return write(request, 'north line\nsouth line\n', USAGE.actorWrite(2));
+      const id = taskOf(request, role);
+      return write(request, `${id} line\n`, USAGE.actorWrite(1));
+    });
+    const r = repo();
+
+    const result = await taskloom(runArgs(r, { plan }, 'test -s shared.txt', '--overlap', 'off', '--parallel', '2'), marker);
+    assertWritesAccepted(s);
+    assert.equal(result.code, 0, output(result));
+    const t = trace(r);
+    assert.equal(t.status, 'completed');
+    assert.deepEqual(t.tasks.map((x) => x.state), ['MERGED', 'MERGED']);
+    assert.equal(show(r, t.integration.branch!, 'shared.txt'), 'north line\nsouth line');
+
+    // The resolver was the real claude, in the conflicted worktree, shown both sides and both intents.
+    const resolver = turnStarts(s, 'actor').filter((x) => resolving(x.request!));
+    assert.equal(resolver.length, 1);
+    const prompt = promptOf(resolver[0]!.request!);
+    assert.match(prompt, /<<<<<<< /);
+    assert.match(prompt, /Write shared\.txt holding the line "north line"/);
+    assert.match(prompt, /Write shared\.txt holding the line "south line"/);
+    const resolverTask = t.tasks.find((x) => x.mergeConflicts === 1)!;
+    assert.equal(cwdOf(resolver[0]!.request!), join(r.dir, '.taskloom', 'worktrees', t.runId, resolverTask.id));
+    // …then the gate ran on the resolution and the critic reviewed it as a resolution, against both parents.
+    const after = resolverTask.transitions.slice(resolverTask.transitions.findIndex((x) => x.event === 'RESOLVE_STARTED')).map((x) => x.event);
+    assert.deepEqual(after, ['RESOLVE_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'CRITIC_GREEN', 'MERGE_STARTED', 'MERGE_VERIFIED']);
+    const review = turnStarts(s, 'critic').find((x) => conversation(x.request!).includes('merge-conflict resolution'));
+    assert.ok(review, 'the critic was told it reviews a conflict resolution');
+    assert.match(promptOf(review.request!), /against the integration branch it merged[\s\S]*against the task's own approved work/);
+  });
+
   it('hands a gate failure back to the same claude session (--resume), which fixes it', TEST_TIMEOUT, async () => {
     const marker = '[run-gatefix]';
     const plan = { goal: `${marker} fix on retry`, tasks: [planTask(marker, 'delta')] };

@@ -61,6 +61,18 @@ export const sessions = [
     timeoutSeconds: 420,
   },
   {
+    name: 'conflict',
+    description: 'a merge conflict that waits for you: Needs You actions, the merge editor, Continue; Skip completes the rest',
+    extension: 'development',
+    suites: ['conflictFlow'],
+    workspace: (root) => {
+      const folder = join(root, 'strkit');
+      execFileSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'makeConflictWorkspace.ts'), folder], { stdio: 'inherit' });
+      return folder;
+    },
+    timeoutSeconds: 360,
+  },
+  {
     name: 'smoke',
     description: 'the harness: workspace open, extension present and active, a screenshot',
     extension: 'development',

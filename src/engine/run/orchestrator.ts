@@ -1,5 +1,6 @@
 import type { RunCounts, RunEndStatus } from '../domain/events';
-import { isDone } from '../domain/taskStates';
+import { countTasks } from '../domain/taskCounts';
+import { isDone, isWaitingForHuman } from '../domain/taskStates';
 import { remainingChainLengths } from '../plan/planGraph';
 import { readyToMerge, runMergeBatch } from '../queue/mergeQueue';
 import { OverlapIndex, type OverlapWait } from '../schedule/overlap';
@@ -88,13 +89,9 @@ async function finishRun(ctx: RunContext): Promise<RunEndStatus> {
     // The last batch gated the head already, unless nothing was merged (or a 0.1 run gated it without saying where).
     if (!gatePassed) gatePassed = await gateHead(ctx, head);
   }
-  const counts: RunCounts = {
-    total: tasks.length,
-    merged: tasks.filter((t) => t.state === 'MERGED').length,
-    skipped: tasks.filter((t) => t.state === 'SKIPPED').length,
-    needsYou: tasks.filter((t) => !isDone(t.state)).length,
-    integrationGatePassed: gatePassed,
-  };
+  const { total, merged, skipped } = countTasks(session.state);
+  const needsYou = tasks.filter((t) => isWaitingForHuman(t.state)).length;
+  const counts: RunCounts = { total, merged, skipped, needsYou, integrationGatePassed: gatePassed };
   const completed = allDone && gatePassed;
   if (completed) {
     await integration.remove();

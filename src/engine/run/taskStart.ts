@@ -11,15 +11,18 @@ export interface TaskStart {
 }
 
 /**
- * A task that never passed its gate and critic starts (or starts over) building, from the verified
- * integration head: it holds the run base and every merged dependency, and, when the task waited
- * for an overlapping task, that one's merge too.
+ * A task that never passed its gate and critic starts building from the verified integration
+ * head: it holds the run base and every merged dependency, and, when the task waited for an
+ * overlapping task, that one's merge too. A try that was interrupted starts over from the commit
+ * it started from, so a resumed run does the work the interrupted one was doing; the merge queue
+ * reconciles it with what was merged since.
  */
 export async function startBuilding(ctx: RunContext, task: PlanTask, waitedFor: readonly OverlapWait[]): Promise<TaskStart> {
   const { session, worktrees } = ctx;
   session.transition(task.id, 'BUILD_STARTED', startReason(task, waitedFor));
   const view = session.task(task.id);
-  const startCommit = await ctx.integration.verifiedHead();
+  const earlier = view.baseCommit && (await worktrees.hasCommit(view.baseCommit)) ? view.baseCommit : undefined;
+  const startCommit = earlier ?? (await ctx.integration.verifiedHead());
   const prepared = await worktrees.prepareTaskWorktree({
     taskId: task.id,
     startCommit,

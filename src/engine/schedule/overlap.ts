@@ -104,7 +104,7 @@ export class OverlapIndex {
    * already started. A task waiting for a person, merged, skipped or cancelled holds nobody up.
    * Only tasks with at least one wait appear in the map.
    */
-  waits(tasks: readonly TaskView[]): Map<string, OverlapWait[]> {
+  waits(tasks: ReadonlyArray<Pick<TaskView, 'id' | 'state' | 'changedFiles'>>): Map<string, OverlapWait[]> {
     const waits = new Map<string, OverlapWait[]>();
     const moving = tasks.filter((t) => isMovingOn(t.state));
     for (const task of tasks) {

@@ -1,5 +1,6 @@
 import type { TaskState } from '../domain/taskStates';
 import { remainingChainLengths } from '../plan/planGraph';
+import { OverlapIndex, predictOverlaps } from './overlap';
 import { pickTasksToStart, type SchedulableTask } from './scheduler';
 
 /** A task for simulation: how long it runs is known up front. */
@@ -97,4 +98,84 @@ function mulberry32(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** A simulated task that touches these files (its files hints are exactly what it changes). */
+export interface SimTaskWithFiles extends SimTask {
+  files: readonly string[];
+}
+
+export interface OverlapSimulation {
+  makespan: number;
+  /** Pairs of tasks that touch a common file and that no dependency orders. */
+  overlappingPairs: number;
+  /** Of those, pairs that met as a merge conflict: one merged while the other, started before, was still on its way. */
+  conflictingPairs: number;
+  /** Resolutions the conflicts took (a task can meet several merged tasks at once, and conflict again). */
+  resolutions: number;
+}
+
+/**
+ * The run's schedule with overlapping tasks, as the engine schedules it (pickTasksToStart, and in
+ * 'serialize' mode the OverlapIndex waits), a task merging the moment it finishes unless a task
+ * sharing a file was merged since it started: then it resolves (half its duration, in a slot, from
+ * the integration branch as it is then) before it merges.
+ */
+export function simulateOverlaps(tasks: readonly SimTaskWithFiles[], maxParallel: number, mode: 'serialize' | 'off'): OverlapSimulation {
+  const chain = remainingChainLengths({ tasks }, new Map(tasks.map((t) => [t.id, t.duration])));
+  const pairs = predictOverlaps(tasks, []);
+  const index = new OverlapIndex(tasks, pairs);
+  const partners = new Map<string, string[]>();
+  for (const { first, second } of pairs) {
+    partners.set(first, [...(partners.get(first) ?? []), second]);
+    partners.set(second, [...(partners.get(second) ?? []), first]);
+  }
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const state = new Map<string, TaskState>(tasks.map((t) => [t.id, 'PENDING']));
+  const baseAt = new Map<string, number>();
+  const mergedAt = new Map<string, number>();
+  const finishAt = new Map<string, number>();
+  const conflicted = new Set<string>();
+  let resolutions = 0;
+  const view = () => tasks.map((t) => ({ id: t.id, dependsOn: t.dependsOn, state: state.get(t.id)!, changedFiles: [] as string[] }));
+  let now = 0;
+  while (mergedAt.size < tasks.length) {
+    const waiting = mode === 'serialize' ? new Set(index.waits(view()).keys()) : new Set<string>();
+    for (const id of pickTasksToStart(view(), maxParallel, chain, waiting)) {
+      state.set(id, 'BUILDING');
+      baseAt.set(id, now);
+      finishAt.set(id, now + byId.get(id)!.duration);
+    }
+    if (finishAt.size === 0) throw new Error(`simulation stuck at t=${now}`);
+    now = Math.min(...finishAt.values());
+    // The queue merges what finished at this instant one after the other, in plan order.
+    for (const [id, at] of [...finishAt].sort(([a], [b]) => a.localeCompare(b))) {
+      if (at > now) continue;
+      finishAt.delete(id);
+      // Merged after this task took its base (starts come after the merges of their instant).
+      const met = (partners.get(id) ?? []).filter((other) => mergedAt.has(other) && mergedAt.get(other)! > baseAt.get(id)!);
+      if (met.length) {
+        met.forEach((other) => conflicted.add([id, other].sort().join('+')));
+        resolutions += 1;
+        state.set(id, 'RESOLVING');
+        baseAt.set(id, now);
+        finishAt.set(id, now + Math.ceil(byId.get(id)!.duration / 2));
+        continue;
+      }
+      state.set(id, 'MERGED');
+      mergedAt.set(id, now);
+    }
+  }
+  return { makespan: now, overlappingPairs: pairs.length, conflictingPairs: conflicted.size, resolutions };
+}
+
+/**
+ * `randomDag` with files: each task touches one to three files of `fileCount`; with `hotShare`, that
+ * share of the picks goes to three "hot" files (a package.json, an index, a README in a real repository).
+ */
+export function randomDagWithFiles(seed: number, n: number, fileCount = 30, hotShare = 0, options: RandomDagOptions = {}): SimTaskWithFiles[] {
+  const random = mulberry32(seed * 7919 + 1);
+  const hot = Math.min(3, fileCount);
+  const file = (): string => `f${random() < hotShare ? Math.floor(random() * hot) : hot + Math.floor(random() * (fileCount - hot))}`;
+  return randomDag(seed, n, options).map((t) => ({ ...t, files: [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, file))] }));
 }

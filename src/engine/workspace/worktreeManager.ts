@@ -171,6 +171,10 @@ export class WorktreeManager {
     });
   }
 
+  async hasCommit(sha: string): Promise<boolean> {
+    return (await resolveCommit(this.git, sha)) !== null;
+  }
+
   async mergeBase(a: string, b: string): Promise<string> {
     return (await this.git.raw(['merge-base', a, b])).trim();
   }

@@ -3,6 +3,7 @@
 import type { RunEvent } from '../../engine/domain/events';
 import { applyEvent } from '../../engine/domain/projection';
 import type { RunState } from '../../engine/domain/runState';
+import { countTasks } from '../../engine/domain/taskCounts';
 import { TASK_STATES, type TaskState } from '../../engine/domain/taskStates';
 
 export interface FoldOutcome {
@@ -65,5 +66,5 @@ export function runProgress(state: Pick<RunState, 'taskOrder' | 'tasks'>): RunPr
     const task = state.tasks[id];
     if (task) byState[task.state]++;
   }
-  return { total: state.taskOrder.length, done: byState.MERGED + byState.SKIPPED, byState };
+  return { total: state.taskOrder.length, done: countTasks(state).done, byState };
 }

@@ -53,9 +53,25 @@ describe('tree presentation', () => {
     b.add({ type: 'worktree_prepared', taskId: 'a', branch: 'taskloom/r/a', path: '/w/a', baseCommit: 'b'.repeat(40), fresh: true });
     b.move('a', 'BUILD_STARTED', 'AGENT_FAILED');
     const state = foldEvents(b.events)!;
-    assert.equal(taskContextValue(state.tasks.a!), 'task.NEEDS_HUMAN.hasBranch.hasWorktree');
+    // The actions come from the engine's one table of human decisions.
+    assert.equal(taskContextValue(state.tasks.a!), 'task.NEEDS_HUMAN.hasBranch.hasWorktree.can-retry.can-accept.can-skip');
     assert.equal(taskContextValue(state.tasks.b!), 'task.PENDING');
     const items = attentionItems('/repo', summary({ status: 'needs_human', runId: 'r' }), state);
     assert.deepEqual(items.map((i) => [i.kind, 'taskId' in i ? i.taskId : undefined]), [['task', 'a']]);
+  });
+
+  it('a conflict that waits for a person is a Needs You row with Retry, Resolve by Hand and Skip; one its agent is resolving is not', () => {
+    const b = new EventBuilder('r');
+    b.add({ type: 'plan_approved', by: 'human' });
+    b.move('a', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'CRITIC_GREEN', 'MERGE_STARTED');
+    b.add({ type: 'merge_conflict', taskId: 'a', files: ['index.js'] });
+    b.move('a', 'MERGE_CONFLICTED');
+    const resolving = foldEvents(b.events)!;
+    assert.deepEqual(attentionItems('/repo', summary({ status: 'running', runId: 'r' }), resolving), [], 'its agent has it');
+    b.move('a', 'RESOLVE_STARTED', 'AGENT_FAILED');
+    const state = foldEvents(b.events)!;
+    const [item] = attentionItems('/repo', summary({ status: 'needs_human', runId: 'r' }), state);
+    assert.deepEqual(item && [item.kind, item.label], ['conflict', 'Merge conflict: a']);
+    assert.equal(taskContextValue(state.tasks.a!), 'task.NEEDS_HUMAN.can-retry.can-resolve.can-skip');
   });
 });

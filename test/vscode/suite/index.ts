@@ -18,6 +18,7 @@ const testModules: Record<string, () => unknown> = {
   untrusted: () => require('./untrusted.test'),
   runFlow: () => require('./runFlow.test'),
   resumeAfterReload: () => require('./resumeAfterReload.test'),
+  conflictFlow: () => require('./conflictFlow.test'),
   extensionBench: () => require('./extensionBench.test'),
 };
 

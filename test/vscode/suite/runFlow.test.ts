@@ -48,14 +48,14 @@ suite('A run from Start Goal to the applied integration', function () {
     const [runNode] = await runsTree.getChildren();
     assert.ok(runNode, 'the run is in the tree');
     const runItem = runsTree.getTreeItem(runNode);
-    assert.match(String(runItem.description), /1\/5 green · needs you/);
+    assert.match(String(runItem.description), /1\/5 done · needs you/);
     const tasks = await runsTree.getChildren(runNode);
     const items = tasks.map((t) => runsTree.getTreeItem(t));
     const byId = Object.fromEntries(items.map((i) => [String(i.label).split(':')[0], i]));
-    assert.equal(byId['word-count']!.contextValue, 'task.NEEDS_HUMAN.hasBranch.hasWorktree');
+    assert.equal(byId['word-count']!.contextValue, 'task.NEEDS_HUMAN.hasBranch.hasWorktree.can-retry.can-accept.can-skip');
     assert.equal((byId.slugify!.iconPath as vscode.ThemeIcon).id, 'pass-filled');
     assert.equal((byId['word-count']!.iconPath as vscode.ThemeIcon).id, 'warning');
-    assert.match(String(byId['word-count']!.description), /needs human · attempt 1/);
+    assert.match(String(byId['word-count']!.description), /needs you · attempt 1/);
     // Agent text with HTML and terminal escapes is shown as plain text.
     assert.equal(String(byId.flaky!.label), 'flaky: Add an <b>HTML</b> report (red)');
     await api.services.runsView.reveal(tasks[1]!, { expand: true, focus: false, select: true });
