@@ -270,6 +270,17 @@ describe('integration branch (the merge queue)', { concurrency: true }, () => {
     assert.equal(gitIn(path, ['rev-parse', 'HEAD']), mergedA.commit);
   });
 
+  test('a ref lock a killed git left on one of the run\'s branches is removed when a drive starts', async (t) => {
+    const { repo, manager, integration, base } = await setup(t);
+    await doTask(manager, base, 'a', { 'a.txt': 'A\n' });
+    const lock = join(repo.dir, '.git', 'refs', 'heads', 'taskloom', 'r1', 'a.lock');
+    writeFileSync(lock, '');
+    await assert.rejects(manager.prepareTaskWorktree({ taskId: 'a', startCommit: base, fresh: true }), /cannot lock ref/);
+    await integration.prepare(base);
+    assert.ok(!existsSync(lock));
+    await manager.prepareTaskWorktree({ taskId: 'a', startCommit: base, fresh: true });
+  });
+
   test('a 0.1 integration worktree (the branch checked out) is detached, so publishing can move the branch', async (t) => {
     const { repo, integration, base, gitIn } = await setup(t);
     repo.git(['branch', integration.branch, base]);

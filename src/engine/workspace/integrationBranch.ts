@@ -4,7 +4,7 @@ import { GitResponseError, type MergeSummary, type SimpleGit } from 'simple-git'
 import { WorkspaceError } from './errors';
 import { createGit } from './git';
 import { isAncestor, resolveCommit, unmergedFiles } from './gitQueries';
-import { clearStaleIndexLock, mergeInProgressAt } from './worktreeFiles';
+import { clearStaleIndexLock, clearStaleRefLocks, mergeInProgressAt } from './worktreeFiles';
 import { INTEGRATION_NAME, type RepoLocation } from './worktreeManager';
 import { addWorktree, discardWorktree, errorText, exclusive, isDirectory, listWorktrees, mergeNoVerify, resetHard, samePath } from './worktreeOps';
 
@@ -40,10 +40,12 @@ export class IntegrationBranch {
   /**
    * Creates the branch at `runBase` unless it exists (it holds the verified merges: never reset),
    * and the worktree at its head, detached; after a crash, the worktree is reused and brought back
-   * to the branch's head (a half-made batch that was never published is dropped).
+   * to the branch's head (a half-made batch that was never published is dropped), and the run's
+   * refs are freed of the locks a killed git left (see clearStaleRefLocks). Called when a drive starts.
    */
   async prepare(runBase: string): Promise<{ path: string; branch: string; head: string }> {
     return this.exclusive(async () => {
+      await clearStaleRefLocks(this.repo.gitCommonDir, this.runId);
       let head = await resolveCommit(this.git, `refs/heads/${this.branch}`);
       if (!head) {
         await this.git.raw(['branch', '-q', this.branch, runBase]);

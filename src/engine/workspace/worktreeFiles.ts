@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 // Facts about a worktree read straight from its git directory: each would otherwise cost a git
@@ -44,4 +44,33 @@ export async function readTaskBase(worktreePath: string): Promise<string | null>
   } catch {
     return null;
   }
+}
+
+/**
+ * A git killed while it moved one of the run's refs leaves `<ref>.lock` behind, and every later
+ * update of that ref fails. The engine holds the workspace lock and only Taskloom writes these
+ * refs (`refs/heads/taskloom/<run>/…`, `refs/taskloom/<run>/…`), so at the start of a drive any
+ * such lock is a dead process's debris. Returns the locks removed.
+ */
+export async function clearStaleRefLocks(gitCommonDir: string, runId: string): Promise<string[]> {
+  const removed: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.name.endsWith('.lock')) {
+        await rm(path, { force: true });
+        removed.push(path);
+      }
+    }
+  };
+  await walk(join(gitCommonDir, 'refs', 'heads', 'taskloom', runId));
+  await walk(join(gitCommonDir, 'refs', 'taskloom', runId));
+  return removed;
 }
