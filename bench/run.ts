@@ -7,6 +7,7 @@ import { makeTempRepo, type TempRepo } from '../test/helpers/tempRepo';
 import { benchAppendCost } from './appendCost';
 import { benchEngineOverhead } from './engineOverhead';
 import { benchExtension } from './extensionBench';
+import { benchOverlapScheduling } from './overlapScheduling';
 import { buildBigRun } from './fixtures';
 import { describeMachine, type MachineDescription } from './machine';
 import { renderMarkdown, renderText, type Section } from './report';
@@ -15,6 +16,7 @@ import { benchSchedulerEfficiency } from './schedulerEfficiency';
 import { benchStreamParse } from './streamParse';
 
 const RUN_ID = '20260105-090000-b100';
+const ALL_SECTIONS = [1, 2, 3, 4, 5, 6, 7];
 
 const progress = (message: string): void => {
   process.stderr.write(`bench: ${message}\n`);
@@ -23,7 +25,7 @@ const progress = (message: string): void => {
 /** BENCH_SECTIONS=3,4 runs only those sections (2 needs 1, so it brings it along) and leaves RESULTS.md alone. */
 function wantedSections(): Set<number> {
   const raw = process.env.BENCH_SECTIONS?.trim();
-  const wanted = new Set(raw ? raw.split(',').map((n) => Number(n.trim())) : [1, 2, 3, 4, 5, 6]);
+  const wanted = new Set(raw ? raw.split(',').map((n) => Number(n.trim())) : ALL_SECTIONS);
   if (wanted.has(2)) wanted.add(1);
   return wanted;
 }
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
     // The engine and scheduler sections run first, in a process without the 100k-event run in memory.
     if (wanted.has(3)) sections.set(3, await step('3. engine overhead (real git, 2 plan shapes × 3 runs)', benchEngineOverhead));
     if (wanted.has(4)) sections.set(4, await step('4. scheduler efficiency', benchSchedulerEfficiency));
+    if (wanted.has(7)) sections.set(7, await step('7. overlap-aware scheduling', benchOverlapScheduling));
     if (wanted.has(5)) sections.set(5, await step('5. stream-json parsing (50 MB)', () => benchStreamParse(work)));
     if (wanted.has(6)) sections.set(6, await step('6. extension in a real VS Code (activation, tree, run view)', benchExtension));
     if (wanted.has(1)) {
@@ -58,12 +61,12 @@ async function main(): Promise<void> {
     bigRepo?.cleanup();
     rmSync(work, { recursive: true, force: true });
   }
-  const ordered = [1, 2, 3, 4, 5, 6].flatMap((n) => (sections.has(n) ? [sections.get(n)!] : []));
+  const ordered = ALL_SECTIONS.flatMap((n) => (sections.has(n) ? [sections.get(n)!] : []));
   const seconds = (performance.now() - started) / 1000;
   machine.loadAverage += ` at the start, ${loadavg()[0]!.toFixed(2)} at the end`;
 
   process.stdout.write(`${machineLine(machine)}\n\n${ordered.map(renderText).join('\n\n')}\n\nTotal: ${seconds.toFixed(1)} s\n`);
-  if (ordered.length === 6) {
+  if (ordered.length === ALL_SECTIONS.length) {
     const file = join(__dirname, 'RESULTS.md');
     writeFileSync(file, resultsMarkdown(machine, ordered, seconds));
     progress(`wrote ${file}`);

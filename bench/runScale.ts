@@ -77,7 +77,7 @@ function cpuNow(): { self: number; children: number; machine: number } {
 export interface ScaleResult {
   shape: Shape;
   tasks: number;
-  green: number;
+  merged: number;
   status: string;
   summary: string;
   capped: boolean;
@@ -114,9 +114,10 @@ export async function runScaleOnce(shape: Shape, count: number): Promise<ScaleRe
       session.onEvent((e) => void (e.type === 'integration_prepared' && (integrationAt = performance.now())));
       engine.approvePlan(session, 'autopilot');
       const status = await engine.drive(session, abort.signal);
-      const green = Object.values(session.state.tasks).filter((t) => t.state === 'GREEN').length;
+      // Done = merged into the integration branch (the task's final state name is the run loop's business).
+      const merged = session.state.integration.merged.length;
       const summary = session.state.finishedSummary ?? '';
-      result = { shape, tasks: count, green, status, summary, capped: abort.signal.aborted, events: session.state.lastSeq };
+      result = { shape, tasks: count, merged, status, summary, capped: abort.signal.aborted, events: session.state.lastSeq };
     } finally {
       clearTimeout(budget);
       engine.close();
@@ -126,8 +127,8 @@ export async function runScaleOnce(shape: Shape, count: number): Promise<ScaleRe
     const cpu1 = cpuNow();
     const [self, children] = [cpu1.self - cpu0.self, cpu1.children - cpu0.children];
     const cpu = { self, children, others: cpu1.machine - cpu0.machine - self - children };
-    if (!result.capped && (result.status !== 'completed' || result.green !== count)) {
-      throw new Error(`${shape} ${count}: run ended ${result.status} with ${result.green}/${count} green: ${result.summary}`);
+    if (!result.capped && (result.status !== 'completed' || result.merged !== count)) {
+      throw new Error(`${shape} ${count}: run ended ${result.status} with ${result.merged}/${count} merged: ${result.summary}`);
     }
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
     const taskloomBytes = dirBytes(join(repo.dir, '.taskloom'));
@@ -149,7 +150,7 @@ export async function benchRunScale(onResult?: (r: ScaleResult) => void): Promis
     onResult?.(r);
     results.push(r);
   }
-  const perTask = (r: ScaleResult) => (r.wall - r.busy) / Math.max(1, r.green);
+  const perTask = (r: ScaleResult) => (r.wall - r.busy) / Math.max(1, r.merged);
   const notes: string[] = [];
   for (const shape of ['independent', 'chain'] as const) {
     const rows = results.filter((r) => r.shape === shape && !r.capped);
@@ -163,15 +164,15 @@ export async function benchRunScale(onResult?: (r: ScaleResult) => void): Promis
   const loaded = results.filter((r) => (1000 * r.cpu.others) / r.wall > 0.2).map((r) => `${r.tasks} ${r.shape}`);
   if (loaded.length) notes.push(`Other processes used over 0.2 cores during ${loaded.join(', ')}: wall figures there are inflated (CPU ones less).`);
   for (const r of results.filter((x) => x.capped)) {
-    notes.push(`${r.tasks} ${r.shape} was CAPPED: cancelled after ${RUN_BUDGET_MS / 1000} s with ${r.green} green; its figures cover those.`);
+    notes.push(`${r.tasks} ${r.shape} was CAPPED: cancelled after ${RUN_BUDGET_MS / 1000} s with ${r.merged} merged; its figures cover those.`);
   }
   return {
     title: 'Run scale: engine cost per task as runs grow',
     method:
       `Each row is one whole run (\`TaskloomEngine.open\`, \`createRun\`, \`approvePlan\`, \`drive\` to a merged integration branch, \`close\`) ` +
       `in a fresh temp repository of ${Object.keys(repoFiles()).length} small files in 5 folders, with \`runnerOverride\` = an in-process agent ` +
-      `(the actor writes one file, the critic answers green), gate \`true\`, maxParallel ${MAX_PARALLEL}. Beyond git = (wall − \`gitTimings.busyMs\`) / green tasks. ` +
-      `Integration = wall time from \`integration_prepared\` on (merges, integration gate, worktree cleanup, close). ` +
+      `(the actor writes one file, the critic answers green), gate \`true\`, maxParallel ${MAX_PARALLEL}. Beyond git = (wall − \`gitTimings.busyMs\`) / tasks merged. ` +
+      `Integration = wall time from \`integration_prepared\` on (merges, integration gate, worktree cleanup, close; a merge queue that prepares integration first makes it ~all of the run). ` +
       `CPU from /proc: the engine process, its reaped children (git, gate), and the rest of the machine ("other load", in cores; above ~0.2 the machine was shared). Peak RSS samples process.memoryUsage().rss every 100 ms (after a gc when --expose-gc). .taskloom/ is measured after close (worktrees removed by then).`,
     tables: [
       {
@@ -180,15 +181,15 @@ export async function benchRunScale(onResult?: (r: ScaleResult) => void): Promis
         numeric: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
         rows: results.map((r) => [
           `${r.tasks} ${r.shape}`,
-          r.capped ? `capped (${r.green}/${r.tasks} green)` : r.status,
+          r.capped ? `capped (${r.merged}/${r.tasks} merged)` : r.status,
           String(r.events),
           String(r.commands),
           `${(r.wall / 1000).toFixed(1)} s`,
           `${(r.integrationWall / 1000).toFixed(1)} s`,
           `${(r.busy / 1000).toFixed(1)} s`,
           ms(perTask(r)),
-          ms(r.wall / Math.max(1, r.green)),
-          `${ms((1000 * r.cpu.self) / r.green)}, ${ms((1000 * r.cpu.children) / r.green)}`,
+          ms(r.wall / Math.max(1, r.merged)),
+          `${ms((1000 * r.cpu.self) / r.merged)}, ${ms((1000 * r.cpu.children) / r.merged)}`,
           `${((1000 * r.cpu.others) / r.wall).toFixed(2)} cores`,
           mib(r.peakRss),
           mib(r.taskloomBytes),

@@ -52,9 +52,16 @@ export function nextSteps(state: RunState): string[] {
   const cwd = `--cwd ${JSON.stringify(state.repoRoot)}`;
   const lines: string[] = [];
   if (state.status === 'paused') lines.push('', `Paused (${state.pausedReason}). Continue later with: taskloom resume ${state.runId} ${cwd}`);
-  const waiting = state.taskOrder.map((id) => state.tasks[id]!).filter((t) => isWaitingForHuman(t.state) || t.state === 'UNVERIFIED_BY_CRITIC');
+  const waiting = state.taskOrder.map((id) => state.tasks[id]!).filter((t) => isWaitingForHuman(t.state));
   if (waiting.length === 0) {
     if (state.status === 'completed') lines.push('', `Review it with: git diff ${state.baseCommit.slice(0, 10)} ${state.integration.branch}`);
+    if (state.status === 'needs_human' && state.finishedCounts?.integrationGatePassed === false) {
+      lines.push(
+        '',
+        yellow(`Needs you: every task is merged, but the integration gate fails on ${state.integration.branch}.`),
+        `  Look at it with: git -C ${JSON.stringify(state.repoRoot)} log --oneline ${state.integration.branch}; fix the cause on your branch, or run the gate again with: taskloom resume ${state.runId} ${cwd}`,
+      );
+    }
     return lines;
   }
   lines.push('', yellow('Needs you:'));

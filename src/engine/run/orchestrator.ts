@@ -85,8 +85,9 @@ async function finishRun(ctx: RunContext): Promise<RunEndStatus> {
   if (allDone) {
     const head = await integration.verifiedHead();
     const last = session.state.integration.lastGate;
-    gatePassed = last?.passed === true && last.commit === head;
-    // The last batch gated the head already, unless nothing was merged (or a 0.1 run gated it without saying where).
+    // The last batch gated the head already; with nothing merged there is nothing of the run's to gate.
+    // A 0.1 run gated its merges without saying on which commit: its head is gated once more.
+    gatePassed = (last?.passed === true && last.commit === head) || head === session.state.baseCommit;
     if (!gatePassed) gatePassed = await gateHead(ctx, head);
   }
   const { total, merged, skipped } = countTasks(session.state);

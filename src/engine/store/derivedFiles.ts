@@ -89,7 +89,8 @@ export function renderRunJson(state: RunState): RunStatusFile {
   };
 }
 
-const INTEGRATION_KINDS: ReadonlySet<Decision['kind']> = new Set(['merge', 'conflict', 'integration']);
+/** The merge queue's steps (queued, batches, merges, conflicts, bisections) read as one story, in the Integration section. */
+const INTEGRATION_KINDS: ReadonlySet<Decision['kind']> = new Set(['merge', 'conflict', 'integration', 'queue']);
 const ROLES: AgentRole[] = ['planner', 'actor', 'critic'];
 
 /**

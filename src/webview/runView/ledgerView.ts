@@ -24,7 +24,7 @@ export class LedgerView {
   private readonly search = h('vscode-textfield', {
     class: 'ledger-search',
     type: 'search',
-    placeholder: 'Filter: words, task:ID, kind:gate|critic|human|merge|conflict|plan|run',
+    placeholder: 'Filter: words, task:ID, kind:gate|critic|human|queue|merge|conflict|overlap|plan|run',
     'aria-label': 'Filter the decisions',
   });
   private readonly count = h('span', { class: 'muted ledger-count', 'aria-live': 'polite' });

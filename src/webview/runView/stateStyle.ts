@@ -106,6 +106,8 @@ export function decisionTone(d: Pick<Decision, 'kind' | 'summary'>): Tone {
       return 'red';
     case 'merge':
       return 'green';
+    case 'overlap':
+      return 'yellow';
     case 'run':
       if (/^Run (completed)/.test(d.summary)) return 'green';
       if (/^Run (needs human|failed)/.test(d.summary)) return 'red';
