@@ -150,15 +150,22 @@ function integratedTree(r: TempRepo, branch: string): string {
     .join('\n');
 }
 
+/** The task of each merge commit on the integration branch's first-parent line, from its Taskloom-Task trailer. */
+export function integrationMerges(r: TempRepo, branch: string): string[] {
+  return r
+    .git(['log', '--merges', '--first-parent', '--format=%(trailers:key=Taskloom-Task,valueonly,separator=)', branch])
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+}
+
 export function endState(r: TempRepo): EndState {
   const t = JSON.parse(runCli(['trace', '--json', '--cwd', r.dir]).stdout) as TraceReport;
   const branch = t.integration.branch!;
   const worktrees = otherWorktreeNames(r).sort();
-  const subjects = r.git(['log', '--merges', '--first-parent', '--format=%s', branch]).split('\n').filter(Boolean);
+  const merged = integrationMerges(r, branch);
   const mergesPerTask: Record<string, number> = {};
-  for (const task of t.tasks) {
-    mergesPerTask[task.id] = subjects.filter((s) => s.startsWith(`taskloom: merge ${task.id} (`)).length;
-  }
+  for (const task of t.tasks) mergesPerTask[task.id] = merged.filter((id) => id === task.id).length;
   const mergedBranches: EndState['mergedBranches'] = {};
   for (const task of t.tasks) {
     if (task.state !== 'MERGED') continue;
@@ -176,7 +183,7 @@ export function endState(r: TempRepo): EndState {
     states: Object.fromEntries(t.tasks.map((x) => [x.id, x.state])),
     tree: integratedTree(r, branch),
     mergesPerTask,
-    mergeCount: subjects.length,
+    mergeCount: merged.length,
     mergedBranches,
     conflicts: (t.integration.conflicts ?? []).map((c) => (typeof c === 'string' ? c : (c as { taskId: string }).taskId)).sort(),
     worktrees,

@@ -6,7 +6,7 @@ import type { RunEvent } from '../../src/engine/domain/events';
 import type { TraceReport } from '../../src/engine/report/traceReport';
 import { applyIntegration } from '../../src/engine/run/applyIntegration';
 import { TaskloomEngine } from '../../src/engine/run/engine';
-import { logProblems, startKiller, withDeadline } from '../faults/faultHelpers';
+import { integrationMerges, logProblems, startKiller, withDeadline } from '../faults/faultHelpers';
 import { runCli, startCli, writeInputs } from '../helpers/cli';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
@@ -240,8 +240,8 @@ describe('the integration gate in the merge queue', () => {
       assert.deepEqual(states(t), { first: 'MERGED', a: 'MERGED', b: 'MERGED', c: 'MERGED' });
       const tree = r.git(['ls-tree', '--name-only', t.integration.branch!]).split('\n');
       assert.ok(tree.includes('b-fixed.txt') && !tree.includes('b.txt') && ['first.txt', 'a.txt', 'c.txt'].every((f) => tree.includes(f)));
-      const merges = r.git(['log', '--merges', '--first-parent', '--format=%s', t.integration.branch!]).split('\n');
-      for (const id of ['first', 'a', 'b', 'c']) assert.equal(merges.filter((m) => m.startsWith(`taskloom: merge ${id} (`)).length, 1, `${id} merged once`);
+      const merges = integrationMerges(r, t.integration.branch!);
+      for (const id of ['first', 'a', 'b', 'c']) assert.equal(merges.filter((m) => m === id).length, 1, `${id} merged once`);
       assert.deepEqual(logProblems(r.dir), []);
     });
   }

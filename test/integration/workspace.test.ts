@@ -8,6 +8,7 @@ import { WorktreeManager } from '../../src/engine/workspace/worktreeManager';
 import { makeTempRepo } from '../helpers/tempRepo';
 
 const SHARED = 'line 1\nline 2\nline 3\n';
+const MESSAGES = { workInProgress: 'work in progress', merge: 'take in integration' };
 
 async function setup(t: TestContext) {
   const repo = makeTempRepo({ files: { 'shared.txt': SHARED, 'README.md': '# demo\n' } });
@@ -166,7 +167,7 @@ describe('taking in integration (a task the merge queue sent back)', { concurren
     const c = await doTask(manager, base, 'c', { 'c.txt': 'C\n' });
     const aTip = gitIn(a.path, ['rev-parse', 'HEAD']);
 
-    const clean = await manager.syncWithIntegration('c', aTip);
+    const clean = await manager.syncWithIntegration('c', aTip, MESSAGES);
     assert.deepEqual(clean.conflicts, []);
     assert.equal(mergeInProgress(c.path), false);
     assert.equal(readFileSync(join(c.path, 'shared.txt'), 'utf8'), 'line 1\nA\nline 3\n');
@@ -175,14 +176,14 @@ describe('taking in integration (a task the merge queue sent back)', { concurren
 
     const b = await doTask(manager, base, 'b', { 'shared.txt': 'line 1\nB\nline 3\n' });
     const bTip = gitIn(b.path, ['rev-parse', 'HEAD']);
-    const conflicted = await manager.syncWithIntegration('b', aTip);
+    const conflicted = await manager.syncWithIntegration('b', aTip, MESSAGES);
     assert.deepEqual(conflicted, { path: b.path, from: bTip, conflicts: ['shared.txt'] });
     assert.equal(mergeInProgress(b.path), true);
     assert.match(readFileSync(join(b.path, 'shared.txt'), 'utf8'), /^<<<<<<< HEAD\nB\n=======\nA\n>>>>>>> /m);
 
     // Asked again for the same commit (a resolution that goes on): the merge in progress is kept.
     writeFileSync(join(b.path, 'notes.txt'), 'half done\n');
-    assert.deepEqual(await manager.syncWithIntegration('b', aTip), { path: b.path, from: bTip, conflicts: ['shared.txt'] });
+    assert.deepEqual(await manager.syncWithIntegration('b', aTip, MESSAGES), { path: b.path, from: bTip, conflicts: ['shared.txt'] });
     assert.ok(existsSync(join(b.path, 'notes.txt')));
   });
 
@@ -192,11 +193,11 @@ describe('taking in integration (a task the merge queue sent back)', { concurren
     const b = await doTask(manager, base, 'b', { 'b.txt': 'B\n' });
     writeFileSync(join(b.path, 'wip.txt'), 'not committed\n');
     const aTip = gitIn(a.path, ['rev-parse', 'HEAD']);
-    await manager.syncWithIntegration('b', aTip);
+    await manager.syncWithIntegration('b', aTip, MESSAGES);
     assert.equal(gitIn(b.path, ['show', 'HEAD:wip.txt']), 'not committed');
 
     await manager.removeTaskWorktree('b');
-    const again = await manager.syncWithIntegration('b', aTip);
+    const again = await manager.syncWithIntegration('b', aTip, MESSAGES);
     assert.deepEqual(again.conflicts, []);
     assert.equal(readFileSync(join(b.path, 'b.txt'), 'utf8'), 'B\n');
   });

@@ -1,6 +1,7 @@
 import type { GateResult } from '../gate/runGate';
 import { topologicalOrder } from '../plan/planGraph';
 import { runProjectGate } from '../run/projectGate';
+import { taskCommits } from '../run/taskCommits';
 import type { RunContext } from '../run/runContext';
 import { findFirstFailingPrefix } from './bisect';
 
@@ -47,7 +48,7 @@ export async function runMergeBatch(ctx: RunContext): Promise<void> {
     const depsIn = task.dependsOn.every((d) => session.task(d).state === 'MERGED' || candidates.some((c) => c.taskId === d));
     if (!depsIn) continue;
     session.transition(taskId, 'MERGE_STARTED', `merge queue batch ${batch}`);
-    const merge = await integration.mergeCandidate(task.greenCommit!, `taskloom: merge ${taskId} (${task.title})`);
+    const merge = await integration.mergeCandidate(task.greenCommit!, taskCommits(session, task).mergeIntoIntegration());
     if (merge.status === 'merged') {
       candidates.push({ taskId, commit: merge.commit });
     } else if (merge.status === 'already') {

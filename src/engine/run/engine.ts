@@ -13,9 +13,11 @@ import type { HumanAction, OverlapPair } from '../domain/events';
 import { assertHumanAction, HUMAN_ACTION_EVENT } from '../domain/humanActions';
 import { isInFlight } from '../domain/taskStates';
 import { predictRunOverlaps } from './runOverlaps';
+import { assertSigningWorks } from '../workspace/commitIdentity';
 import { IntegrationBranch } from '../workspace/integrationBranch';
 import { continueHandResolution, startHandResolution, type ContinueOutcome, type HandResolution } from './handResolution';
 import { queueForMerge } from './taskLoop';
+import { taskCommits } from './taskCommits';
 import { RunStore } from '../store/runStore';
 import { ensureExcluded, inspectRepo, type RepoInfo } from '../workspace/repoInspector';
 import { WorktreeManager } from '../workspace/worktreeManager';
@@ -158,7 +160,8 @@ export class TaskloomEngine {
     const worktrees = this.worktrees(session);
     if (action === 'accept' && task.worktreePath) {
       // "As it is" includes what the agent left uncommitted when it stopped (or what the human edited).
-      const committed = await worktrees.commitAll(worktrees.taskPath(taskId), `taskloom(${taskId}): accepted by a human`);
+      const planTask = session.state.plan.tasks.find((t) => t.id === taskId)!;
+      const committed = await worktrees.commitAll(worktrees.taskPath(taskId), taskCommits(session, planTask).acceptedAsIs());
       if (committed) session.emit({ type: 'work_committed', taskId, attempt: task.attempt, ...committed });
     }
     session.emit({ type: 'human_decision', taskId, action, ...(note ? { note } : {}) });
@@ -182,6 +185,8 @@ export class TaskloomEngine {
   }
 
   async drive(session: RunSession, signal: AbortSignal): Promise<DriveOutcome> {
+    // Before any commit: where the repository signs, a signer that cannot sign stops the run here, clearly.
+    await assertSigningWorks(this.repo.root, this.repo.identity);
     let paused = session.state.status === 'paused';
     const ctx: RunContext = {
       session,

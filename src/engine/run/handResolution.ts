@@ -6,6 +6,7 @@ import type { WorktreeManager } from '../workspace/worktreeManager';
 import { runProjectGate } from './projectGate';
 import type { RunSession } from './runSession';
 import { queueForMerge } from './taskLoop';
+import { taskCommits } from './taskCommits';
 
 export interface HandResolutionParts {
   session: RunSession;
@@ -33,7 +34,8 @@ export async function startHandResolution(parts: HandResolutionParts, taskId: st
   const { session, worktrees, integration } = parts;
   assertHumanAction(session.task(taskId), 'resolve');
   const prepared = await integration.prepare(session.state.baseCommit);
-  const synced = await worktrees.syncWithIntegration(taskId, prepared.head);
+  const commits = taskCommits(session, session.state.plan.tasks.find((t) => t.id === taskId)!);
+  const synced = await worktrees.syncWithIntegration(taskId, prepared.head, { workInProgress: commits.workInProgress(), merge: commits.takeInIntegration() });
   session.emit({ type: 'task_synced', taskId, path: synced.path, from: synced.from, integrationCommit: prepared.head, conflicts: synced.conflicts });
   session.emit({ type: 'human_decision', taskId, action: 'resolve' });
   const what = synced.conflicts.length ? `conflicts in ${synced.conflicts.join(', ')}` : 'integration merged in; fix what the integration gate found';
@@ -59,7 +61,7 @@ export async function continueHandResolution(parts: HandResolutionParts, taskId:
   if (markers.length) {
     commands = [{ command: 'no conflict markers left (checked by Taskloom)', exitCode: 1, timedOut: false, durationMs: 0, output: markers.join('\n') }];
   } else {
-    const committed = await worktrees.commitAll(path, `taskloom(${taskId}): resolved by hand`);
+    const committed = await worktrees.commitAll(path, taskCommits(session, session.state.plan.tasks.find((t) => t.id === taskId)!).resolvedByHand());
     if (committed) session.emit({ type: 'work_committed', taskId, attempt: task.attempt, ...committed });
     commands = (await runProjectGate({ session, signal }, path)).commands;
   }

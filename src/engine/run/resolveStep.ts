@@ -6,6 +6,7 @@ import { clip } from '../text/clip';
 import { actorSnapshotRef, snapshotWorktree } from '../workspace/actorSnapshot';
 import { callAgent } from './agentCall';
 import type { RunContext } from './runContext';
+import { agentLabel, taskCommits } from './taskCommits';
 import { handleAgentFailure, stoppedByBudget, type StepOutcome } from './stepOutcome';
 
 /** What a resolver is shown of each file and side, at most. */
@@ -52,7 +53,7 @@ export async function resolveStep(ctx: RunContext, task: PlanTask, path: string)
     allowedCommands: [],
   });
   if (!handleAgentFailure(ctx, task.id, 'actor', result)) return { next: 'stop' };
-  const committed = await ctx.worktrees.commitAll(path, `taskloom(${task.id}): resolve the conflict with integration in ${resolution.files.join(', ')}`);
+  const committed = await ctx.worktrees.commitAll(path, taskCommits(session, task).resolution(resolution.files, agentLabel(ctx.runner.name, result.model)));
   if (committed) session.emit({ type: 'work_committed', taskId: task.id, attempt: view.attempt, commit: committed.commit, filesChanged: resolution.files });
   session.transition(task.id, 'BUILD_FINISHED', `actor resolved the conflict in ${resolution.files.join(', ')}`);
   return { next: 'continue' };

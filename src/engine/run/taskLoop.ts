@@ -13,6 +13,7 @@ import { callAgent, describeFailure } from './agentCall';
 import { runProjectGate } from './projectGate';
 import { resolveStep } from './resolveStep';
 import type { RunContext } from './runContext';
+import { agentLabel, taskCommits } from './taskCommits';
 import { cancel, handleAgentFailure, STOP, stoppedByBudget, type StepOutcome } from './stepOutcome';
 import { startBuilding, takeInIntegration, type TaskStart } from './taskStart';
 
@@ -78,7 +79,7 @@ async function buildStep(ctx: RunContext, task: PlanTask, path: string, feedback
     ...(view.attempt > 1 && view.actorSessionId ? { resumeSessionId: view.actorSessionId } : {}),
   });
   if (!handleAgentFailure(ctx, task.id, 'actor', result)) return STOP;
-  const committed = await ctx.worktrees.commitAll(path, `taskloom(${task.id}): attempt ${view.attempt}`);
+  const committed = await ctx.worktrees.commitAll(path, taskCommits(session, task).attempt(view.attempt, agentLabel(ctx.runner.name, result.model)));
   if (committed) {
     session.emit({ type: 'work_committed', taskId: task.id, attempt: view.attempt, ...committed });
     warnAboutOverlaps(ctx, task.id, committed.filesChanged);

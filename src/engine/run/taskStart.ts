@@ -2,6 +2,7 @@ import type { PlanTask } from '../domain/plan';
 import type { OverlapWait } from '../schedule/overlap';
 import type { ActorFeedback } from '../loop/prompts';
 import type { RunContext } from './runContext';
+import { taskCommits } from './taskCommits';
 
 /** Where a task's loop begins: building, resolving the conflict its worktree holds, or gating what it already has. */
 export interface TaskStart {
@@ -54,7 +55,8 @@ function startReason(task: PlanTask, waitedFor: readonly OverlapWait[]): string 
 export async function takeInIntegration(ctx: RunContext, task: PlanTask): Promise<TaskStart | undefined> {
   const { session } = ctx;
   const head = await ctx.integration.verifiedHead();
-  const synced = await ctx.worktrees.syncWithIntegration(task.id, head);
+  const commits = taskCommits(session, task);
+  const synced = await ctx.worktrees.syncWithIntegration(task.id, head, { workInProgress: commits.workInProgress(), merge: commits.takeInIntegration() });
   session.emit({ type: 'task_synced', taskId: task.id, path: synced.path, from: synced.from, integrationCommit: head, conflicts: synced.conflicts });
   const view = session.task(task.id);
   const limit = session.state.config.maxGateFixAttempts;

@@ -43,7 +43,8 @@ export async function snapshotWorktree(path: string, ref: string, message: strin
     const git = createGit(path, { env: { GIT_INDEX_FILE: scratchIndex } });
     await git.raw(['add', '-A']);
     const tree = (await git.raw(['write-tree'])).trim();
-    const commit = (await git.raw(['commit-tree', tree, '-p', 'HEAD', '-m', message])).trim();
+    // Never signed: a snapshot is never part of a branch, and a signing prompt must not stall an attempt.
+    const commit = (await git.raw(['commit-tree', '--no-gpg-sign', tree, '-p', 'HEAD', '-m', message])).trim();
     if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`git commit-tree printed "${commit}"`);
     await git.raw(['update-ref', '-m', message, ref, commit]);
     return { commit, ref };

@@ -2,10 +2,9 @@ import { rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitResponseError, type MergeSummary, type SimpleGit } from 'simple-git';
 import { WorkspaceError } from './errors';
-import { createGit } from './git';
 import { isAncestor, resolveCommit, unmergedFiles } from './gitQueries';
 import { clearStaleIndexLock, clearStaleRefLocks, mergeInProgressAt } from './worktreeFiles';
-import { INTEGRATION_NAME, type RepoLocation } from './worktreeManager';
+import { INTEGRATION_NAME, repoGit, type RepoLocation } from './worktreeManager';
 import { addWorktree, discardWorktree, errorText, exclusive, isDirectory, listWorktrees, mergeNoVerify, resetHard, samePath } from './worktreeOps';
 
 export type CandidateMerge =
@@ -34,7 +33,7 @@ export class IntegrationBranch {
     this.worktreeDir = join(repo.root, '.taskloom', 'worktrees', runId);
     this.branch = `taskloom/${runId}/integration`;
     this.path = join(this.worktreeDir, INTEGRATION_NAME);
-    this.git = createGit(repo.root);
+    this.git = repoGit(repo, repo.root);
   }
 
   /**
@@ -54,7 +53,7 @@ export class IntegrationBranch {
       const entry = (await listWorktrees(this.git)).find((e) => samePath(e.path, this.path));
       if (entry && !entry.prunable && isDirectory(this.path)) {
         await clearStaleIndexLock(this.path);
-        const wt = createGit(this.path);
+        const wt = repoGit(this.repo, this.path);
         // Release 0.1 checked the branch out here: detach, so the branch moves only when a batch is published.
         if (entry.branch) await wt.raw(['checkout', '-q', '--detach']);
         await resetHard(wt, head, mergeInProgressAt(this.path));
@@ -136,7 +135,7 @@ export class IntegrationBranch {
     if (!isDirectory(this.path)) {
       throw new WorkspaceError(`The integration worktree of run ${this.runId} is missing`, 'Resume the run: it prepares the integration worktree again.');
     }
-    return createGit(this.path);
+    return repoGit(this.repo, this.path);
   }
 
   /** The first integration commit (following first parents) that contains `tip`. */

@@ -3,6 +3,7 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { WorkspaceError } from './errors';
 import { createGit } from './git';
+import { resolveCommitIdentity, type CommitIdentity } from './commitIdentity';
 import { statusSnapshot } from './gitQueries';
 
 export interface RepoInfo {
@@ -15,6 +16,8 @@ export interface RepoInfo {
   headRef: string;
   /** Uncommitted paths (modified, staged, untracked), without Taskloom's own `.taskloom/`. */
   dirtyPaths: string[];
+  /** Whose identity Taskloom's commits carry, and whether they are signed. */
+  identity: CommitIdentity;
 }
 
 const TASKLOOM_DIR = '.taskloom/';
@@ -51,6 +54,7 @@ export async function inspectRepo(cwd: string): Promise<RepoInfo> {
     headCommit,
     headRef: branchFromStatusHeader(status.header),
     dirtyPaths: status.paths.filter((p) => !p.startsWith(TASKLOOM_DIR)),
+    identity: await resolveCommitIdentity(root),
   };
 }
 

@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { deleteActorSnapshotRefs } from './actorSnapshot';
 import { WorkspaceError } from './errors';
+import type { CommitIdentity } from './commitIdentity';
 import { createGit } from './git';
 import { isAncestor, resolveCommit, splitNul, statusSnapshot, unmergedFiles } from './gitQueries';
 import { clearStaleIndexLock, mergeInProgressAt, readTaskBase, recordTaskBase, worktreeGitDir } from './worktreeFiles';
@@ -14,6 +15,13 @@ import { addWorktree, discardWorktree, exclusive, isDirectory, isInside, listWor
 export interface RepoLocation {
   root: string;
   gitCommonDir: string;
+  /** Whose identity Taskloom's commits carry (see resolveCommitIdentity); absent: Taskloom's own, unsigned. */
+  identity?: CommitIdentity;
+}
+
+/** Git for a checkout of this repository, committing as the repository's own identity (and signing) when it has one. */
+export function repoGit(repo: RepoLocation, dir: string, env?: Record<string, string>): SimpleGit {
+  return createGit(dir, { taskloomIdentity: repo.identity?.source !== 'user', ...(env ? { env } : {}) });
 }
 
 export interface PrepareTaskOptions {
@@ -76,7 +84,7 @@ export class WorktreeManager {
     this.worktreeDir = join(repo.root, '.taskloom', 'worktrees', runId);
     this.integrationBranch = `taskloom/${runId}/integration`;
     this.repoRoot = repo.root;
-    this.git = createGit(repo.root);
+    this.git = repoGit(repo, repo.root);
   }
 
   taskBranch(taskId: string): string {
@@ -100,7 +108,7 @@ export class WorktreeManager {
       }
       await discardWorktree(this.git, path, branch, this.worktreeDir);
       await addWorktree(this.git, ['-B', branch, path, startCommit], branch);
-      const baseCommit = FULL_HASH.test(startCommit) ? startCommit : (await createGit(path).raw(['rev-parse', 'HEAD'])).trim();
+      const baseCommit = FULL_HASH.test(startCommit) ? startCommit : (await repoGit(this.repo, path).raw(['rev-parse', 'HEAD'])).trim();
       await recordTaskBase(path, baseCommit);
       return { path, branch, baseCommit, reused: false };
     });
@@ -114,7 +122,7 @@ export class WorktreeManager {
    * uncommitted work is committed first, so nothing is lost. A clean merge is committed; a
    * conflicted one is left in progress, with the markers in the files.
    */
-  async syncWithIntegration(taskId: string, integrationCommit: string): Promise<SyncOutcome> {
+  async syncWithIntegration(taskId: string, integrationCommit: string, messages: { workInProgress: string; merge: string }): Promise<SyncOutcome> {
     const path = this.taskPath(taskId);
     const branch = this.taskBranch(taskId);
     return this.exclusive(async () => {
@@ -124,7 +132,7 @@ export class WorktreeManager {
         await addWorktree(this.git, [path, branch], branch);
       }
       await clearStaleIndexLock(path);
-      const wt = createGit(path);
+      const wt = repoGit(this.repo, path);
       if (mergeInProgressAt(path)) {
         const mergeHead = (await readFile(join(worktreeGitDir(path), 'MERGE_HEAD'), 'utf8')).trim();
         if (mergeHead === integrationCommit) {
@@ -133,7 +141,7 @@ export class WorktreeManager {
         }
         await wt.raw(['merge', '--abort']);
       }
-      await this.commitAllIn(wt, `taskloom(${taskId}): work in progress, kept before taking in integration`);
+      await this.commitAllIn(wt, messages.workInProgress);
       const from = (await wt.raw(['rev-parse', 'HEAD'])).trim();
       if (await isAncestor(wt, integrationCommit, from)) return { path, from, conflicts: [] };
       try {
@@ -146,7 +154,7 @@ export class WorktreeManager {
         if (!mergeInProgressAt(path)) {
           throw new WorkspaceError(`Merging integration into ${branch} failed`, 'Look at the task worktree; retrying the task is safe.');
         }
-        await wt.raw(['commit', '--no-verify', '-q', '--no-edit']);
+        await wt.raw(['commit', '--no-verify', '-q', '-m', messages.merge]);
         await recordTaskBase(path, integrationCommit);
       }
       return { path, from, conflicts };
@@ -164,7 +172,7 @@ export class WorktreeManager {
       const entry = (await listWorktrees(this.git)).find((e) => samePath(e.path, path) && e.branch === branch);
       if (entry && isDirectory(path)) {
         await clearStaleIndexLock(path);
-        await resetHard(createGit(path), commit, mergeInProgressAt(path));
+        await resetHard(repoGit(this.repo, path), commit, mergeInProgressAt(path));
       } else {
         await this.git.raw(['update-ref', `refs/heads/${branch}`, commit]);
       }
@@ -181,7 +189,7 @@ export class WorktreeManager {
 
   /** Each side's change to `files` since the two sides parted: what a conflict's resolver must reconcile. */
   async conflictSides(path: string, ours: string, theirs: string, files: string[]): Promise<{ ours: string; theirs: string }> {
-    const wt = createGit(path);
+    const wt = repoGit(this.repo, path);
     const base = (await wt.raw(['merge-base', ours, theirs])).trim();
     const diff = (to: string) => wt.raw(['diff', '--no-color', '--no-ext-diff', base, to, '--', ...files]);
     return { ours: await diff(ours), theirs: await diff(theirs) };
@@ -194,7 +202,7 @@ export class WorktreeManager {
 
   /** Snapshots everything in the worktree (new, changed, deleted files) as one commit, if anything changed. */
   async commitAll(path: string, message: string): Promise<{ commit: string; filesChanged: string[] } | null> {
-    return this.commitAllIn(createGit(path), message);
+    return this.commitAllIn(repoGit(this.repo, path), message);
   }
 
   private async commitAllIn(wt: SimpleGit, message: string): Promise<{ commit: string; filesChanged: string[] } | null> {
@@ -227,7 +235,7 @@ export class WorktreeManager {
         await copyFile(indexPath, scratchIndex);
         await utimes(scratchIndex, original.atime, original.mtime);
       }
-      const scratch = createGit(path, { env: { GIT_INDEX_FILE: scratchIndex } });
+      const scratch = repoGit(this.repo, path, { GIT_INDEX_FILE: scratchIndex });
       await scratch.raw(['add', '-A']);
       return await scratch.raw([
         'diff',
@@ -363,7 +371,7 @@ export class WorktreeManager {
     if (!integration || !(await isAncestor(this.git, tip, integration))) {
       return isGreen ? 'GREEN work not merged into integration' : 'work not merged into integration';
     }
-    if (isDirectory(entry.path) && (await statusSnapshot(createGit(entry.path))).paths.length > 0) {
+    if (isDirectory(entry.path) && (await statusSnapshot(repoGit(this.repo, entry.path))).paths.length > 0) {
       return 'uncommitted changes in the worktree';
     }
     return null;
