@@ -1,8 +1,7 @@
-import { createInterface } from 'node:readline/promises';
 import type { TaskloomEngine } from '../engine/run/engine';
 import { describeWhatWouldRun } from '../engine/run/runProvenance';
 import type { RunSession } from '../engine/run/runSession';
-import { UsageError } from './cliErrors';
+import { askYesNo } from './askYesNo';
 import { yellow } from './format';
 
 /**
@@ -19,18 +18,13 @@ export async function confirmForeignRun(engine: TaskloomEngine, session: RunSess
     `${yellow(`This run was not started by Taskloom on this machine (run ${state.runId}, recorded as created on host "${host}"; its .taskloom/ may have come with the repository). Resuming it would run:`)}\n${lines.join('\n')}\n`,
   );
   if (!yes) {
-    if (!process.stdin.isTTY) {
-      throw new UsageError(`Refusing to run commands from run ${state.runId}, which was not started by Taskloom on this machine`, `Check the commands above; pass --yes to resume it anyway: ${command} --yes`);
-    }
-    const rl = createInterface({ input: process.stdin, output: process.stdout });
-    try {
-      const answer = await rl.question('Resume it? [y/N] ');
-      if (!/^y(es)?$/i.test(answer.trim())) {
-        process.stdout.write('Not resumed; nothing was run.\n');
-        return false;
-      }
-    } finally {
-      rl.close();
+    const answer = await askYesNo('Resume it?', {
+      message: `Refusing to run commands from run ${state.runId}, which was not started by Taskloom on this machine`,
+      hint: `Check the commands above; pass --yes to resume it anyway: ${command} --yes`,
+    });
+    if (!answer) {
+      process.stdout.write('Not resumed; nothing was run.\n');
+      return false;
     }
   }
   engine.trustRun(session);

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, UsageError } from './cliErrors';
+import { applyCommand } from './commands/apply';
 import { decideCommand } from './commands/decide';
+import { discardCommand } from './commands/discard';
 import { demoCommand } from './commands/demo';
 import { doctorCommand } from './commands/doctor';
 import { resumeCommand } from './commands/resume';
@@ -20,6 +22,8 @@ Usage:
   taskloom skip TASK [--run ID]                 drop a task (and what depends on it), then continue with the rest
   taskloom resolve TASK [--run ID]              resolve a merge conflict (or integration failure) yourself in the task's worktree
   taskloom continue TASK [--run ID]             after resolving by hand: gate the result, merge it, continue
+  taskloom apply [RUN_ID] [--squash] [--yes]    land a completed run on your current branch (a merge commit, or one commit per task)
+  taskloom discard [RUN_ID] [--yes] [--force]   remove a run's worktrees, branches and record (--force: even unapplied work)
   taskloom runs [--json]                        list the runs in this repository
   taskloom trace [RUN_ID] [--json]              tasks, transitions with reasons, attempts, usage
   taskloom doctor [--probe]                     check git, the repository and the agent CLIs (--probe: one trivial call each)
@@ -35,6 +39,8 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   skip: (argv) => decideCommand('skip', argv),
   resolve: (argv) => decideCommand('resolve', argv),
   continue: (argv) => decideCommand('continue', argv),
+  apply: applyCommand,
+  discard: discardCommand,
   runs: runsCommand,
   trace: traceCommand,
   doctor: doctorCommand,
@@ -66,7 +72,7 @@ function report(error: unknown): number {
     );
     return EXIT.needsHuman;
   }
-  const known = ['UsageError', 'PlanValidationError', 'PlanFileError', 'WorkspaceError', 'LockHeldError', 'ScenarioError', 'CorruptLogError', 'RunNotFoundError', 'SettingsError', 'UnsupportedEventError'];
+  const known = ['UsageError', 'PlanValidationError', 'PlanFileError', 'WorkspaceError', 'LockHeldError', 'ScenarioError', 'CorruptLogError', 'RunNotFoundError', 'SettingsError', 'UnsupportedEventError', 'UnpublishedWorkError'];
   if (known.includes(err.name) || error instanceof UsageError) {
     process.stderr.write(`${red('taskloom:')} ${err.message}\n${err.hint ? `${err.hint}\n` : ''}`);
     return EXIT.badInput;

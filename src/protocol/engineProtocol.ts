@@ -2,7 +2,7 @@
 // (src/engine/server): every request and notification, with its parameter and result types.
 // Both sides import this file and nothing else of each other.
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
-import type { OverlapMode, OverlapPair, RunEvent } from '../engine/domain/events';
+import type { ApplyHistory, OverlapMode, OverlapPair, RunEvent } from '../engine/domain/events';
 import type { Plan } from '../engine/domain/plan';
 import type { RunState } from '../engine/domain/runState';
 import type { RunIndexEntry } from '../engine/store/stateDb';
@@ -28,6 +28,8 @@ export interface UserFacingErrorData {
    * repository): what driving it would execute. Re-send with `trustRun: true` once the user agreed.
    */
   unknownRun?: { whatWouldRun: string[] };
+  /** Set when discarding was refused because these tasks' approved work was never applied or pushed. */
+  unpublishedWork?: string[];
 }
 
 export interface StartGoalParams extends FolderParams {
@@ -149,23 +151,39 @@ export namespace ContinueTaskRequest {
   export const type = new RequestType<TaskParams, ContinueTaskResult, UserFacingErrorData>(method);
 }
 
+export interface ApplyIntegrationParams extends RunParams {
+  /** `merge` (one merge commit) or `squash` (one commit per task); the setting taskloom.apply.history. */
+  history: ApplyHistory;
+}
 export interface ApplyIntegrationResult {
   /** The user's branch, now at `commit`. */
   branch: string;
   commit: string;
   /** Files the apply changed in the user's tree. */
   files: string[];
+  commits: number;
+  /** It was applied before: nothing changed. */
+  alreadyApplied: boolean;
+  /** Tasks the run skipped, so their work is not in it. */
+  leftOut: Array<{ taskId: string; title: string }>;
 }
-/** Merges the run's integration branch into the user's current branch; refuses on a dirty tree. */
+/** Applies a completed run to the user's current branch (refused on a dirty tree, or when the gate did not pass on it). */
 export namespace ApplyIntegrationRequest {
   export const method = 'taskloom/applyIntegration';
-  export const type = new RequestType<RunParams, ApplyIntegrationResult, UserFacingErrorData>(method);
+  export const type = new RequestType<ApplyIntegrationParams, ApplyIntegrationResult, UserFacingErrorData>(method);
 }
 
-/** Removes a run's worktrees and branches and its record; refuses while the run is being driven. */
+export interface DiscardRunParams extends RunParams {
+  /** Discard even work that was never applied or pushed. */
+  force?: boolean;
+}
+/**
+ * Removes a run's worktrees, branches, snapshot refs and record; refuses while the run is being
+ * driven, and without `force` when approved work was never applied or pushed.
+ */
 export namespace DiscardRunRequest {
   export const method = 'taskloom/discardRun';
-  export const type = new RequestType<RunParams, void, UserFacingErrorData>(method);
+  export const type = new RequestType<DiscardRunParams, void, UserFacingErrorData>(method);
 }
 
 export interface RunListEntry extends RunIndexEntry {

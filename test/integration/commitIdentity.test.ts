@@ -99,8 +99,10 @@ describe('the commits Taskloom makes', () => {
     const r = repo();
     const key = join(r.dir, '..', `${r.dir.split('/').at(-1)}-signing-key`);
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'taskloom-test', '-f', key]);
-    cleanups.push(() => rmSync(key, { force: true }) && undefined);
-    cleanups.push(() => rmSync(`${key}.pub`, { force: true }) && undefined);
+    cleanups.push(() => {
+      rmSync(key, { force: true });
+      rmSync(`${key}.pub`, { force: true });
+    });
     for (const [k, v] of [['user.name', 'Ada'], ['user.email', 'ada@example.com'], ['gpg.format', 'ssh'], ['user.signingkey', `${key}.pub`], ['commit.gpgsign', 'true']]) {
       r.git(['config', k!, v!]);
     }

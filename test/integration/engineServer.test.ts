@@ -286,7 +286,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     const retried = await decide('flaky', 'retry', 'the file goes at the root');
     assert.equal(retried.type === 'run_finished' && retried.status, 'needs_human', 'rough and broken still need a human');
     assert.equal((await stateOf()).flaky, 'MERGED');
-    assert.match((await userError(server.request(ApplyIntegrationRequest.type, { folder: r.dir, runId }))).message, /not completed/);
+    assert.match((await userError(server.request(ApplyIntegrationRequest.type, { folder: r.dir, runId, history: 'merge' }))).message, /not completed/);
     await decide('rough', 'accept');
     assert.equal((await stateOf()).rough, 'MERGED');
     await decide('broken', 'skip');
@@ -360,11 +360,11 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
 
     // Apply: refused on a dirty tree, then merged into the user's branch.
     writeFileSync(join(r.dir, 'README.md'), 'my edit\n');
-    const dirty = await userError(server.request(ApplyIntegrationRequest.type, { folder: r.dir, runId }));
+    const dirty = await userError(server.request(ApplyIntegrationRequest.type, { folder: r.dir, runId, history: 'merge' }));
     assert.match(dirty.message, /uncommitted changes \(README\.md\)/);
     assert.ok(dirty.hint);
     r.git(['checkout', '--', 'README.md']);
-    const applied = await server.request(ApplyIntegrationRequest.type, { folder: r.dir, runId });
+    const applied = await server.request(ApplyIntegrationRequest.type, { folder: r.dir, runId, history: 'merge' });
     assert.equal(applied.branch, 'main');
     assert.equal(applied.commit, r.git(['rev-parse', 'HEAD']));
     assert.equal(applied.commit, r.git(['rev-parse', state.integration.branch!]), 'a fast-forward');

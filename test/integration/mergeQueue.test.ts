@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
 import type { TraceReport } from '../../src/engine/report/traceReport';
-import { applyIntegration } from '../../src/engine/run/applyIntegration';
-import { TaskloomEngine } from '../../src/engine/run/engine';
 import { integrationMerges, logProblems, startKiller, withDeadline } from '../faults/faultHelpers';
 import { runCli, startCli, writeInputs } from '../helpers/cli';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
@@ -84,7 +82,7 @@ const seqOf = (list: RunEvent[], taskId: string, event: string) =>
 const out = (result: { stdout: string; stderr: string }) => `${result.stdout}\n${result.stderr}`;
 
 describe('a merge conflict between two tasks', () => {
-  it('goes to the resolving agent, through the gate and the critic, and the run completes with both changes', async () => {
+  it('goes to the resolving agent, through the gate and the critic, and the run completes with both changes', () => {
     const r = library();
     const plan = { goal: 'two helpers', tasks: [task('trim'), task('pad')] };
     const scenario = {
@@ -114,11 +112,9 @@ describe('a merge conflict between two tasks', () => {
     assert.doesNotMatch(result.stdout, /Needs you/);
     assert.match(result.stdout, /completed — 2\/2 merged into .*integration gate passed/);
 
-    // Complete means applicable: the integration branch merges into the user's branch.
-    const engine = await TaskloomEngine.open(r.dir, { command: 'test', readOnly: true });
-    const state = engine.store.loadRun(t.runId).state;
-    engine.close();
-    await applyIntegration(state, r.dir);
+    // Complete means applicable: the run lands on the user's branch.
+    const applied = runCli(['apply', '--yes', '--cwd', r.dir]);
+    assert.equal(applied.code, 0, out(applied));
     assert.equal(readFileSync(join(r.dir, 'index.js'), 'utf8'), BOTH);
   });
 

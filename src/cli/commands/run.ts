@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import { resolve } from 'node:path';
 import type { OverlapMode, OverlapPair } from '../../engine/domain/events';
 import type { Plan } from '../../engine/domain/plan';
@@ -6,6 +5,7 @@ import { loadPlanFile } from '../../engine/plan/loadPlanFile';
 import { TaskloomEngine } from '../../engine/run/engine';
 import { PlanningError } from '../../engine/run/planner';
 import type { RunSession } from '../../engine/run/runSession';
+import { askYesNo } from '../askYesNo';
 import { EXIT, UsageError } from '../cliErrors';
 import { driveWithProgress } from '../driveWithProgress';
 import { createProgressPrinter } from '../progressPrinter';
@@ -92,15 +92,9 @@ function printPlan(plan: Plan, goal: string, overlaps: OverlapPair[], mode: Over
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-async function askApproval(): Promise<boolean> {
-  if (!process.stdin.isTTY) {
-    throw new UsageError('The plan needs your approval', 'Pass --yes to approve it without a prompt, or run in a terminal to be asked.');
-  }
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
-  try {
-    const answer = await rl.question('Approve this plan and start? [y/N] ');
-    return /^y(es)?$/i.test(answer.trim());
-  } finally {
-    rl.close();
-  }
+function askApproval(): Promise<boolean> {
+  return askYesNo('Approve this plan and start?', {
+    message: 'The plan needs your approval',
+    hint: 'Pass --yes to approve it without a prompt, or run in a terminal to be asked.',
+  });
 }

@@ -22,6 +22,9 @@ export interface OverlapPair {
 
 export type OverlapMode = 'serialize' | 'warn' | 'off';
 
+/** How a run lands on the user's branch: a merge commit of the integration branch, or one commit per task. */
+export type ApplyHistory = 'merge' | 'squash';
+
 /** Result of one gate command, with output already capped and redacted. */
 export interface GateCommandResult {
   command: string;
@@ -127,6 +130,8 @@ export type RunEventBody =
   | { type: 'overlaps_predicted'; mode: OverlapMode; pairs: OverlapPair[] }
   /** A task's committed change touches files that another running or merged task changed. */
   | { type: 'overlap_detected'; taskId: string; otherTaskId: string; files: string[] }
+  /** The run's work was applied to the user's branch: merged, or one commit per task (`squash`). */
+  | { type: 'run_applied'; branch: string; commit: string; history: ApplyHistory; commits: number }
   | { type: 'run_paused'; reason: string }
   | { type: 'run_resumed'; reason: string }
   | { type: 'run_finished'; status: RunEndStatus; summary: string; counts?: RunCounts }

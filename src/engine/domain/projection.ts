@@ -157,6 +157,11 @@ const HANDLERS: Handlers = {
     const what = { retry: 'retry', accept: 'accept', skip: 'skip', resolve: 'resolve by hand', continue: 'continue after resolving by hand' }[e.action];
     decide(state, e, 'human', `Human chose to ${what} "${e.taskId}"${e.note ? `: ${e.note}` : ''}`, undefined, e.taskId);
   },
+  run_applied(state, e) {
+    state.applied = { branch: e.branch, commit: e.commit, history: e.history, commits: e.commits, at: e.at };
+    const how = e.history === 'squash' ? `as ${e.commits} commit(s), one per task` : 'as a merge commit';
+    decide(state, e, 'run', `Applied to ${e.branch} ${how}: now at ${e.commit.slice(0, 10)}`);
+  },
   run_paused(state, e) {
     state.status = 'paused';
     state.pausedReason = e.reason;

@@ -1,4 +1,4 @@
-import type { AgentRole, GateCommandResult, OverlapMode, OverlapPair, RunCounts, RunEndStatus } from './events';
+import type { AgentRole, ApplyHistory, GateCommandResult, OverlapMode, OverlapPair, RunCounts, RunEndStatus } from './events';
 import type { Plan } from './plan';
 import type { RunConfig } from './runConfig';
 import type { TaskEvent, TaskState } from './taskStates';
@@ -182,6 +182,8 @@ export interface RunState {
   pausedReason?: string;
   finishedSummary?: string;
   finishedCounts?: RunCounts;
+  /** The last time the run was applied to a branch of the user's. */
+  applied?: { branch: string; commit: string; history: ApplyHistory; commits: number; at: string };
   warnings: string[];
   lastSeq: number;
 }

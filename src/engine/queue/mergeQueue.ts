@@ -14,10 +14,15 @@ interface Candidate {
   commit: string;
 }
 
+const orders = new WeakMap<object, string[]>();
+
 /** Approved tasks waiting to merge, in dependency order (GREEN, or UNVERIFIED_BY_CRITIC where the run allows it). */
 export function readyToMerge(ctx: RunContext): string[] {
   const { state } = ctx.session;
-  return topologicalOrder(state.plan).filter((id) => {
+  // The plan does not change once a run is driven: its order is worked out once, not at every step.
+  let order = orders.get(state.plan);
+  if (!order) orders.set(state.plan, (order = topologicalOrder(state.plan)));
+  return order.filter((id) => {
     const s = state.tasks[id]?.state;
     return s === 'GREEN' || s === 'UNVERIFIED_BY_CRITIC';
   });

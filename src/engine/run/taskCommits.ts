@@ -18,6 +18,8 @@ export const taskCommits = (session: RunSession, task: Pick<PlanTask, 'id' | 'ti
     workInProgress: () => commitMessage(`${task.title} (work in progress)`, { task: task.id, run }),
     takeInIntegration: () => commitMessage(`Merge the integration branch into "${task.title}"`, { task: task.id, run }),
     mergeIntoIntegration: () => commitMessage(`Merge "${task.title}"`, { task: task.id, run }),
+    /** The task's whole change as one commit on the user's branch (apply with squash history). */
+    squashed: () => commitMessage(task.title, { task: task.id, run }),
   };
 };
 

@@ -1,35 +1,45 @@
-import type { ApplyIntegrationResult, RunParams } from '../../protocol/engineProtocol';
-import { applyIntegration } from '../run/applyIntegration';
-import { WorktreeManager } from '../workspace/worktreeManager';
+import type { ApplyIntegrationParams, ApplyIntegrationResult, DiscardRunParams } from '../../protocol/engineProtocol';
+import { applyRun } from '../deliver/applyRun';
+import { discardRun as discardRunFor } from '../deliver/discardRun';
 import { checkedRunId } from './checkedParams';
 import type { ServerOutput } from './serverOutput';
+import { UserError } from './userError';
 import type { WorkspaceHosts } from './workspaceHosts';
 
 /**
- * Merges a completed run's integration branch into the user's current branch in the main
- * worktree (refused on a dirty tree; a conflict is aborted). Changes no run, so it needs no lock.
+ * Applies a completed run to the user's current branch in the main worktree (refused on a dirty
+ * tree; a conflict is aborted), as `taskloom apply` does; records the apply in the run's log.
  */
-export async function applyIntegrationBranch(hosts: WorkspaceHosts, output: ServerOutput, params: RunParams): Promise<ApplyIntegrationResult> {
+export async function applyIntegrationBranch(hosts: WorkspaceHosts, output: ServerOutput, params: ApplyIntegrationParams): Promise<ApplyIntegrationResult> {
   const host = await hosts.forFolder(params.folder);
-  const state = await host.withStore((store) => store.loadRun(checkedRunId(params.runId)).state);
-  const applied = await applyIntegration(state, host.root);
-  output.log(`Applied run ${state.runId} to ${applied.branch} (${applied.how}): now at ${applied.commit.slice(0, 10)}, ${applied.files.length} file(s) changed`);
-  return { branch: applied.branch, commit: applied.commit, files: applied.files };
+  const history = params.history === 'squash' ? 'squash' : params.history === 'merge' || params.history === undefined ? 'merge' : undefined;
+  if (!history) throw new UserError(`Unknown history ${JSON.stringify(params.history)}: use merge or squash`);
+  return host.withEngine(async (engine) => {
+    const runId = checkedRunId(params.runId);
+    host.assertIdle(runId);
+    const session = host.session(engine, runId, params.folder);
+    const applied = await applyRun(session, host.root, history);
+    output.log(
+      applied.alreadyApplied
+        ? `Run ${runId} was already applied to ${applied.branch}`
+        : `Applied run ${runId} to ${applied.branch} (${history}, ${applied.commits} commit(s)): now at ${applied.commit.slice(0, 10)}, ${applied.files.length} file(s) changed`,
+    );
+    const { branch, commit, files, commits, alreadyApplied, leftOut } = applied;
+    return { branch, commit, files, commits, alreadyApplied, leftOut: leftOut.map(({ taskId, title }) => ({ taskId, title })) };
+  });
 }
 
 /**
- * Removes a run for good: its worktrees, its `taskloom/<run>/*` branches (work included) and
- * its record. Refused while this server plans or drives it; another process driving the
- * workspace holds the lock, which refuses it too.
+ * Removes a run for good, as `taskloom discard` does: refused while this server plans or drives
+ * it (another process driving the workspace holds the lock, which refuses it too), and without
+ * `force` while approved work was never applied or pushed.
  */
-export async function discardRun(hosts: WorkspaceHosts, output: ServerOutput, params: RunParams): Promise<void> {
+export async function discardRun(hosts: WorkspaceHosts, output: ServerOutput, params: DiscardRunParams): Promise<void> {
   const host = await hosts.forFolder(params.folder);
   await host.withEngine(async (engine) => {
     const runId = checkedRunId(params.runId);
     host.assertIdle(runId);
-    engine.store.loadRun(runId);
-    const removed = await new WorktreeManager(engine.repo, runId).discardRun();
-    engine.store.removeRun(runId);
+    const removed = await discardRunFor(engine, engine.session(runId), params.force === true);
     output.findings({ folder: params.folder, runId, findings: [] });
     output.log(`Discarded run ${runId}: ${removed.worktrees.length} worktree(s), ${removed.branches.length} branch(es) removed`);
   });

@@ -46,6 +46,10 @@ export function toResponseError(error: unknown, method: string, log: (message: s
       unknownRun: { whatWouldRun: Array.isArray(whatWouldRun) ? whatWouldRun : [] },
     });
   }
+  if (err.name === 'UnpublishedWorkError') {
+    const { hint, taskIds } = err as Error & { hint?: string; taskIds?: string[] };
+    return new ResponseError(LSPErrorCodes.RequestFailed, err.message, { kind: 'user', ...(hint ? { hint } : {}), unpublishedWork: taskIds ?? [] });
+  }
   if (USER_FACING.has(err.name)) {
     const hint = (err as { hint?: unknown }).hint;
     return new ResponseError(LSPErrorCodes.RequestFailed, err.message, { kind: 'user', ...(typeof hint === 'string' && hint ? { hint } : {}) });

@@ -89,7 +89,6 @@ export class IntegrationBranch {
     return this.exclusive(async () => {
       const wt = this.worktree();
       const head = (await wt.raw(['rev-parse', 'HEAD'])).trim();
-      if (await isAncestor(wt, commit, head)) return { status: 'already', commit: await this.commitThatBroughtIn(wt, commit, head) };
       let failure: unknown = null;
       try {
         await wt.merge(['--no-ff', ...(await mergeNoVerify()), '-m', message, commit]);
@@ -98,6 +97,10 @@ export class IntegrationBranch {
       }
       const after = (await wt.raw(['rev-parse', 'HEAD'])).trim();
       if (!failure && after !== head) return { status: 'merged', commit: after };
+      // Merging first and asking only when nothing moved: the ancestry walk grows with integration's history.
+      if (!failure && !mergeInProgressAt(this.path) && (await isAncestor(wt, commit, head))) {
+        return { status: 'already', commit: await this.commitThatBroughtIn(wt, commit, head) };
+      }
       const files = await unmergedFiles(wt);
       if (mergeInProgressAt(this.path)) await wt.raw(['merge', '--abort']);
       if (files.length === 0 && failure instanceof GitResponseError) {

@@ -1,67 +1,89 @@
 import { WorkspaceError } from './errors';
 import { createGit } from './git';
-import { resolveCommit, splitNul, unmergedFiles } from './gitQueries';
-import { inspectRepo } from './repoInspector';
+import { isAncestor, resolveCommit, splitNul, unmergedFiles } from './gitQueries';
+import { inspectRepo, type RepoInfo } from './repoInspector';
 import { mergeInProgressAt } from './worktreeFiles';
+import { repoGit } from './worktreeManager';
 
 export interface MergedIntoBranch {
   /** The user's branch, now at `commit`. */
   branch: string;
   commit: string;
-  /** Files the merge changed in the user's tree. */
+  /** Files the change brought into the user's tree. */
   files: string[];
-  how: 'fast-forward' | 'merge' | 'already-merged';
 }
 
 /**
- * Merges `source` into the branch checked out in the repository's main worktree: the one
- * command with which Taskloom touches the user's tree. Refuses a dirty tree (Taskloom's own
- * `.taskloom/` aside) and a detached HEAD; fast-forwards when it can, else makes a merge
- * commit with the user's identity (Taskloom's when the user has none); a conflicting merge is
- * aborted, leaving branch and tree as they were.
+ * The user's checkout, ready to receive a run: a clean tree (Taskloom's own `.taskloom/` aside)
+ * on a branch. The one place Taskloom touches the user's tree is after this check.
  */
-export async function mergeIntoCurrentBranch(cwd: string, source: string, message: string): Promise<MergedIntoBranch> {
+export async function checkoutToApplyTo(cwd: string): Promise<RepoInfo> {
   const repo = await inspectRepo(cwd);
   if (repo.dirtyPaths.length) {
     const shown = repo.dirtyPaths.slice(0, 5).join(', ') + (repo.dirtyPaths.length > 5 ? ` and ${repo.dirtyPaths.length - 5} more` : '');
     throw new WorkspaceError(
       `Your working tree has uncommitted changes (${shown})`,
-      'Commit or stash them first, so the merge cannot mix with your own edits.',
+      'Commit or stash them first, so the run cannot mix with your own edits.',
     );
   }
   if (repo.headRef === 'HEAD') {
-    throw new WorkspaceError('HEAD is detached', 'Check out the branch the run should be merged into, then apply again.');
+    throw new WorkspaceError('HEAD is detached', 'Check out the branch the run should be applied to, then apply again.');
   }
-  const probe = createGit(repo.root, { taskloomIdentity: false });
-  const sourceCommit = await resolveCommit(probe, `refs/heads/${source}`);
-  if (!sourceCommit) throw new WorkspaceError(`Branch ${source} does not exist`, 'It may have been deleted; the run cannot be applied.');
-  const hasIdentity = (await probe.raw(['config', '--get', 'user.email']).catch(() => '')).trim() !== '';
-  const git = createGit(repo.root, { taskloomIdentity: !hasIdentity });
-  const before = repo.headCommit;
+  return repo;
+}
 
+/** True when `commit` is already in the user's branch (applied before, by merge or as squashed commits). */
+export async function branchContains(repo: RepoInfo, commit: string): Promise<boolean> {
+  return isAncestor(createGit(repo.root, { taskloomIdentity: false }), commit, repo.headCommit);
+}
+
+/**
+ * Merges `source` into the user's branch with a merge commit (never a fast-forward, so the
+ * branch's first-parent history has one commit for the run), as the repository's identity,
+ * signed where it signs. A conflicting merge is aborted, leaving branch and tree as they were.
+ */
+export async function mergeIntoCurrentBranch(repo: RepoInfo, source: string, message: string): Promise<MergedIntoBranch> {
+  const git = repoGit(repo, repo.root);
+  if (!(await resolveCommit(git, source))) throw new WorkspaceError(`${source} does not exist`, 'It may have been deleted; the run cannot be applied.');
   let failure: unknown;
   try {
-    await git.raw(['merge', '--no-edit', '-m', message, source]);
+    await git.raw(['merge', '--no-ff', '-m', message, source]);
   } catch (error) {
     failure = error;
   }
+  return finish(repo, source, failure, 'merge');
+}
+
+/** Moves the user's branch (and tree) forward to `commit`, which must descend from it. */
+export async function fastForwardCurrentBranch(repo: RepoInfo, commit: string): Promise<MergedIntoBranch> {
+  const git = repoGit(repo, repo.root);
+  let failure: unknown;
+  try {
+    await git.raw(['merge', '--ff-only', commit]);
+  } catch (error) {
+    failure = error;
+  }
+  return finish(repo, commit, failure, 'fast-forward');
+}
+
+async function finish(repo: RepoInfo, source: string, failure: unknown, what: string): Promise<MergedIntoBranch> {
+  const git = repoGit(repo, repo.root);
   const conflicted = await unmergedFiles(git);
   if (mergeInProgressAt(repo.root)) await git.raw(['merge', '--abort']);
   if (conflicted.length) {
     throw new WorkspaceError(
-      `Merging ${source} into ${repo.headRef} conflicts in ${conflicted.join(', ')}; the merge was aborted and ${repo.headRef} is unchanged`,
+      `Merging the run into ${repo.headRef} conflicts in ${conflicted.join(', ')}; the merge was aborted and ${repo.headRef} is unchanged`,
       `Merge it yourself to resolve the conflicts: git merge ${source}`,
     );
   }
   const after = (await git.raw(['rev-parse', 'HEAD'])).trim();
-  if (failure !== undefined && after === before) {
+  if (failure !== undefined && after === repo.headCommit) {
     throw new WorkspaceError(
-      `Merging ${source} into ${repo.headRef} failed: ${(failure as Error).message.trim()}`,
+      `The ${what} into ${repo.headRef} failed: ${(failure as Error).message.trim()}`,
       `Your branch is unchanged; try it yourself with: git merge ${source}`,
       { cause: failure },
     );
   }
-  const files = before === after ? [] : splitNul(await git.raw(['diff', '--name-only', '-z', before, after, '--']));
-  const how = before === after ? 'already-merged' : after === sourceCommit ? 'fast-forward' : 'merge';
-  return { branch: repo.headRef, commit: after, files, how };
+  const files = after === repo.headCommit ? [] : splitNul(await git.raw(['diff', '--name-only', '-z', repo.headCommit, after, '--']));
+  return { branch: repo.headRef, commit: after, files };
 }

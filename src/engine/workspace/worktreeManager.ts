@@ -106,8 +106,13 @@ export class WorktreeManager {
         const reusable = await this.reusableTaskWorktree(taskId);
         if (reusable) return reusable;
       }
-      await discardWorktree(this.git, path, branch, this.worktreeDir);
-      await addWorktree(this.git, ['-B', branch, path, startCommit], branch);
+      // Nothing in the way (the usual case): add at once. Listing every worktree costs more the more
+      // there are; only when git refuses (a crash left something at the path) is all of it cleared.
+      const added = !existsSync(path) && (await this.git.raw(['worktree', 'add', '-q', '-B', branch, path, startCommit]).then(() => true, () => false));
+      if (!added) {
+        await discardWorktree(this.git, path, branch, this.worktreeDir);
+        await addWorktree(this.git, ['-B', branch, path, startCommit], branch);
+      }
       const baseCommit = FULL_HASH.test(startCommit) ? startCommit : (await repoGit(this.repo, path).raw(['rev-parse', 'HEAD'])).trim();
       await recordTaskBase(path, baseCommit);
       return { path, branch, baseCommit, reused: false };
@@ -265,11 +270,13 @@ export class WorktreeManager {
   async removeMergedTaskWorktree(taskId: string, integrationHead: string): Promise<string | null> {
     const path = this.taskPath(taskId);
     return this.exclusive(async () => {
-      const entry = (await listWorktrees(this.git)).find((e) => samePath(e.path, path));
-      if (!entry) return null;
-      const reason = await this.reasonToKeep(taskId, entry, integrationHead, true);
-      if (reason) return reason;
-      await discardWorktree(this.git, path, null, this.worktreeDir);
+      // Asked of the worktree itself, not of a listing of all of them: the cost stays the same however many there are.
+      if (!isDirectory(path)) return null;
+      const wt = repoGit(this.repo, path);
+      const head = await resolveCommit(wt, 'HEAD');
+      if (!head || !(await isAncestor(wt, head, integrationHead))) return 'work not merged into integration';
+      if ((await statusSnapshot(wt)).paths.length > 0) return 'uncommitted changes in the worktree';
+      await this.git.raw(['worktree', 'remove', '--force', path]);
       return null;
     });
   }

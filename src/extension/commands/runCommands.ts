@@ -7,7 +7,7 @@ import {
   ResumeRequest,
 } from '../../protocol/engineProtocol';
 import { showDriveProgress } from '../driveProgress';
-import { confirmUnknownRun, showError } from '../engine/userErrors';
+import { confirmUnknownRun, showError, userData } from '../engine/userErrors';
 import { log } from '../logger';
 import type { Services } from '../services';
 import { readRunSettings } from '../settings';
@@ -63,13 +63,25 @@ export async function discardRun(services: Services, arg?: unknown, options: Con
   if (!options.confirmed) {
     const answer = await vscode.window.showWarningMessage(
       `Discard the run "${plainText(goal, 80)}"?`,
-      { modal: true, detail: 'Its worktrees, its taskloom/ branches and its record are deleted. Work merged into your branch stays.' },
+      { modal: true, detail: 'Its worktrees, its taskloom/ branches, snapshot refs and record are deleted. Work applied to your branch stays.' },
       'Discard',
     );
     if (answer !== 'Discard') return;
   }
   try {
-    await services.engine.request(DiscardRunRequest.type, ref);
+    try {
+      await services.engine.request(DiscardRunRequest.type, ref);
+    } catch (error) {
+      const lost = userData(error)?.unpublishedWork;
+      if (!lost) throw error;
+      const anyway = await vscode.window.showWarningMessage(
+        `The run holds work that was never applied or pushed (${lost.join(', ')}). Discard it anyway?`,
+        { modal: true, detail: 'That work is deleted with the run. Apply Integration to Current Branch keeps it.' },
+        'Discard Anyway',
+      );
+      if (anyway !== 'Discard Anyway') return;
+      await services.engine.request(DiscardRunRequest.type, { ...ref, force: true });
+    }
   } catch (error) {
     showError('discard the run', error);
   }
@@ -93,9 +105,13 @@ export async function applyIntegration(services: Services, arg?: unknown, option
     if (answer !== 'Apply') return;
   }
   try {
-    const result = await services.engine.request(ApplyIntegrationRequest.type, ref);
+    const history = vscode.workspace.getConfiguration('taskloom', vscode.Uri.file(ref.folder)).get<'merge' | 'squash'>('apply.history', 'merge');
+    const result = await services.engine.request(ApplyIntegrationRequest.type, { ...ref, history });
+    const leftOut = result.leftOut.length ? ` Not included (skipped): ${result.leftOut.map((t) => t.taskId).join(', ')}.` : '';
     void vscode.window.showInformationMessage(
-      `Taskloom applied ${result.files.length} changed file(s) to ${result.branch} (now at ${result.commit.slice(0, 10)}).`,
+      result.alreadyApplied
+        ? `Taskloom: this run is already in ${result.branch}; nothing to apply.`
+        : `Taskloom applied ${result.files.length} changed file(s) to ${result.branch} as ${result.commits} commit(s) (now at ${result.commit.slice(0, 10)}).${leftOut}`,
     );
   } catch (error) {
     showError('apply the integration', error);

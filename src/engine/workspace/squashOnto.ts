@@ -1,0 +1,52 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WorkspaceError } from './errors';
+import { splitNul, unmergedFiles } from './gitQueries';
+import { mergeInProgressAt } from './worktreeFiles';
+import { repoGit, type RepoLocation } from './worktreeManager';
+
+export interface SquashStep {
+  /** A merge commit of the integration branch: its change against its first parent becomes one commit. */
+  mergeCommit: string;
+  message: string;
+}
+
+/**
+ * Replays each step's change onto `onto` as one commit (the repository's identity, signed where
+ * it signs), in a temporary worktree, so the user's tree is untouched until the result is ready.
+ * A step with no change makes no commit. Returns the last commit (or `onto` when none was made)
+ * and how many were made; a conflict is aborted and the temporary worktree removed.
+ */
+export async function squashOnto(repo: RepoLocation, onto: string, steps: SquashStep[]): Promise<{ head: string; commits: number }> {
+  const main = repoGit(repo, repo.root);
+  const dir = await mkdtemp(join(tmpdir(), 'taskloom-squash-'));
+  const path = join(dir, 'tree');
+  await main.raw(['worktree', 'add', '-q', '--detach', path, onto]);
+  const wt = repoGit(repo, path);
+  let commits = 0;
+  try {
+    for (const step of steps) {
+      try {
+        await wt.raw(['cherry-pick', '--no-commit', '-m', '1', step.mergeCommit]);
+      } catch (error) {
+        const files = await unmergedFiles(wt);
+        if (mergeInProgressAt(path) || files.length) await wt.raw(['cherry-pick', '--abort']).catch(() => undefined);
+        throw new WorkspaceError(
+          `Replaying ${step.message.split('\n')[0]} onto your branch conflicts${files.length ? ` in ${files.join(', ')}` : ''}: ${(error as Error).message.trim()}`,
+          'Your branch moved since the run started, where the run also changed things. Apply with merge history instead, or rebase your branch on the run base.',
+          { cause: error },
+        );
+      }
+      const staged = splitNul(await wt.raw(['diff', '--cached', '--name-only', '-z']));
+      if (staged.length === 0) continue;
+      await wt.raw(['commit', '-q', '-m', step.message]);
+      commits += 1;
+    }
+    return { head: (await wt.raw(['rev-parse', 'HEAD'])).trim(), commits };
+  } finally {
+    await main.raw(['worktree', 'remove', '--force', path]).catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+    await main.raw(['worktree', 'prune']).catch(() => undefined);
+  }
+}
