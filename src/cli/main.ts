@@ -6,6 +6,8 @@ import { decideCommand } from './commands/decide';
 import { discardCommand } from './commands/discard';
 import { demoCommand } from './commands/demo';
 import { doctorCommand } from './commands/doctor';
+import { prCommand } from './commands/pr';
+import { watchCommand } from './commands/watch';
 import { resumeCommand } from './commands/resume';
 import { RUN_USAGE, runCommand } from './commands/run';
 import { runsCommand } from './commands/runs';
@@ -24,6 +26,10 @@ Usage:
   taskloom continue TASK [--run ID]             after resolving by hand: gate the result, merge it, continue
   taskloom apply [RUN_ID] [--squash] [--yes]    land a completed run on your current branch (a merge commit, or one commit per task)
   taskloom discard [RUN_ID] [--yes] [--force]   remove a run's worktrees, branches and record (--force: even unapplied work)
+  taskloom pr [RUN_ID] [--remote NAME] [--repo OWNER/REPO] [--base BRANCH] [--draft] [--stacked]
+                                                push a completed run and open (or update) its GitHub pull request
+  taskloom watch [RUN_ID] [--interval S] [--timeout S]
+                                                keep the run's pull request green: agents fix failing checks and reviews
   taskloom runs [--json]                        list the runs in this repository
   taskloom trace [RUN_ID] [--json]              tasks, transitions with reasons, attempts, usage
   taskloom doctor [--probe]                     check git, the repository and the agent CLIs (--probe: one trivial call each)
@@ -40,6 +46,8 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   resolve: (argv) => decideCommand('resolve', argv),
   continue: (argv) => decideCommand('continue', argv),
   apply: applyCommand,
+  pr: prCommand,
+  watch: watchCommand,
   discard: discardCommand,
   runs: runsCommand,
   trace: traceCommand,
@@ -72,7 +80,7 @@ function report(error: unknown): number {
     );
     return EXIT.needsHuman;
   }
-  const known = ['UsageError', 'PlanValidationError', 'PlanFileError', 'WorkspaceError', 'LockHeldError', 'ScenarioError', 'CorruptLogError', 'RunNotFoundError', 'SettingsError', 'UnsupportedEventError', 'UnpublishedWorkError'];
+  const known = ['UsageError', 'PlanValidationError', 'PlanFileError', 'WorkspaceError', 'LockHeldError', 'ScenarioError', 'CorruptLogError', 'RunNotFoundError', 'SettingsError', 'UnsupportedEventError', 'UnpublishedWorkError', 'ForgeError'];
   if (known.includes(err.name) || error instanceof UsageError) {
     process.stderr.write(`${red('taskloom:')} ${err.message}\n${err.hint ? `${err.hint}\n` : ''}`);
     return EXIT.badInput;

@@ -45,6 +45,18 @@ function describe(e: RunEvent, state: RunState): string | undefined {
       return yellow(`warning: ${e.taskId ? `${e.taskId}: ` : ''}${e.message}`);
     case 'integration_prepared':
       return `${QUEUE} merge queue into ${e.branch}`;
+    case 'pr_observed':
+    case 'pr_reaction_started':
+    case 'pr_reaction_resumed':
+    case 'pr_fix_gated':
+    case 'pr_fix_reviewed':
+    case 'pr_fix_pushed':
+    case 'pr_reaction_finished': {
+      const line = `${bold('pull request'.padEnd(14))} ${state.decisions.at(-1)?.summary ?? e.type}`;
+      return e.type === 'pr_reaction_finished' && e.outcome === 'failed' ? red(line) : line;
+    }
+    case 'pr_replied':
+      return `${bold('pull request'.padEnd(14))} replied on review comment ${e.commentId}`;
     default:
       return undefined;
   }

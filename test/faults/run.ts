@@ -4,7 +4,8 @@
  *   2. storage, agent and concurrency faults, one row per kind injected.
  * Exits 1 on any failure.
  *
- *   node --import tsx test/faults/run.ts [--points N] [--parallel-points K] [--delay MS] [--keep] [--only kill|storage|agent|concurrency]
+ *   node --import tsx test/faults/run.ts [--points N] [--parallel-points K] [--delay MS] [--keep] [--only kill|storage|agent|concurrency] [--match NAME]…
+ *   (--match: only the kill points whose name contains NAME; repeatable)
  */
 import { runAgentFaults } from './agentFaults';
 import { runConcurrencyFaults } from './concurrencyFaults';
@@ -28,6 +29,7 @@ async function main(): Promise<number> {
       delayMs: Number(opt('--delay') ?? 60),
       concurrency: Number(opt('--parallel-points') ?? 2),
       keep: args.includes('--keep'),
+      matching: args.flatMap((a, i) => (a === '--match' && args[i + 1] ? [args[i + 1]!] : [])),
       log,
     });
     const failed = c.results.filter((r) => !r.identical || !r.reached);

@@ -52,6 +52,19 @@ function formatTrace(r: TraceReport): string {
     for (const c of r.integration.conflicts) out.push(`  conflict: ${c.taskId} in ${c.files.join(', ')}`);
     if (r.integration.gatePassed !== undefined) out.push(`  gate ${r.integration.gatePassed ? 'passed' : 'failed'}`);
   }
+  for (const pr of r.pullRequests) out.push('', formatPullRequest(pr));
   if (r.summary) out.push('', r.summary);
   return out.join('\n');
+}
+
+/** "Pull request #3 open: https://… (head → base); checks pass; approved; 2 fix(es) pushed". */
+export function formatPullRequest(pr: TraceReport['pullRequests'][number]): string {
+  const failing = pr.checks?.filter((c) => c.status === 'failure').map((c) => c.name) ?? [];
+  const pending = pr.checks?.filter((c) => c.status === 'pending').length ?? 0;
+  const checks = !pr.checks ? 'not watched yet' : pr.checks.length === 0 ? 'no checks' : failing.length ? `failing: ${failing.join(', ')}` : pending ? `${pending} check(s) running` : 'checks pass';
+  const review = pr.review ? `; ${{ approved: 'approved', changes_requested: 'changes requested', none: 'no decisive review' }[pr.review]}` : '';
+  const fixes = pr.fixesPushed || pr.fixesFailed ? `; ${pr.fixesPushed} fix(es) pushed${pr.fixesFailed ? `, ${pr.fixesFailed} failed` : ''}` : '';
+  const whose = pr.taskId ? ` (${pr.taskId})` : '';
+  const watch = pr.watch?.outcome === 'needs_human' ? `\n  needs you: ${pr.watch.reason}` : '';
+  return `${bold(`Pull request #${pr.number}`)}${whose} ${pr.state ?? 'open'}: ${pr.url}\n  ${dim(`${pr.head} → ${pr.base}`)}; ${checks}${review}${fixes}${watch}`;
 }

@@ -12,8 +12,11 @@ export interface RunnerInput {
   taskId: string | null;
   /** 1-based: the actor's build attempt (its resolution number when resolving), or the critic's review number, within the task's current try. */
   attempt: number;
-  /** 'resolve': the actor is resolving a merge conflict with integration (the prompt says which). */
-  purpose?: 'resolve';
+  /**
+   * 'resolve': the actor is resolving a merge conflict (the prompt says which); 'fix': the actor or
+   * critic works on a pull request's failing check or review (`taskloom watch`).
+   */
+  purpose?: 'resolve' | 'fix';
   model?: string;
   access: AccessLevel;
   /** Continue this agent conversation instead of starting a new one, where the agent supports it. */

@@ -7,7 +7,8 @@ import { WorkspaceError } from '../workspace/errors';
 import { createGit } from '../workspace/git';
 import { resolveCommit } from '../workspace/gitQueries';
 import { branchContains, checkoutToApplyTo, fastForwardCurrentBranch, mergeIntoCurrentBranch, type MergedIntoBranch } from '../workspace/mergeIntoCurrentBranch';
-import { squashOnto } from '../workspace/squashOnto';
+import { squashOnto, type SquashStep } from '../workspace/squashOnto';
+import { pullRequestTitle } from '../report/pullRequestBody';
 
 export interface ApplyOutcome extends MergedIntoBranch {
   history: ApplyHistory;
@@ -70,10 +71,16 @@ export async function applyRun(session: RunSession, cwd: string, history: ApplyH
     result = await mergeIntoCurrentBranch(repo, head, commitMessage(state.goal, { run: state.runId }, body));
     commits = 1;
   } else {
-    const steps = state.integration.merged.flatMap((id) => {
+    const steps: SquashStep[] = state.integration.merged.flatMap((id) => {
       const task = state.tasks[id]!;
       return task.mergeCommit ? [{ mergeCommit: task.mergeCommit, message: taskCommits(session, task).squashed() }] : [];
     });
+    // Fixes `watch` pushed on the run's pull request came after the last merge: one more commit.
+    const lastMerge = state.integration.head;
+    if (lastMerge && lastMerge !== head) {
+      const fixes = (await createGit(state.repoRoot).raw(['rev-list', '--reverse', '--no-merges', `${lastMerge}..${head}`])).split('\n').filter(Boolean);
+      if (fixes.length) steps.push({ commits: fixes, message: commitMessage(`${pullRequestTitle(state)}: fixes from its pull request`, { run: state.runId }) });
+    }
     const squashed = await squashOnto(repo, repo.headCommit, steps);
     result = await fastForwardCurrentBranch(repo, squashed.head);
     commits = squashed.commits;

@@ -132,10 +132,55 @@ export type RunEventBody =
   | { type: 'overlap_detected'; taskId: string; otherTaskId: string; files: string[] }
   /** The run's work was applied to the user's branch: merged, or one commit per task (`squash`). */
   | { type: 'run_applied'; branch: string; commit: string; history: ApplyHistory; commits: number }
+  /** A pull request of the run on its forge: the whole run (taskId null), or one task's in a stack. */
+  | {
+      type: 'pull_request';
+      taskId: string | null;
+      number: number;
+      url: string;
+      head: string;
+      base: string;
+      action: 'opened' | 'updated';
+      /** OWNER/REPO on the forge, and the remote its branch is pushed to: where `watch` looks and pushes. */
+      repo: string;
+      remote: string;
+    }
+  /** What `watch` saw on a pull request, recorded when it changed: its head, the head's checks, the reviews, mergeability. */
+  | {
+      type: 'pr_observed';
+      number: number;
+      headSha: string;
+      state: 'open' | 'closed' | 'merged';
+      mergeable: boolean | null;
+      checks: Array<{ name: string; status: CheckStatus }>;
+      review: ReviewVerdict;
+    }
+  /**
+   * `watch` reacts to signals (`check:<id>`, `review:<id>`, `conflict:<head sha>`) it has not
+   * reacted to before: an agent fixes them on the pull request's branch at `headSha`. `taskIds`
+   * are whose actors work on it (null: the integration's).
+   */
+  | { type: 'pr_reaction_started'; number: number; reaction: number; kind: PullRequestReactionKind; signals: string[]; headSha: string; taskIds: Array<string | null>; summary: string }
+  /** A reaction a stopped `watch` left unfinished is taken up again (nothing was pushed yet). */
+  | { type: 'pr_reaction_resumed'; number: number; reaction: number; reason: string }
+  /** The gate on a reaction's fix, in its worktree (the run's gate commands). */
+  | { type: 'pr_fix_gated'; number: number; reaction: number; attempt: number; passed: boolean; commands: GateCommandResult[] }
+  | { type: 'pr_fix_reviewed'; number: number; reaction: number; attempt: number; verdict: CriticVerdict; blocking: number }
+  | { type: 'pr_fix_pushed'; number: number; reaction: number; commit: string; commits: number }
+  /** The reply on the review comment a reaction answered. */
+  | { type: 'pr_replied'; number: number; reaction: number; commentId: string }
+  | { type: 'pr_reaction_finished'; number: number; reaction: number; outcome: 'pushed' | 'failed'; reason: string }
+  /** `watch` stopped watching: the pull request is green (checks pass, the latest review approves), merged, or needs a person. */
+  | { type: 'pr_watch_ended'; number: number; outcome: 'green' | 'merged' | 'needs_human'; reason: string }
   | { type: 'run_paused'; reason: string }
   | { type: 'run_resumed'; reason: string }
   | { type: 'run_finished'; status: RunEndStatus; summary: string; counts?: RunCounts }
   | { type: 'warning'; message: string; taskId?: string };
+
+export type CheckStatus = 'pending' | 'success' | 'failure';
+/** A pull request's reviews in one word: a latest review (per reviewer) requests changes, or approves, or none decides yet. */
+export type ReviewVerdict = 'changes_requested' | 'approved' | 'none';
+export type PullRequestReactionKind = 'check' | 'review' | 'conflict';
 
 /** How many of a run's tasks are where, as the run's end records it (absent in 0.1 logs). */
 export interface RunCounts {

@@ -1,10 +1,12 @@
 import { EVENT_SCHEMA_VERSION, type EventOf, type RunEvent } from './events';
-import { decide, QUEUE_HANDLERS, taskOf } from './queueProjection';
+import { PULL_REQUEST_HANDLERS } from './pullRequestProjection';
+import { decide, findingLines, lastLines, taskOf } from './decisionLedger';
+import { QUEUE_HANDLERS } from './queueProjection';
 import { PROJECTION_VERSION, type RunState, type TaskView } from './runState';
 import { TaskStateMachine } from './taskStateMachine';
 import { isInFlight, isQueued, isSettled, type TaskState } from './taskStates';
 import { addUsage, ZERO_USAGE } from './usage';
-import { blockingFindings, findingFingerprint, type CriticVerdict } from './verdict';
+import { blockingFindings, findingFingerprint } from './verdict';
 import type { Plan, PlanTask } from './plan';
 
 /** An event of a format newer than this release reads: the log is the user's, so it is refused, never misread. */
@@ -49,6 +51,7 @@ type Handlers = { [T in RunEvent['type']]: (state: RunState, event: EventOf<T>) 
 
 const HANDLERS: Handlers = {
   ...QUEUE_HANDLERS,
+  ...PULL_REQUEST_HANDLERS,
   run_created: () => {},
   plan_proposed(state, e) {
     if (Object.values(state.tasks).some((t) => t.transitions.length > 0)) {
@@ -306,6 +309,7 @@ function createRunState(e: EventOf<'run_created'>): RunState {
     usage: { total: { ...ZERO_USAGE }, byRole: {}, byTask: {}, calls: 0 },
     integration: { merged: [], conflicts: [], batches: 0, overlapMode: e.config.overlap ?? 'off', overlaps: [], overlapsPredicted: false },
     warnings: [],
+    pullRequests: {},
     lastSeq: e.seq,
   };
   installPlan(state, e.plan);
@@ -356,9 +360,3 @@ function describePlan(plan: Plan): string[] {
   if (plan.rationale) details.unshift(`Why: ${plan.rationale}`);
   return details;
 }
-
-const findingLines = (verdict: CriticVerdict): string[] =>
-  verdict.findings.map((f) => `[${f.severity}/${f.category}] ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : ''}${f.message}`);
-
-const lastLines = (text: string, count: number): string[] =>
-  text.split('\n').filter((line) => line.trim()).slice(-count);

@@ -1,5 +1,6 @@
-import type { EventOf, RunEvent } from './events';
-import type { Decision, RunState, TaskView } from './runState';
+import type { EventOf } from './events';
+import { decide, taskOf } from './decisionLedger';
+import type { RunState } from './runState';
 
 type QueueEventType =
   | 'integration_prepared'
@@ -95,20 +96,3 @@ export const QUEUE_HANDLERS: QueueHandlers = {
     decide(state, e, 'overlap', `"${e.taskId}" changed ${e.files.join(', ')}, also changed by "${e.otherTaskId}"`, undefined, e.taskId);
   },
 };
-
-export function taskOf(state: RunState, taskId: string): TaskView {
-  const task = state.tasks[taskId];
-  if (!task) throw new Error(`Event refers to unknown task "${taskId}"`);
-  return task;
-}
-
-export function decide(
-  state: RunState,
-  e: RunEvent,
-  kind: Decision['kind'],
-  summary: string,
-  details?: string[],
-  taskId?: string,
-): void {
-  state.decisions.push({ seq: e.seq, at: e.at, kind, summary, ...(taskId ? { taskId } : {}), ...(details?.length ? { details } : {}) });
-}

@@ -1,4 +1,4 @@
-import type { AgentRole, ApplyHistory, GateCommandResult, OverlapMode, OverlapPair, RunCounts, RunEndStatus } from './events';
+import type { AgentRole, ApplyHistory, EventOf, GateCommandResult, OverlapMode, OverlapPair, PullRequestReactionKind, RunCounts, RunEndStatus } from './events';
 import type { Plan } from './plan';
 import type { RunConfig } from './runConfig';
 import type { TaskEvent, TaskState } from './taskStates';
@@ -114,7 +114,7 @@ export interface TaskView {
   finishedAt?: string;
 }
 
-export type DecisionKind = 'plan' | 'gate' | 'critic' | 'human' | 'merge' | 'conflict' | 'integration' | 'queue' | 'overlap' | 'run';
+export type DecisionKind = 'plan' | 'gate' | 'critic' | 'human' | 'merge' | 'conflict' | 'integration' | 'queue' | 'overlap' | 'pull_request' | 'run';
 
 export interface Decision {
   seq: number;
@@ -157,7 +157,38 @@ export interface IntegrationView {
  * Bumped whenever what the projection derives changes shape: a snapshot made by another
  * version is not replayed onto, the run is rebuilt from its log instead.
  */
-export const PROJECTION_VERSION = 2;
+export const PROJECTION_VERSION = 3;
+
+export interface PullRequestReaction {
+  id: number;
+  kind: PullRequestReactionKind;
+  signals: string[];
+  headSha: string;
+  taskIds: Array<string | null>;
+  summary: string;
+  status: 'running' | 'pushed' | 'failed';
+  /** Set once the fix is on the forge (before the replies are posted). */
+  pushed?: { commit: string; commits: number };
+  /** Review comments already answered. */
+  replied: string[];
+  /** The gate's last result on the fix. */
+  gate?: { passed: boolean; commands: GateCommandResult[] };
+  reason?: string;
+}
+
+export interface PullRequestRecord {
+  number: number;
+  url: string;
+  head: string;
+  base: string;
+  repo: string;
+  remote: string;
+  /** What `watch` last saw. */
+  observed?: Omit<EventOf<'pr_observed'>, 'type' | 'seq' | 'runId' | 'v'>;
+  reactions: PullRequestReaction[];
+  /** How the last `watch` ended, if it did. */
+  watch?: { outcome: EventOf<'pr_watch_ended'>['outcome']; reason: string; at: string };
+}
 
 export interface RunState {
   projectionVersion: number;
@@ -182,6 +213,8 @@ export interface RunState {
   pausedReason?: string;
   finishedSummary?: string;
   finishedCounts?: RunCounts;
+  /** The run's pull requests, by task id ('' for the one of the whole run). */
+  pullRequests: Record<string, PullRequestRecord>;
   /** The last time the run was applied to a branch of the user's. */
   applied?: { branch: string; commit: string; history: ApplyHistory; commits: number; at: string };
   warnings: string[];

@@ -1,6 +1,6 @@
-import type { AgentRole, HumanAction } from '../domain/events';
+import type { AgentRole, CheckStatus, HumanAction, ReviewVerdict } from '../domain/events';
 import { allowedHumanActions } from '../domain/humanActions';
-import type { QueueProblem, RunState } from '../domain/runState';
+import type { PullRequestRecord, QueueProblem, RunState } from '../domain/runState';
 import { countTasks, type TaskCounts } from '../domain/taskCounts';
 import type { TaskState } from '../domain/taskStates';
 import type { TokenUsage } from '../domain/usage';
@@ -42,8 +42,40 @@ export interface TraceReport {
   /** `gatePassed`: the integration gate's last result, on the commit it names (when the log records one). */
   integration: RunState['integration'] & { gatePassed?: boolean };
   usage: { total: TokenUsage; byRole: Partial<Record<AgentRole, TokenUsage>>; byTask: Record<string, TokenUsage>; calls: number };
+  /** The run's pull requests and what `watch` last saw on each (absent fields: never watched). */
+  pullRequests: PullRequestSummary[];
   warnings: string[];
   summary?: string;
+}
+
+export interface PullRequestSummary {
+  taskId: string | null;
+  number: number;
+  url: string;
+  head: string;
+  base: string;
+  state?: 'open' | 'closed' | 'merged';
+  checks?: Array<{ name: string; status: CheckStatus }>;
+  review?: ReviewVerdict;
+  /** Fixes `watch` pushed, and the ones it gave up on. */
+  fixesPushed: number;
+  fixesFailed: number;
+  watch?: NonNullable<PullRequestRecord['watch']>;
+}
+
+/** The run's pull requests in one shape for the CLI, the tree and the run view. */
+export function pullRequestSummaries(state: RunState): PullRequestSummary[] {
+  return Object.entries(state.pullRequests).map(([key, pr]) => ({
+    taskId: key === '' ? null : key,
+    number: pr.number,
+    url: pr.url,
+    head: pr.head,
+    base: pr.base,
+    ...(pr.observed ? { state: pr.observed.state, checks: pr.observed.checks, review: pr.observed.review } : {}),
+    fixesPushed: pr.reactions.filter((r) => r.status === 'pushed').length,
+    fixesFailed: pr.reactions.filter((r) => r.status === 'failed').length,
+    ...(pr.watch ? { watch: pr.watch } : {}),
+  }));
 }
 
 export function buildTraceReport(state: RunState): TraceReport {
@@ -80,6 +112,7 @@ export function buildTraceReport(state: RunState): TraceReport {
     counts: countTasks(state),
     integration: { ...state.integration, ...(state.integration.lastGate ? { gatePassed: state.integration.lastGate.passed } : {}) },
     usage: state.usage,
+    pullRequests: pullRequestSummaries(state),
     warnings: state.warnings,
     ...(state.finishedSummary ? { summary: state.finishedSummary } : {}),
   };

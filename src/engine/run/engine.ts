@@ -18,6 +18,8 @@ import { IntegrationBranch } from '../workspace/integrationBranch';
 import { continueHandResolution, startHandResolution, type ContinueOutcome, type HandResolution } from './handResolution';
 import { queueForMerge } from './taskLoop';
 import { taskCommits } from './taskCommits';
+import { watchPullRequests, type WatchOptions, type WatchOutcome } from '../deliver/watchPullRequests';
+import type { Forge } from '../forge/forge';
 import { RunStore } from '../store/runStore';
 import { ensureExcluded, inspectRepo, type RepoInfo } from '../workspace/repoInspector';
 import { WorktreeManager } from '../workspace/worktreeManager';
@@ -203,6 +205,16 @@ export class TaskloomEngine {
     };
     try {
       return await driveRun(ctx);
+    } finally {
+      this.store.flush(session.runId);
+    }
+  }
+
+  /** Keeps the run's pull requests green on `forge` (see watchPullRequests); commits sign as the run's do. */
+  async watchPullRequests(session: RunSession, forge: Forge, options: WatchOptions, signal: AbortSignal): Promise<WatchOutcome> {
+    await assertSigningWorks(this.repo.root, this.repo.identity);
+    try {
+      return await watchPullRequests({ session, forge, signal, runner: this.runnerFor(session), repo: this.repo, worktrees: this.worktrees(session) }, options);
     } finally {
       this.store.flush(session.runId);
     }

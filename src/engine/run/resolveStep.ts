@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PlanTask } from '../domain/plan';
 import { resolvePrompt } from '../loop/resolutionPrompts';
 import { clip } from '../text/clip';
+import { readTextOrReason } from '../text/readTextOrReason';
 import { actorSnapshotRef, snapshotWorktree } from '../workspace/actorSnapshot';
 import { callAgent } from './agentCall';
 import type { RunContext } from './runContext';
@@ -36,7 +36,7 @@ export async function resolveStep(ctx: RunContext, task: PlanTask, path: string)
   const prompt = resolvePrompt({
     goal: session.state.goal,
     task,
-    files: resolution.files.map((file) => ({ path: file, text: clip(readText(join(path, file)), FILE_LIMIT) })),
+    files: resolution.files.map((file) => ({ path: file, text: clip(readTextOrReason(join(path, file)), FILE_LIMIT) })),
     ours: clip(sides.ours, DIFF_LIMIT),
     theirs: theirTasks,
     theirsDiff: clip(sides.theirs, DIFF_LIMIT),
@@ -57,12 +57,4 @@ export async function resolveStep(ctx: RunContext, task: PlanTask, path: string)
   if (committed) session.emit({ type: 'work_committed', taskId: task.id, attempt: view.attempt, commit: committed.commit, filesChanged: resolution.files });
   session.transition(task.id, 'BUILD_FINISHED', `actor resolved the conflict in ${resolution.files.join(', ')}`);
   return { next: 'continue' };
-}
-
-function readText(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    return `(cannot be read: ${(error as Error).message})`;
-  }
 }

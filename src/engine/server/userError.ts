@@ -26,6 +26,7 @@ const USER_FACING = new Set([
   'PlanningError',
   'WorkspaceError',
   'UnsupportedEventError',
+  'ForgeError',
   'ScenarioError',
   'CorruptLogError',
   'HumanDecisionError',

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { GitResponseError, type MergeSummary, type SimpleGit } from 'simple-git';
 import { WorkspaceError } from './errors';
 import { isAncestor, resolveCommit, unmergedFiles } from './gitQueries';
-import { clearStaleIndexLock, clearStaleRefLocks, mergeInProgressAt } from './worktreeFiles';
+import { clearRunIndexLocks, clearStaleIndexLock, clearStaleRefLocks, mergeInProgressAt } from './worktreeFiles';
 import { INTEGRATION_NAME, repoGit, type RepoLocation } from './worktreeManager';
 import { addWorktree, discardWorktree, errorText, exclusive, isDirectory, listWorktrees, mergeNoVerify, resetHard, samePath } from './worktreeOps';
 
@@ -45,6 +45,7 @@ export class IntegrationBranch {
   async prepare(runBase: string): Promise<{ path: string; branch: string; head: string }> {
     return this.exclusive(async () => {
       await clearStaleRefLocks(this.repo.gitCommonDir, this.runId);
+      await clearRunIndexLocks(this.repo.gitCommonDir, this.worktreeDir);
       let head = await resolveCommit(this.git, `refs/heads/${this.branch}`);
       if (!head) {
         await this.git.raw(['branch', '-q', this.branch, runBase]);

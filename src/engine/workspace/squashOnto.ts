@@ -6,11 +6,8 @@ import { splitNul, unmergedFiles } from './gitQueries';
 import { mergeInProgressAt } from './worktreeFiles';
 import { repoGit, type RepoLocation } from './worktreeManager';
 
-export interface SquashStep {
-  /** A merge commit of the integration branch: its change against its first parent becomes one commit. */
-  mergeCommit: string;
-  message: string;
-}
+/** What becomes one commit: a merge commit's change against its first parent, or a run of plain commits. */
+export type SquashStep = { mergeCommit: string; message: string } | { commits: string[]; message: string };
 
 /**
  * Replays each step's change onto `onto` as one commit (the repository's identity, signed where
@@ -28,7 +25,7 @@ export async function squashOnto(repo: RepoLocation, onto: string, steps: Squash
   try {
     for (const step of steps) {
       try {
-        await wt.raw(['cherry-pick', '--no-commit', '-m', '1', step.mergeCommit]);
+        await wt.raw(['cherry-pick', '--no-commit', ...('mergeCommit' in step ? ['-m', '1', step.mergeCommit] : step.commits)]);
       } catch (error) {
         const files = await unmergedFiles(wt);
         if (mergeInProgressAt(path) || files.length) await wt.raw(['cherry-pick', '--abort']).catch(() => undefined);

@@ -74,3 +74,23 @@ export async function clearStaleRefLocks(gitCommonDir: string, runId: string): P
   await walk(join(gitCommonDir, 'refs', 'taskloom', runId));
   return removed;
 }
+
+/**
+ * The same for the index locks of the run's worktrees (`<common dir>/worktrees/<name>/index.lock`
+ * for a worktree inside `runWorktreeDir`): at the start of a drive no git of Taskloom's runs there,
+ * however young the lock is (a resume right after a kill finds it seconds old). Returns the locks removed.
+ */
+export async function clearRunIndexLocks(gitCommonDir: string, runWorktreeDir: string): Promise<string[]> {
+  const removed: string[] = [];
+  const admin = join(gitCommonDir, 'worktrees');
+  const names = await readdir(admin).catch(() => [] as string[]);
+  for (const name of names) {
+    const lock = join(admin, name, 'index.lock');
+    if (!existsSync(lock)) continue;
+    const gitdir = await readFile(join(admin, name, 'gitdir'), 'utf8').catch(() => '');
+    if (!resolve(gitdir.trim()).startsWith(resolve(runWorktreeDir) + '/')) continue;
+    await rm(lock, { force: true });
+    removed.push(lock);
+  }
+  return removed;
+}

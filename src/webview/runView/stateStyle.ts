@@ -86,6 +86,7 @@ export const DECISION_ICON: Record<DecisionKind, string> = {
   integration: 'git-pull-request',
   queue: 'list-ordered',
   overlap: 'layers',
+  pull_request: 'git-pull-request-create',
   run: 'run-all',
 };
 

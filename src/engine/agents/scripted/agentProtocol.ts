@@ -10,7 +10,7 @@ export const agentRequestSchema = z.object({
   role: z.enum(['planner', 'actor', 'critic']),
   taskId: z.string().nullable(),
   attempt: z.number().int().positive(),
-  purpose: z.literal('resolve').optional(),
+  purpose: z.enum(['resolve', 'fix']).optional(),
   scenarioPath: z.string(),
   prompt: z.string(),
 });

@@ -79,6 +79,18 @@ const roleScriptSchema = z.strictObject({
   critic: stepsSchema.optional(),
   /** The actor resolving a merge conflict, by resolution; unscripted, it keeps both sides of every conflict. */
   resolve: stepsSchema.optional(),
+  /** The task's actor addressing a review of the run's pull request (`taskloom watch`), by attempt within the fix. */
+  fix: stepsSchema.optional(),
+});
+
+/** What the agents do on the run's pull request (`taskloom watch`): fixes no task owns, their reviews, base conflicts. */
+const pullRequestScriptSchema = z.strictObject({
+  /** The integration's actor fixing a failing check or a review of files no task changed, by attempt within the fix. */
+  actor: stepsSchema.optional(),
+  /** The critic reviewing a fix, by review within the fix; unscripted, it approves. */
+  critic: stepsSchema.optional(),
+  /** Resolving a conflict with the base branch; unscripted, it keeps both sides. */
+  resolve: stepsSchema.optional(),
 });
 
 export const scenarioSchema = z.strictObject({
@@ -96,6 +108,7 @@ export const scenarioSchema = z.strictObject({
   tasks: z.record(z.string(), roleScriptSchema).default({}),
   /** For tasks not listed in `tasks`, or listed without steps for the role. */
   fallback: roleScriptSchema.optional(),
+  pullRequest: pullRequestScriptSchema.optional(),
 });
 
 export type Scenario = z.infer<typeof scenarioSchema>;
@@ -138,11 +151,19 @@ export function selectStep(
   role: AgentRole,
   taskId: string | null,
   attempt: number,
-  purpose?: 'resolve',
+  purpose?: 'resolve' | 'fix',
 ): ScenarioStep | undefined {
-  const steps = purpose === 'resolve' && taskId !== null ? (scenario.tasks[taskId]?.resolve ?? scenario.fallback?.resolve) : stepsFor(scenario, role, taskId);
+  const steps = purposeSteps(scenario, role, taskId, purpose) ?? stepsFor(scenario, role, taskId);
   if (!steps || steps.length === 0) return undefined;
   return steps[Math.min(Math.max(attempt, 1), steps.length) - 1];
+}
+
+function purposeSteps(scenario: Scenario, role: AgentRole, taskId: string | null, purpose: 'resolve' | 'fix' | undefined): ScenarioStep[] | undefined {
+  const pr = scenario.pullRequest;
+  if (purpose === 'resolve') return taskId === null ? (pr?.resolve ?? []) : (scenario.tasks[taskId]?.resolve ?? scenario.fallback?.resolve ?? []);
+  if (purpose !== 'fix') return undefined;
+  if (role === 'critic') return pr?.critic ?? [];
+  return (taskId === null ? undefined : scenario.tasks[taskId]?.fix) ?? pr?.actor ?? [];
 }
 
 function stepsFor(scenario: Scenario, role: AgentRole, taskId: string | null): ScenarioStep[] | undefined {

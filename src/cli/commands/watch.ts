@@ -1,0 +1,72 @@
+import { forgeFor } from '../../engine/deliver/pullRequests';
+import { watchedPullRequests } from '../../engine/deliver/watchPullRequests';
+import { TaskloomEngine } from '../../engine/run/engine';
+import { EXIT, UsageError } from '../cliErrors';
+import { dim, green, red, yellow } from '../format';
+import { parseCommandArgs } from '../parseCommandArgs';
+import { createProgressPrinter } from '../progressPrinter';
+
+export const WATCH_USAGE = 'taskloom watch [RUN_ID] [--interval SECONDS] [--timeout SECONDS] [--cwd DIR]';
+
+const DEFAULT_INTERVAL_SECONDS = 30;
+
+/**
+ * `taskloom watch`: keeps the run's pull requests green (failing checks, reviews that request
+ * changes and conflicts with the base go to agents), until every check passes and the latest
+ * review approves (exit 0), or a person is needed (exit 1). Ctrl-C stops it; nothing is lost.
+ */
+export async function watchCommand(argv: string[]): Promise<number> {
+  const { values, positionals, cwd } = parseCommandArgs(argv, { interval: { type: 'string' }, timeout: { type: 'string' } });
+  const intervalSeconds = seconds(values.interval as string | undefined, '--interval') ?? DEFAULT_INTERVAL_SECONDS;
+  const timeoutSeconds = seconds(values.timeout as string | undefined, '--timeout');
+  const engine = await TaskloomEngine.open(cwd, { command: 'taskloom watch' });
+  const controller = new AbortController();
+  const onSignal = () => {
+    process.stderr.write(yellow('\nStopping watch (a fix under way stops too; run watch again to finish it)…\n'));
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const runId = positionals[0] ?? engine.store.lastRunId();
+    if (!runId) throw new UsageError('There is no run here', `Start one with: taskloom run --plan FILE, then: taskloom pr`);
+    const session = engine.session(runId);
+    const [first] = watchedPullRequests(session.state.pullRequests);
+    if (!first) throw new UsageError(`Run ${runId} has no pull request to watch`, `Open one first: taskloom pr ${runId}`);
+    const forge = await forgeFor(engine.repo.root, { remote: first.remote, repo: first.repo });
+    const printer = createProgressPrinter();
+    const stop = session.onEvent(printer);
+    const started = Date.now();
+    const stamp = () => dim(`${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s`);
+    process.stdout.write(`Watching ${watchedPullRequests(session.state.pullRequests).map((p) => `#${p.number} ${p.url}`).join(', ')} every ${intervalSeconds}s\n`);
+    const outcome = await engine
+      .watchPullRequests(
+        session,
+        forge,
+        {
+          intervalMs: intervalSeconds * 1000,
+          ...(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
+          onProgress: (line) => process.stdout.write(`${stamp()}  ${dim(line)}\n`),
+        },
+        controller.signal,
+      )
+      .finally(stop);
+    for (const reason of outcome.reasons) {
+      const colour = outcome.outcome === 'green' || outcome.outcome === 'merged' ? green : outcome.outcome === 'needs_human' ? red : yellow;
+      process.stdout.write(`${colour(reason)}\n`);
+    }
+    if (outcome.next) process.stdout.write(`${outcome.next}\n`);
+    return outcome.outcome === 'green' || outcome.outcome === 'merged' ? EXIT.ok : EXIT.needsHuman;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    engine.close();
+  }
+}
+
+function seconds(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} takes a number of seconds, not "${value}"`, WATCH_USAGE);
+  return n;
+}

@@ -1,0 +1,132 @@
+import type { PullRequestReactionKind, ReviewVerdict } from '../domain/events';
+import type { PullRequestRecord } from '../domain/runState';
+import type { CheckResult, PullRequestStatus, Review, ReviewComment } from '../forge/forge';
+
+/** How many fixes of one kind a pull request gets before `watch` hands it to a person. */
+export interface WatchLimits {
+  checkFixes: number;
+  reviewFixes: number;
+  conflictFixes: number;
+}
+
+/** What a reaction works on, read from the forge's status by its signals. */
+export interface ReactionInput {
+  kind: PullRequestReactionKind;
+  signals: string[];
+  summary: string;
+  checks: CheckResult[];
+  review?: Review;
+  /** The review's comments that start a thread (replies are not asked of the agent). */
+  comments: ReviewComment[];
+}
+
+export type WatchStep =
+  | { kind: 'done'; outcome: 'green' | 'merged'; reason: string }
+  | { kind: 'human'; reason: string; next: string }
+  | { kind: 'wait'; reason: string }
+  | { kind: 'react'; input: ReactionInput };
+
+const checkSignal = (c: CheckResult) => `check:${c.id}`;
+const reviewSignal = (r: Review) => `review:${r.id}`;
+const conflictSignal = (headSha: string) => `conflict:${headSha}`;
+
+/**
+ * What `watch` does next with a pull request, given what the forge says now and what the run
+ * recorded. A signal (a failing check run, a review requesting changes, a conflict at a head) is
+ * reacted to once: a restarted `watch` reads the record and never reacts to it again. Pure.
+ */
+export function nextWatchStep(status: PullRequestStatus, record: PullRequestRecord, limits: WatchLimits): WatchStep {
+  const pr = status.pullRequest;
+  if (pr.state === 'merged') return { kind: 'done', outcome: 'merged', reason: `merged into ${pr.base}` };
+  if (pr.state === 'closed') {
+    return { kind: 'human', reason: 'it was closed without being merged', next: `Reopen it on the forge and run taskloom watch again, or open a new one with taskloom pr.` };
+  }
+  const reacted = (signal: string) => record.reactions.find((r) => r.signals.includes(signal));
+  const gaveUp = (signal: string) => {
+    const reaction = reacted(signal);
+    return reaction?.status === 'failed' ? reaction : undefined;
+  };
+  const reactions = (kind: PullRequestReactionKind) => record.reactions.filter((r) => r.kind === kind).length;
+  const handBack = (what: string) => `Fix ${what} on ${pr.head} yourself and push; then run taskloom watch again (new commits are new signals).`;
+
+  if (pr.mergeable === false) {
+    const signal = conflictSignal(pr.headSha);
+    const failed = gaveUp(signal);
+    if (failed) return { kind: 'human', reason: `the conflict with ${pr.base} could not be resolved: ${failed.reason ?? 'the fix failed'}`, next: handBack(`the conflict with ${pr.base}`) };
+    if (!reacted(signal)) {
+      if (reactions('conflict') >= limits.conflictFixes) {
+        return { kind: 'human', reason: `it conflicts with ${pr.base} again after ${limits.conflictFixes} resolution(s)`, next: handBack(`the conflict with ${pr.base}`) };
+      }
+      return { kind: 'react', input: { kind: 'conflict', signals: [signal], summary: `conflicts with ${pr.base}`, checks: [], comments: [] } };
+    }
+  }
+
+  const failing = status.checks.filter((c) => c.status === 'failure');
+  const failedFix = failing.map((c) => ({ check: c, reaction: gaveUp(checkSignal(c)) })).find((f) => f.reaction);
+  if (failedFix) {
+    return { kind: 'human', reason: `the fix for the failing check "${failedFix.check.name}" did not pass: ${failedFix.reaction!.reason ?? 'it failed'}`, next: handBack(`"${failedFix.check.name}"`) };
+  }
+  const fresh = failing.filter((c) => !reacted(checkSignal(c)));
+  if (fresh.length) {
+    const unreadable = fresh.find((c) => c.output.trim() === '' && c.annotations.length === 0);
+    if (unreadable) {
+      return {
+        kind: 'human',
+        reason: `the check "${unreadable.name}" failed without output or annotations an agent could work from`,
+        next: `${unreadable.url ? `See why at ${unreadable.url}. ` : ''}${handBack(`"${unreadable.name}"`)}`,
+      };
+    }
+    if (reactions('check') >= limits.checkFixes) {
+      return { kind: 'human', reason: `checks still fail after ${limits.checkFixes} fix(es): ${fresh.map((c) => c.name).join(', ')}`, next: handBack(fresh.map((c) => `"${c.name}"`).join(', ')) };
+    }
+    const names = fresh.map((c) => c.name).join(', ');
+    return { kind: 'react', input: { kind: 'check', signals: fresh.map(checkSignal), summary: `failing check(s): ${names}`, checks: fresh, comments: [] } };
+  }
+
+  const latest = latestDecisiveReviews(status.reviews);
+  const requesting = latest.filter((r) => r.state === 'changes_requested');
+  for (const review of requesting) {
+    const signal = reviewSignal(review);
+    const failed = gaveUp(signal);
+    if (failed) return { kind: 'human', reason: `the changes ${review.author} requested could not be made: ${failed.reason ?? 'the fix failed'}`, next: handBack(`what ${review.author} asked for`) };
+    if (reacted(signal)) continue;
+    if (reactions('review') >= limits.reviewFixes) {
+      return { kind: 'human', reason: `${review.author} still requests changes after ${limits.reviewFixes} round(s) of fixes`, next: handBack(`what ${review.author} asked for`) };
+    }
+    const comments = status.comments.filter((c) => c.reviewId === review.id && c.inReplyTo === null);
+    return { kind: 'react', input: { kind: 'review', signals: [signal], summary: `${review.author} requested changes (${comments.length} comment(s))`, checks: [], review, comments } };
+  }
+
+  const pending = status.checks.filter((c) => c.status === 'pending');
+  if (pending.length) return { kind: 'wait', reason: `${pending.length} check(s) running: ${pending.map((c) => c.name).join(', ')}` };
+  if (pr.mergeable === false) return { kind: 'wait', reason: `the conflict fix is pushed; waiting for the forge to check mergeability` };
+  if (requesting.length) return { kind: 'wait', reason: `waiting for ${requesting.map((r) => r.author).join(', ')} to review the fix` };
+  const approvers = latest.filter((r) => r.state === 'approved').map((r) => r.author);
+  const checks = status.checks.length ? `every check passes (${status.checks.length})` : 'there are no checks';
+  if (approvers.length) return { kind: 'done', outcome: 'green', reason: `${checks} and ${approvers.join(', ')} approved` };
+  return { kind: 'wait', reason: `${checks}; waiting for a review` };
+}
+
+/** Each reviewer's latest review that decides something (approve, request changes, dismissed), oldest first. */
+export function latestDecisiveReviews(reviews: Review[]): Review[] {
+  const latest = new Map<string, Review>();
+  for (const review of [...reviews].sort((a, b) => a.submittedAt.localeCompare(b.submittedAt))) {
+    if (review.state === 'approved' || review.state === 'changes_requested' || review.state === 'dismissed') latest.set(review.author, review);
+  }
+  return [...latest.values()].filter((r) => r.state !== 'dismissed');
+}
+
+/** The reviews in one word, as recorded and shown: anyone's latest requesting changes wins over approvals. */
+export function reviewVerdict(reviews: Review[]): ReviewVerdict {
+  const latest = latestDecisiveReviews(reviews);
+  if (latest.some((r) => r.state === 'changes_requested')) return 'changes_requested';
+  return latest.some((r) => r.state === 'approved') ? 'approved' : 'none';
+}
+
+/** The reaction `signals` stand for, read again from the forge's status (for a reaction taken up after a restart). */
+export function reactionInputFor(status: PullRequestStatus, kind: PullRequestReactionKind, signals: string[], summary: string): ReactionInput {
+  const checks = status.checks.filter((c) => signals.includes(checkSignal(c)));
+  const review = status.reviews.find((r) => signals.includes(reviewSignal(r)));
+  const comments = review ? status.comments.filter((c) => c.reviewId === review.id && c.inReplyTo === null) : [];
+  return { kind, signals, summary, checks, ...(review ? { review } : {}), comments };
+}

@@ -1,0 +1,146 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { EventOf } from '../domain/events';
+import type { PullRequestRecord } from '../domain/runState';
+import { ForgeError, type PullRequestStatus } from '../forge/forge';
+import { finishInterruptedReaction, startReaction, type WatchContext } from './pullRequestReaction';
+import { nextWatchStep, reactionInputFor, reviewVerdict, type WatchLimits } from './watchDecision';
+
+export interface WatchOptions {
+  intervalMs: number;
+  /** Stop waiting after this long (the pull request is left as it is); undefined: no limit. */
+  timeoutMs?: number;
+  /** A line for the person watching, each time what `watch` waits for or does changes. */
+  onProgress?: (line: string) => void;
+}
+
+export interface WatchOutcome {
+  outcome: 'green' | 'merged' | 'needs_human' | 'timeout' | 'cancelled';
+  /** One line per pull request: where it stands. */
+  reasons: string[];
+  /** What the person can do next, when something is theirs to do. */
+  next?: string;
+}
+
+/** Polls that fail in a row (network, a rate limit) before `watch` gives up with the forge's error. */
+const POLL_FAILURE_LIMIT = 3;
+
+/** One look at every pull request of the run: it reacted (look again at once), waits, or `watch` ends. */
+export type WatchPass =
+  | { kind: 'reacted' }
+  | { kind: 'waiting'; reasons: string[] }
+  | { kind: 'ended'; outcome: 'green' | 'merged' | 'needs_human'; reasons: string[]; next?: string };
+
+/**
+ * Polls each of the run's pull requests (checks, reviews, mergeability), records what changed,
+ * and reacts to the first thing that needs a fix (see watchDecision and pullRequestReaction),
+ * finishing first any reaction a stopped `watch` left unfinished. Needs the workspace lock only
+ * for the pass itself, so the editor can take it per pass and leave the workspace free between.
+ */
+export async function watchPass(ctx: WatchContext, tell: (pr: PullRequestRecord, line: string) => void = () => {}): Promise<WatchPass> {
+  const { session } = ctx;
+  const limits = watchLimits(ctx);
+  const reasons: string[] = [];
+  let allDone = true;
+  for (const pr of watchedPullRequests(session.state.pullRequests)) {
+    const status = await ctx.forge.status(pr.number);
+    record(ctx, pr, status);
+    const interrupted = pr.reactions.find((r) => r.status === 'running');
+    if (interrupted) {
+      tell(pr, `finishing reaction ${interrupted.id} (${interrupted.summary}), which a stopped watch left unfinished`);
+      await finishInterruptedReaction(ctx, pr, interrupted, status, reactionInputFor(status, interrupted.kind, interrupted.signals, interrupted.summary));
+      return { kind: 'reacted' };
+    }
+    const step = nextWatchStep(status, pr, limits);
+    if (step.kind === 'react') {
+      await startReaction(ctx, pr, status, step.input);
+      return { kind: 'reacted' };
+    }
+    if (step.kind === 'human') {
+      end(ctx, pr, 'needs_human', step.reason);
+      return { kind: 'ended', outcome: 'needs_human', reasons: [`#${pr.number} needs you: ${step.reason}`], next: step.next };
+    }
+    if (step.kind === 'done') {
+      reasons.push(`#${pr.number} ${step.outcome === 'merged' ? 'was merged' : 'is green'}: ${step.reason}`);
+      continue;
+    }
+    allDone = false;
+    tell(pr, step.reason);
+    reasons.push(`#${pr.number}: ${step.reason}`);
+  }
+  if (!allDone) return { kind: 'waiting', reasons };
+  const prs = watchedPullRequests(session.state.pullRequests);
+  for (const pr of prs) end(ctx, pr, pr.observed?.state === 'merged' ? 'merged' : 'green', reasons.find((r) => r.startsWith(`#${pr.number} `)) ?? '');
+  return { kind: 'ended', outcome: prs.every((pr) => pr.observed?.state === 'merged') ? 'merged' : 'green', reasons };
+}
+
+/**
+ * Keeps the run's pull requests green: a pass (see watchPass) after another, `intervalMs` apart
+ * while waiting, until they are green or merged, one needs a person, the timeout passes or the
+ * signal aborts. A forge that fails a few polls in a row (network, rate limit) ends it with its
+ * error. Everything it saw and did is in the run's log, so a second `watch` carries on.
+ */
+export async function watchPullRequests(ctx: WatchContext, options: WatchOptions): Promise<WatchOutcome> {
+  const started = Date.now();
+  const said = new Map<number, string>();
+  const tell = (pr: PullRequestRecord, line: string) => {
+    if (said.get(pr.number) === line) return;
+    said.set(pr.number, line);
+    options.onProgress?.(`#${pr.number} ${line}`);
+  };
+  let failures = 0;
+  for (;;) {
+    if (ctx.signal.aborted) return { outcome: 'cancelled', reasons: ['watch was stopped'] };
+    let pass: WatchPass;
+    try {
+      pass = await watchPass(ctx, tell);
+      failures = 0;
+    } catch (error) {
+      if (!(error instanceof ForgeError) || ++failures >= POLL_FAILURE_LIMIT) throw error;
+      options.onProgress?.(`cannot reach the forge (${error.message}); trying again`);
+      pass = { kind: 'waiting', reasons: [error.message] };
+    }
+    if (pass.kind === 'ended') return { outcome: pass.outcome, reasons: pass.reasons, ...(pass.next ? { next: pass.next } : {}) };
+    if (pass.kind === 'reacted') continue;
+    if (options.timeoutMs !== undefined && Date.now() - started >= options.timeoutMs) {
+      return { outcome: 'timeout', reasons: pass.reasons, next: `Nothing was lost; run taskloom watch ${ctx.session.runId} again to go on watching.` };
+    }
+    try {
+      await sleep(options.intervalMs, undefined, { signal: ctx.signal });
+    } catch {
+      return { outcome: 'cancelled', reasons: ['watch was stopped'] };
+    }
+  }
+}
+
+/** The pull requests `watch` looks after: the run's, or each task's in a stack. */
+export function watchedPullRequests(pullRequests: Record<string, PullRequestRecord>): PullRequestRecord[] {
+  return Object.values(pullRequests);
+}
+
+/** Fixes per kind before a person is asked: the run's own attempt limits. */
+function watchLimits(ctx: WatchContext): WatchLimits {
+  const { config } = ctx.session.state;
+  return { checkFixes: config.maxGateFixAttempts, reviewFixes: config.maxReviewCycles, conflictFixes: config.maxGateFixAttempts };
+}
+
+/** Records what the forge says, when it differs from what was recorded last. */
+function record(ctx: WatchContext, pr: PullRequestRecord, status: PullRequestStatus): void {
+  const seen: Omit<EventOf<'pr_observed'>, 'seq' | 'runId' | 'at' | 'v'> = {
+    type: 'pr_observed',
+    number: pr.number,
+    headSha: status.pullRequest.headSha,
+    state: status.pullRequest.state,
+    mergeable: status.pullRequest.mergeable,
+    checks: status.checks.map((c) => ({ name: c.name, status: c.status })),
+    review: reviewVerdict(status.reviews),
+  };
+  const { at: _at, ...before } = pr.observed ?? { at: '' };
+  const { type: _type, ...now } = seen;
+  if (JSON.stringify(before) !== JSON.stringify(now)) ctx.session.emit(seen);
+}
+
+function end(ctx: WatchContext, pr: PullRequestRecord, outcome: EventOf<'pr_watch_ended'>['outcome'], reason: string): void {
+  const last = pr.watch;
+  if (last?.outcome === outcome && last.reason === reason) return;
+  ctx.session.emit({ type: 'pr_watch_ended', number: pr.number, outcome, reason });
+}

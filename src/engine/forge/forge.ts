@@ -1,0 +1,93 @@
+/**
+ * One small interface for where pull requests live (GitHub behind it; GitLab can follow): what
+ * `taskloom pr` and `taskloom watch` need, in the forge's own terms turned into plain records.
+ */
+export interface PullRequest {
+  number: number;
+  url: string;
+  head: string;
+  base: string;
+  headSha: string;
+  state: 'open' | 'closed' | 'merged';
+  draft: boolean;
+  /** null while the forge has not computed it yet. */
+  mergeable: boolean | null;
+}
+
+export interface CheckAnnotation {
+  path: string;
+  line: number;
+  level: string;
+  message: string;
+}
+
+/** A CI check run or a commit status on the pull request's head. */
+export interface CheckResult {
+  /** Stable across polls: the check run's or status's id. */
+  id: string;
+  name: string;
+  status: 'pending' | 'success' | 'failure';
+  /** What the check printed (title, summary, text) and its annotations, for the agent that fixes it. */
+  output: string;
+  annotations: CheckAnnotation[];
+  url?: string;
+}
+
+export interface Review {
+  id: string;
+  author: string;
+  state: 'approved' | 'changes_requested' | 'commented' | 'dismissed' | 'pending';
+  body: string;
+  submittedAt: string;
+}
+
+export interface ReviewComment {
+  id: string;
+  reviewId: string | null;
+  author: string;
+  path: string;
+  line: number | null;
+  body: string;
+  /** The comment this one replies to (a thread's first comment has none). */
+  inReplyTo: string | null;
+}
+
+/** Everything the observer looks at, read in one poll. */
+export interface PullRequestStatus {
+  pullRequest: PullRequest;
+  checks: CheckResult[];
+  reviews: Review[];
+  comments: ReviewComment[];
+}
+
+export interface PullRequestDraft {
+  head: string;
+  base: string;
+  title: string;
+  body: string;
+  draft: boolean;
+}
+
+export interface Forge {
+  /** `owner/repo` on the forge. */
+  readonly slug: string;
+  /** The open (or last) pull request from `head`, if any. */
+  findPullRequest(head: string): Promise<PullRequest | undefined>;
+  createPullRequest(draft: PullRequestDraft): Promise<PullRequest>;
+  updatePullRequest(number: number, changes: { title: string; body: string; base: string }): Promise<PullRequest>;
+  status(number: number): Promise<PullRequestStatus>;
+  replyToComment(number: number, commentId: string, body: string): Promise<void>;
+  comment(number: number, body: string): Promise<void>;
+}
+
+/** A forge refused or failed: what happened, and what the user can do about it. */
+export class ForgeError extends Error {
+  override readonly name = 'ForgeError';
+  constructor(
+    message: string,
+    readonly hint: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,217 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { Octokit } from '@octokit/rest';
+import { findOnPath } from '../process/findOnPath';
+import {
+  ForgeError,
+  type CheckResult,
+  type Forge,
+  type PullRequest,
+  type PullRequestDraft,
+  type PullRequestStatus,
+  type Review,
+  type ReviewComment,
+} from './forge';
+
+export const DEFAULT_GITHUB_API = 'https://api.github.com';
+
+/** Where the token comes from: GITHUB_TOKEN, else GH_TOKEN, else the GitHub CLI's login (`gh auth token`). */
+export async function githubToken(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const fromEnv = env.GITHUB_TOKEN?.trim() || env.GH_TOKEN?.trim();
+  if (fromEnv) return fromEnv;
+  const gh = findOnPath('gh', env.PATH ?? '');
+  if (gh) {
+    const token = await promisify(execFile)(gh, ['auth', 'token'], { env, timeout: 10_000 }).then(
+      (r) => r.stdout.trim(),
+      () => '',
+    );
+    if (token) return token;
+  }
+  throw new ForgeError(
+    'No GitHub token: GITHUB_TOKEN and GH_TOKEN are not set and the GitHub CLI has no login',
+    'Set GITHUB_TOKEN (a token that can push and open pull requests), or log in with: gh auth login',
+  );
+}
+
+/** `owner/repo` from a remote's URL: https://host/owner/repo(.git), git@host:owner/repo(.git), ssh://git@host/owner/repo(.git). */
+export function slugFromRemoteUrl(url: string): string | undefined {
+  const match = /^(?:https?:\/\/[^/]+\/|ssh:\/\/[^/]+\/|[^@/]+@[^:/]+:)([^/]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url.trim());
+  return match ? `${match[1]}/${match[2]}` : undefined;
+}
+
+type ApiError = Error & { status?: number; response?: { headers?: Record<string, string | undefined>; data?: { message?: string } } };
+
+/**
+ * GitHub through its REST API (Octokit); `GITHUB_API_URL` points it at GitHub Enterprise or
+ * another server. Every failure becomes a ForgeError that says what to do.
+ */
+export class GitHubForge implements Forge {
+  private readonly octokit: Octokit;
+  private readonly owner: string;
+  private readonly repo: string;
+
+  constructor(
+    readonly slug: string,
+    token: string,
+    readonly apiUrl = DEFAULT_GITHUB_API,
+  ) {
+    const [owner, repo] = slug.split('/');
+    if (!owner || !repo) throw new ForgeError(`Not a GitHub repository name: "${slug}"`, 'Give it as OWNER/REPO, e.g. --repo octo-org/widgets.');
+    this.owner = owner;
+    this.repo = repo;
+    this.octokit = new Octokit({ auth: token, baseUrl: apiUrl.replace(/\/+$/, ''), userAgent: 'taskloom', request: { retries: 0 } });
+  }
+
+  async findPullRequest(head: string): Promise<PullRequest | undefined> {
+    const { data } = await this.call(() => this.octokit.pulls.list({ owner: this.owner, repo: this.repo, head: `${this.owner}:${head}`, state: 'all', per_page: 10 }));
+    const open = data.find((p) => p.state === 'open') ?? data[0];
+    return open ? this.pullRequest(open.number) : undefined;
+  }
+
+  async createPullRequest(draft: PullRequestDraft): Promise<PullRequest> {
+    const { data } = await this.call(() => this.octokit.pulls.create({ owner: this.owner, repo: this.repo, ...draft }));
+    return this.pullRequest(data.number);
+  }
+
+  async updatePullRequest(number: number, changes: { title: string; body: string; base: string }): Promise<PullRequest> {
+    await this.call(() => this.octokit.pulls.update({ owner: this.owner, repo: this.repo, pull_number: number, ...changes }));
+    return this.pullRequest(number);
+  }
+
+  async status(number: number): Promise<PullRequestStatus> {
+    const pullRequest = await this.pullRequest(number);
+    const ref = pullRequest.headSha;
+    const [runs, combined, reviews, comments] = await Promise.all([
+      this.call(() => this.octokit.checks.listForRef({ owner: this.owner, repo: this.repo, ref, per_page: 100 })),
+      this.call(() => this.octokit.repos.getCombinedStatusForRef({ owner: this.owner, repo: this.repo, ref, per_page: 100 })),
+      this.call(() => this.octokit.pulls.listReviews({ owner: this.owner, repo: this.repo, pull_number: number, per_page: 100 })),
+      this.call(() => this.octokit.pulls.listReviewComments({ owner: this.owner, repo: this.repo, pull_number: number, per_page: 100 })),
+    ]);
+    const checks: CheckResult[] = [];
+    for (const run of runs.data.check_runs) {
+      const failed = run.status === 'completed' && !['success', 'neutral', 'skipped'].includes(run.conclusion ?? '');
+      const annotations = failed
+        ? (await this.call(() => this.octokit.checks.listAnnotations({ owner: this.owner, repo: this.repo, check_run_id: run.id }))).data.map((a) => ({
+            path: a.path,
+            line: a.start_line,
+            level: a.annotation_level ?? 'failure',
+            message: a.message ?? '',
+          }))
+        : [];
+      checks.push({
+        id: `check-${run.id}`,
+        name: run.name,
+        status: run.status !== 'completed' ? 'pending' : failed ? 'failure' : 'success',
+        output: [run.output?.title, run.output?.summary, run.output?.text].filter(Boolean).join('\n\n'),
+        annotations,
+        ...(run.html_url ? { url: run.html_url } : {}),
+      });
+    }
+    for (const s of combined.data.statuses) {
+      checks.push({
+        id: `status-${s.id}`,
+        name: s.context,
+        status: s.state === 'success' ? 'success' : s.state === 'pending' ? 'pending' : 'failure',
+        output: s.description ?? '',
+        annotations: [],
+        ...(s.target_url ? { url: s.target_url } : {}),
+      });
+    }
+    return {
+      pullRequest,
+      checks,
+      reviews: reviews.data.map(
+        (r): Review => ({
+          id: String(r.id),
+          author: r.user?.login ?? 'someone',
+          state: reviewState(r.state),
+          body: r.body ?? '',
+          submittedAt: r.submitted_at ?? '',
+        }),
+      ),
+      comments: comments.data.map(
+        (c): ReviewComment => ({
+          id: String(c.id),
+          reviewId: c.pull_request_review_id ? String(c.pull_request_review_id) : null,
+          author: c.user?.login ?? 'someone',
+          path: c.path,
+          line: c.line ?? c.original_line ?? null,
+          body: c.body,
+          inReplyTo: c.in_reply_to_id ? String(c.in_reply_to_id) : null,
+        }),
+      ),
+    };
+  }
+
+  async replyToComment(number: number, commentId: string, body: string): Promise<void> {
+    await this.call(() =>
+      this.octokit.pulls.createReplyForReviewComment({ owner: this.owner, repo: this.repo, pull_number: number, comment_id: Number(commentId), body }),
+    );
+  }
+
+  async comment(number: number, body: string): Promise<void> {
+    await this.call(() => this.octokit.issues.createComment({ owner: this.owner, repo: this.repo, issue_number: number, body }));
+  }
+
+  private async pullRequest(number: number): Promise<PullRequest> {
+    const { data } = await this.call(() => this.octokit.pulls.get({ owner: this.owner, repo: this.repo, pull_number: number }));
+    return {
+      number: data.number,
+      url: data.html_url,
+      head: data.head.ref,
+      base: data.base.ref,
+      headSha: data.head.sha,
+      state: data.merged ? 'merged' : data.state === 'open' ? 'open' : 'closed',
+      draft: data.draft ?? false,
+      mergeable: data.mergeable ?? null,
+    };
+  }
+
+  /** The call, with GitHub's refusals turned into what the user can do about them. */
+  private async call<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      throw this.explain(error as ApiError);
+    }
+  }
+
+  private explain(error: ApiError): ForgeError {
+    const where = `${this.slug} on ${this.apiUrl}`;
+    const said = error.response?.data?.message ?? error.message;
+    const headers = error.response?.headers ?? {};
+    switch (error.status) {
+      case 401:
+        return new ForgeError(`GitHub refused the token (401: ${said})`, 'Check GITHUB_TOKEN / GH_TOKEN (or gh auth login): it may be expired or revoked.', { cause: error });
+      case 403:
+      case 429:
+        if (headers['x-ratelimit-remaining'] === '0' || error.status === 429) {
+          const reset = Number(headers['x-ratelimit-reset']);
+          const when = Number.isFinite(reset) && reset > 0 ? ` until ${new Date(reset * 1000).toISOString()}` : '';
+          return new ForgeError(`GitHub's rate limit is used up${when}`, 'Wait for it to reset, then run the command again; nothing was lost.', { cause: error });
+        }
+        return new ForgeError(`GitHub refused the request on ${where} (403: ${said})`, 'The token needs the repo scope (contents and pull requests: write).', { cause: error });
+      case 404:
+        return new ForgeError(`GitHub has no repository ${where}, or the token cannot see it`, 'Check --repo OWNER/REPO (or the remote URL) and that the token has access to it.', { cause: error });
+      case 422:
+        return new ForgeError(`GitHub rejected the pull request on ${where}: ${said}`, 'Check that the base branch exists on GitHub and differs from the run branch.', { cause: error });
+      default:
+        return new ForgeError(`GitHub request failed on ${where}: ${said}`, 'Check the network and GITHUB_API_URL, then run the command again.', { cause: error });
+    }
+  }
+}
+
+function reviewState(state: string): Review['state'] {
+  switch (state.toUpperCase()) {
+    case 'APPROVED':
+      return 'approved';
+    case 'CHANGES_REQUESTED':
+      return 'changes_requested';
+    case 'DISMISSED':
+      return 'dismissed';
+    case 'PENDING':
+      return 'pending';
+    default:
+      return 'commented';
+  }
+}

@@ -1,0 +1,36 @@
+import type { RunState } from '../domain/runState';
+import { TASK_STATE_WORDS } from '../domain/stateWords';
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
+const money = (usd: number): string => (usd === 0 ? '$0' : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`);
+
+/** The pull request's title: the run's goal, on one line. */
+export function pullRequestTitle(state: RunState): string {
+  const line = state.goal.split('\n')[0]!.trim();
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+}
+
+/** The pull request's description, from the ledger: the plan, each task (state, attempts, cost), the integration gate. */
+export function pullRequestBody(state: RunState): string {
+  const gate = state.integration.lastGate;
+  const lines = [state.goal.trim(), ''];
+  if (state.plan.rationale) lines.push(`**Plan.** ${state.plan.rationale.trim()}`, '');
+  lines.push('| Task | | State | Attempts | Cost |', '| --- | --- | --- | ---: | ---: |');
+  for (const id of state.taskOrder) {
+    const t = state.tasks[id]!;
+    lines.push(`| \`${id}\` | ${cell(t.title)} | ${TASK_STATE_WORDS[t.state]} | ${t.attempts.length} | ${money(t.usage.costUsd)} |`);
+  }
+  lines.push('');
+  if (gate) {
+    const commands = gate.commands.map((c) => `\`${c.command}\``).join(', ') || 'no commands';
+    lines.push(`**Integration gate:** ${gate.passed ? 'passed' : 'failed'} (${commands})${gate.commit ? ` on ${gate.commit.slice(0, 10)}` : ''}.`);
+  }
+  const skipped = state.taskOrder.filter((id) => state.tasks[id]!.state === 'SKIPPED');
+  if (skipped.length) lines.push(`**Not included (skipped):** ${skipped.map((id) => `\`${id}\``).join(', ')}.`);
+  lines.push(
+    `**Usage:** ${state.usage.calls} agent call(s), ${money(state.usage.total.costUsd)}.`,
+    '',
+    `<sub>Opened by Taskloom from run \`${state.runId}\`; every decision is in \`.taskloom/runs/${state.runId}/DECISIONS.md\`.</sub>`,
+  );
+  return lines.join('\n');
+}

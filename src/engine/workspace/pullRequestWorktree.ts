@@ -1,0 +1,96 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { WorkspaceError } from './errors';
+import { unmergedFiles } from './gitQueries';
+import { addWorktree, discardWorktree, errorText, exclusive, resetHard } from './worktreeOps';
+import { repoGit, type RepoLocation } from './worktreeManager';
+
+/**
+ * The worktree where `watch` fixes a pull request: `<root>/.taskloom/worktrees/<run>/@pull-<n>`
+ * (the `@` keeps it apart from task ids), detached at the commit the pull request's head had
+ * when the reaction started, fetched from the remote into `refs/taskloom/<run>/@pull-<n>/head`.
+ * Fetched refs live under the run's own ref prefix, so discarding the run removes them too.
+ */
+export class PullRequestWorktree {
+  readonly path: string;
+  private readonly refPrefix: string;
+  private readonly runDir: string;
+
+  constructor(
+    private readonly repo: RepoLocation,
+    runId: string,
+    number: number,
+    private readonly remote: string,
+  ) {
+    this.runDir = join(repo.root, '.taskloom', 'worktrees', runId);
+    this.path = join(this.runDir, `@pull-${number}`);
+    this.refPrefix = `refs/taskloom/${runId}/@pull-${number}`;
+  }
+
+  /** The worktree at exactly `headSha` of `branch` on the remote, with nothing else in it. */
+  async checkout(branch: string, headSha: string): Promise<string> {
+    const git = repoGit(this.repo, this.repo.root);
+    await this.fetch(branch, 'head');
+    if (!(await git.raw(['cat-file', '-e', `${headSha}^{commit}`]).then(() => true, () => false))) {
+      throw new WorkspaceError(
+        `${this.remote}/${branch} no longer has ${headSha.slice(0, 10)}, the commit the pull request was at`,
+        'Someone pushed to the branch meanwhile; run taskloom watch again to look at the new head.',
+      );
+    }
+    await exclusive(this.repo.gitCommonDir, async () => {
+      if (existsSync(join(this.path, '.git'))) {
+        await resetHard(repoGit(this.repo, this.path), headSha, true);
+        await repoGit(this.repo, this.path).raw(['checkout', '-q', '--detach', headSha]);
+        return;
+      }
+      await discardWorktree(git, this.path, null, this.runDir);
+      await addWorktree(git, ['--detach', this.path, headSha], branch);
+    });
+    return this.path;
+  }
+
+  /**
+   * Merges the remote's `base` into the worktree without committing: the files conflicted (left
+   * with markers), or none when git merged it cleanly. Either way the merge stays in progress for
+   * the commit that completes it.
+   */
+  async mergeBase(base: string): Promise<string[]> {
+    const ref = await this.fetch(base, 'base');
+    const wt = repoGit(this.repo, this.path);
+    try {
+      await wt.raw(['merge', '--no-ff', '--no-commit', '--no-edit', ref]);
+    } catch (error) {
+      if (!/CONFLICT|Automatic merge failed/i.test(errorText(error))) throw error;
+    }
+    return unmergedFiles(wt);
+  }
+
+  /** The base branch's commit that mergeBase merged. */
+  async baseCommit(): Promise<string> {
+    return (await repoGit(this.repo, this.repo.root).raw(['rev-parse', `${this.refPrefix}/base`])).trim();
+  }
+
+  async head(): Promise<string | undefined> {
+    if (!existsSync(join(this.path, '.git'))) return undefined;
+    return (await repoGit(this.repo, this.path).raw(['rev-parse', 'HEAD'])).trim();
+  }
+
+  /** Commits in the worktree on top of `headSha`. */
+  async commitsSince(headSha: string): Promise<number> {
+    return Number((await repoGit(this.repo, this.path).raw(['rev-list', '--count', `${headSha}..HEAD`])).trim());
+  }
+
+  private async fetch(branch: string, name: 'head' | 'base'): Promise<string> {
+    const ref = `${this.refPrefix}/${name}`;
+    try {
+      await repoGit(this.repo, this.repo.root).raw(['fetch', '-q', '--no-tags', this.remote, `+refs/heads/${branch}:${ref}`]);
+    } catch (error) {
+      throw new WorkspaceError(
+        `Cannot fetch ${branch} from ${this.remote}: ${errorText(error).trim()}`,
+        'Check the network and that you can fetch from the remote (git fetch), then run taskloom watch again.',
+        { cause: error },
+      );
+    }
+    return ref;
+  }
+}

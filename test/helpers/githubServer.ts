@@ -1,0 +1,205 @@
+import { execFileSync } from 'node:child_process';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { listenOnLoopback } from './loopback';
+
+/**
+ * A scripted GitHub REST API on 127.0.0.1 for one repository, with GitHub's JSON shapes for the
+ * endpoints Taskloom calls (pull requests, check runs and their annotations, commit statuses,
+ * reviews, review comments and replies, issue comments). Pull request heads are read from a real
+ * bare repository (the remote the run pushes to), so checks attach to the commit really pushed.
+ * A test scripts CI and reviewers through `onHead` (called for each new head sha) and the setters.
+ */
+
+export interface ScriptedCheck {
+  name: string;
+  conclusion: 'success' | 'failure' | null;
+  title?: string;
+  summary?: string;
+  text?: string;
+  annotations?: Array<{ path: string; line: number; message: string }>;
+}
+export interface ScriptedReview {
+  user: string;
+  state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED';
+  body: string;
+  comments?: Array<{ path: string; line: number; body: string }>;
+}
+
+interface PullState {
+  number: number;
+  head: string;
+  base: string;
+  title: string;
+  body: string;
+  draft: boolean;
+  state: 'open' | 'closed';
+  merged: boolean;
+}
+
+export interface GitHubServer {
+  url: string;
+  token: string;
+  pulls: PullState[];
+  /** Every request: method, path, and the JSON body. */
+  requests: Array<{ method: string; path: string; body: unknown }>;
+  /** Replies posted on review comments, and comments on the pull requests. */
+  replies: Array<{ commentId: number; body: string }>;
+  issueComments: Array<{ number: number; body: string }>;
+  /** Called once per new head sha of a pull request: what CI reports on it. */
+  onHead(fn: (sha: string, pull: PullState) => ScriptedCheck[]): void;
+  addReview(number: number, review: ScriptedReview): void;
+  /** Answer the next `count` requests with this status (401, 403 with the rate limit used up, 500…). */
+  failNext(status: number, count?: number, headers?: Record<string, string>): void;
+  close(): Promise<void>;
+}
+
+export async function startGitHubServer(options: {
+  owner: string;
+  repo: string;
+  bareRepo: string;
+  token?: string;
+  /** Wait this long before taking a reply in (so a test can kill its poster in between). */
+  replyDelayMs?: number;
+}): Promise<GitHubServer> {
+  const token = options.token ?? 'ghs_scripted_token_1234567890';
+  const slug = `${options.owner}/${options.repo}`;
+  const pulls: PullState[] = [];
+  const requests: GitHubServer['requests'] = [];
+  const replies: GitHubServer['replies'] = [];
+  const issueComments: GitHubServer['issueComments'] = [];
+  const checksBySha = new Map<string, Array<ScriptedCheck & { id: number }>>();
+  const reviews = new Map<number, Array<{ id: number; user: string; state: string; body: string; submitted_at: string }>>();
+  const comments = new Map<number, Array<{ id: number; pull_request_review_id: number | null; user: string; path: string; line: number; body: string; in_reply_to_id?: number }>>();
+  let onHead: (sha: string, pull: PullState) => ScriptedCheck[] = () => [];
+  let failures: Array<{ status: number; headers: Record<string, string> }> = [];
+  let nextId = 1000;
+
+  const headSha = (branch: string): string | undefined => {
+    try {
+      return execFileSync('git', ['--git-dir', options.bareRepo, 'rev-parse', `refs/heads/${branch}`], { encoding: 'utf8' }).trim();
+    } catch {
+      return undefined;
+    }
+  };
+  const checksFor = (sha: string, pull: PullState) => {
+    if (!checksBySha.has(sha)) checksBySha.set(sha, onHead(sha, pull).map((c) => ({ ...c, id: nextId++ })));
+    return checksBySha.get(sha)!;
+  };
+  const pullJson = (p: PullState) => {
+    const sha = headSha(p.head) ?? '0'.repeat(40);
+    return {
+      number: p.number,
+      html_url: `https://github.example/${slug}/pull/${p.number}`,
+      state: p.state,
+      merged: p.merged,
+      draft: p.draft,
+      mergeable: true,
+      title: p.title,
+      body: p.body,
+      head: { ref: p.head, sha, label: `${options.owner}:${p.head}` },
+      base: { ref: p.base, label: `${options.owner}:${p.base}` },
+      user: { login: 'taskloom-bot' },
+    };
+  };
+
+  const server = createServer((req, res) => void handle(req, res));
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    requests.push({ method: req.method ?? 'GET', path: `${url.pathname}${url.search}`, body });
+    const send = (status: number, json: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(json));
+    };
+    const failure = failures.shift();
+    if (failure) return send(failure.status, { message: failure.status === 401 ? 'Bad credentials' : 'API rate limit exceeded' }, failure.headers);
+    if (req.headers.authorization !== `token ${token}`) return send(401, { message: 'Bad credentials' });
+    const prefix = `/repos/${slug}`;
+    if (!url.pathname.startsWith(`${prefix}/`)) return send(404, { message: 'Not Found' });
+    const path = url.pathname.slice(prefix.length);
+    let m: RegExpExecArray | null;
+    if (path === '/pulls' && req.method === 'GET') {
+      const head = url.searchParams.get('head')?.split(':')[1];
+      return send(200, pulls.filter((p) => !head || p.head === head).map(pullJson));
+    }
+    if (path === '/pulls' && req.method === 'POST') {
+      if (!headSha(String(body.head))) return send(422, { message: 'Validation Failed', errors: [{ field: 'head', code: 'invalid' }] });
+      if (pulls.some((p) => p.head === body.head && p.state === 'open')) return send(422, { message: `A pull request already exists for ${options.owner}:${String(body.head)}.` });
+      const pull: PullState = { number: pulls.length + 1, head: String(body.head), base: String(body.base), title: String(body.title), body: String(body.body ?? ''), draft: body.draft === true, state: 'open', merged: false };
+      pulls.push(pull);
+      return send(201, pullJson(pull));
+    }
+    if ((m = /^\/pulls\/(\d+)$/.exec(path))) {
+      const pull = pulls.find((p) => p.number === Number(m![1]));
+      if (!pull) return send(404, { message: 'Not Found' });
+      if (req.method === 'PATCH') Object.assign(pull, Object.fromEntries(Object.entries(body).filter(([k]) => ['title', 'body', 'base', 'state'].includes(k))));
+      return send(200, pullJson(pull));
+    }
+    if ((m = /^\/commits\/([^/]+)\/check-runs$/.exec(path))) {
+      const pull = pulls.find((p) => headSha(p.head) === m![1]);
+      const runs = pull ? checksFor(m[1]!, pull) : [];
+      return send(200, {
+        total_count: runs.length,
+        check_runs: runs.map((c) => ({
+          id: c.id,
+          name: c.name,
+          status: c.conclusion === null ? 'in_progress' : 'completed',
+          conclusion: c.conclusion,
+          html_url: `https://github.example/${slug}/runs/${c.id}`,
+          output: { title: c.title ?? null, summary: c.summary ?? null, text: c.text ?? null, annotations_count: c.annotations?.length ?? 0 },
+        })),
+      });
+    }
+    if ((m = /^\/check-runs\/(\d+)\/annotations$/.exec(path))) {
+      const run = [...checksBySha.values()].flat().find((c) => c.id === Number(m![1]));
+      return send(200, (run?.annotations ?? []).map((a) => ({ path: a.path, start_line: a.line, end_line: a.line, annotation_level: 'failure', message: a.message })));
+    }
+    if ((m = /^\/commits\/([^/]+)\/status$/.exec(path))) return send(200, { state: 'success', statuses: [], sha: m[1] });
+    if ((m = /^\/pulls\/(\d+)\/reviews$/.exec(path))) return send(200, (reviews.get(Number(m[1])) ?? []).map((r) => ({ ...r, user: { login: r.user } })));
+    if ((m = /^\/pulls\/(\d+)\/comments$/.exec(path))) return send(200, (comments.get(Number(m[1])) ?? []).map((c) => ({ ...c, user: { login: c.user }, original_line: c.line })));
+    if ((m = /^\/pulls\/(\d+)\/comments\/(\d+)\/replies$/.exec(path)) && req.method === 'POST') {
+      if (options.replyDelayMs) await new Promise((resolve) => setTimeout(resolve, options.replyDelayMs));
+      if (req.socket.destroyed) return; // the poster was killed meanwhile: the reply never arrived
+      const list = comments.get(Number(m[1])) ?? [];
+      const reply = { id: nextId++, pull_request_review_id: null, user: 'taskloom-bot', path: '', line: 0, body: String(body.body), in_reply_to_id: Number(m[2]) };
+      list.push(reply);
+      comments.set(Number(m[1]), list);
+      replies.push({ commentId: Number(m[2]), body: String(body.body) });
+      return send(201, { ...reply, user: { login: reply.user } });
+    }
+    if ((m = /^\/issues\/(\d+)\/comments$/.exec(path)) && req.method === 'POST') {
+      issueComments.push({ number: Number(m[1]), body: String(body.body) });
+      return send(201, { id: nextId++, body: body.body });
+    }
+    return send(404, { message: `Not Found (${req.method} ${path})` });
+  }
+
+  const { port, close } = await listenOnLoopback(server);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    token,
+    pulls,
+    requests,
+    replies,
+    issueComments,
+    onHead: (fn) => {
+      onHead = fn;
+    },
+    addReview(number, review) {
+      const id = nextId++;
+      const list = reviews.get(number) ?? [];
+      list.push({ id, user: review.user, state: review.state, body: review.body, submitted_at: new Date().toISOString() });
+      reviews.set(number, list);
+      const thread = comments.get(number) ?? [];
+      for (const c of review.comments ?? []) thread.push({ id: nextId++, pull_request_review_id: id, user: review.user, path: c.path, line: c.line, body: c.body });
+      comments.set(number, thread);
+    },
+    failNext(status, count = 1, headers = {}) {
+      failures = [...failures, ...Array.from({ length: count }, () => ({ status, headers }))];
+    },
+    close,
+  };
+}
