@@ -10,6 +10,7 @@ import type { Services } from './services';
 import { RunStatusBar } from './statusBar';
 import { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
 import { RunsTreeProvider } from './tree/runsTreeProvider';
+import { watchUnfinishedPullRequests } from './commands/pullRequestCommands';
 import { registerCommands } from './commands/registerCommands';
 
 /** What the extension hands to tests and the benchmark (not a public API). */
@@ -75,7 +76,9 @@ export function activate(context: vscode.ExtensionContext): TaskloomExtensionApi
   void hasRuns(controller.folders()).then((any) => {
     if (!any) return;
     listed = true;
-    void promptToResume(services).catch((error: unknown) => log.error(`resume check failed: ${String(error)}`));
+    void promptToResume(services)
+      .catch((error: unknown) => log.error(`resume check failed: ${String(error)}`))
+      .then(() => watchUnfinishedPullRequests(services));
   });
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);

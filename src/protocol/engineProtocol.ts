@@ -30,6 +30,8 @@ export interface UserFacingErrorData {
   unknownRun?: { whatWouldRun: string[] };
   /** Set when discarding was refused because these tasks' approved work was never applied or pushed. */
   unpublishedWork?: string[];
+  /** Set when the forge has no token or refused it: signing in (VS Code's GitHub sign-in) may help. */
+  forgeCredentials?: true;
 }
 
 export interface StartGoalParams extends FolderParams {
@@ -186,6 +188,47 @@ export namespace DiscardRunRequest {
   export const type = new RequestType<DiscardRunParams, void, UserFacingErrorData>(method);
 }
 
+/** Where the run's pull requests live, from the editor: its GitHub sign-in and the taskloom.github.apiUrl setting. */
+export interface ForgeParams {
+  /** A token from VS Code's GitHub sign-in; without one the engine uses GITHUB_TOKEN, GH_TOKEN or `gh auth token`. */
+  token?: string;
+  /** taskloom.github.apiUrl (GitHub Enterprise); empty: GITHUB_API_URL, else https://api.github.com. */
+  apiUrl?: string;
+}
+
+export interface OpenPullRequestParams extends RunParams, ForgeParams {
+  remote?: string;
+  draft?: boolean;
+  stacked?: boolean;
+}
+export interface OpenPullRequestResult {
+  pullRequests: Array<{ taskId: string | null; number: number; url: string; action: 'opened' | 'updated' }>;
+}
+/** Pushes a completed run and opens its pull request (or updates the one it has), as `taskloom pr` does. */
+export namespace OpenPullRequestRequest {
+  export const method = 'taskloom/openPullRequest';
+  export const type = new RequestType<OpenPullRequestParams, OpenPullRequestResult, UserFacingErrorData>(method);
+}
+
+export interface WatchPullRequestsParams extends RunParams, ForgeParams {
+  intervalSeconds?: number;
+}
+export interface WatchPullRequestsResult {
+  outcome: 'green' | 'merged' | 'needs_human' | 'cancelled';
+  /** One line per pull request: where it stands. */
+  reasons: string[];
+  next?: string;
+}
+/**
+ * Keeps the run's pull requests green, as `taskloom watch` does, until they are green or merged,
+ * one needs a person, or the request is cancelled. It holds the workspace lock only during each
+ * pass, so the CLI can work in between; what it sees and does arrives as the run's events.
+ */
+export namespace WatchPullRequestsRequest {
+  export const method = 'taskloom/watchPullRequests';
+  export const type = new RequestType<WatchPullRequestsParams, WatchPullRequestsResult, UserFacingErrorData>(method);
+}
+
 export interface RunListEntry extends RunIndexEntry {
   /** Tasks done (merged or skipped) / all tasks, for "stopped at 3 of 7 tasks". */
   done: number;
@@ -194,6 +237,8 @@ export interface RunListEntry extends RunIndexEntry {
   active: boolean;
   /** Not started by Taskloom on this machine (no record outside the repository): resume asks first. */
   foreign: boolean;
+  /** Its pull requests that are open and not seen to an end (green, merged, or handed to the user) by a watch. */
+  pullRequestsToWatch: number;
 }
 export interface ListRunsResult {
   runs: RunListEntry[];

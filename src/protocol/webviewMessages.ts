@@ -19,6 +19,8 @@ export type FromWebview =
   | { type: 'revealTask'; taskId: string }
   | { type: 'showTaskDiff'; taskId: string }
   | { type: 'showIntegrationDiff' }
+  /** Open the run's pull request (by its key: '' for the run's, else the task id of a stacked one) in the browser. */
+  | { type: 'openPullRequest'; key: string }
   /** Open the gate output of a decision (ledger entry) as a read-only document. */
   | { type: 'showGateOutput'; seq: number };
 

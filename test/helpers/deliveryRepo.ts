@@ -77,8 +77,12 @@ export interface Delivery {
   cleanup(): Promise<void>;
 }
 
-/** A completed run of PLAN in a fresh repository whose origin is a bare repository served by a scripted GitHub. */
-export async function deliveredRun(options: { scenario?: object; replyDelayMs?: number } = {}): Promise<Delivery> {
+/**
+ * A completed run of PLAN in a fresh repository whose origin is a bare repository served by a
+ * scripted GitHub. With `reviewer`, that reviewer asks for a change on src/greet.js the first time
+ * CI is green on the pull request, and approves the next green head.
+ */
+export async function deliveredRun(options: { scenario?: object; replyDelayMs?: number; reviewer?: string } = {}): Promise<Delivery> {
   const r = makeTempRepo({ files: FILES });
   const bare = mkdtempSync(join(tmpdir(), 'taskloom-remote-'));
   execFileSync('git', ['init', '-q', '--bare', bare]);
@@ -97,7 +101,21 @@ export async function deliveredRun(options: { scenario?: object; replyDelayMs?: 
     ciRuns.push({ sha, lint: checks[0]!.conclusion === 'success', test: checks[1]!.conclusion === 'success' });
     return checks;
   };
-  server.onHead(ciChecks);
+  let reviewed = false;
+  server.onHead((sha, pull) => {
+    const checks = ciChecks(sha);
+    const green = checks.every((c) => c.conclusion === 'success');
+    if (options.reviewer && green) {
+      server.addReview(
+        pull.number,
+        reviewed
+          ? { user: options.reviewer, state: 'APPROVED', body: 'Thanks!' }
+          : { user: options.reviewer, state: 'CHANGES_REQUESTED', body: 'Nearly there.', comments: [{ path: 'src/greet.js', line: 2, body: 'Please use a template literal here.' }] },
+      );
+      reviewed = true;
+    }
+    return checks;
+  });
   return {
     r,
     bare,

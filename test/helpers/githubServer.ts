@@ -81,6 +81,15 @@ export async function startGitHubServer(options: {
       return undefined;
     }
   };
+  // As GitHub computes it: whether the head merges into the base without a conflict.
+  const mergeable = (p: PullState): boolean => {
+    try {
+      execFileSync('git', ['--git-dir', options.bareRepo, 'merge-tree', '--write-tree', `refs/heads/${p.base}`, `refs/heads/${p.head}`], { stdio: 'pipe' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
   const checksFor = (sha: string, pull: PullState) => {
     if (!checksBySha.has(sha)) checksBySha.set(sha, onHead(sha, pull).map((c) => ({ ...c, id: nextId++ })));
     return checksBySha.get(sha)!;
@@ -93,7 +102,7 @@ export async function startGitHubServer(options: {
       state: p.state,
       merged: p.merged,
       draft: p.draft,
-      mergeable: true,
+      mergeable: mergeable(p),
       title: p.title,
       body: p.body,
       head: { ref: p.head, sha, label: `${options.owner}:${p.head}` },

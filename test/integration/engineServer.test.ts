@@ -296,9 +296,11 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.equal(r.git(['show', `${state.integration.branch}:rough.txt`]), 'good enough');
     assertContiguous(server.eventsOf(runId));
 
-    // Discarding removes worktrees, branches and the record.
+    // Discarding removes worktrees, branches and the record; approved work that exists nowhere else only when forced.
     assert.notEqual(branchesOf(r, runId), '');
-    await server.request(DiscardRunRequest.type, { folder: r.dir, runId });
+    const unpublished = await userError(server.request(DiscardRunRequest.type, { folder: r.dir, runId }));
+    assert.match(unpublished.message, /holds work that was never applied or pushed: flaky, rough/);
+    await server.request(DiscardRunRequest.type, { folder: r.dir, runId, force: true });
     assert.equal(branchesOf(r, runId), '', 'no taskloom/<run>/ branch is left');
     assert.doesNotMatch(r.git(['worktree', 'list', '--porcelain']), new RegExp(runId), 'no worktree of the run is left');
     assert.equal(existsSync(join(r.dir, '.taskloom', 'runs', runId)), false);
@@ -367,7 +369,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     const applied = await server.request(ApplyIntegrationRequest.type, { folder: r.dir, runId, history: 'merge' });
     assert.equal(applied.branch, 'main');
     assert.equal(applied.commit, r.git(['rev-parse', 'HEAD']));
-    assert.equal(applied.commit, r.git(['rev-parse', state.integration.branch!]), 'a fast-forward');
+    assert.equal(r.git(['rev-parse', `${applied.commit}^2`]), r.git(['rev-parse', state.integration.branch!]), 'one merge commit of the integration branch');
     assert.deepEqual(applied.files.sort(), ['a.txt', 'b.txt', 'c.txt']);
     assert.equal(readFileSync(join(r.dir, 'c.txt'), 'utf8'), 'c\n');
     assert.equal(r.git(['status', '--porcelain']), '');

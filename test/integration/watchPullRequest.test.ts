@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
 import type { TraceReport } from '../../src/engine/report/traceReport';
@@ -24,35 +27,18 @@ const WATCH = ['watch', '--interval', '0.2', '--timeout', '90'];
 const cli = (d: Delivery, args: string[]): Promise<CliResult> => startCli([...args, '--cwd', d.r.dir], d.env).done;
 
 const remoteSubjects = (d: Delivery, from: string, branch: string) =>
-  execFileSync('git', ['--git-dir', d.bare, 'log', '--format=%s', `${from}..${branch}`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).reverse();
+  execFileSync('git', ['--git-dir', d.bare, 'log', '--first-parent', '--format=%s', `${from}..${branch}`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).reverse();
 const remoteHead = (d: Delivery, branch: string) => execFileSync('git', ['--git-dir', d.bare, 'rev-parse', branch], { encoding: 'utf8' }).trim();
 
 const ofType = <T extends RunEvent['type']>(events: RunEvent[], type: T) => events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
 
-/** A delivered run with its pull request open, and a reviewer who asks for a change once lint passes, then approves the fix. */
+/** A delivered run with its pull request open, and alice, who asks for a change once CI passes, then approves the fix. */
 async function openPullRequest(options?: Parameters<typeof deliveredRun>[0]): Promise<{ d: Delivery; branch: string; opened: string }> {
-  const d = await deliveredRun(options);
+  const d = await deliveredRun({ ...options, reviewer: 'alice' });
   deliveries.push(d);
   const pr = await cli(d, ['pr']);
   assert.equal(pr.code, 0, pr.stdout + pr.stderr);
   const branch = d.server.pulls[0]!.head;
-  let reviewed = false;
-  d.server.onHead((sha, pull) => {
-    const checks = d.ciChecks(sha);
-    const green = checks.every((c) => c.conclusion === 'success');
-    if (green && !reviewed) {
-      reviewed = true;
-      d.server.addReview(pull.number, {
-        user: 'alice',
-        state: 'CHANGES_REQUESTED',
-        body: 'Nearly there.',
-        comments: [{ path: 'src/greet.js', line: 2, body: 'Please use a template literal here.' }],
-      });
-    } else if (green) {
-      d.server.addReview(pull.number, { user: 'alice', state: 'APPROVED', body: 'Thanks!' });
-    }
-    return checks;
-  });
   return { d, branch, opened: remoteHead(d, branch) };
 }
 
@@ -148,6 +134,33 @@ describe('taskloom watch', () => {
     assert.equal(ofType(events, 'pr_reaction_resumed').length, 1);
     assert.equal(d.server.replies.length, 1);
     assert.deepEqual(remoteSubjects(d, opened, branch), ['Fix the failing check "lint"', "End greetings with an exclamation mark: address alice's review"]);
+  });
+
+  it('merges the base in when someone changed it where the run did, resolving the conflict before the checks and the review', async () => {
+    const { d, branch, opened } = await openPullRequest();
+    // A colleague lands a change to the same line on main meanwhile.
+    const other = mkdtempSync(join(tmpdir(), 'taskloom-colleague-'));
+    try {
+      execFileSync('git', ['clone', '-q', d.bare, other]);
+      writeFileSync(join(other, 'src', 'greet.js'), "function greet(name) {\n  return 'Hi, ' + name;\n}\n\nmodule.exports = { greet };\n");
+      execFileSync('git', ['-C', other, '-c', 'user.name=Colleague', '-c', 'user.email=c@example.com', 'commit', '-qam', 'Say hi']);
+      execFileSync('git', ['-C', other, 'push', '-q', 'origin', 'main']);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+    const watched = await cli(d, WATCH);
+    assert.equal(watched.code, 0, watched.stdout + watched.stderr);
+    assert.match(watched.stdout, /reaction 1: conflicts with main/);
+    const kinds = ofType(readEvents(d.r.dir), 'pr_reaction_started').map((e) => e.kind);
+    assert.deepEqual(kinds, ['conflict', 'check', 'review']);
+    const merge = remoteSubjects(d, opened, branch)[0];
+    assert.equal(merge, `Merge main into ${branch}`);
+    const mainHead = remoteHead(d, 'main');
+    assert.equal(
+      execFileSync('git', ['--git-dir', d.bare, 'merge-base', '--is-ancestor', mainHead, branch]).length,
+      0,
+      "the colleague's commit is in the pull request",
+    );
   });
 
   it('exits 1 and says what to do when a check fails without output it can read, or the pull request was closed', async () => {

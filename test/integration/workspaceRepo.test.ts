@@ -26,6 +26,8 @@ async function workspaceError(promise: Promise<unknown>): Promise<WorkspaceError
 test('inspectRepo describes a clean repository', async (t) => {
   const repo = tempRepo(t);
   mkdirSync(join(repo.dir, 'src'));
+  repo.git(['config', 'user.name', 'Ada']);
+  repo.git(['config', 'user.email', 'ada@example.com']);
   const info = await inspectRepo(join(repo.dir, 'src'));
   assert.deepEqual(info, {
     root: repo.dir,
@@ -33,6 +35,8 @@ test('inspectRepo describes a clean repository', async (t) => {
     headCommit: repo.git(['rev-parse', 'HEAD']),
     headRef: 'main',
     dirtyPaths: [],
+    // The repository's own identity, which Taskloom commits as (test/integration/commitIdentity.test.ts covers the rest).
+    identity: { source: 'user', signs: false, format: 'openpgp' },
   });
 });
 

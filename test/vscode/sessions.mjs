@@ -16,7 +16,8 @@
 //   env             extra environment for the extension host (it inherits the server's)
 //   timeoutSeconds  the whole session, server start to the suite's end (default 300)
 //   onlyWhenNamed   run only when a filter names it (the benchmark, run by `npm run bench`)
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { gitRepoFromFixture } from '../../scripts/vscode/workspaceFixtures.mjs';
 
@@ -73,6 +74,16 @@ export const sessions = [
     timeoutSeconds: 360,
   },
   {
+    name: 'pullRequest',
+    description: 'Open Pull Request on a completed run → agents fix the failing CI check and the review → green; the PR row and the run view say so',
+    extension: 'development',
+    suites: ['pullRequestFlow'],
+    workspace: pullRequestWorkspace,
+    // The scripted GitHub's token (test/helpers/githubServer.ts): the window has no GitHub sign-in.
+    env: { GITHUB_TOKEN: 'ghs_scripted_token_1234567890' },
+    timeoutSeconds: 360,
+  },
+  {
     name: 'smoke',
     description: 'the harness: workspace open, extension present and active, a screenshot',
     extension: 'development',
@@ -106,3 +117,19 @@ export const sessions = [
     timeoutSeconds: 120,
   },
 ];
+
+/**
+ * Starts the pull request session's scripted GitHub (test/vscode/fixtures/pullRequestWorkspace.ts),
+ * which lives as long as this runner, and returns the workspace it made.
+ */
+async function pullRequestWorkspace() {
+  const script = join(import.meta.dirname, 'fixtures', 'pullRequestWorkspace.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [line] = await new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (l) => resolve([l]));
+    child.once('exit', (code) => reject(new Error(`the scripted GitHub exited (${code}) before it was ready`)));
+  });
+  child.stdout.resume();
+  return JSON.parse(line).folder;
+}

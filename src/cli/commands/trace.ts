@@ -1,4 +1,4 @@
-import { buildTraceReport, type TraceReport } from '../../engine/report/traceReport';
+import { buildTraceReport, pullRequestWords, type TraceReport } from '../../engine/report/traceReport';
 import { TaskloomEngine } from '../../engine/run/engine';
 import { EXIT, UsageError } from '../cliErrors';
 import { bold, colorState, dim, formatTokens, formatUsd, table, yellow } from '../format';
@@ -59,12 +59,7 @@ function formatTrace(r: TraceReport): string {
 
 /** "Pull request #3 open: https://… (head → base); checks pass; approved; 2 fix(es) pushed". */
 export function formatPullRequest(pr: TraceReport['pullRequests'][number]): string {
-  const failing = pr.checks?.filter((c) => c.status === 'failure').map((c) => c.name) ?? [];
-  const pending = pr.checks?.filter((c) => c.status === 'pending').length ?? 0;
-  const checks = !pr.checks ? 'not watched yet' : pr.checks.length === 0 ? 'no checks' : failing.length ? `failing: ${failing.join(', ')}` : pending ? `${pending} check(s) running` : 'checks pass';
-  const review = pr.review ? `; ${{ approved: 'approved', changes_requested: 'changes requested', none: 'no decisive review' }[pr.review]}` : '';
-  const fixes = pr.fixesPushed || pr.fixesFailed ? `; ${pr.fixesPushed} fix(es) pushed${pr.fixesFailed ? `, ${pr.fixesFailed} failed` : ''}` : '';
   const whose = pr.taskId ? ` (${pr.taskId})` : '';
   const watch = pr.watch?.outcome === 'needs_human' ? `\n  needs you: ${pr.watch.reason}` : '';
-  return `${bold(`Pull request #${pr.number}`)}${whose} ${pr.state ?? 'open'}: ${pr.url}\n  ${dim(`${pr.head} → ${pr.base}`)}; ${checks}${review}${fixes}${watch}`;
+  return `${bold(`Pull request #${pr.number}`)}${whose} ${pr.state ?? 'open'}: ${pr.url}\n  ${dim(`${pr.head} → ${pr.base}`)}; ${pullRequestWords(pr)}${watch}`;
 }

@@ -15,6 +15,10 @@ export interface PullRequestOptions {
   /** One pull request per task, each based on the one before it in merge order (which respects dependencies). */
   stacked: boolean;
   env?: NodeJS.ProcessEnv;
+  /** A token the caller has (the editor's GitHub sign-in); otherwise from the environment (see githubToken). */
+  token?: string;
+  /** The API's base URL (GitHub Enterprise: https://HOST/api/v3); otherwise GITHUB_API_URL, else api.github.com. */
+  apiUrl?: string;
 }
 
 export interface OpenedPullRequest {
@@ -24,7 +28,7 @@ export interface OpenedPullRequest {
 }
 
 /** The forge a run's pull requests go to: GitHub at GITHUB_API_URL, the repository from --repo or the remote. */
-export async function forgeFor(root: string, options: Pick<PullRequestOptions, 'remote' | 'repo' | 'env'>): Promise<Forge> {
+export async function forgeFor(root: string, options: Pick<PullRequestOptions, 'remote' | 'repo' | 'env' | 'token' | 'apiUrl'>): Promise<Forge> {
   const env = options.env ?? process.env;
   const url = await remoteUrl(root, options.remote);
   const slug = options.repo ?? (url ? slugFromRemoteUrl(url) : undefined);
@@ -32,9 +36,11 @@ export async function forgeFor(root: string, options: Pick<PullRequestOptions, '
     throw new ForgeError(
       url ? `Cannot tell the GitHub repository from ${options.remote}'s URL (${url})` : `There is no remote "${options.remote}"`,
       url ? 'Name it: --repo OWNER/REPO' : 'Add it (git remote add origin URL), or name another with --remote NAME.',
+      'unknown_repository',
     );
   }
-  return new GitHubForge(slug, await githubToken(env), env.GITHUB_API_URL?.trim() || DEFAULT_GITHUB_API);
+  const apiUrl = options.apiUrl?.trim() || env.GITHUB_API_URL?.trim() || DEFAULT_GITHUB_API;
+  return new GitHubForge(slug, options.token || (await githubToken(env)), apiUrl);
 }
 
 /**
@@ -47,7 +53,7 @@ export async function openPullRequests(session: RunSession, options: PullRequest
   const root = state.repoRoot;
   const head = await applicableHead(state, root);
   const base = options.base ?? state.baseRef;
-  if (!base || base === 'HEAD') throw new ForgeError('The run started on a detached HEAD, so it has no base branch', 'Name one: --base BRANCH');
+  if (!base || base === 'HEAD') throw new ForgeError('The run started on a detached HEAD, so it has no base branch', 'Name one: --base BRANCH', 'rejected');
   const forge = await forgeFor(root, options);
   const branch = state.integration.branch!;
   const wanted = options.stacked

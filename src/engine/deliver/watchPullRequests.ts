@@ -40,7 +40,7 @@ export async function watchPass(ctx: WatchContext, tell: (pr: PullRequestRecord,
   const { session } = ctx;
   const limits = watchLimits(ctx);
   const reasons: string[] = [];
-  let allDone = true;
+  const ended: Array<{ pr: PullRequestRecord; outcome: 'green' | 'merged'; reason: string }> = [];
   for (const pr of watchedPullRequests(session.state.pullRequests)) {
     const status = await ctx.forge.status(pr.number);
     record(ctx, pr, status);
@@ -57,20 +57,19 @@ export async function watchPass(ctx: WatchContext, tell: (pr: PullRequestRecord,
     }
     if (step.kind === 'human') {
       end(ctx, pr, 'needs_human', step.reason);
-      return { kind: 'ended', outcome: 'needs_human', reasons: [`#${pr.number} needs you: ${step.reason}`], next: step.next };
+      return { kind: 'ended', outcome: 'needs_human', reasons: [`Pull request #${pr.number} needs you: ${step.reason}`], next: step.next };
     }
     if (step.kind === 'done') {
-      reasons.push(`#${pr.number} ${step.outcome === 'merged' ? 'was merged' : 'is green'}: ${step.reason}`);
+      ended.push({ pr, outcome: step.outcome, reason: step.reason });
+      reasons.push(`Pull request #${pr.number} ${step.outcome === 'merged' ? 'was merged' : 'is green'}: ${step.reason}`);
       continue;
     }
-    allDone = false;
     tell(pr, step.reason);
-    reasons.push(`#${pr.number}: ${step.reason}`);
+    reasons.push(`Pull request #${pr.number}: ${step.reason}`);
   }
-  if (!allDone) return { kind: 'waiting', reasons };
-  const prs = watchedPullRequests(session.state.pullRequests);
-  for (const pr of prs) end(ctx, pr, pr.observed?.state === 'merged' ? 'merged' : 'green', reasons.find((r) => r.startsWith(`#${pr.number} `)) ?? '');
-  return { kind: 'ended', outcome: prs.every((pr) => pr.observed?.state === 'merged') ? 'merged' : 'green', reasons };
+  if (ended.length < watchedPullRequests(session.state.pullRequests).length) return { kind: 'waiting', reasons };
+  for (const { pr, outcome, reason } of ended) end(ctx, pr, outcome, reason);
+  return { kind: 'ended', outcome: ended.every((e) => e.outcome === 'merged') ? 'merged' : 'green', reasons };
 }
 
 /**

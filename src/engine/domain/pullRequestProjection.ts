@@ -1,5 +1,6 @@
 import type { EventOf } from './events';
 import { decide, lastLines } from './decisionLedger';
+import { checksWords, REVIEW_WORDS } from './pullRequestStatus';
 import type { PullRequestReaction, PullRequestRecord, RunState } from './runState';
 
 type PullRequestEventType =
@@ -30,10 +31,8 @@ export const PULL_REQUEST_HANDLERS: PullRequestHandlers = {
     const pr = pullRequestOf(state, e.number);
     const { type: _type, seq: _seq, runId: _runId, v: _v, ...observed } = e;
     pr.observed = observed;
-    const failing = e.checks.filter((c) => c.status === 'failure').map((c) => c.name);
-    const pending = e.checks.filter((c) => c.status === 'pending').length;
-    const checks = e.checks.length === 0 ? 'no checks' : failing.length ? `failing: ${failing.join(', ')}` : pending ? `${pending} check(s) running` : 'checks pass';
-    const review = { approved: 'approved', changes_requested: 'changes requested', none: 'no decisive review' }[e.review];
+    const checks = checksWords(e.checks);
+    const review = REVIEW_WORDS[e.review];
     const merge = e.mergeable === false ? '; conflicts with its base' : '';
     decide(state, e, 'pull_request', `Pull request #${e.number} is ${e.state} at ${e.headSha.slice(0, 10)}: ${checks}; ${review}${merge}`);
   },

@@ -80,12 +80,16 @@ export interface Forge {
   comment(number: number, body: string): Promise<void>;
 }
 
+/** Why a forge refused: `credentials` when there is no token or the forge rejected it (signing in again helps). */
+export type ForgeFailure = 'credentials' | 'permission' | 'rate_limit' | 'not_found' | 'rejected' | 'unreachable' | 'unknown_repository';
+
 /** A forge refused or failed: what happened, and what the user can do about it. */
 export class ForgeError extends Error {
   override readonly name = 'ForgeError';
   constructor(
     message: string,
     readonly hint: string,
+    readonly failure: ForgeFailure,
     options?: { cause?: unknown },
   ) {
     super(message, options);

@@ -1,5 +1,6 @@
 import type { AgentRole, CheckStatus, HumanAction, ReviewVerdict } from '../domain/events';
 import { allowedHumanActions } from '../domain/humanActions';
+import { checksWords, REVIEW_WORDS } from '../domain/pullRequestStatus';
 import type { PullRequestRecord, QueueProblem, RunState } from '../domain/runState';
 import { countTasks, type TaskCounts } from '../domain/taskCounts';
 import type { TaskState } from '../domain/taskStates';
@@ -118,3 +119,11 @@ export function buildTraceReport(state: RunState): TraceReport {
   };
 }
 
+
+/** Where a pull request stands, in the words the CLI, the Runs tree and the run view all use: "checks pass; approved; 2 fix(es) pushed". */
+export function pullRequestWords(pr: PullRequestSummary): string {
+  const checks = pr.checks ? checksWords(pr.checks) : 'not watched yet';
+  const review = pr.review ? `; ${REVIEW_WORDS[pr.review]}` : '';
+  const fixes = pr.fixesPushed || pr.fixesFailed ? `; ${pr.fixesPushed} fix(es) pushed${pr.fixesFailed ? `, ${pr.fixesFailed} failed` : ''}` : '';
+  return `${checks}${review}${fixes}`;
+}

@@ -18,7 +18,8 @@ import { IntegrationBranch } from '../workspace/integrationBranch';
 import { continueHandResolution, startHandResolution, type ContinueOutcome, type HandResolution } from './handResolution';
 import { queueForMerge } from './taskLoop';
 import { taskCommits } from './taskCommits';
-import { watchPullRequests, type WatchOptions, type WatchOutcome } from '../deliver/watchPullRequests';
+import type { WatchContext } from '../deliver/pullRequestReaction';
+import { watchPass, watchPullRequests, type WatchOptions, type WatchOutcome, type WatchPass } from '../deliver/watchPullRequests';
 import type { Forge } from '../forge/forge';
 import { RunStore } from '../store/runStore';
 import { ensureExcluded, inspectRepo, type RepoInfo } from '../workspace/repoInspector';
@@ -214,10 +215,24 @@ export class TaskloomEngine {
   async watchPullRequests(session: RunSession, forge: Forge, options: WatchOptions, signal: AbortSignal): Promise<WatchOutcome> {
     await assertSigningWorks(this.repo.root, this.repo.identity);
     try {
-      return await watchPullRequests({ session, forge, signal, runner: this.runnerFor(session), repo: this.repo, worktrees: this.worktrees(session) }, options);
+      return await watchPullRequests(this.watchContext(session, forge, signal), options);
     } finally {
       this.store.flush(session.runId);
     }
+  }
+
+  /** One look at the run's pull requests, reacting to what needs a fix (see watchPass): for a caller that waits between passes itself. */
+  async watchPass(session: RunSession, forge: Forge, signal: AbortSignal): Promise<WatchPass> {
+    await assertSigningWorks(this.repo.root, this.repo.identity);
+    try {
+      return await watchPass(this.watchContext(session, forge, signal));
+    } finally {
+      this.store.flush(session.runId);
+    }
+  }
+
+  private watchContext(session: RunSession, forge: Forge, signal: AbortSignal): WatchContext {
+    return { session, forge, signal, runner: this.runnerFor(session), repo: this.repo, worktrees: this.worktrees(session) };
   }
 
   private worktrees(session: RunSession): WorktreeManager {

@@ -5,6 +5,8 @@ import { createConnection, ProposedFeatures, type CancellationToken, type Reques
 import {
   ActivityNotification,
   ApplyIntegrationRequest,
+  OpenPullRequestRequest,
+  WatchPullRequestsRequest,
   ApprovePlanRequest,
   CancelRequest,
   CheckPlanRequest,
@@ -29,6 +31,7 @@ import {
 import { applyIntegrationBranch, discardRun } from './branchRequests';
 import { cancel, resume, taskDecision, resolveByHand, continueTask } from './driveRequests';
 import { EventBatcher } from './eventBatcher';
+import { openPullRequest, watchPullRequests } from './pullRequestRequests';
 import { approvePlan, checkPlan, rejectPlan, startGoal } from './planRequests';
 import { diff, doctor, fileAtCommit, getRun, listRuns, predictOverlaps, runEvent } from './queryRequests';
 import { serverLog } from './serverLog';
@@ -83,6 +86,8 @@ handle(PredictOverlapsRequest.type, (p) => predictOverlaps(hosts, p));
 handle(ContinueTaskRequest.type, (p) => continueTask(hosts, output, p));
 handle(ApplyIntegrationRequest.type, (p) => applyIntegrationBranch(hosts, output, p));
 handle(DiscardRunRequest.type, (p) => discardRun(hosts, output, p));
+handle(OpenPullRequestRequest.type, (p) => openPullRequest(hosts, output, p));
+handle(WatchPullRequestsRequest.type, (p, token) => watchPullRequests(hosts, output, p, token));
 handle(ListRunsRequest.type, (p) => listRuns(hosts, p));
 handle(GetRunRequest.type, (p) => getRun(hosts, p));
 handle(DiffRequest.type, (p) => diff(hosts, p));

@@ -24,6 +24,7 @@ import { resolveCommit } from '../workspace/gitQueries';
 import { checkedRunId } from './checkedParams';
 import { UserError } from './userError';
 import type { WorkspaceHosts } from './workspaceHosts';
+import { pullRequestsToWatch } from '../domain/pullRequestStatus';
 import { isKnownRun } from '../run/runProvenance';
 
 /** The runs of the folder's repository, newest first, with progress and who drives them. */
@@ -47,6 +48,7 @@ export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Pro
         active: host.activeWork(entry.runId) !== undefined,
         // Decided by the user's own record outside the repository: `createdBy.host` can lie.
         foreign: state !== undefined && !isKnownRun(host.root, state),
+        pullRequestsToWatch: state ? pullRequestsToWatch(state).length : 0,
       };
     });
     const elsewhere = host.drivenElsewhere();

@@ -51,6 +51,10 @@ export function toResponseError(error: unknown, method: string, log: (message: s
     const { hint, taskIds } = err as Error & { hint?: string; taskIds?: string[] };
     return new ResponseError(LSPErrorCodes.RequestFailed, err.message, { kind: 'user', ...(hint ? { hint } : {}), unpublishedWork: taskIds ?? [] });
   }
+  if (err.name === 'ForgeError' && (err as Error & { failure?: string }).failure === 'credentials') {
+    const { hint } = err as Error & { hint?: string };
+    return new ResponseError(LSPErrorCodes.RequestFailed, err.message, { kind: 'user', ...(hint ? { hint } : {}), forgeCredentials: true });
+  }
   if (USER_FACING.has(err.name)) {
     const hint = (err as { hint?: unknown }).hint;
     return new ResponseError(LSPErrorCodes.RequestFailed, err.message, { kind: 'user', ...(typeof hint === 'string' && hint ? { hint } : {}) });

@@ -5,6 +5,7 @@ import type { Services } from '../services';
 import { GIT_SCHEME, GitContentProvider, showIntegrationDiff, showTaskDiff } from './diffCommands';
 import { approvePlanFromEdit, editPlan, PLAN_SCHEME, PlanDocumentProvider, rejectPlan, reviewPlan, watchPlanEdits } from './planCommands';
 import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeRun, showRunCommand } from './runCommands';
+import { keepPullRequestGreenCommand, openPullRequest, openPullRequestInBrowser } from './pullRequestCommands';
 import { pickRun, type RunRef } from './runRef';
 import { startGoal } from './startGoal';
 import { continueTask, decideTask, openTaskWorktree, resolveTask } from './taskCommands';
@@ -31,6 +32,9 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.showTaskDiff': (arg?: unknown) => showTaskDiff(services, arg),
     'taskloom.showIntegrationDiff': (arg?: unknown) => showIntegrationDiff(services, arg),
     'taskloom.applyIntegration': (arg?: unknown, options?: { confirmed?: boolean }) => applyIntegration(services, arg, options),
+    'taskloom.openPullRequest': (arg?: unknown, options?: Parameters<typeof openPullRequest>[2]) => openPullRequest(services, arg, options),
+    'taskloom.keepPullRequestGreen': (arg?: unknown) => keepPullRequestGreenCommand(services, arg),
+    'taskloom.openPullRequestInBrowser': (arg?: unknown) => openPullRequestInBrowser(services, arg),
     'taskloom.openDecisionsLedger': (arg?: unknown) => openDecisionsLedger(services, arg),
     'taskloom.showRun': (arg?: unknown) => showRunCommand(services, arg),
     'taskloom.doctor': (folder?: string) => doctor(services, folder),

@@ -154,6 +154,12 @@ export class RunViewPanel implements vscode.Disposable {
       case 'showGateOutput':
         await this.showGateOutput(message.seq);
         return;
+      case 'openPullRequest': {
+        // Only a pull request the run recorded: the webview names it, it does not hand over a URL.
+        const url = (await this.services.controller.state(ref.folder, ref.runId))?.pullRequests[message.key]?.url;
+        if (url) await vscode.commands.executeCommand('taskloom.openPullRequestInBrowser', { ...ref, url });
+        return;
+      }
     }
   }
 

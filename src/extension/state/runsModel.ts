@@ -1,5 +1,6 @@
 import type { RunEvent } from '../../engine/domain/events';
 import { applyEvent } from '../../engine/domain/projection';
+import { pullRequestsToWatch } from '../../engine/domain/pullRequestStatus';
 import { countTasks } from '../../engine/domain/taskCounts';
 import type { RunState } from '../../engine/domain/runState';
 import type { RunListEntry } from '../../protocol/engineProtocol';
@@ -207,7 +208,8 @@ function activityAfter(event: RunEvent): boolean | undefined {
 }
 
 function noteChange(change: RunChange, event: RunEvent): void {
-  if (event.type === 'plan_proposed') change.structure = true;
+  // A pull request is a row under its run: rare events, so the run's rows are simply redrawn.
+  if (event.type === 'plan_proposed' || event.type === 'pull_request' || event.type.startsWith('pr_')) change.structure = true;
   if (event.type === 'critic_verdict') change.verdicts = true;
   if ('taskId' in event && typeof event.taskId === 'string') change.tasks.add(event.taskId);
 }
@@ -225,5 +227,6 @@ function summaryOf(state: RunState, previous: RunListEntry | undefined, active?:
     total: state.taskOrder.length,
     active: active ?? previous?.active ?? false,
     foreign: previous?.foreign ?? false,
+    pullRequestsToWatch: pullRequestsToWatch(state).length,
   };
 }

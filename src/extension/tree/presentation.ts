@@ -44,6 +44,14 @@ export const RUN_LOOK: Record<RunStatus | 'stopped' | 'awaitingApproval', Look> 
   failed: { icon: 'error', color: 'errorForeground' },
 };
 
+/** A pull request row: open (watched or not), merged, closed, or handed to the user by its watch. */
+export const PULL_REQUEST_LOOK: Record<'open' | 'merged' | 'closed' | 'needsYou', Look> = {
+  open: { icon: 'git-pull-request', color: 'charts.green' },
+  merged: { icon: 'git-merge', color: 'charts.purple' },
+  closed: { icon: 'git-pull-request-closed', color: 'disabledForeground' },
+  needsYou: { icon: 'git-pull-request', color: 'errorForeground' },
+};
+
 const LIVE_STATUSES: ReadonlySet<RunStatus> = new Set(['planning', 'running', 'integrating']);
 
 /**

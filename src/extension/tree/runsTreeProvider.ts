@@ -14,11 +14,14 @@ import {
   taskContextValue,
   taskDescription,
   type Look,
+  PULL_REQUEST_LOOK,
 } from './presentation';
+import { pullRequestSummaries, pullRequestWords } from '../../engine/report/traceReport';
 
 export type RunsNode =
   | { kind: 'folder'; id: string; folder: string }
   | { kind: 'run'; id: string; folder: string; runId: string }
+  | { kind: 'pullRequest'; id: string; folder: string; runId: string; key: string }
   | { kind: 'task'; id: string; folder: string; runId: string; taskId: string }
   | { kind: 'attempt'; id: string; folder: string; runId: string; taskId: string; index: number }
   | { kind: 'transitions'; id: string; folder: string; runId: string; taskId: string }
@@ -132,6 +135,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
       case 'run':
         return this.multiRoot() ? this.node({ kind: 'folder', id: `folder:${node.folder}`, folder: node.folder }) : undefined;
       case 'task':
+      case 'pullRequest':
         return this.runNode(node.folder, node.runId);
       default:
         return this.taskNode(node.folder, node.runId, node.taskId);
@@ -155,7 +159,10 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
         return this.runsOf(node.folder);
       case 'run': {
         const state = await this.controller.state(node.folder, node.runId);
-        return (state?.taskOrder ?? []).map((taskId) => this.taskNode(node.folder, node.runId, taskId));
+        const pullRequests = Object.keys(state?.pullRequests ?? {}).map((key) =>
+          this.node({ kind: 'pullRequest' as const, id: `pr:${node.folder}:${node.runId}:${key}`, folder: node.folder, runId: node.runId, key }),
+        );
+        return [...pullRequests, ...(state?.taskOrder ?? []).map((taskId) => this.taskNode(node.folder, node.runId, taskId))];
       }
       case 'task': {
         const task = this.task(node);
@@ -201,6 +208,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
         return this.runItem(node);
       case 'task':
         return this.taskItem(node);
+      case 'pullRequest':
+        return this.pullRequestItem(node);
       case 'attempt':
         return this.attemptItem(node, this.task(node)?.attempts[node.index]);
       case 'transitions': {
@@ -257,6 +266,26 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     if (task.branch) tip.appendMarkdown('\n\n').appendText(`Branch: ${task.branch}`);
     item.tooltip = tip;
     if (task.attempts.length === 0 && task.transitions.length === 0) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
+    return item;
+  }
+
+  private pullRequestItem(node: Extract<RunsNode, { kind: 'pullRequest' }>): vscode.TreeItem {
+    const state = this.controller.model.run(node.folder, node.runId)?.state;
+    const pr = state ? pullRequestSummaries(state).find((p) => (p.taskId ?? '') === node.key) : undefined;
+    const item = new vscode.TreeItem('Pull request', vscode.TreeItemCollapsibleState.None);
+    item.id = node.id;
+    if (!pr) return item;
+    item.label = `Pull request #${pr.number}${pr.taskId ? ` (${pr.taskId})` : ''}`;
+    const needsYou = pr.watch?.outcome === 'needs_human';
+    item.description = needsYou ? `needs you · ${pullRequestWords(pr)}` : pullRequestWords(pr);
+    const look = PULL_REQUEST_LOOK[needsYou ? 'needsYou' : (pr.state ?? 'open')];
+    item.iconPath = themeIcon(look);
+    item.contextValue = `pullRequest.${pr.state ?? 'open'}`;
+    item.command = { command: 'taskloom.openPullRequestInBrowser', title: 'Open Pull Request in Browser', arguments: [{ folder: node.folder, runId: node.runId, url: pr.url }] };
+    const tip = new vscode.MarkdownString();
+    tip.appendText(`${pr.url}\n${pr.head} → ${pr.base}`);
+    if (pr.watch) tip.appendMarkdown('\n\n').appendText(`Last watch: ${pr.watch.outcome.replace('_', ' ')} — ${plainText(pr.watch.reason, 500)}`);
+    item.tooltip = tip;
     return item;
   }
 

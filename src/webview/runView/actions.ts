@@ -2,12 +2,13 @@
 // delegated listener serves the graph's hundreds of nodes and the ledger's entries alike.
 import type { FromWebview } from '../../protocol/webviewMessages';
 
-export type Action = 'reveal' | 'diff' | 'integration-diff' | 'gate-output';
+export type Action = 'reveal' | 'diff' | 'integration-diff' | 'gate-output' | 'pull-request';
 
 /** The data attributes that make an element post `action`. */
-export function actionAttrs(action: Action, target: { taskId?: string; seq?: number } = {}): Record<string, string> {
+export function actionAttrs(action: Action, target: { taskId?: string; seq?: number; key?: string } = {}): Record<string, string> {
   return {
     'data-action': action,
+    ...(target.key !== undefined ? { 'data-key': target.key } : {}),
     ...(target.taskId !== undefined ? { 'data-task': target.taskId } : {}),
     ...(target.seq !== undefined ? { 'data-seq': String(target.seq) } : {}),
   };
@@ -23,6 +24,8 @@ export function messageFor(el: Element): FromWebview | undefined {
       return taskId !== undefined ? { type: 'showTaskDiff', taskId } : undefined;
     case 'integration-diff':
       return { type: 'showIntegrationDiff' };
+    case 'pull-request':
+      return { type: 'openPullRequest', key: el.getAttribute('data-key') ?? '' };
     case 'gate-output':
       return Number.isInteger(seq) && seq > 0 ? { type: 'showGateOutput', seq } : undefined;
     default:

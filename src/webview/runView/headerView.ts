@@ -1,6 +1,7 @@
 // The run at a glance: goal, status, progress by state, cost and tokens, and why it stopped.
 import type { RunState } from '../../engine/domain/runState';
 import { totalTokens } from '../../engine/domain/usage';
+import { pullRequestSummaries, pullRequestWords } from '../../engine/report/traceReport';
 import { actionAttrs } from './actions';
 import { h, icon, s } from './dom';
 import { formatTokens, formatUsd } from './format';
@@ -50,6 +51,15 @@ export class HeaderView {
           : null,
       ),
       stopped ? h('p', { class: `run-note ${toneClass(status.tone)}` }, oneLine(stopped, 600)) : null,
+      ...pullRequestSummaries(state).map((pr) =>
+        h(
+          'p',
+          { class: `run-pull-request ${pr.watch?.outcome === 'needs_human' ? 'tone-red' : ''}` },
+          h('button', { class: 'link', type: 'button', ...actionAttrs('pull-request', { key: pr.taskId ?? '' }), title: pr.url }, icon('git-pull-request'), `Pull request #${pr.number}${pr.taskId ? ` (${pr.taskId})` : ''}`),
+          ` ${pr.state ?? 'open'} · ${pullRequestWords(pr)}`,
+          pr.watch?.outcome === 'needs_human' ? ` · needs you: ${oneLine(pr.watch.reason, 300)}` : '',
+        ),
+      ),
       state.warnings.length
         ? h(
             'details',

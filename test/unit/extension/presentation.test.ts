@@ -11,6 +11,7 @@ import { EventBuilder } from '../../helpers/eventBuilder';
 const summary = (over: Partial<RunListEntry>): RunListEntry => ({
   runId: 'r',
   goal: 'add rate limiting',
+  pullRequestsToWatch: 0,
   createdAt: '',
   updatedAt: '',
   status: 'running',

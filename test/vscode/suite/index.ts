@@ -19,6 +19,7 @@ const testModules: Record<string, () => unknown> = {
   runFlow: () => require('./runFlow.test'),
   resumeAfterReload: () => require('./resumeAfterReload.test'),
   conflictFlow: () => require('./conflictFlow.test'),
+  pullRequestFlow: () => require('./pullRequestFlow.test'),
   extensionBench: () => require('./extensionBench.test'),
 };
 

@@ -1,0 +1,18 @@
+import type { CheckStatus, ReviewVerdict } from './events';
+import type { PullRequestRecord, RunState } from './runState';
+
+/** A pull request's checks in the words every view uses: "checks pass", "failing: lint", "2 check(s) running", "no checks". */
+export function checksWords(checks: ReadonlyArray<{ name: string; status: CheckStatus }>): string {
+  const failing = checks.filter((c) => c.status === 'failure').map((c) => c.name);
+  const pending = checks.filter((c) => c.status === 'pending').length;
+  if (checks.length === 0) return 'no checks';
+  if (failing.length) return `failing: ${failing.join(', ')}`;
+  return pending ? `${pending} check(s) running` : 'checks pass';
+}
+
+export const REVIEW_WORDS: Record<ReviewVerdict, string> = { approved: 'approved', changes_requested: 'changes requested', none: 'no decisive review' };
+
+/** Pull requests still to keep green: open as far as anyone saw, and no watch saw them to an end since they were last pushed. */
+export function pullRequestsToWatch(state: RunState): PullRequestRecord[] {
+  return Object.values(state.pullRequests).filter((pr) => !pr.watch && pr.observed?.state !== 'merged' && pr.observed?.state !== 'closed');
+}

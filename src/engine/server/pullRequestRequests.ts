@@ -1,0 +1,73 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CancellationToken } from 'vscode-languageserver/node';
+import type { OpenPullRequestParams, OpenPullRequestResult, WatchPullRequestsParams, WatchPullRequestsResult } from '../../protocol/engineProtocol';
+import { forgeFor, openPullRequests } from '../deliver/pullRequests';
+import { watchedPullRequests, type WatchPass } from '../deliver/watchPullRequests';
+import { ForgeError } from '../forge/forge';
+import { LockHeldError } from '../store/lock';
+import { checkedRunId } from './checkedParams';
+import type { ServerOutput } from './serverOutput';
+import { UserError } from './userError';
+import type { WorkspaceHosts } from './workspaceHosts';
+
+const DEFAULT_INTERVAL_SECONDS = 30;
+/** Passes that fail in a row on the forge (network, rate limit) before the watch gives up with the error. */
+const FORGE_FAILURE_LIMIT = 3;
+
+/** Pushes a completed run and opens (or updates) its pull request, as `taskloom pr` does. */
+export async function openPullRequest(hosts: WorkspaceHosts, output: ServerOutput, params: OpenPullRequestParams): Promise<OpenPullRequestResult> {
+  const host = await hosts.forFolder(params.folder);
+  return host.withEngine(async (engine) => {
+    const runId = checkedRunId(params.runId);
+    host.assertIdle(runId);
+    const session = host.session(engine, runId, params.folder);
+    const opened = await openPullRequests(session, {
+      remote: params.remote ?? 'origin',
+      draft: params.draft === true,
+      stacked: params.stacked === true,
+      ...(params.token ? { token: params.token } : {}),
+      ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}),
+    });
+    for (const o of opened) output.log(`Pull request #${o.pullRequest.number} ${o.action} for run ${runId}: ${o.pullRequest.url}`);
+    return { pullRequests: opened.map((o) => ({ taskId: o.taskId, number: o.pullRequest.number, url: o.pullRequest.url, action: o.action })) };
+  });
+}
+
+/**
+ * `taskloom watch` in the editor: a pass, then a wait, until the pull requests are green or
+ * merged, one needs a person, or the editor cancels. Each pass takes the workspace lock and lets
+ * it go, so the CLI can work in between; while the CLI holds it, the watch waits its turn.
+ */
+export async function watchPullRequests(hosts: WorkspaceHosts, output: ServerOutput, params: WatchPullRequestsParams, token: CancellationToken): Promise<WatchPullRequestsResult> {
+  const host = await hosts.forFolder(params.folder);
+  const runId = checkedRunId(params.runId);
+  const controller = new AbortController();
+  const listener = token.onCancellationRequested(() => controller.abort());
+  const intervalMs = (params.intervalSeconds ?? DEFAULT_INTERVAL_SECONDS) * 1000;
+  try {
+    const [first] = await host.withStore((store) => watchedPullRequests(store.loadRun(runId).state.pullRequests));
+    if (!first) throw new UserError(`Run ${runId} has no pull request to watch`, 'Open one first: Taskloom: Open Pull Request.');
+    const forge = await forgeFor(host.root, { remote: first.remote, repo: first.repo, ...(params.token ? { token: params.token } : {}), ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}) });
+    output.log(`Watching the pull request(s) of run ${runId}`);
+    let failures = 0;
+    while (!controller.signal.aborted) {
+      let pass: WatchPass;
+      try {
+        pass = await host.withEngine((engine) => engine.watchPass(host.session(engine, runId, params.folder), forge, controller.signal));
+        failures = 0;
+      } catch (error) {
+        if (error instanceof LockHeldError) pass = { kind: 'waiting', reasons: [`the workspace is busy (${error.message}); waiting`] };
+        else if (error instanceof ForgeError && ++failures < FORGE_FAILURE_LIMIT) pass = { kind: 'waiting', reasons: [error.message] };
+        else throw error;
+      }
+      if (pass.kind === 'ended') {
+        output.log(`Watch of run ${runId} ended (${pass.outcome}): ${pass.reasons.join('; ')}`);
+        return { outcome: pass.outcome, reasons: pass.reasons, ...(pass.next ? { next: pass.next } : {}) };
+      }
+      if (pass.kind === 'waiting') await sleep(intervalMs, undefined, { signal: controller.signal }).catch(() => undefined);
+    }
+    return { outcome: 'cancelled', reasons: ['the watch was stopped'] };
+  } finally {
+    listener.dispose();
+  }
+}

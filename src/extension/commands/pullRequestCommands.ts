@@ -1,0 +1,142 @@
+import * as vscode from 'vscode';
+import { OpenPullRequestRequest, WatchPullRequestsRequest, type ForgeParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
+import { showError, userData } from '../engine/userErrors';
+import type { Services } from '../services';
+import { plainText } from '../tree/presentation';
+import { pickRun, type RunRef } from './runRef';
+
+/** Runs watched in this window, so a second Keep Green joins the first instead of racing it. */
+const watching = new Map<string, Promise<void>>();
+const key = (ref: RunRef) => `${ref.folder}\n${ref.runId}`;
+
+/**
+ * Where the pull requests go: VS Code's GitHub sign-in when the user has one (asked for only when
+ * `ask`), the taskloom.github.apiUrl setting for GitHub Enterprise. Without a sign-in the engine
+ * uses GITHUB_TOKEN, GH_TOKEN or the GitHub CLI's login.
+ */
+async function forgeParams(folder: string, ask: boolean): Promise<ForgeParams> {
+  const apiUrl = vscode.workspace.getConfiguration('taskloom', vscode.Uri.file(folder)).get<string>('github.apiUrl', '').trim();
+  // A custom API (Enterprise, or a test server) is not the github.com VS Code signs in to.
+  if (apiUrl) return { apiUrl };
+  const session = await vscode.authentication.getSession('github', ['repo'], ask ? { createIfNone: true } : { silent: true }).then(
+    (s) => s,
+    () => undefined,
+  );
+  return session ? { token: session.accessToken } : {};
+}
+
+/**
+ * Calls the forge with the credentials at hand; when it has none or refuses them, offers VS Code's
+ * GitHub sign-in once and calls again with it. Undefined when the user declined.
+ */
+async function withForge<T>(folder: string, call: (forge: ForgeParams) => Thenable<T>): Promise<T | undefined> {
+  try {
+    return await call(await forgeParams(folder, false));
+  } catch (error) {
+    const user = userData(error);
+    if (!user?.forgeCredentials) throw error;
+    const choice = await vscode.window.showWarningMessage(`Taskloom: ${(error as Error).message}`, { detail: user.hint }, 'Sign in to GitHub');
+    if (choice !== 'Sign in to GitHub') return undefined;
+    return call(await forgeParams(folder, true));
+  }
+}
+
+/** Pushes a completed run and opens its pull request (or updates it), then keeps it green. */
+export async function openPullRequest(services: Services, arg?: unknown, options: { stacked?: boolean; draft?: boolean } = {}): Promise<void> {
+  const ref = await pickRun(services.controller, arg, (e) => e.summary.status === 'completed', 'Taskloom: only a completed run can become a pull request.');
+  if (!ref) return;
+  const state = await services.controller.state(ref.folder, ref.runId);
+  try {
+    const result = await withForge(ref.folder, (forge) =>
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Taskloom: pushing "${plainText(state?.goal ?? ref.runId, 60)}" and opening its pull request…` },
+        () => services.engine.request(OpenPullRequestRequest.type, { ...ref, ...options, ...forge }),
+      ),
+    );
+    if (!result) return;
+    await services.controller.loadRun(ref.folder, ref.runId);
+    const [first] = result.pullRequests;
+    if (!first) return;
+    const what = result.pullRequests.length > 1 ? `${result.pullRequests.length} stacked pull requests` : `Pull request #${first.number}`;
+    void vscode.window.showInformationMessage(`Taskloom: ${what} ${first.action}. Taskloom keeps it green while this window is open.`, 'Open in Browser').then((choice) => {
+      if (choice === 'Open in Browser') void vscode.env.openExternal(vscode.Uri.parse(first.url));
+    });
+    void keepPullRequestGreen(services, ref);
+  } catch (error) {
+    showError('open the pull request', error);
+  }
+}
+
+/**
+ * Watches the run's pull requests until they are green (every check passes, the latest review
+ * approves) or merged, or one needs the user: agents fix failing checks and requested changes
+ * meanwhile. Progress shows in the status bar; the end is a notification with what to do next.
+ */
+export function keepPullRequestGreen(services: Services, ref: RunRef): Promise<void> {
+  const running = watching.get(key(ref));
+  if (running) return running;
+  const watch = (async () => {
+    try {
+      const intervalSeconds = vscode.workspace.getConfiguration('taskloom', vscode.Uri.file(ref.folder)).get<number>('pullRequests.pollSeconds', 30);
+      const result = await withForge(ref.folder, (forge) =>
+        vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Taskloom: keeping the pull request green', cancellable: true }, (_progress, token) =>
+          services.engine.request(WatchPullRequestsRequest.type, { ...ref, intervalSeconds, ...forge }, token),
+        ),
+      );
+      if (!result) return;
+      await services.controller.loadRun(ref.folder, ref.runId);
+      tellOutcome(services, ref, result);
+    } catch (error) {
+      showError('keep the pull request green', error);
+    } finally {
+      watching.delete(key(ref));
+    }
+  })();
+  watching.set(key(ref), watch);
+  return watch;
+}
+
+/** Keep Green from the palette or a row: picks a run that has a pull request. */
+export async function keepPullRequestGreenCommand(services: Services, arg?: unknown): Promise<void> {
+  const ref = await pickRun(services.controller, arg, (e) => Object.keys(e.state?.pullRequests ?? {}).length > 0, 'Taskloom: no run has a pull request yet.');
+  if (ref) await keepPullRequestGreen(services, ref);
+}
+
+/** Opens a run's pull request (the one of the whole run, or the first of a stack) in the browser. */
+export async function openPullRequestInBrowser(services: Services, arg?: unknown): Promise<void> {
+  const ref = await pickRun(services.controller, arg, (e) => Object.keys(e.state?.pullRequests ?? {}).length > 0, 'Taskloom: no run has a pull request yet.');
+  if (!ref) return;
+  const state = await services.controller.state(ref.folder, ref.runId);
+  const url = (arg as { url?: string } | undefined)?.url ?? Object.values(state?.pullRequests ?? {})[0]?.url;
+  if (url) await vscode.env.openExternal(vscode.Uri.parse(url));
+}
+
+/**
+ * When the window opens, the pull requests Taskloom opened here and left unfinished (never green,
+ * merged or handed to the user) are watched again, so fixes go on where they stopped.
+ */
+export function watchUnfinishedPullRequests(services: Services): void {
+  for (const folder of services.controller.folders()) {
+    if (!vscode.workspace.getConfiguration('taskloom', vscode.Uri.file(folder)).get<boolean>('pullRequests.keepGreen', true)) continue;
+    for (const entry of services.controller.model.runs(folder)) {
+      if (entry.summary.pullRequestsToWatch > 0) void keepPullRequestGreen(services, { folder, runId: entry.summary.runId });
+    }
+  }
+}
+
+function tellOutcome(services: Services, ref: RunRef, result: WatchPullRequestsResult): void {
+  const open = (choice: string | undefined) => {
+    if (choice === 'Open Pull Request') void openPullRequestInBrowser(services, ref);
+  };
+  switch (result.outcome) {
+    case 'green':
+    case 'merged':
+      void vscode.window.showInformationMessage(`Taskloom: ${result.reasons.join(' ')}`, 'Open Pull Request').then(open);
+      return;
+    case 'needs_human':
+      void vscode.window.showWarningMessage(`Taskloom: ${result.reasons.join(' ')}`, { detail: result.next }, 'Open Pull Request').then(open);
+      return;
+    case 'cancelled':
+      return;
+  }
+}

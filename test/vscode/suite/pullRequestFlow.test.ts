@@ -1,0 +1,69 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { RunsNode } from '../../../src/extension/tree/runsTreeProvider';
+import { readTexts, WEBVIEW_FRAMES } from './runnerControl';
+import { takeScreenshot } from './screenshot';
+import { newestRun, taskloom, waitFor, workspaceFolder } from './vscodeUtil';
+
+/**
+ * A completed run delivered from the editor against a scripted GitHub (test/vscode/fixtures/
+ * pullRequestWorkspace.ts): Open Pull Request pushes it and opens the pull request; the window
+ * then keeps it green, agents fixing CI's failing lint and the reviewer's requested change,
+ * until it is approved. The pull request's row and the run view say where it stands.
+ */
+suite('A pull request kept green from the editor', function () {
+  this.timeout(300_000);
+  const folder = workspaceFolder();
+
+  test('Open Pull Request, then the row shows checks, review and fixes as they happen, ending green', async () => {
+    const api = await taskloom();
+    await vscode.commands.executeCommand('workbench.view.extension.taskloom');
+    const entry = await waitFor('the completed run', () => {
+      const e = newestRun(api, folder);
+      return e?.summary.status === 'completed' ? e : undefined;
+    });
+    const ref = { folder, runId: entry.summary.runId };
+    await vscode.commands.executeCommand('taskloom.openPullRequest', ref);
+
+    const tree = api.services.runsTree;
+    const prRow = async () => {
+      const children = await tree.getChildren(tree.runNode(folder, ref.runId));
+      const node = children.find((n: RunsNode) => n.kind === 'pullRequest');
+      return node ? tree.getTreeItem(node) : undefined;
+    };
+    const opened = await waitFor('the pull request row', prRow);
+    assert.equal(String(opened.label), 'Pull request #1');
+    assert.equal(opened.command?.command, 'taskloom.openPullRequestInBrowser');
+
+    // The window's watch: CI fails lint, an agent fixes it; alice asks for a change, the task's agent makes it; alice approves.
+    const green = await waitFor(
+      'the pull request to be green',
+      async () => {
+        const row = await prRow();
+        return row && /^checks pass; approved; 2 fix\(es\) pushed$/.test(String(row.description)) ? row : undefined;
+      },
+      240_000,
+    );
+    assert.match(String(green.contextValue), /^pullRequest\.open/);
+    const state = api.services.controller.model.run(folder, ref.runId)!.state!;
+    assert.equal(state.pullRequests['']!.watch?.outcome, 'green');
+    assert.deepEqual(
+      state.pullRequests['']!.reactions.map((r) => [r.kind, r.status, r.taskIds]),
+      [
+        ['check', 'pushed', [null]],
+        ['review', 'pushed', ['exclaim']],
+      ],
+    );
+    await tree.runNode(folder, ref.runId);
+    await api.services.runsView.reveal(tree.runNode(folder, ref.runId), { expand: true });
+    await takeScreenshot('pull-request-green-row');
+
+    await vscode.commands.executeCommand('taskloom.showRun', ref);
+    const header = await waitFor('the run view to show the pull request', async () => {
+      const texts = await readTexts({ selector: '.run-pull-request', frames: WEBVIEW_FRAMES }).catch(() => []);
+      return texts.find((t) => t.includes('Pull request #1'));
+    });
+    assert.match(header, /Pull request #1 open · checks pass; approved; 2 fix\(es\) pushed/);
+    await takeScreenshot('pull-request-run-view');
+  });
+});
