@@ -62,6 +62,9 @@ class SessionLog {
     this.file = file;
     this.verbose = verbose;
     this.recent = [];
+    /** Mocha's "N failing" report, kept so the summary at the very end can repeat it. */
+    this.failureReport = [];
+    this.inFailureReport = false;
     /** While the window reloads, the old workbench's shutdown errors are not worth printing. */
     this.quiet = false;
   }
@@ -72,6 +75,7 @@ class SessionLog {
       const entry = `[${source}] ${line}`;
       appendFileSync(this.file, `${new Date().toISOString()} ${entry}\n`);
       if (recent) this.recent.push(entry);
+      this.noteFailureReport(line);
       if (this.recent.length > 60) this.recent.shift();
       if (show || this.verbose) process.stdout.write(`${this.prefix} ${line}\n`);
     }
@@ -89,6 +93,12 @@ class SessionLog {
     const shown = (info || !this.quiet) && !noise;
     const source = info ? 'workbench' : `workbench:${level}`;
     this.write(source, level === 'error' && shown ? `(error) ${text}` : text, shown, !noise);
+  }
+
+  noteFailureReport(line) {
+    if (/^\s+\d+ failing$/.test(line)) this.inFailureReport = true;
+    else if (/test\(s\) failed/.test(line)) this.inFailureReport = false;
+    if (this.inFailureReport && line.trim() && this.failureReport.length < 40) this.failureReport.push(line);
   }
 
   printTail(count) {
@@ -291,7 +301,13 @@ function escapeRegExp(text) {
  */
 export async function runBrowserSession(session, { grep, verbose = false, keep = false, signal, trackDir }) {
   const started = Date.now();
-  const result = (ok, reason) => ({ name: session.name, ok, durationMs: Date.now() - started, reason });
+  const result = (ok, reason) => ({
+    name: session.name,
+    ok,
+    durationMs: Date.now() - started,
+    reason,
+    failureReport: log?.failureReport ?? [],
+  });
   let prepared;
   let log;
   let server;

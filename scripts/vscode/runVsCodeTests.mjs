@@ -181,6 +181,11 @@ for (const r of results) {
   const seconds = (r.durationMs / 1000).toFixed(1).padStart(6);
   console.log(`  ${mark}  ${r.name.padEnd(14)} ${seconds} s${r.ok ? '' : `  ${r.reason}`}`);
 }
+// Repeated last, so that a CI log's tail says which test failed and why.
+for (const r of results.filter((x) => !x.ok && x.failureReport.length)) {
+  console.log(`\n${r.name}:`);
+  for (const line of r.failureReport) console.log(`  ${line}`);
+}
 const failed = results.filter((r) => !r.ok).length + (sessions.length - results.length);
 if (interrupt.signal.aborted) process.exit(130);
 process.exit(failed > 0 ? 1 : 0);

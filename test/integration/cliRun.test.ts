@@ -249,4 +249,20 @@ describe('limits that end in a human, never in silent looping', () => {
     const actorCalls = events(r.dir).filter((e) => e.type === 'runner_call' && e.role === 'actor');
     assert.deepEqual(actorCalls.map((e) => e.resumed ?? false), [false, true, true]);
   });
+
+  it('does not run the gate again on a tree the actor left unchanged, and says so', () => {
+    const r = repo();
+    const same = { write: { 'a.txt': 'x' }, delayMs: 0 };
+    const scenario = { tasks: { a: { actor: [same, same, { write: { 'fixed.txt': 'ok' }, delayMs: 0 }], critic: [green] } } };
+    const result = run(r.dir, { goal: 'unchanged', tasks: [task('a')] }, scenario, '--gate', 'test -f fixed.txt', '--max-attempts', '4');
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const log = events(r.dir);
+    const gated = log.filter((e) => e.type === 'gate_result' && e.taskId === 'a').map((e) => e.attempt);
+    const skipped = log.filter((e) => e.type === 'gate_skipped').map((e) => [e.attempt, e.failedAttempt]);
+    assert.deepEqual(gated, [1, 3], 'the gate ran on attempts 1 and 3 only');
+    assert.deepEqual(skipped, [[2, 1]]);
+    const a = trace(r.dir).tasks[0]!;
+    assert.equal(a.state, 'MERGED');
+    assert.ok(a.transitions.some((t) => /attempt 2 changed no file; `test -f fixed.txt` still fails/.test(t.reason)), JSON.stringify(a.transitions));
+  });
 });

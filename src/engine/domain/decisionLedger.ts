@@ -1,4 +1,4 @@
-import type { RunEvent } from './events';
+import type { GateCommandResult, RunEvent } from './events';
 import type { Decision, RunState, TaskView } from './runState';
 import type { CriticVerdict } from './verdict';
 
@@ -24,5 +24,10 @@ export function decide(
 export const findingLines = (verdict: CriticVerdict): string[] =>
   verdict.findings.map((f) => `[${f.severity}/${f.category}] ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : ''}${f.message}`);
 
-export const lastLines = (text: string, count: number): string[] =>
+const lastLines = (text: string, count: number): string[] =>
   text.split('\n').filter((line) => line.trim()).slice(-count);
+
+/** Lines of a failed gate command kept in the ledger: its failure excerpt (logs before 0.2: its last lines). */
+const LEDGER_FAILURE_LINES = 40;
+export const failureLines = (failed: GateCommandResult): string[] =>
+  failed.failure ? failed.failure.excerpt.split('\n').slice(0, LEDGER_FAILURE_LINES) : lastLines(failed.output, 12);

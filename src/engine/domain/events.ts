@@ -32,6 +32,11 @@ export interface GateCommandResult {
   timedOut: boolean;
   durationMs: number;
   output: string;
+  /**
+   * For a failed command: what its output says failed (see gate/failureExcerpt: the failing tests
+   * of the runner's shape, or head and tail), for the ledger and the actor. Absent before 0.2.
+   */
+  failure?: { excerpt: string; shape: string | null };
 }
 
 export type RunEndStatus = 'completed' | 'needs_human' | 'paused' | 'cancelled' | 'failed';
@@ -89,7 +94,11 @@ export type RunEventBody =
       /** Integration gate: the commit it ran on, and the tasks of the batch that commit holds (absent in 0.1 logs). */
       commit?: string;
       taskIds?: string[];
+      /** A task's gate: the tree it ran on, so an attempt that changes nothing is not gated again. */
+      tree?: string;
     }
+  /** The actor's attempt changed no file since a failed gate on the same tree: the gate is not run again, its failure stands. */
+  | { type: 'gate_skipped'; taskId: string; attempt: number; tree: string; failedAttempt: number }
   | { type: 'critic_verdict'; taskId: string; review: number; verdict: CriticVerdict; blocking: number }
   | {
       type: 'runner_call';

@@ -1,6 +1,6 @@
 import { EVENT_SCHEMA_VERSION, type EventOf, type RunEvent } from './events';
 import { PULL_REQUEST_HANDLERS } from './pullRequestProjection';
-import { decide, findingLines, lastLines, taskOf } from './decisionLedger';
+import { decide, failureLines, findingLines, taskOf } from './decisionLedger';
 import { QUEUE_HANDLERS } from './queueProjection';
 import { PROJECTION_VERSION, type RunState, type TaskView } from './runState';
 import { TaskStateMachine } from './taskStateMachine';
@@ -115,12 +115,13 @@ const HANDLERS: Handlers = {
       commands: e.commands,
       ...(e.commit ? { commit: e.commit } : {}),
       ...(e.taskIds ? { taskIds: e.taskIds } : {}),
+      ...(e.tree ? { tree: e.tree, attempt: e.attempt } : {}),
     };
     const failed = e.commands.find((c) => c.exitCode !== 0);
     const what = e.passed
       ? `passed (${e.commands.map((c) => c.command).join(', ') || 'no commands'})`
       : `failed: \`${failed?.command ?? '?'}\` ${failed?.timedOut ? 'timed out' : `exited ${failed?.exitCode}`}`;
-    const details = failed ? lastLines(failed.output, 12) : undefined;
+    const details = failed ? failureLines(failed) : undefined;
     if (e.taskId === null) {
       state.integration.lastGate = summary;
       if (!e.passed) state.integration.lastFailedGate = summary;
@@ -131,6 +132,9 @@ const HANDLERS: Handlers = {
       task.lastGate = summary;
       decide(state, e, 'gate', `Gate ${what} on attempt ${e.attempt}`, details, e.taskId);
     }
+  },
+  gate_skipped(state, e) {
+    decide(state, e, 'gate', `Gate not run on attempt ${e.attempt}: it changed no file, so the failure of attempt ${e.failedAttempt} stands`, undefined, e.taskId);
   },
   critic_verdict(state, e) {
     const task = taskOf(state, e.taskId);

@@ -1,5 +1,5 @@
 import type { EventOf } from './events';
-import { decide, lastLines } from './decisionLedger';
+import { decide, failureLines } from './decisionLedger';
 import { checksWords, REVIEW_WORDS } from './pullRequestStatus';
 import type { PullRequestReaction, PullRequestRecord, RunState } from './runState';
 
@@ -49,7 +49,7 @@ export const PULL_REQUEST_HANDLERS: PullRequestHandlers = {
     reactionOf(state, e.number, e.reaction).gate = { passed: e.passed, commands: e.commands };
     const failed = e.commands.find((c) => c.exitCode !== 0);
     const what = e.passed ? 'passed' : `failed: \`${failed?.command ?? '?'}\` ${failed?.timedOut ? 'timed out' : `exited ${failed?.exitCode}`}`;
-    decide(state, e, 'gate', `Gate on the fix for pull request #${e.number} (reaction ${e.reaction}, attempt ${e.attempt}) ${what}`, failed ? lastLines(failed.output, 12) : undefined);
+    decide(state, e, 'gate', `Gate on the fix for pull request #${e.number} (reaction ${e.reaction}, attempt ${e.attempt}) ${what}`, failed ? failureLines(failed) : undefined);
   },
   pr_fix_reviewed(state, e) {
     reactionOf(state, e.number, e.reaction);

@@ -44,6 +44,9 @@ export interface GateSummary {
   /** Integration gate: the commit it ran on and the batch's tasks that commit holds (absent in 0.1 logs). */
   commit?: string;
   taskIds?: string[];
+  /** A task's gate: the tree it ran on, and its attempt. */
+  tree?: string;
+  attempt?: number;
 }
 
 /** Why the merge queue sent a task back: what its agent (or a person) must deal with before it can merge. */

@@ -1,5 +1,6 @@
 import type { GateCommandResult } from '../domain/events';
 import { runProcess, type OutputStream, type ProcessResult } from '../process/processGroup';
+import { failureExcerpt } from './failureExcerpt';
 import { redactSecrets } from './redactSecrets';
 
 export interface GateActivity {
@@ -59,12 +60,16 @@ export async function runGate(opts: RunGateOptions): Promise<GateResult> {
       killGraceMs: opts.killGraceMs,
       onOutput: (chunk, stream) => opts.onActivity?.({ command, stream, text: redactSecrets(chunk, env) }),
     });
+    const note = explain(command, result, opts);
+    const failed = result.exitCode !== 0;
+    const excerpt = failed ? failureExcerpt(result.output) : undefined;
     commands.push({
       command,
       exitCode: result.exitCode,
       timedOut: result.timedOut || result.idleTimedOut,
       durationMs: result.durationMs,
-      output: redactSecrets(result.output + explain(command, result, opts), env),
+      output: redactSecrets(result.output + note, env),
+      ...(excerpt ? { failure: { excerpt: redactSecrets(`${excerpt.text}${note ? `\n${note.trimStart()}` : ''}`, env), shape: excerpt.shape } } : {}),
     });
     if (result.cancelled) return { passed: false, stuck: false, cancelled: true, commands };
     if (result.idleTimedOut) return { passed: false, stuck: true, cancelled: false, commands };

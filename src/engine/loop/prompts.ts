@@ -1,3 +1,4 @@
+import type { GateCommandResult } from '../domain/events';
 import type { GateSummary } from '../domain/runState';
 import type { PlanTask } from '../domain/plan';
 import type { CriticFinding } from '../domain/verdict';
@@ -8,7 +9,13 @@ export type ActorFeedback =
   | { kind: 'gate'; gate: GateSummary }
   /** The integration gate failed on the merged result; the worktree has taken in the integration branch. */
   | { kind: 'integration'; gate: GateSummary }
-  | { kind: 'critic'; summary: string; findings: CriticFinding[] };
+  | { kind: 'critic'; summary: string; findings: CriticFinding[] }
+  /** The previous attempt changed no file: the gate was not run again, this failure of it stands. */
+  | { kind: 'unchanged'; gate: GateSummary };
+
+/** A failed gate command for the actor: what failed (the excerpt), and how to see all of it. */
+const failureText = (c: GateCommandResult): string =>
+  `$ ${c.command}  (exit ${c.timedOut ? 'timeout' : c.exitCode})\n${c.failure ? `${c.failure.excerpt}\n(what failed, from its output; run \`${c.command}\` for all of it)` : c.output}`;
 
 const bullet = (lines: string[]): string => lines.map((l) => `- ${l}`).join('\n');
 
@@ -26,7 +33,14 @@ export function actorPrompt(task: PlanTask, goal: string, feedback?: ActorFeedba
     const failed = feedback.gate.commands.filter((c) => c.exitCode !== 0);
     parts.push(
       'The mechanical gate failed on your previous attempt. Fix the cause (do not weaken or delete tests):',
-      ...failed.map((c) => `$ ${c.command}  (exit ${c.timedOut ? 'timeout' : c.exitCode})\n${c.output}`),
+      ...failed.map(failureText),
+    );
+  }
+  if (feedback?.kind === 'unchanged') {
+    const failed = feedback.gate.commands.filter((c) => c.exitCode !== 0);
+    parts.push(
+      'Your previous attempt changed no file, so the gate was not run again: its failure stands. Change the code so that it passes (do not weaken or delete tests):',
+      ...failed.map(failureText),
     );
   }
   if (feedback?.kind === 'integration') {
@@ -34,7 +48,7 @@ export function actorPrompt(task: PlanTask, goal: string, feedback?: ActorFeedba
     parts.push(
       'Your change passed its own gate, but the gate failed once it was merged with the work of the other tasks. ' +
         'That work is now merged into your worktree too. Make the combination pass (do not weaken or delete tests, do not undo the other work):',
-      ...failed.map((c) => `$ ${c.command}  (exit ${c.timedOut ? 'timeout' : c.exitCode})\n${c.output}`),
+      ...failed.map(failureText),
     );
   }
   if (feedback?.kind === 'critic') {

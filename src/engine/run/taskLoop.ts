@@ -5,6 +5,7 @@ import { leftoverConflictMarkers } from '../workspace/conflictMarkers';
 import { blockingFindings, findingFingerprint } from '../domain/verdict';
 import { actorAllowedCommands } from '../domain/actorCommands';
 import type { GateCommandResult } from '../domain/events';
+import type { GateSummary } from '../domain/runState';
 import { CRITIC_VERDICT_JSON_SCHEMA, parseCriticVerdict } from '../loop/criticRubric';
 import { actorPrompt, criticPrompt, VERDICT_REPAIR_PROMPT, type ActorFeedback } from '../loop/prompts';
 import type { OverlapWait } from '../schedule/overlap';
@@ -123,9 +124,14 @@ async function gateStep(ctx: RunContext, taskId: string, path: string): Promise<
   const { session } = ctx;
   const { config } = session.state;
   const attempt = session.task(taskId).attempt;
+  const tree = await ctx.worktrees.headTree(path);
+  const previous = session.task(taskId).lastGate;
+  if (previous && !previous.passed && previous.tree === tree) return unchangedAttempt(ctx, taskId, previous, tree);
   const markers = markerCheck(path, session.task(taskId).resolution?.files);
   const gate = markers ? { passed: false, stuck: false, cancelled: false, commands: [markers] } : await runProjectGate(ctx, path);
-  session.emit({ type: 'gate_result', taskId, attempt, passed: gate.passed, commands: gate.commands });
+  // A cancelled or stuck gate says nothing about the tree, so it carries none and is never a reason to skip.
+  const settled = !gate.cancelled && !gate.stuck;
+  session.emit({ type: 'gate_result', taskId, attempt, passed: gate.passed, commands: gate.commands, ...(settled ? { tree } : {}) });
   if (gate.cancelled) return cancel(ctx, taskId, 'cancelled while the gate ran');
   if (gate.stuck) {
     session.transition(taskId, 'STUCK_ABORTED', `gate showed no output for ${config.stuckThresholdSeconds}s and was stopped`);
@@ -145,6 +151,26 @@ async function gateStep(ctx: RunContext, taskId: string, path: string): Promise<
   session.transition(taskId, 'RETRY_BUILD', `retrying with the gate output (${why})`);
   const lastGate = session.task(taskId).lastGate!;
   return { next: 'continue', feedback: { kind: 'gate', gate: lastGate } };
+}
+
+/**
+ * The actor changed no file since the gate failed on this very tree: running the gate again would
+ * only repeat its failure. The attempt counts, and the actor hears that nothing changed.
+ */
+function unchangedAttempt(ctx: RunContext, taskId: string, failed: GateSummary, tree: string): StepOutcome {
+  const { session } = ctx;
+  const { config } = session.state;
+  const attempt = session.task(taskId).attempt;
+  session.emit({ type: 'gate_skipped', taskId, attempt, tree, failedAttempt: failed.attempt ?? attempt - 1 });
+  const command = failed.commands.find((c) => c.exitCode !== 0)?.command ?? 'the gate';
+  const why = `attempt ${attempt} changed no file; \`${command}\` still fails`;
+  session.transition(taskId, 'MECHANICAL_FAILED', why);
+  if (session.task(taskId).gateFailures >= config.maxGateFixAttempts) {
+    session.transition(taskId, 'EXCEEDED_LIMIT', `gate still failing after ${config.maxGateFixAttempts} attempt(s): ${why}`);
+    return STOP;
+  }
+  session.transition(taskId, 'RETRY_BUILD', `retrying: ${why}`);
+  return { next: 'continue', feedback: { kind: 'unchanged', gate: failed } };
 }
 
 /** While a conflict is being resolved, a conflict marker left in its files fails the gate before the project's commands run. */

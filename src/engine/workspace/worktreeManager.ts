@@ -200,6 +200,11 @@ export class WorktreeManager {
     return { ours: await diff(ours), theirs: await diff(theirs) };
   }
 
+  /** The tree a worktree's HEAD holds (after commitAll: everything in it but ignored files). */
+  async headTree(path: string): Promise<string> {
+    return (await repoGit(this.repo, path).raw(['rev-parse', 'HEAD^{tree}'])).trim();
+  }
+
   /** The commit a task branch points to, or null when it has none. */
   async taskTip(taskId: string): Promise<string | null> {
     return resolveCommit(this.git, `refs/heads/${this.taskBranch(taskId)}`);
