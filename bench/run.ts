@@ -15,9 +15,10 @@ import { renderMarkdown, renderText, type Section } from './report';
 import { benchResumeLoad } from './resumeLoad';
 import { benchSchedulerEfficiency } from './schedulerEfficiency';
 import { benchStreamParse } from './streamParse';
+import { benchWorktreeCost } from './worktreeCost';
 
 const RUN_ID = '20260105-090000-b100';
-const ALL_SECTIONS = [1, 2, 3, 4, 5, 6, 7, 8];
+const ALL_SECTIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 
 const progress = (message: string): void => {
   process.stderr.write(`bench: ${message}\n`);
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
     if (wanted.has(4)) sections.set(4, await step('4. scheduler efficiency', benchSchedulerEfficiency));
     if (wanted.has(7)) sections.set(7, await step('7. overlap-aware scheduling', benchOverlapScheduling));
     if (wanted.has(8)) sections.set(8, await step('8. engine at scale (whole runs of 20, 100, 500 tasks)', () => benchRunScale()));
+    if (wanted.has(9)) sections.set(9, await step('9. worktree cost on a 50,000-file repository (runs of 8, 32, 100 tasks)', () => benchWorktreeCost()));
     if (wanted.has(5)) sections.set(5, await step('5. stream-json parsing (50 MB)', () => benchStreamParse(work)));
     if (wanted.has(6)) sections.set(6, await step('6. extension in a real VS Code (activation, tree, run view)', benchExtension));
     if (wanted.has(1)) {

@@ -24,6 +24,8 @@ export const formatUsd = (usd: number): string => `$${usd.toFixed(4)}`;
 export const formatTokens = (u: TokenUsage): string => `${totalTokens(u).toLocaleString('en-US')} tok`;
 export const formatDuration = (ms: number): string =>
   ms < 1000 ? `${ms} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+/** Bytes on disk in binary units: 0 B, 812 KiB, 4.2 MiB, 1.3 GiB. */
+export { formatBytes } from '../engine/text/formatBytes';
 
 /** Left-aligned plain-text table; widths ignore colour codes. */
 export function table(rows: string[][]): string {

@@ -6,6 +6,7 @@ import { decideCommand } from './commands/decide';
 import { discardCommand } from './commands/discard';
 import { demoCommand } from './commands/demo';
 import { doctorCommand } from './commands/doctor';
+import { gcCommand } from './commands/gc';
 import { prCommand } from './commands/pr';
 import { watchCommand } from './commands/watch';
 import { resumeCommand } from './commands/resume';
@@ -30,9 +31,11 @@ Usage:
                                                 push a completed run and open (or update) its GitHub pull request
   taskloom watch [RUN_ID] [--interval S] [--timeout S]
                                                 keep the run's pull request green: agents fix failing checks and reviews
-  taskloom runs [--json]                        list the runs in this repository
+  taskloom runs [--json]                        list the runs in this repository, with the disk their worktrees take
+  taskloom gc [--yes] [--dry-run]               remove what finished runs left (worktrees, branches, refs); says what it freed
   taskloom trace [RUN_ID] [--json]              tasks, transitions with reasons, attempts, usage
-  taskloom doctor [--probe]                     check git, the repository and the agent CLIs (--probe: one trivial call each)
+  taskloom doctor [--probe] [run flags]         check git, the repository, and the agents and gate a run with these flags uses
+                                                (--agent, --critic-agent codex…; --probe: one trivial call to each agent)
   taskloom demo [--dir DIR] [--delay MS]        a full run on a sample project, no API key needed
 
 Exit codes: 0 all green and merged, 1 something needs a human (or was paused/cancelled), 2 bad usage or input.`;
@@ -49,6 +52,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   pr: prCommand,
   watch: watchCommand,
   discard: discardCommand,
+  gc: gcCommand,
   runs: runsCommand,
   trace: traceCommand,
   doctor: doctorCommand,
@@ -67,7 +71,21 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`Unknown command "${name}"`, 'Run `taskloom help` for the list.');
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${commandUsage(name)}\n`);
+    return EXIT.ok;
+  }
   return command(rest);
+}
+
+/** The lines of USAGE that describe one command: its own and the continuation lines under it. */
+function commandUsage(name: string): string {
+  const lines = USAGE.split('\n');
+  const start = lines.findIndex((l) => l.trimStart().startsWith(`taskloom ${name} `) || l.trim() === `taskloom ${name}`);
+  if (start < 0) return USAGE;
+  let end = start + 1;
+  while (end < lines.length && /^ {6,}\S/.test(lines[end]!) && !lines[end]!.trimStart().startsWith('taskloom ')) end++;
+  return lines.slice(start, end).map((l) => l.replace(/^ {2}/, '')).join('\n');
 }
 
 /** Errors that describe bad input carry a hint and exit 2; anything else is a bug and says so. */

@@ -21,6 +21,10 @@ function describe(e: RunEvent, state: RunState): string | undefined {
     case 'gate_result':
       if (e.taskId !== null) return undefined;
       return `${QUEUE} gate ${e.passed ? green('passed') : red('failed')}${e.taskIds?.length ? ` on ${e.taskIds.join(', ')}` : ''}`;
+    case 'worktree_setup': {
+      const line = `${bold(e.taskId.padEnd(14))} ${state.decisions.at(-1)?.summary ?? 'worktree setup'}`;
+      return e.passed ? line : red(line);
+    }
     case 'merge_done':
       return `${QUEUE} ${state.decisions.at(-1)?.summary ?? `merged ${e.taskId}`}`;
     case 'merge_conflict':

@@ -6,6 +6,9 @@ import { UsageError } from './cliErrors';
 /** Flags shared by `run` and `demo` that shape a run's config. */
 export const RUN_CONFIG_OPTIONS = {
   agent: { type: 'string' },
+  'planner-agent': { type: 'string' },
+  'actor-agent': { type: 'string' },
+  'critic-agent': { type: 'string' },
   script: { type: 'string' },
   'claude-path': { type: 'string' },
   'codex-path': { type: 'string' },
@@ -28,10 +31,16 @@ export const RUN_CONFIG_OPTIONS = {
   'task-budget-usd': { type: 'string' },
   'task-budget-tokens': { type: 'string' },
   overlap: { type: 'string' },
+  copy: { type: 'string', multiple: true },
+  setup: { type: 'string', multiple: true },
+  'worktree-root': { type: 'string' },
 } as const;
 
 export interface RunConfigFlags {
   agent?: string;
+  'planner-agent'?: string;
+  'actor-agent'?: string;
+  'critic-agent'?: string;
   script?: string;
   'claude-path'?: string;
   'codex-path'?: string;
@@ -54,14 +63,23 @@ export interface RunConfigFlags {
   'task-budget-usd'?: string;
   'task-budget-tokens'?: string;
   overlap?: string;
+  copy?: string[];
+  setup?: string[];
+  'worktree-root'?: string;
 }
 
 /** The flag each setting comes from, so the shared checks name what the user typed. */
-const FLAG_LABELS: Record<SettingName, string> = {
+export const FLAG_LABELS: Record<SettingName, string> = {
   agent: '--agent',
   'models.planner': '--planner-model',
   'models.actor': '--actor-model',
   'models.critic': '--critic-model',
+  'roles.planner.agent': '--planner-agent',
+  'roles.actor.agent': '--actor-agent',
+  'roles.critic.agent': '--critic-agent',
+  'roles.planner.model': '--planner-model',
+  'roles.actor.model': '--actor-model',
+  'roles.critic.model': '--critic-model',
   claudePath: '--claude-path',
   codexPath: '--codex-path',
   commandArgv: '--command',
@@ -78,6 +96,9 @@ const FLAG_LABELS: Record<SettingName, string> = {
   'budgets.taskUsd': '--task-budget-usd',
   'budgets.taskTokens': '--task-budget-tokens',
   overlap: '--overlap',
+  worktreeCopy: '--copy',
+  worktreeSetup: '--setup',
+  worktreeRoot: '--worktree-root',
 };
 
 /** The flags as RunSettings; runConfigFromSettings (shared with the editor) does the defaults and the checks. */
@@ -93,7 +114,13 @@ export function buildRunConfig(flags: RunConfigFlags, cwd: string, repoRoot: str
     },
     ...(flags['claude-path'] ? { claudePath: flags['claude-path'] } : {}),
     ...(flags['codex-path'] ? { codexPath: flags['codex-path'] } : {}),
-    ...(agent === 'command' && flags.command !== undefined ? { commandArgv: parseCommandTemplate(flags.command) } : {}),
+    roles: {
+      ...(flags['planner-agent'] ? { planner: { agent: flags['planner-agent'] } } : {}),
+      ...(flags['actor-agent'] ? { actor: { agent: flags['actor-agent'] } } : {}),
+      ...(flags['critic-agent'] ? { critic: { agent: flags['critic-agent'] } } : {}),
+    },
+    // Whichever roles use the command agent take its command line.
+    ...(flags.command !== undefined ? { commandArgv: parseCommandTemplate(flags.command) } : {}),
     ...(flags.script ? { scriptedScenario: flags.script } : {}),
     maxParallel: numberFlag('parallel', flags.parallel) ?? DEFAULT_RUN_CONFIG.maxParallel,
     gateCommands: flags.gate ?? [],
@@ -110,6 +137,9 @@ export function buildRunConfig(flags: RunConfigFlags, cwd: string, repoRoot: str
     },
     allowUnverified: flags['allow-unverified'] ?? false,
     ...(flags.overlap !== undefined ? { overlap: flags.overlap } : {}),
+    worktreeCopy: flags.copy ?? [],
+    worktreeSetup: flags.setup ?? [],
+    ...(flags['worktree-root'] !== undefined ? { worktreeRoot: flags['worktree-root'] } : {}),
     codexConfig: flags['codex-config'] ?? [],
   };
   return runConfigFromSettings(settings, { baseDir: cwd, repoRoot, labels: FLAG_LABELS });

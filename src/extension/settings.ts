@@ -14,6 +14,11 @@ export function readRunSettings(folder: string): RunSettings {
     actor: optionalText(config.get<string>('models.actor')),
     critic: optionalText(config.get<string>('models.critic')),
   };
+  const role = (name: 'planner' | 'actor' | 'critic') => {
+    const agent = optionalText(config.get<string>(`roles.${name}.agent`));
+    const model = optionalText(config.get<string>(`roles.${name}.model`));
+    return { ...(agent ? { agent } : {}), ...(model ? { model } : {}) };
+  };
   const budgets = {
     runUsd: optionalNumber(config.get<number | null>('budget.runUsd')),
     runTokens: optionalNumber(config.get<number | null>('budget.runTokens')),
@@ -23,6 +28,7 @@ export function readRunSettings(folder: string): RunSettings {
   return {
     agent: config.get<AgentKind>('agent', 'claude'),
     models: Object.fromEntries(Object.entries(models).filter(([, v]) => v)),
+    roles: { planner: role('planner'), actor: role('actor'), critic: role('critic') },
     claudePath: optionalText(config.get<string>('claude.path')),
     codexPath: optionalText(config.get<string>('codex.path')),
     commandArgv: config.get<string[]>('command.argv', []),
@@ -36,6 +42,9 @@ export function readRunSettings(folder: string): RunSettings {
     gateTimeoutSeconds: config.get<number>('gate.timeoutSeconds', 600),
     budgets: Object.fromEntries(Object.entries(budgets).filter(([, v]) => v !== undefined)),
     overlap: config.get<string>('schedule.overlap', 'serialize'),
+    worktreeCopy: config.get<string[]>('worktree.copy', []).filter((p) => p.trim()),
+    worktreeSetup: config.get<string[]>('worktree.setup', []).filter((c) => c.trim()),
+    worktreeRoot: optionalText(config.get<string>('worktree.root')),
   };
 }
 

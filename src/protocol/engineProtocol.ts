@@ -239,6 +239,8 @@ export interface RunListEntry extends RunIndexEntry {
   foreign: boolean;
   /** Its pull requests that are open and not seen to an end (green, merged, or handed to the user) by a watch. */
   pullRequestsToWatch: number;
+  /** Bytes its worktrees take on disk (real blocks); absent when not measured. `taskloom gc` frees a finished run's. */
+  diskBytes?: number;
 }
 export interface ListRunsResult {
   runs: RunListEntry[];

@@ -5,9 +5,16 @@ import type { AgentKind } from '../engine/domain/runConfig';
  * turns them into a RunConfig (src/engine/run/runConfigFromSettings.ts) with the same defaults
  * and checks as the CLI's flags.
  */
+export interface RoleSetting {
+  agent?: string;
+  model?: string;
+}
+
 export interface RunSettings {
   agent: AgentKind;
   models: { planner?: string; actor?: string; critic?: string };
+  /** A role's own agent and model (`taskloom.roles.<role>.*`); unset parts fall back to `agent` and `models`. */
+  roles?: { planner?: RoleSetting; actor?: RoleSetting; critic?: RoleSetting };
   claudePath?: string;
   codexPath?: string;
   /** The command agent's argv template ({prompt_file}, {model}, {cwd}, {role}, {access}). */
@@ -26,4 +33,10 @@ export interface RunSettings {
   budgets: { runUsd?: number; runTokens?: number; taskUsd?: number; taskTokens?: number };
   /** Tasks whose files hints overlap: 'serialize' (default), 'warn' or 'off'. */
   overlap?: string;
+  /** gitignore patterns of untracked files copied into each new worktree, besides `.worktreeinclude`'s. */
+  worktreeCopy?: string[];
+  /** Commands run once in each new worktree before its actor starts. */
+  worktreeSetup?: string[];
+  /** Where worktrees live: 'inside' (the default, `.taskloom/worktrees`) or a folder, relative to the repository. */
+  worktreeRoot?: string;
 }

@@ -20,6 +20,8 @@ export const TWO_TASK_PLAN: Plan = {
 export class EventBuilder {
   readonly events: RunEvent[] = [];
   private readonly states = new Map<string, TaskState>();
+  /** Time passed on top of the one second each event takes. */
+  private waitedMs = 0;
 
   constructor(
     readonly runId = 'run-1',
@@ -41,10 +43,16 @@ export class EventBuilder {
   }
 
   add(body: RunEventBody): RunEvent {
-    const at = new Date(Date.UTC(2026, 0, 1, 0, 0, this.events.length)).toISOString();
+    const at = new Date(Date.UTC(2026, 0, 1, 0, 0, this.events.length) + this.waitedMs).toISOString();
     const event = { ...body, seq: this.events.length + 1, runId: this.runId, at, ...(this.version > 1 ? { v: this.version } : {}) } as RunEvent;
     this.events.push(event);
     return event;
+  }
+
+  /** Lets `ms` pass before the next event (each event is one second after the one before it anyway). */
+  wait(ms: number): this {
+    this.waitedMs += ms;
+    return this;
   }
 
   move(taskId: string, ...events: TaskEvent[]): this {

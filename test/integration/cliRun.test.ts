@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import type { TraceReport } from '../../src/engine/report/traceReport';
-import { runCli, writeInputs } from '../helpers/cli';
+import { runCli } from '../helpers/cli';
+import { green, runEvents, runScripted, task, trace, write } from '../helpers/scriptedRun';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
 const repos: TempRepo[] = [];
@@ -14,20 +15,8 @@ function repo(files?: Record<string, string>): TempRepo {
   return r;
 }
 
-function trace(dir: string): TraceReport {
-  const result = runCli(['trace', '--json', '--cwd', dir]);
-  assert.equal(result.code, 0, result.stderr);
-  return JSON.parse(result.stdout) as TraceReport;
-}
 
-const task = (id: string, dependsOn: string[] = []) => ({ id, title: `Task ${id}`, description: `do ${id}`, acceptance: [], dependsOn });
-const write = (files: Record<string, string>) => ({ write: files, delayMs: 0 });
-const green = { verdict: { decision: 'green', summary: 'fine', findings: [] }, delayMs: 0 };
-
-function run(dir: string, plan: object, scenario: object, ...flags: string[]) {
-  const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': scenario });
-  return runCli(['run', '--cwd', dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...flags]);
-}
+const run = runScripted;
 
 describe('taskloom run (real git, real processes)', () => {
   it('builds a dependent task on top of its dependency and skips dependents of a failed task', () => {
@@ -96,6 +85,46 @@ describe('taskloom run (real git, real processes)', () => {
     assert.equal(t.status, 'completed');
     assert.ok(t.tasks[0]!.transitions.some((x) => x.event === 'HUMAN_RETRY' && x.reason.includes('the file goes at the root')));
     assert.ok(t.tasks[1]!.transitions.some((x) => x.event === 'DEPENDENCY_RETRIED'));
+  });
+
+  it('traces where a task spent its time, and keeps the time it waited for you out of the task time', async () => {
+    const r = repo();
+    const plan = { goal: 'timings', tasks: [task('slow')] };
+    const scenario = {
+      tasks: {
+        slow: {
+          actor: [{ fail: 'first try fails', delayMs: 300 }, { write: { 'slow.txt': 'ok\n' }, delayMs: 300 }],
+          critic: [{ ...green, delayMs: 200 }],
+        },
+      },
+    };
+    assert.equal(run(r.dir, plan, scenario, '--gate', 'sleep 0.2').code, 1);
+    // The person takes a while to decide.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const retried = runCli(['retry', 'slow', '--note', 'again', '--cwd', r.dir]);
+    assert.equal(retried.code, 0, retried.stdout + retried.stderr);
+
+    const slow = trace(r.dir).tasks[0]!;
+    const t = slow.timings;
+    assert.equal(slow.state, 'MERGED');
+    assert.deepEqual(t.calls.map((c) => [c.role, c.step, c.status]), [['actor', 'build', 'agent_error'], ['actor', 'build', 'ok'], ['critic', 'review', 'ok']]);
+    assert.ok(t.calls.every((c) => c.durationMs >= 200), JSON.stringify(t.calls));
+    assert.equal(t.gateRuns.length, 1);
+    // Each phase holds at least what the scripted agents and the gate were told to take.
+    assert.ok(t.buildingMs >= 600, `building ${t.buildingMs} ms`);
+    assert.ok(t.reviewingMs >= 200, `reviewing ${t.reviewingMs} ms`);
+    assert.ok(t.gatingMs >= 200, `gating ${t.gatingMs} ms`);
+    assert.ok(t.mergeQueueMs > 0);
+    assert.ok(t.waitingForHumanMs >= 1500, `waited ${t.waitingForHumanMs} ms`);
+    // The task time, the queue and the wait are apart: together they fit in the task's wall-clock span.
+    assert.equal(slow.durationMs, t.totalMs);
+    const span = Date.parse(slow.transitions.at(-1)!.at) - Date.parse(slow.transitions[0]!.at);
+    assert.ok(t.totalMs + t.mergeQueueMs + t.waitingForHumanMs <= span, JSON.stringify({ span, t }));
+
+    const text = runCli(['trace', '--cwd', r.dir]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^ {2}time [\d.]+ m?s \(building [\d.]+ m?s, gating [\d.]+ m?s, reviewing [\d.]+ m?s\); merge queue [\d.]+ m?s; waited for you [\d.]+ m?s$/m);
+    assert.match(text.stdout, /^ {2}steps: build [\d.]+ m?s agent error, build [\d.]+ m?s, gate [\d.]+ m?s, review [\d.]+ m?s$/m);
   });
 
   it('accepts a task as it is, including what its agent left uncommitted, and builds its dependents on it', () => {
@@ -197,21 +226,14 @@ function runGit(dir: string, args: string[]): string {
 
 function makeGitRunner(dir: string) {
   return (args: string[]) => {
-    const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_')));
     return execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' }).trim();
   };
 }
 
-void writeFileSync;
-
 describe('limits that end in a human, never in silent looping', () => {
-  const events = (dir: string) => {
-    const runs = `${dir}/.taskloom/runs`;
-    const { readdirSync } = require('node:fs') as typeof import('node:fs');
-    const [runId] = readdirSync(runs);
-    return readFileSync(`${runs}/${runId}/events.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-  };
+  // Read loosely: the checks below look at fields of several event types.
+  const events = (dir: string) => runEvents(dir) as unknown as Array<Record<string, unknown> & { type: string }>;
 
   it('stops a task at its dollar budget before making another call', () => {
     const r = repo();
@@ -264,5 +286,17 @@ describe('limits that end in a human, never in silent looping', () => {
     const a = trace(r.dir).tasks[0]!;
     assert.equal(a.state, 'MERGED');
     assert.ok(a.transitions.some((t) => /attempt 2 changed no file; `test -f fixed.txt` still fails/.test(t.reason)), JSON.stringify(a.transitions));
+  });
+});
+
+describe('taskloom COMMAND --help', () => {
+  it("prints that command's usage and runs nothing", () => {
+    const r = repo();
+    const result = runCli(['run', '--help', '--cwd', r.dir]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^taskloom run \(--plan FILE \| --goal TEXT\)/);
+    assert.match(result.stdout, /--critic-agent A/);
+    assert.ok(!existsSync(`${r.dir}/.taskloom`), 'no run was made');
+    assert.match(runCli(['watch', '-h']).stdout, /^taskloom watch \[RUN_ID\] \[--interval S\] \[--timeout S\]\n +keep the run's pull request green/);
   });
 });

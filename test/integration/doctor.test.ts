@@ -29,12 +29,25 @@ describe('taskloom doctor', () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  it('reports git, the repository and each agent CLI with its version', () => {
-    const result = runCli(['doctor', '--cwd', repo.dir]);
+  it('reports git, the repository, the agents a run would call and its gate', () => {
+    const result = runCli(['doctor', '--cwd', repo.dir, '--claude-path', join(onlyClaude, 'claude'), '--gate', 'npm test']);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /git +2\.\d+.*worktrees supported/);
     assert.match(result.stdout, new RegExp(`repository +${repo.dir} on main`));
     assert.match(result.stdout, /working tree clean/);
+    assert.match(result.stdout, /✓ claude +Claude Code .* — planner, actor, critic/);
+    assert.match(result.stdout, /✓ gate +npm test/);
+    assert.doesNotMatch(result.stdout, /codex|aider|gemini/, 'agents the run does not call are not reported');
+  });
+
+  it('fails when an agent a role uses is missing, naming the role', () => {
+    const result = runCli(['doctor', '--cwd', repo.dir, '--claude-path', join(onlyClaude, 'claude'), '--critic-agent', 'codex', '--codex-path', '/nowhere/codex']);
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stdout, /✓ claude +Claude Code .* — planner, actor/);
+    assert.match(result.stdout, /✗ codex +OpenAI Codex CLI not found \(\/nowhere\/codex\) — critic/);
+    const bad = runCli(['doctor', '--cwd', repo.dir, '--actor-agent', 'gemini']);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stdout, /✗ settings +--actor-agent must be one of claude, codex, command, scripted, got "gemini"/);
   });
 
   it('finds the agent CLIs on PATH and, with --probe, makes one trivial call', async () => {
@@ -49,7 +62,6 @@ describe('taskloom doctor', () => {
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /claude +Claude Code 2\.\d+\.\d+ \(Claude Code\) at /);
     assert.match(result.stdout, /trivial call: ok in/);
-    assert.match(result.stdout, /codex +OpenAI Codex CLI not found on PATH/);
     assert.ok(scenario.requests.length >= 1, 'the probe reached the model');
   });
 

@@ -244,10 +244,11 @@ describe('the integration gate in the merge queue', () => {
 
   it('never calls a run with an unmerged task complete, and names what needs you with the commands', () => {
     const r = library();
-    // Each passes alone; together the gate fails, and b's actor cannot fix it.
+    // Each passes alone; together the gate fails, and b's actor cannot fix it. Side by side (an
+    // approved task holds its slot until merged, so with one slot b would start on top of a), b later.
     const plan = { goal: 'clash', tasks: [task('a'), task('b')] };
-    const scenario = { tasks: { a: { actor: [{ write: { 'a.txt': 'a\n' } }] }, b: { actor: [{ write: { 'b.txt': 'b\n' } }] } } };
-    const result = run(r, plan, scenario, '--gate', 'test ! -f a.txt || test ! -f b.txt', '--parallel', '1');
+    const scenario = { tasks: { a: { actor: [{ write: { 'a.txt': 'a\n' } }] }, b: { actor: [{ delayMs: 1500, write: { 'b.txt': 'b\n' } }] } } };
+    const result = run(r, plan, scenario, '--gate', 'test ! -f a.txt || test ! -f b.txt', '--parallel', '2');
     assert.equal(result.code, 1, out(result));
     const t = trace(r);
     assert.equal(t.status, 'needs_human');

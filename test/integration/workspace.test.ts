@@ -177,13 +177,13 @@ describe('taking in integration (a task the merge queue sent back)', { concurren
     const b = await doTask(manager, base, 'b', { 'shared.txt': 'line 1\nB\nline 3\n' });
     const bTip = gitIn(b.path, ['rev-parse', 'HEAD']);
     const conflicted = await manager.syncWithIntegration('b', aTip, MESSAGES);
-    assert.deepEqual(conflicted, { path: b.path, from: bTip, conflicts: ['shared.txt'] });
+    assert.deepEqual(conflicted, { path: b.path, from: bTip, conflicts: ['shared.txt'], added: false });
     assert.equal(mergeInProgress(b.path), true);
     assert.match(readFileSync(join(b.path, 'shared.txt'), 'utf8'), /^<<<<<<< HEAD\nB\n=======\nA\n>>>>>>> /m);
 
     // Asked again for the same commit (a resolution that goes on): the merge in progress is kept.
     writeFileSync(join(b.path, 'notes.txt'), 'half done\n');
-    assert.deepEqual(await manager.syncWithIntegration('b', aTip, MESSAGES), { path: b.path, from: bTip, conflicts: ['shared.txt'] });
+    assert.deepEqual(await manager.syncWithIntegration('b', aTip, MESSAGES), { path: b.path, from: bTip, conflicts: ['shared.txt'], added: false });
     assert.ok(existsSync(join(b.path, 'notes.txt')));
   });
 
@@ -199,6 +199,7 @@ describe('taking in integration (a task the merge queue sent back)', { concurren
     await manager.removeTaskWorktree('b');
     const again = await manager.syncWithIntegration('b', aTip, MESSAGES);
     assert.deepEqual(again.conflicts, []);
+    assert.equal(again.added, true, 'said, so the task sets the new worktree up again');
     assert.equal(readFileSync(join(b.path, 'b.txt'), 'utf8'), 'B\n');
   });
 

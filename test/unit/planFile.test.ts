@@ -55,6 +55,11 @@ Config comes first so the middleware can read it.
 `;
 
 describe('Markdown plans', () => {
+  test('takes a task\'s own actor agent and model', () => {
+    const plan = loadPlanFile(writePlan('agents.md', '# Goal: g\n- [ ] docs: Write the docs\n  The README.\n  - agent: codex\n  - model: `gpt-5-codex-mini`\n- [ ] code: Write the code\n  The code.\n'));
+    assert.deepEqual(plan.tasks.map((t) => [t.id, t.agent, t.model]), [['docs', 'codex', 'gpt-5-codex-mini'], ['code', undefined, undefined]]);
+  });
+
   test('parses goal, rationale, tasks, descriptions, accept, depends and files', () => {
     const plan = loadPlanFile(writePlan('plan.md', EXAMPLE));
     assert.deepEqual(plan, {

@@ -71,6 +71,12 @@ describe('parsePlan: shape problems name the path and the task', () => {
     ]);
   });
 
+  test('a task\'s own actor agent must be one Taskloom drives', () => {
+    assert.deepEqual(problemsOf(plan([task('a', { agent: 'gemini' }), task('b', { agent: 'codex', model: 'gpt-5-codex-mini' })])), [
+      'tasks[0].agent (task "a"): must be one of claude, codex, command, scripted, not "gemini"',
+    ]);
+  });
+
   test('empty title', () => {
     assert.deepEqual(problemsOf(plan([task('a'), task('b'), task('c', { title: '' })])), [
       'tasks[2].title (task "c"): must not be empty',

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { agentFor, agentsInUse, planAgentProblems } from '../../src/engine/domain/agentRoles';
 import { DEFAULT_RUN_CONFIG } from '../../src/engine/domain/runConfig';
 import { EDITOR_SETTING_LABELS, runConfigFromSettings, SettingsError } from '../../src/engine/run/runConfigFromSettings';
 import type { RunSettings } from '../../src/protocol/runSettings';
@@ -30,11 +31,44 @@ const build = (over: Partial<RunSettings> & Record<string, unknown>) =>
 describe('runConfigFromSettings', () => {
   it('builds the CLI defaults from default settings, detecting the gate', () => {
     const config = build({});
+    const claude = { kind: 'claude', binaryPath: 'claude', models: {} };
     assert.deepEqual(config, {
       ...DEFAULT_RUN_CONFIG,
       gateCommands: ['npm test'],
-      agent: { kind: 'claude', binaryPath: 'claude', models: {} },
+      agent: claude,
+      roles: { planner: { agent: 'claude' }, actor: { agent: 'claude' }, critic: { agent: 'claude' } },
+      // codex needs no setting to be callable, so a plan task may name it; command and scripted do.
+      agents: { claude, codex: { kind: 'codex', binaryPath: 'codex', models: {}, configOverrides: [] } },
     });
+  });
+
+  it('gives each role its own agent and model, falling back to the agent and models settings', () => {
+    const config = build({
+      agent: 'claude',
+      models: { planner: 'opus', critic: 'sonnet' },
+      roles: { critic: { agent: 'codex', model: 'gpt-5-codex' }, actor: { model: 'haiku' } },
+    });
+    assert.deepEqual(config.roles, { planner: { agent: 'claude', model: 'opus' }, actor: { agent: 'claude', model: 'haiku' }, critic: { agent: 'codex', model: 'gpt-5-codex' } });
+    assert.deepEqual(agentFor(config, 'critic'), { agent: config.agents!.codex, model: 'gpt-5-codex' });
+    assert.deepEqual(agentFor(config, 'actor', { agent: 'codex' }), { agent: config.agents!.codex }, "another agent's model is not passed on");
+    assert.deepEqual(agentFor(config, 'actor', { model: 'sonnet' }), { agent: config.agents!.claude, model: 'sonnet' });
+    assert.deepEqual(agentsInUse(config).map((u) => [u.agent.kind, u.roles]), [['claude', ['planner', 'actor']], ['codex', ['critic']]]);
+  });
+
+  it('checks a role\'s agent strictly and names the setting', () => {
+    assert.throws(() => build({ roles: { critic: { agent: 'gemini' } } }), /taskloom\.roles\.critic\.agent must be one of claude, codex, command, scripted, got "gemini"/);
+    assert.throws(() => build({ roles: { actor: { agent: 'scripted' } } }), /The scripted agent needs a scenario file \(taskloom\.scripted\.scenario\)/);
+    const config = build({});
+    const plan = { goal: 'g', tasks: [{ id: 'a', title: 'A', description: 'a', acceptance: [], dependsOn: [], agent: 'command' as const }] };
+    assert.deepEqual(planAgentProblems(config, plan), ['task "a" names the command agent as its actor, but no command line is set for the command agent']);
+  });
+
+  it('reads runs from before roles: one agent for every role, with a model per role', () => {
+    const old = { ...build({}), agent: { kind: 'claude' as const, binaryPath: 'claude', models: { critic: 'sonnet' } } };
+    delete (old as { roles?: unknown }).roles;
+    delete (old as { agents?: unknown }).agents;
+    assert.deepEqual(agentFor(old, 'critic'), { agent: old.agent, model: 'sonnet' });
+    assert.deepEqual(agentFor(old, 'planner'), { agent: old.agent });
   });
 
   it('takes models, paths, budgets, gate commands and a scenario relative to the folder', () => {

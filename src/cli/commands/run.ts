@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { OverlapMode, OverlapPair } from '../../engine/domain/events';
+import { agentFor } from '../../engine/domain/agentRoles';
 import type { Plan } from '../../engine/domain/plan';
 import { loadPlanFile } from '../../engine/plan/loadPlanFile';
 import { TaskloomEngine } from '../../engine/run/engine';
@@ -10,15 +11,17 @@ import { EXIT, UsageError } from '../cliErrors';
 import { driveWithProgress } from '../driveWithProgress';
 import { createProgressPrinter } from '../progressPrinter';
 import { bold, dim, red, yellow } from '../format';
-import { buildRunConfig, RUN_CONFIG_OPTIONS, type RunConfigFlags } from '../runOptions';
+import { assertAgentsInstalled } from '../../engine/run/assertAgentInstalled';
+import { buildRunConfig, FLAG_LABELS, RUN_CONFIG_OPTIONS, type RunConfigFlags } from '../runOptions';
 import { parseCommandArgs } from '../parseCommandArgs';
 
 export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT) [--agent claude|codex|command|scripted] [--parallel N] [--yes]
+       [--planner-agent A] [--actor-agent A] [--critic-agent A]
        [--model M] [--planner-model M] [--actor-model M] [--critic-model M] [--claude-path P] [--codex-path P]
        [--codex-config KEY=VALUE]... [--command ARGV] [--script FILE]
        [--gate CMD]... [--allow-command CMD]... [--max-attempts N] [--max-reviews N] [--stuck-seconds N] [--gate-timeout N]
        [--budget-usd N] [--budget-tokens N] [--task-budget-usd N] [--task-budget-tokens N]
-       [--overlap serialize|warn|off] [--cwd DIR]`;
+       [--overlap serialize|warn|off] [--copy PATTERN]... [--setup CMD]... [--worktree-root inside|DIR] [--cwd DIR]`;
 
 export async function runCommand(argv: string[]): Promise<number> {
   const { values, cwd } = parseCommandArgs(argv, {
@@ -36,6 +39,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   try {
     for (const warning of engine.warnings) process.stderr.write(yellow(`warning: ${warning}\n`));
     const config = buildRunConfig(values as RunConfigFlags, cwd, engine.repo.root);
+    assertAgentsInstalled(config, planFromFile, FLAG_LABELS);
     const seenWarnings = engine.warnings.length;
     const session = engine.createRun(planFromFile, config, goalFlag ?? planFromFile?.goal);
     for (const warning of engine.warnings.slice(seenWarnings)) process.stderr.write(yellow(`warning: ${warning}\n`));
@@ -56,6 +60,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       process.stdout.write('Plan not approved; nothing was run.\n');
       return EXIT.needsHuman;
     }
+    // The planner's plan may name an actor of its own for a task.
+    if (!planFromFile) assertAgentsInstalled(config, plan, FLAG_LABELS);
     engine.approvePlan(session, values.yes ? 'autopilot' : 'human');
     return await driveWithProgress(engine, session);
   } finally {
@@ -65,7 +71,7 @@ export async function runCommand(argv: string[]): Promise<number> {
 
 /** Runs the planner with progress; a planning failure is reported and ends the run. */
 async function planWithProgress(engine: TaskloomEngine, session: RunSession): Promise<Plan | undefined> {
-  process.stdout.write(`${bold('Planning')} "${session.state.goal}" with the ${session.state.config.agent.kind} agent…\n`);
+  process.stdout.write(`${bold('Planning')} "${session.state.goal}" with the ${agentFor(session.state.config, 'planner').agent.kind} agent…\n`);
   const stop = session.onEvent(createProgressPrinter());
   try {
     return await engine.planGoal(session, new AbortController().signal);

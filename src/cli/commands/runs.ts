@@ -1,22 +1,38 @@
 import { TaskloomEngine } from '../../engine/run/engine';
+import { RunDiskUsage } from '../../engine/workspace/runDiskUsage';
 import { EXIT } from '../cliErrors';
-import { dim, table, yellow } from '../format';
+import { dim, formatBytes, table, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
 
 export async function runsCommand(argv: string[]): Promise<number> {
   const { values, cwd } = parseCommandArgs(argv, { json: { type: 'boolean' } });
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom runs', readOnly: true });
   try {
-    const runs = engine.store.listRuns();
+    const disk = new RunDiskUsage();
+    const runs = [];
+    for (const entry of engine.store.listRuns()) {
+      // A run whose log no longer loads is still listed; its worktrees are then not measured.
+      const state = (() => {
+        try {
+          return engine.store.loadRun(entry.runId).state;
+        } catch {
+          return undefined;
+        }
+      })();
+      runs.push({ ...entry, diskBytes: state ? (await disk.of(engine.repo.root, state)).bytes : 0 });
+    }
     for (const w of engine.warnings) process.stderr.write(yellow(`warning: ${w}\n`));
     if (values.json) {
       process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
     } else if (runs.length === 0) {
       process.stdout.write(`No runs yet in ${engine.repo.root}. Start one with: taskloom run --plan FILE\n`);
     } else {
-      const rows = [['run', 'status', 'updated', 'events', 'goal']];
-      for (const r of runs) rows.push([r.runId, r.status, r.updatedAt.replace('T', ' ').slice(0, 19), String(r.lastSeq), oneLine(r.goal, 80)]);
-      process.stdout.write(`${table(rows)}\n${dim(`${runs.length} run(s)`)}\n`);
+      const rows = [['run', 'status', 'updated', 'events', 'disk', 'goal']];
+      for (const r of runs) rows.push([r.runId, r.status, r.updatedAt.replace('T', ' ').slice(0, 19), String(r.lastSeq), r.diskBytes ? formatBytes(r.diskBytes) : '-', oneLine(r.goal, 80)]);
+      const total = runs.reduce((sum, r) => sum + r.diskBytes, 0);
+      const finished = runs.filter((r) => r.diskBytes > 0 && ['completed', 'cancelled', 'failed'].includes(r.status));
+      const hint = finished.length ? `; finished runs hold ${formatBytes(finished.reduce((s, r) => s + r.diskBytes, 0))}, \`taskloom gc\` frees what is safe to` : '';
+      process.stdout.write(`${table(rows)}\n${dim(`${runs.length} run(s), worktrees on disk: ${formatBytes(total)}${hint}`)}\n`);
     }
     return EXIT.ok;
   } finally {

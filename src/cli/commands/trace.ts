@@ -1,7 +1,11 @@
+import type { RunState } from '../../engine/domain/runState';
+import type { TimingClock } from '../../engine/domain/taskTimings';
+import { stepWords, timingWords } from '../../engine/report/timingWords';
 import { buildTraceReport, pullRequestWords, type TraceReport } from '../../engine/report/traceReport';
 import { TaskloomEngine } from '../../engine/run/engine';
+import { liveLockOwner, taskloomPaths } from '../../engine/store';
 import { EXIT, UsageError } from '../cliErrors';
-import { bold, colorState, dim, formatTokens, formatUsd, table, yellow } from '../format';
+import { bold, colorState, dim, formatDuration, formatTokens, formatUsd, table, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
 
 export async function traceCommand(argv: string[]): Promise<number> {
@@ -15,12 +19,22 @@ export async function traceCommand(argv: string[]): Promise<number> {
     }
     const { state, warnings } = engine.store.loadRun(runId);
     for (const w of [...engine.warnings, ...warnings]) process.stderr.write(yellow(`warning: ${w}\n`));
-    const report = buildTraceReport(state);
+    const report = buildTraceReport(state, timingClock(state, engine.repo.root));
     process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatTrace(report)}\n`);
     return EXIT.ok;
   } finally {
     engine.close();
   }
+}
+
+const DRIVEN_STATUSES: ReadonlySet<RunState['status']> = new Set(['planning', 'running', 'integrating']);
+
+/**
+ * Timings as of now. A run whose status says it goes on is only live while a process holds the
+ * workspace lock; otherwise it stopped (its tasks wait for a resume), whatever its status says.
+ */
+function timingClock(state: RunState, repoRoot: string): TimingClock {
+  return { now: Date.now(), live: DRIVEN_STATUSES.has(state.status) && liveLockOwner(taskloomPaths(repoRoot).dir) !== undefined };
 }
 
 function formatTrace(r: TraceReport): string {
@@ -31,6 +45,9 @@ function formatTrace(r: TraceReport): string {
       `${bold(t.id)} ${colorState(t.state)}  ${t.title}`,
       dim(`  attempts ${t.attempts}, gate failures ${t.gateFailures}, reviews ${t.reviewCycles}, ${formatTokens(t.usage)}, ${formatUsd(t.usage.costUsd)}`),
     );
+    if (t.transitions.length) out.push(dim(`  ${timingWords(t.timings, formatDuration)}`));
+    const steps = stepWords(t.timings, formatDuration);
+    if (steps) out.push(dim(`  steps: ${steps}`));
     for (const tr of t.transitions) {
       out.push(`  ${dim(`#${tr.seq}`)} ${tr.from} → ${tr.to} ${dim(`[${tr.event}]`)} ${tr.reason}`);
     }
@@ -45,6 +62,9 @@ function formatTrace(r: TraceReport): string {
     formatUsd(u.costUsd),
   ];
   for (const [role, u] of Object.entries(r.usage.byRole)) rows.push(usageRow(role, u));
+  // Per agent only when the roles had different agents; one agent's row would repeat the total.
+  const agents = Object.entries(r.usage.byAgent ?? {});
+  if (agents.length > 1) for (const [agent, u] of agents) rows.push(usageRow(`agent ${agent}`, u));
   rows.push(usageRow('total', r.usage.total));
   out.push('', bold(`Usage (${r.usage.calls} agent calls)`), table(rows));
   if (r.integration.branch) {

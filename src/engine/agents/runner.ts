@@ -26,6 +26,8 @@ export interface RunnerInput {
    * enforce a list: the gate's commands plus the user's allowlist. Anything else is refused.
    */
   allowedCommands?: string[];
+  /** Variables added to the environment of the call's processes (TASKLOOM_RUN_ID, TASKLOOM_TASK_ID, TASKLOOM_PORT). */
+  env?: Record<string, string>;
   /** Ask for structured output matching this JSON schema (critic verdicts, plans). */
   outputSchema?: object;
   /** No activity for this long aborts the call with status `idle_timeout`. */

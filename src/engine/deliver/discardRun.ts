@@ -61,7 +61,7 @@ export async function discardRun(engine: TaskloomEngine, session: RunSession, fo
     const lost = await unpublishedWork(state, engine.repo.root);
     if (lost.length) throw new UnpublishedWorkError(state.runId, lost);
   }
-  const removed = await new WorktreeManager(engine.repo, state.runId).discardRun();
+  const removed = await new WorktreeManager(engine.repo, state.runId, state.config.worktree?.root).discardRun();
   engine.store.removeRun(state.runId);
   return removed;
 }

@@ -1,6 +1,5 @@
 import { readTextOrReason } from '../text/readTextOrReason';
 import { join } from 'node:path';
-import type { AgentRunner } from '../agents/runner';
 import { actorAllowedCommands } from '../domain/actorCommands';
 import { budgetStop } from '../domain/budget';
 import type { PlanTask } from '../domain/plan';
@@ -12,6 +11,7 @@ import { CRITIC_VERDICT_JSON_SCHEMA, parseCriticVerdict } from '../loop/criticRu
 import { actorPrompt, criticPrompt, type ActorFeedback } from '../loop/prompts';
 import { checkFixTask, conflictTask, replyText, reviewFixTask } from '../loop/pullRequestPrompts';
 import { resolvePrompt } from '../loop/resolutionPrompts';
+import type { RoleRunners } from '../run/agentFactory';
 import { callAgent, describeFailure } from '../run/agentCall';
 import { runProjectGate } from '../run/projectGate';
 import type { RunSession } from '../run/runSession';
@@ -29,7 +29,7 @@ import type { ReactionInput } from './watchDecision';
 /** What a reaction needs: the run, its agent, the forge, and the repository it pushes from. */
 export interface WatchContext {
   session: RunSession;
-  runner: AgentRunner;
+  agents: RoleRunners;
   signal: AbortSignal;
   forge: Forge;
   repo: RepoLocation;
@@ -86,7 +86,7 @@ export async function finishInterruptedReaction(ctx: WatchContext, pr: PullReque
   }
   const remoteHead = status.pullRequest.headSha;
   if (remoteHead !== reaction.headSha) {
-    const worktree = new PullRequestWorktree(ctx.repo, ctx.session.runId, pr.number, pr.remote);
+    const worktree = new PullRequestWorktree(ctx.repo, ctx.session.runId, pr.number, pr.remote, ctx.session.state.config.worktree?.root);
     if ((await worktree.head()) === remoteHead) {
       ctx.session.emit({ type: 'pr_fix_pushed', number: pr.number, reaction: reaction.id, commit: remoteHead, commits: await worktree.commitsSince(reaction.headSha) });
       await advanceIntegration(ctx, pr, reaction.headSha, remoteHead, reaction.gate?.commands ?? []);
@@ -99,7 +99,7 @@ export async function finishInterruptedReaction(ctx: WatchContext, pr: PullReque
 }
 
 async function carryOut(ctx: WatchContext, pr: PullRequestRecord, reaction: PullRequestReaction, status: PullRequestStatus, input: ReactionInput): Promise<void> {
-  const worktree = new PullRequestWorktree(ctx.repo, ctx.session.runId, pr.number, pr.remote);
+  const worktree = new PullRequestWorktree(ctx.repo, ctx.session.runId, pr.number, pr.remote, ctx.session.state.config.worktree?.root);
   try {
     const path = await worktree.checkout(pr.head, reaction.headSha);
     // The critic reviews what the fix changes; after merging the base, what the branch changes on top of it.
@@ -161,7 +161,7 @@ async function mergeBase(ctx: WatchContext, pr: PullRequestRecord, reaction: Pul
     if (result.status !== 'ok') return { ok: false, reason: describeFailure('resolver', result, session.state.config.stuckThresholdSeconds) };
     const left = leftoverConflictMarkers(path, files);
     if (left.length) return { ok: false, reason: `conflict markers are left in ${left.join(', ')}` };
-    agent = agentLabel(ctx.runner.name, result.model);
+    agent = agentLabel(result.agent, result.model);
   }
   const message = commitMessage(`Merge ${pr.base} into ${pr.head}`, { run: session.runId, agent }, files.length ? `Resolves the conflict in ${files.join(', ')}.` : undefined);
   await ctx.worktrees.commitAll(path, message);
@@ -203,10 +203,10 @@ async function fixLoop(
       });
       if (result.status !== 'ok') return { ok: false, reason: describeFailure('actor', result, config.stuckThresholdSeconds) };
       summary = result.text;
-      await ctx.worktrees.commitAll(path, commitMessage(group.subject, { ...(group.taskId ? { task: group.taskId } : {}), run: session.runId, agent: agentLabel(ctx.runner.name, result.model), attempt }));
+      await ctx.worktrees.commitAll(path, commitMessage(group.subject, { ...(group.taskId ? { task: group.taskId } : {}), run: session.runId, agent: agentLabel(result.agent, result.model), attempt }));
     }
     actorTurn = true;
-    const gate = await runProjectGate(ctx, path);
+    const gate = await runProjectGate(ctx, path, { setUp: true });
     session.emit({ type: 'pr_fix_gated', number: pr.number, reaction: reaction.id, attempt, passed: gate.passed, commands: gate.commands });
     if (gate.cancelled) return { ok: false, reason: 'cancelled while the gate ran' };
     const lastGate: GateSummary = { passed: gate.passed, at: new Date().toISOString(), commands: gate.commands };

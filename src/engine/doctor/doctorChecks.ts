@@ -1,10 +1,11 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ClaudeRunner } from '../agents/claude/claudeRunner';
-import { CodexRunner } from '../agents/codex/codexRunner';
 import type { AgentRunner, RunnerResult } from '../agents/runner';
-import { findOnPath } from '../process/findOnPath';
+import { agentsInUse, type AgentUse } from '../domain/agentRoles';
+import type { AgentConfig, AgentKind, RunConfig } from '../domain/runConfig';
+import { resolveExecutable } from '../process/findOnPath';
+import { createRunner } from '../run/agentFactory';
 import { runProcess } from '../process/processGroup';
 import { gitVersion, inspectRepo } from '../workspace/repoInspector';
 
@@ -16,43 +17,28 @@ export interface DoctorCheck {
 }
 
 export interface DoctorOptions {
-  /** Configured agent binaries, checked before the environment and PATH. */
-  claudePath?: string;
-  codexPath?: string;
+  /**
+   * What a run with these settings would use: every agent it calls must be there (else `fail`),
+   * and its gate commands are named. Without it, the agents Taskloom drives are looked for.
+   */
+  config?: RunConfig;
+  /** Why the settings make no run config, reported as a failure. */
+  settingsProblem?: { message: string; hint?: string };
   /** Make one trivial call to each agent Taskloom drives (slow; costs a request). */
   probe?: boolean;
   /** Hears each check as soon as it is known (the CLI prints as it goes). */
   onCheck?: (check: DoctorCheck) => void;
 }
 
-interface AgentCli {
-  name: string;
-  what: string;
-  /** A configured path, checked before PATH. */
-  path?: (options: DoctorOptions) => string | undefined;
-  /** Present for the agents Taskloom drives, which `probe` can call. */
-  runner?: (binaryPath: string) => AgentRunner;
-}
-
-const AGENT_CLIS: AgentCli[] = [
-  {
-    name: 'claude',
-    what: 'Claude Code',
-    path: (o) => o.claudePath || process.env.TASKLOOM_CLAUDE_PATH,
-    runner: (p) => new ClaudeRunner({ binaryPath: p }),
-  },
-  {
-    name: 'codex',
-    what: 'OpenAI Codex CLI',
-    path: (o) => o.codexPath || process.env.TASKLOOM_CODEX_PATH,
-    runner: (p) => new CodexRunner({ binaryPath: p }),
-  },
-  { name: 'aider', what: 'aider' },
-  { name: 'gemini', what: 'Gemini CLI' },
-];
+const AGENT_NAMES: Record<AgentKind, string> = {
+  claude: 'Claude Code',
+  codex: 'OpenAI Codex CLI',
+  command: 'command agent',
+  scripted: 'scripted agent',
+};
 const PROBE_TIMEOUT_MS = 120_000;
 
-/** Checks what a run needs in `cwd`: git, the repository, the agent CLIs. Says what to fix. */
+/** Checks what a run needs in `cwd`: git, the repository, the agents it calls and its gate. Says what to fix. */
 export async function runDoctorChecks(cwd: string, options: DoctorOptions = {}): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
   const add = (status: DoctorCheck['status'], label: string, text: string) => {
@@ -82,21 +68,48 @@ export async function runDoctorChecks(cwd: string, options: DoctorOptions = {}):
     add('fail', 'repository', `${(error as Error).message}${hint ? ` — ${hint}` : ''}`);
   }
 
-  for (const agent of AGENT_CLIS) {
-    const found = agent.path?.(options) || findOnPath(agent.name);
-    if (!found) {
-      add('warn', agent.name, `${agent.what} not found on PATH`);
-      continue;
-    }
-    add('ok', agent.name, `${agent.what} ${await versionOf(found)} at ${found}`);
-    if (options.probe && agent.runner) {
-      const result = await probe(agent.runner(found));
-      const line = `trivial call: ${result.status} in ${(result.durationMs / 1000).toFixed(1)} s${result.error ? ` — ${result.error}` : ''}`;
-      add(result.status === 'ok' ? 'ok' : 'warn', '', line);
-    }
+  if (options.settingsProblem) {
+    const { message, hint } = options.settingsProblem;
+    add('fail', 'settings', `${message}${hint ? ` — ${hint}` : ''}`);
   }
-  add('ok', 'scripted', 'built-in scripted agent (no network) is always available');
+  const uses = options.config ? agentsInUse(options.config) : DRIVEN_AGENTS.map((agent) => ({ agent, roles: [] }));
+  for (const use of uses) await checkAgent(use, options, add);
+  if (options.config) {
+    const gate = options.config.gateCommands;
+    if (gate.length) add('ok', 'gate', gate.join(' && '));
+    else add('warn', 'gate', 'no gate commands set or detected: only the critic checks the work (set taskloom.gate.commands, or --gate)');
+  }
   return checks;
+}
+
+/** Without settings: the agents Taskloom drives, where the environment says they are. */
+const DRIVEN_AGENTS: AgentConfig[] = [
+  { kind: 'claude', binaryPath: process.env.TASKLOOM_CLAUDE_PATH || 'claude', models: {} },
+  { kind: 'codex', binaryPath: process.env.TASKLOOM_CODEX_PATH || 'codex', models: {}, configOverrides: [] },
+];
+
+type AddCheck = (status: DoctorCheck['status'], label: string, text: string) => void;
+
+/** Is the agent there (a missing one a run calls is a failure), its version, and with `probe` does it answer. */
+async function checkAgent({ agent, roles }: AgentUse, options: DoctorOptions, add: AddCheck): Promise<void> {
+  const what = AGENT_NAMES[agent.kind];
+  const used = roles.length ? ` — ${roles.join(', ')}` : '';
+  if (agent.kind === 'scripted') {
+    add('ok', agent.kind, `built-in ${what} (no network), replaying ${agent.scriptPath}${used}`);
+    return;
+  }
+  const binary = agent.kind === 'command' ? agent.argv[0]! : agent.binaryPath;
+  const found = resolveExecutable(binary);
+  if (!found) {
+    add(roles.length ? 'fail' : 'warn', agent.kind, `${what} not found (${binary.includes('/') ? binary : `\`${binary}\` on PATH`})${used}`);
+    return;
+  }
+  add('ok', agent.kind, `${what} ${await versionOf(found)} at ${found}${used}`);
+  if (options.probe && agent.kind !== 'command') {
+    const result = await probe(createRunner({ ...agent, binaryPath: found }));
+    const line = `trivial call: ${result.status} in ${(result.durationMs / 1000).toFixed(1)} s${result.error ? ` — ${result.error}` : ''}`;
+    add(result.status === 'ok' ? 'ok' : 'warn', '', line);
+  }
 }
 
 async function versionOf(binary: string): Promise<string> {

@@ -76,6 +76,35 @@ export type RunEventBody =
       /** The commit the task starts from: run base merged with its dependencies' branches. */
       baseCommit: string;
       fresh: boolean;
+      /** The task's TASKLOOM_PORT, the same for all its steps (absent before worktree setup existed). */
+      port?: number;
+      /**
+       * A merged task's worktree from the run's pool was checked out for this one (that task's id;
+       * '' when the pool had not recorded it) instead of a new checkout. Absent: a new worktree.
+       */
+      recycledFrom?: string;
+      /** Recycled with the setup's outputs kept: no setup input (lockfile) changed since it last ran, so it does not run again. */
+      setupKept?: boolean;
+    }
+  /**
+   * A task worktree made ready before its actor starts, once per new worktree (again after a
+   * failure): untracked files copied in from the main checkout (`.worktreeinclude`, the copy
+   * setting), then the setup commands, up to the first that failed. A failed setup ends the task
+   * in NEEDS_HUMAN (SETUP_FAILED) with its output; it is not a gate failure.
+   */
+  | {
+      type: 'worktree_setup';
+      taskId: string;
+      path: string;
+      /** Copied files, the first WORKTREE_COPIED_LISTED of them; `copiedCount` counts them all. */
+      copied: string[];
+      copiedCount: number;
+      /** Files the patterns name that git does not ignore in the worktree: left out, or they would be committed. */
+      notIgnored: string[];
+      passed: boolean;
+      /** The run was cancelled or stopped while a command ran: the setup runs again. */
+      cancelled?: boolean;
+      commands: GateCommandResult[];
     }
   | { type: 'work_committed'; taskId: string; attempt: number; commit: string; filesChanged: string[] }
   /**
@@ -134,7 +163,18 @@ export type RunEventBody =
    * The task's worktree merged the verified integration head into its branch (at `from`), to
    * resolve a conflict (`conflicts` lists the files left with markers) or fix the integration gate.
    */
-  | { type: 'task_synced'; taskId: string; path: string; from: string; integrationCommit: string; conflicts: string[] }
+  | {
+      type: 'task_synced';
+      taskId: string;
+      path: string;
+      from: string;
+      integrationCommit: string;
+      conflicts: string[];
+      /** The worktree was gone and was added again at the branch: it is set up again before its agent starts. */
+      added?: boolean;
+      /** The task's TASKLOOM_PORT (absent before worktree setup existed). */
+      port?: number;
+    }
   /** Overlaps the plan's files hints predict, and what the run does about them (recorded once, when the run starts). */
   | { type: 'overlaps_predicted'; mode: OverlapMode; pairs: OverlapPair[] }
   /** A task's committed change touches files that another running or merged task changed. */
@@ -185,6 +225,9 @@ export type RunEventBody =
   | { type: 'run_resumed'; reason: string }
   | { type: 'run_finished'; status: RunEndStatus; summary: string; counts?: RunCounts }
   | { type: 'warning'; message: string; taskId?: string };
+
+/** How many copied paths a `worktree_setup` event lists (a virtualenv copied whole has thousands). */
+export const WORKTREE_COPIED_LISTED = 50;
 
 export type CheckStatus = 'pending' | 'success' | 'failure';
 /** A pull request's reviews in one word: a latest review (per reviewer) requests changes, or approves, or none decides yet. */

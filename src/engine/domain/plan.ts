@@ -1,3 +1,5 @@
+import type { AgentKind } from './runConfig';
+
 /** A unit of work: one branch, one worktree, one actor/gate/critic loop. */
 export interface PlanTask {
   id: string;
@@ -6,6 +8,9 @@ export interface PlanTask {
   acceptance: string[];
   dependsOn: string[];
   files?: string[];
+  /** This task's actor, when it is not the run's (e.g. a cheaper model for a simple task). */
+  agent?: AgentKind;
+  model?: string;
 }
 
 /** What the planner (or the user) hands the engine. Validated by `parsePlan` in engine/plan. */

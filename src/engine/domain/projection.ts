@@ -42,8 +42,9 @@ export function applyEvent(state: RunState | undefined, event: RunEvent): RunSta
   if (!state) throw new Error(`Event ${event.seq} (${event.type}) comes before run_created`);
   if (event.seq <= state.lastSeq) throw new Error(`Event seq ${event.seq} is not after ${state.lastSeq}`);
   state.lastSeq = event.seq;
-  state.updatedAt = event.at;
   HANDLERS[event.type](state, event as never);
+  // After the handler: run_resumed reads when the event before it happened (where a dead process stopped).
+  state.updatedAt = event.at;
   return state;
 }
 
@@ -88,6 +89,13 @@ const HANDLERS: Handlers = {
     task.baseCommit = e.baseCommit;
     task.needsFreshWorktree = false;
     task.builtOnMerged = [...state.integration.merged];
+    if (e.fresh) task.needsSetup = e.setupKept !== true;
+    if (e.port !== undefined) task.port = e.port;
+  },
+  worktree_setup(state, e) {
+    const task = taskOf(state, e.taskId);
+    task.needsSetup = !e.passed;
+    decide(state, e, 'run', describeSetup(e), setupLines(e), e.taskId);
   },
   work_committed(state, e) {
     const task = taskOf(state, e.taskId);
@@ -130,6 +138,8 @@ const HANDLERS: Handlers = {
     } else {
       const task = taskOf(state, e.taskId);
       task.lastGate = summary;
+      const durationMs = e.commands.reduce((sum, c) => sum + c.durationMs, 0);
+      task.gateRuns.push({ seq: e.seq, at: e.at, attempt: e.attempt, passed: e.passed, durationMs });
       decide(state, e, 'gate', `Gate ${what} on attempt ${e.attempt}`, details, e.taskId);
     }
   },
@@ -151,11 +161,16 @@ const HANDLERS: Handlers = {
     state.usage.calls += 1;
     state.usage.total = addUsage(state.usage.total, e.usage);
     state.usage.byRole[e.role] = addUsage(state.usage.byRole[e.role] ?? ZERO_USAGE, e.usage);
+    state.usage.byAgent[e.agent] = addUsage(state.usage.byAgent[e.agent] ?? ZERO_USAGE, e.usage);
     if (e.taskId !== null) {
       state.usage.byTask[e.taskId] = addUsage(state.usage.byTask[e.taskId] ?? ZERO_USAGE, e.usage);
       const task = taskOf(state, e.taskId);
       task.usage = addUsage(task.usage, e.usage);
-      if (e.role === 'actor' && e.sessionId) task.actorSessionId = e.sessionId;
+      task.calls.push({ seq: e.seq, at: e.at, role: e.role, status: e.status, durationMs: e.durationMs, during: task.state });
+      if (e.role === 'actor' && e.sessionId) {
+        task.actorSessionId = e.sessionId;
+        task.actorSessionAgent = e.agent;
+      }
     }
   },
   human_decision(state, e) {
@@ -175,6 +190,10 @@ const HANDLERS: Handlers = {
     decide(state, e, 'run', `Run paused: ${e.reason}`);
   },
   run_resumed(state, e) {
+    // Stopped since the run ended, or (a process that died leaves no end) since its last event.
+    const open = state.stops.at(-1);
+    if (open && open.to === undefined) open.to = e.at;
+    else state.stops.push({ from: state.updatedAt, to: e.at });
     state.status = 'running';
     state.pausedReason = undefined;
     state.finishedSummary = undefined;
@@ -182,6 +201,8 @@ const HANDLERS: Handlers = {
     decide(state, e, 'run', `Run resumed: ${e.reason}`);
   },
   run_finished(state, e) {
+    const last = state.stops.at(-1);
+    if (!last || last.to !== undefined) state.stops.push({ from: e.at });
     state.status = e.status;
     state.finishedSummary = e.summary;
     state.finishedCounts = e.counts;
@@ -244,6 +265,7 @@ function applyTransitionEffects(state: RunState, task: TaskView, from: TaskState
       task.needsFreshWorktree = true;
       task.acceptedByHuman = false;
       task.actorSessionId = undefined;
+      task.actorSessionAgent = undefined;
       task.changedFiles = [];
       task.queueProblem = undefined;
       task.resolution = undefined;
@@ -291,6 +313,26 @@ function applyTransitionEffects(state: RunState, task: TaskView, from: TaskState
   if (!queueStep && (isSettled(e.to) || isQueued(e.to))) task.finishedAt = e.at;
 }
 
+function describeSetup(e: EventOf<'worktree_setup'>): string {
+  const copied = e.copiedCount ? `${e.copiedCount} untracked file(s) copied in` : '';
+  const failed = e.commands.find((c) => c.exitCode !== 0);
+  const ran = e.commands.length ? `${e.commands.length} command(s)` : '';
+  let outcome: string;
+  if (e.cancelled) outcome = `stopped while \`${e.commands.at(-1)?.command ?? 'setup'}\` ran; it runs again`;
+  else if (failed) outcome = `failed: \`${failed.command}\` ${failed.timedOut ? 'timed out' : `exited ${failed.exitCode}`}`;
+  else outcome = [copied, ran && `${ran} passed`].filter(Boolean).join(', ') || 'nothing to do';
+  return `Worktree setup ${outcome}${(failed || e.cancelled) && copied ? ` (${copied})` : ''}`;
+}
+
+function setupLines(e: EventOf<'worktree_setup'>): string[] {
+  const lines: string[] = [];
+  if (e.copied.length) lines.push(`Copied: ${e.copied.join(', ')}${e.copiedCount > e.copied.length ? ` and ${e.copiedCount - e.copied.length} more` : ''}`);
+  if (e.notIgnored.length) lines.push(`Not copied, as git does not ignore them in the worktree (they would be committed): ${e.notIgnored.join(', ')}`);
+  const failed = e.commands.find((c) => c.exitCode !== 0);
+  if (failed && !e.cancelled) lines.push(...failureLines(failed));
+  return lines;
+}
+
 function createRunState(e: EventOf<'run_created'>): RunState {
   const state: RunState = {
     projectionVersion: PROJECTION_VERSION,
@@ -310,10 +352,11 @@ function createRunState(e: EventOf<'run_created'>): RunState {
     taskOrder: [],
     tasks: {},
     decisions: [],
-    usage: { total: { ...ZERO_USAGE }, byRole: {}, byTask: {}, calls: 0 },
+    usage: { total: { ...ZERO_USAGE }, byRole: {}, byAgent: {}, byTask: {}, calls: 0 },
     integration: { merged: [], conflicts: [], batches: 0, overlapMode: e.config.overlap ?? 'off', overlaps: [], overlapsPredicted: false },
     warnings: [],
     pullRequests: {},
+    stops: [],
     lastSeq: e.seq,
   };
   installPlan(state, e.plan);
@@ -356,6 +399,8 @@ function newTask(t: PlanTask): TaskView {
     unverified: false,
     overlapWarnings: [],
     usage: { ...ZERO_USAGE },
+    calls: [],
+    gateRuns: [],
   };
 }
 

@@ -68,6 +68,8 @@ export const QUEUE_HANDLERS: QueueHandlers = {
     task.baseCommit = e.integrationCommit;
     task.worktreePath = e.path;
     task.builtOnMerged = [...state.integration.merged];
+    if (e.added) task.needsSetup = true;
+    if (e.port !== undefined) task.port = e.port;
     if (e.conflicts.length) task.resolution = { files: e.conflicts, ours: e.from, theirs: e.integrationCommit };
     const what = e.conflicts.length
       ? `conflicts in ${e.conflicts.join(', ')} to resolve`

@@ -1,5 +1,5 @@
 import type { Budgets } from './budget';
-import type { OverlapMode } from './events';
+import type { AgentRole, OverlapMode } from './events';
 
 /** Everything that decides how a run behaves. Recorded in `run_created`, so resume uses the same values. */
 export interface RunConfig {
@@ -28,7 +28,30 @@ export interface RunConfig {
    * 0.1 runs, which never looked at the hints: 'off'.
    */
   overlap?: OverlapMode;
+  /** How each new worktree is made ready, and where worktrees live. Absent in runs before it existed: nothing copied or run, inside the repository. */
+  worktree?: WorktreeConfig;
+  /** The default agent (`taskloom.agent`, `--agent`); in runs before roles existed, every role's. */
   agent: AgentConfig;
+  /** Each role's agent and model. Absent in runs before 0.2: every role uses `agent` with its `models`. */
+  roles?: Record<AgentRole, RoleAgent>;
+  /** Every agent the run can call, by kind: the roles' agents and those a plan task may name. */
+  agents?: Partial<Record<AgentKind, AgentConfig>>;
+}
+
+/** `taskloom.worktree.*` (`--copy`, `--setup`, `--worktree-root`). */
+export interface WorktreeConfig {
+  /** gitignore patterns of untracked files copied from the main checkout, besides `.worktreeinclude`'s. */
+  copy: string[];
+  /** Shell commands run once in each new worktree before its actor starts (`npm ci`, making a venv); all must exit 0. */
+  setup: string[];
+  /** Absolute folder holding the run's worktrees (`<root>/<repo folder>/<run>/<task>`); absent: `<repo>/.taskloom/worktrees`. */
+  root?: string;
+}
+
+/** Who plays a role: an agent of the run's `agents`, and the model it is asked for (unset: the agent's default). */
+export interface RoleAgent {
+  agent: AgentKind;
+  model?: string;
 }
 
 /** A model name per role; unset means the agent's own default. */
@@ -47,6 +70,7 @@ export type AgentConfig =
   | { kind: 'command'; argv: string[]; models: RoleModels };
 
 export type AgentKind = AgentConfig['kind'];
+export const AGENT_KINDS: readonly AgentKind[] = ['claude', 'codex', 'command', 'scripted'];
 
 export const DEFAULT_RUN_CONFIG: Omit<RunConfig, 'gateCommands' | 'agent'> = {
   maxParallel: 2,

@@ -1,4 +1,4 @@
-import type { AgentRole, ApplyHistory, EventOf, GateCommandResult, OverlapMode, OverlapPair, PullRequestReactionKind, RunCounts, RunEndStatus } from './events';
+import type { AgentRole, ApplyHistory, EventOf, GateCommandResult, OverlapMode, OverlapPair, PullRequestReactionKind, RunCounts, RunEndStatus, RunnerStatus } from './events';
 import type { Plan } from './plan';
 import type { RunConfig } from './runConfig';
 import type { TaskEvent, TaskState } from './taskStates';
@@ -62,6 +62,33 @@ export interface ResolutionContext {
   theirs: string;
 }
 
+/** One agent call made for a task, as its `runner_call` recorded it (see domain/taskTimings.ts). */
+export interface AgentCallRecord {
+  seq: number;
+  at: string;
+  role: AgentRole;
+  status: RunnerStatus;
+  durationMs: number;
+  /** The task's state when the call ended: BUILDING, RESOLVING, CRITIC_REVIEWING… (MERGED: a pull request's fix). */
+  during: TaskState;
+}
+
+/** One run of a task's gate: how long its commands took together. */
+export interface GateRunRecord {
+  seq: number;
+  at: string;
+  attempt: number;
+  passed: boolean;
+  durationMs: number;
+}
+
+/** A stretch in which no process drove the run: from its end (or its last event, when the process died) to the resume. */
+export interface RunStop {
+  from: string;
+  /** Absent while the run stays ended. */
+  to?: string;
+}
+
 export interface TaskView {
   id: string;
   title: string;
@@ -81,6 +108,10 @@ export interface TaskView {
   baseCommit?: string;
   /** Set when the task must start again from a clean worktree (after a crash or cancel). */
   needsFreshWorktree: boolean;
+  /** The worktree is new (or its setup failed or was stopped) and its setup has not passed since: it runs before the next agent. */
+  needsSetup?: boolean;
+  /** TASKLOOM_PORT: a free TCP port for the task's dev servers, the same for all its steps and after a resume. */
+  port?: number;
   /** The human's note from the latest retry, handed to the actor. */
   humanNote?: string;
   acceptedByHuman: boolean;
@@ -112,7 +143,12 @@ export interface TaskView {
   findingRepeats: Record<string, number>;
   /** The actor's conversation in the current try, continued on retries so context is not paid for twice. */
   actorSessionId?: string;
+  /** The agent whose session that is: a session is only resumed by the agent that holds it. */
+  actorSessionAgent?: string;
   usage: TokenUsage;
+  /** Every agent call and gate run of the task, over all its tries: where its time went. */
+  calls: AgentCallRecord[];
+  gateRuns: GateRunRecord[];
   startedAt?: string;
   finishedAt?: string;
 }
@@ -131,6 +167,8 @@ export interface Decision {
 export interface UsageSummary {
   total: TokenUsage;
   byRole: Partial<Record<AgentRole, TokenUsage>>;
+  /** By the agent that made the calls (`claude`, `codex`…): a run may use a different one per role. */
+  byAgent: Record<string, TokenUsage>;
   byTask: Record<string, TokenUsage>;
   calls: number;
 }
@@ -160,7 +198,7 @@ export interface IntegrationView {
  * Bumped whenever what the projection derives changes shape: a snapshot made by another
  * version is not replayed onto, the run is rebuilt from its log instead.
  */
-export const PROJECTION_VERSION = 3;
+export const PROJECTION_VERSION = 5;
 
 export interface PullRequestReaction {
   id: number;
@@ -221,5 +259,7 @@ export interface RunState {
   /** The last time the run was applied to a branch of the user's. */
   applied?: { branch: string; commit: string; history: ApplyHistory; commits: number; at: string };
   warnings: string[];
+  /** When nobody drove the run (see RunStop), oldest first. */
+  stops: RunStop[];
   lastSeq: number;
 }

@@ -38,6 +38,8 @@ export const TASK_EVENTS = [
   'ENGINE_ERROR',
   'EXCEEDED_LIMIT',
   'STUCK_ABORTED',
+  /** The worktree's setup commands failed before the actor started: not the task's fault, nor a gate failure. */
+  'SETUP_FAILED',
   'QUOTA_EXHAUSTED',
   'DEPENDENCY_FAILED',
   'DEPENDENCY_RETRIED',

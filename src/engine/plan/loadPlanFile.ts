@@ -14,6 +14,8 @@
  *     - accept: returns 429 after 100 req/min
  *     - depends: config, db                    ← ids, separated by commas or spaces ("none" = no deps)
  *     - files: src/api.ts, src/limits.ts       ← paths, separated by commas
+ *     - agent: codex                           ← this task's own actor agent and model (optional)
+ *     - model: gpt-5-codex-mini
  *     - accept:                                ← a key with an empty value takes the deeper bullets
  *       - logs each rejected request              below it as its list
  *
@@ -186,6 +188,8 @@ interface MarkdownTask {
   acceptance: string[];
   dependsOn: string[];
   files: string[] | undefined;
+  agent?: string;
+  model?: string;
 }
 
 type ListKey = 'acceptance' | 'dependsOn' | 'files';
@@ -194,6 +198,7 @@ const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 const TASK_LINE = /^[-*+]\s+\[[ xX]\]\s+(.*)$/;
 const TASK_HEAD = /^`?([^\s:`]+)`?\s*:\s*(.*)$/;
 const KEY_LINE = /^[-*+]\s+(accept|acceptance|depends on|depends|deps|files?)\s*:\s*(.*)$/i;
+const SCALAR_LINE = /^[-*+]\s+(agent|model)\s*:\s*(.*)$/i;
 const BULLET = /^[-*+]\s+(.*)$/;
 const FENCE = /^(```|~~~)/;
 
@@ -268,6 +273,11 @@ export function parsePlanMarkdown(text: string, source = 'plan.md'): Plan {
         else current[field] = [...(current[field] ?? []), ...splitValues(field, value)];
         return;
       }
+      const scalar = SCALAR_LINE.exec(trimmed);
+      if (scalar) {
+        current[scalar[1]!.toLowerCase() as 'agent' | 'model'] = unquote(scalar[2]!);
+        return;
+      }
       if (FENCE.test(trimmed)) inFence = true;
       current.body.push(line);
       return;
@@ -320,6 +330,8 @@ export function parsePlanMarkdown(text: string, source = 'plan.md'): Plan {
       acceptance: t.acceptance,
       dependsOn: t.dependsOn,
       ...(t.files ? { files: t.files } : {}),
+      ...(t.agent ? { agent: t.agent } : {}),
+      ...(t.model ? { model: t.model } : {}),
     })),
   };
   let plan: Plan | undefined;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Plan } from '../domain/plan';
+import { AGENT_KINDS, type AgentKind } from '../domain/runConfig';
 import { stripTerminalControls } from '../store/inertText';
 
 /**
@@ -105,6 +106,10 @@ export const PlanTaskSchema = z.object(
     acceptance: textList(PLAN_LIMITS.listItem).default([]),
     dependsOn: textList(PLAN_LIMITS.listItem, false).default([]).transform(uniq),
     files: textList(PLAN_LIMITS.listItem).transform(uniq).optional(),
+    agent: z
+      .enum(AGENT_KINDS as [AgentKind, ...AgentKind[]], { error: (iss) => `must be one of ${AGENT_KINDS.join(', ')}, not ${quoteForMessage(String(iss.input))}` })
+      .optional(),
+    model: text(PLAN_LIMITS.title).optional(),
   },
   { error: (iss) => `must be a task object, not ${describeInput(iss.input)}` },
 );

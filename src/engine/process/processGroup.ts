@@ -110,7 +110,8 @@ export async function runProcess(opts: RunProcessOptions): Promise<ProcessResult
 
   let idleTimer: NodeJS.Timeout | undefined;
   const armIdleTimer = () => {
-    if (opts.idleTimeoutMs === undefined) return;
+    // Output still read after the exit must not arm a timer nobody clears: it would keep the process alive.
+    if (opts.idleTimeoutMs === undefined || exited) return;
     clearTimeout(idleTimer);
     idleTimer = setTimeout(() => stop('idle'), opts.idleTimeoutMs);
   };

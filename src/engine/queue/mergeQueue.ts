@@ -119,7 +119,8 @@ async function pinApprovedWork(ctx: RunContext, taskId: string): Promise<void> {
 async function gateOn(ctx: RunContext, batch: number, prefix: Candidate[]): Promise<boolean | 'stopped'> {
   const commit = prefix.at(-1)!.commit;
   await ctx.integration.checkout(commit);
-  const gate: GateResult = await runProjectGate(ctx, ctx.integration.path);
+  // The merges may change what the setup installs (a task added a dependency): it runs on each commit gated.
+  const gate: GateResult = await runProjectGate(ctx, ctx.integration.path, { setUp: true });
   if (gate.cancelled || ctx.signal.aborted) return 'stopped';
   ctx.session.emit({
     type: 'gate_result',
@@ -142,8 +143,10 @@ async function publish(ctx: RunContext, base: string, merged: Candidate[]): Prom
     session.emit({ type: 'merge_done', taskId: c.taskId, commit: c.commit, alreadyMerged: false });
     session.transition(c.taskId, 'MERGE_VERIFIED', `merged, and the integration gate passed on ${head.slice(0, 10)}`);
   }
-  // A merged task's worktree is no longer needed; git decides that it really is merged and clean.
-  for (const c of merged) await worktrees.removeMergedTaskWorktree(c.taskId, head);
+  // A merged task's worktree is no longer needed by it; git decides that it really is merged and
+  // clean. It is parked for the next task to recycle, as long as the run's task checkouts stay within maxParallel.
+  const poolSize = session.state.config.maxParallel;
+  for (const c of merged) await worktrees.removeMergedTaskWorktree(c.taskId, head, { poolSize });
   return head;
 }
 

@@ -3,6 +3,7 @@ import { allowedHumanActions } from '../domain/humanActions';
 import { checksWords, REVIEW_WORDS } from '../domain/pullRequestStatus';
 import type { PullRequestRecord, QueueProblem, RunState } from '../domain/runState';
 import { countTasks, type TaskCounts } from '../domain/taskCounts';
+import { taskTimings, type TaskTimings, type TimingClock } from '../domain/taskTimings';
 import type { TaskState } from '../domain/taskStates';
 import type { TokenUsage } from '../domain/usage';
 
@@ -34,7 +35,10 @@ export interface TraceReport {
     /** What a person can decide about it now. */
     actions: HumanAction[];
     lastReason: string;
+    /** Once started: the task's time, `timings.totalMs` (the time it waited for a person or in the merge queue is not in it). */
     durationMs?: number;
+    /** Where its time went, with each agent call and gate run (domain/taskTimings.ts). */
+    timings: TaskTimings;
     usage: TokenUsage;
     transitions: Array<{ seq: number; at: string; from: TaskState; to: TaskState; event: string; reason: string }>;
   }>;
@@ -42,7 +46,7 @@ export interface TraceReport {
   counts: TaskCounts;
   /** `gatePassed`: the integration gate's last result, on the commit it names (when the log records one). */
   integration: RunState['integration'] & { gatePassed?: boolean };
-  usage: { total: TokenUsage; byRole: Partial<Record<AgentRole, TokenUsage>>; byTask: Record<string, TokenUsage>; calls: number };
+  usage: { total: TokenUsage; byRole: Partial<Record<AgentRole, TokenUsage>>; byAgent: Record<string, TokenUsage>; byTask: Record<string, TokenUsage>; calls: number };
   /** The run's pull requests and what `watch` last saw on each (absent fields: never watched). */
   pullRequests: PullRequestSummary[];
   warnings: string[];
@@ -79,7 +83,8 @@ export function pullRequestSummaries(state: RunState): PullRequestSummary[] {
   }));
 }
 
-export function buildTraceReport(state: RunState): TraceReport {
+/** `clock`: when the timings are read (without one, as of the run's last event). */
+export function buildTraceReport(state: RunState, clock?: TimingClock): TraceReport {
   return {
     runId: state.runId,
     goal: state.goal,
@@ -90,6 +95,7 @@ export function buildTraceReport(state: RunState): TraceReport {
     updatedAt: state.updatedAt,
     tasks: state.taskOrder.map((id) => {
       const t = state.tasks[id]!;
+      const timings = taskTimings(state, t, clock);
       return {
         id,
         title: t.title,
@@ -105,7 +111,8 @@ export function buildTraceReport(state: RunState): TraceReport {
         overlapWarnings: t.overlapWarnings ?? [],
         actions: allowedHumanActions(t),
         lastReason: t.lastReason,
-        ...(t.startedAt && t.finishedAt ? { durationMs: Date.parse(t.finishedAt) - Date.parse(t.startedAt) } : {}),
+        ...(t.startedAt ? { durationMs: timings.totalMs } : {}),
+        timings,
         usage: t.usage,
         transitions: t.transitions.map(({ seq, at, from, to, event, reason }) => ({ seq, at, from, to, event, reason })),
       };

@@ -1,19 +1,27 @@
 import type { RunnerInput, RunnerResult } from '../agents/runner';
 import { redactSecrets } from '../gate/redactSecrets';
-import { modelFor } from './agentFactory';
 import type { RunContext } from './runContext';
+import { taskEnv } from './taskEnv';
 
-/** Runs one agent call and records it as a `runner_call` event, whatever its outcome. */
+/** What a call answered, and which agent answered it (for commit trailers and messages). */
+export type AgentCallResult = RunnerResult & { agent: string };
+
+/**
+ * Runs one agent call with the agent of its role (or its task's own actor) and records it as a
+ * `runner_call` event, whatever its outcome.
+ */
 export async function callAgent(
-  ctx: Pick<RunContext, 'session' | 'runner' | 'signal'>,
+  ctx: Pick<RunContext, 'session' | 'agents' | 'signal'>,
   input: Omit<RunnerInput, 'idleTimeoutMs' | 'signal'>,
-): Promise<RunnerResult> {
+): Promise<AgentCallResult> {
   const started = Date.now();
+  const { runner, model: chosenModel } = ctx.agents.forCall(input.role, input.taskId);
   let result: RunnerResult;
   try {
-    const model = input.model ?? modelFor(ctx.session.state.config.agent, input.role);
-    result = await ctx.runner.run({
+    const model = input.model ?? chosenModel;
+    result = await runner.run({
       ...input,
+      env: { ...taskEnv(ctx.session.state, input.taskId), ...input.env },
       ...(model ? { model } : {}),
       idleTimeoutMs: ctx.session.state.config.stuckThresholdSeconds * 1000,
       signal: ctx.signal,
@@ -25,7 +33,7 @@ export async function callAgent(
       usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
       model: 'unknown',
       durationMs: Date.now() - started,
-      error: `The ${ctx.runner.name} runner threw: ${(error as Error).message}`,
+      error: `The ${runner.name} runner threw: ${(error as Error).message}`,
     };
   }
   // The store redacts every event, but the error also feeds reasons and messages built from the
@@ -35,7 +43,7 @@ export async function callAgent(
     type: 'runner_call',
     taskId: input.taskId,
     role: input.role,
-    agent: ctx.runner.name,
+    agent: runner.name,
     model: result.model,
     status: result.status,
     usage: result.usage,
@@ -45,7 +53,7 @@ export async function callAgent(
     ...(input.resumeSessionId ? { resumed: true } : {}),
     ...(result.status !== 'ok' && result.error ? { detail: result.error } : {}),
   });
-  return result;
+  return { ...result, agent: runner.name };
 }
 
 /** A one-line reason for a failed call, for the transition that follows it. */

@@ -3,7 +3,10 @@ import { ClaudeRunner } from '../agents/claude/claudeRunner';
 import { CodexRunner } from '../agents/codex/codexRunner';
 import { CommandRunner } from '../agents/command/commandRunner';
 import { ScriptedRunner } from '../agents/scripted/scriptedRunner';
-import type { AgentConfig } from '../domain/runConfig';
+import { agentFor } from '../domain/agentRoles';
+import type { AgentRole } from '../domain/events';
+import type { AgentConfig, AgentKind } from '../domain/runConfig';
+import type { RunState } from '../domain/runState';
 
 export function createRunner(config: AgentConfig): AgentRunner {
   switch (config.kind) {
@@ -19,7 +22,33 @@ export function createRunner(config: AgentConfig): AgentRunner {
   }
 }
 
-/** The model configured for a role, if any (the scripted agent has none). */
-export function modelFor(config: AgentConfig, role: 'planner' | 'actor' | 'critic'): string | undefined {
-  return config.kind === 'scripted' ? undefined : config.models[role];
+/** The runner a call goes to, and the model it asks for. */
+export interface RunnerForCall {
+  runner: AgentRunner;
+  model?: string;
+}
+
+/**
+ * A run's runners: each call goes to the agent of its role (or of its task, for an actor the
+ * plan names), one runner per agent, made when first needed.
+ */
+export class RoleRunners {
+  private readonly runners = new Map<AgentKind, AgentRunner>();
+
+  constructor(
+    private readonly session: { readonly state: Pick<RunState, 'config' | 'plan'> },
+    private readonly make: (agent: AgentConfig) => AgentRunner = createRunner,
+  ) {}
+
+  forCall(role: AgentRole, taskId: string | null): RunnerForCall {
+    const { config, plan } = this.session.state;
+    const task = taskId === null ? undefined : plan?.tasks.find((t) => t.id === taskId);
+    const choice = agentFor(config, role, task);
+    let runner = this.runners.get(choice.agent.kind);
+    if (!runner) {
+      runner = this.make(choice.agent);
+      this.runners.set(choice.agent.kind, runner);
+    }
+    return { runner, ...(choice.model ? { model: choice.model } : {}) };
+  }
 }

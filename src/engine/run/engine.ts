@@ -24,7 +24,7 @@ import type { Forge } from '../forge/forge';
 import { RunStore } from '../store/runStore';
 import { ensureExcluded, inspectRepo, type RepoInfo } from '../workspace/repoInspector';
 import { WorktreeManager } from '../workspace/worktreeManager';
-import { createRunner } from './agentFactory';
+import { createRunner, RoleRunners } from './agentFactory';
 import type { DriveOutcome } from './engineShutdown';
 import { driveRun } from './orchestrator';
 import { planRun } from './planner';
@@ -125,7 +125,7 @@ export class TaskloomEngine {
 
   /** Has the planner draft the run's plan (the critic reviews it); the run then awaits approval. */
   planGoal(session: RunSession, signal: AbortSignal): Promise<Plan> {
-    return planRun({ session, runner: this.runnerFor(session), signal });
+    return planRun({ session, agents: this.agentsFor(session), signal });
   }
 
   /** Ends a run whose plan was not approved; its drafts stay in the ledger. */
@@ -195,7 +195,7 @@ export class TaskloomEngine {
       session,
       worktrees: this.worktrees(session),
       integration: this.integration(session),
-      runner: this.runnerFor(session),
+      agents: this.agentsFor(session),
       signal,
       pause: (reason) => {
         if (paused) return;
@@ -232,22 +232,24 @@ export class TaskloomEngine {
   }
 
   private watchContext(session: RunSession, forge: Forge, signal: AbortSignal): WatchContext {
-    return { session, forge, signal, runner: this.runnerFor(session), repo: this.repo, worktrees: this.worktrees(session) };
+    return { session, forge, signal, agents: this.agentsFor(session), repo: this.repo, worktrees: this.worktrees(session) };
   }
 
   private worktrees(session: RunSession): WorktreeManager {
-    return new WorktreeManager(this.repo, session.runId);
+    return new WorktreeManager(this.repo, session.runId, session.state.config.worktree?.root);
   }
 
   private integration(session: RunSession): IntegrationBranch {
-    return new IntegrationBranch(this.repo, session.runId);
+    return new IntegrationBranch(this.repo, session.runId, session.state.config.worktree?.root);
   }
 
-  private runnerFor(session: RunSession): AgentRunner {
-    const runner = this.options.runnerOverride ?? createRunner(session.state.config.agent);
-    const listen = this.options.onActivity;
-    if (!listen) return runner;
-    return observedRunner(runner, (input, activity) => listen(session.runId, input.taskId, input.role, activity));
+  private agentsFor(session: RunSession): RoleRunners {
+    return new RoleRunners(session, (agent) => {
+      const runner = this.options.runnerOverride ?? createRunner(agent);
+      const listen = this.options.onActivity;
+      if (!listen) return runner;
+      return observedRunner(runner, (input, activity) => listen(session.runId, input.taskId, input.role, activity));
+    });
   }
 
   close(): void {

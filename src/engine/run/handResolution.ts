@@ -36,7 +36,15 @@ export async function startHandResolution(parts: HandResolutionParts, taskId: st
   const prepared = await integration.prepare(session.state.baseCommit);
   const commits = taskCommits(session, session.state.plan.tasks.find((t) => t.id === taskId)!);
   const synced = await worktrees.syncWithIntegration(taskId, prepared.head, { workInProgress: commits.workInProgress(), merge: commits.takeInIntegration() });
-  session.emit({ type: 'task_synced', taskId, path: synced.path, from: synced.from, integrationCommit: prepared.head, conflicts: synced.conflicts });
+  session.emit({
+    type: 'task_synced',
+    taskId,
+    path: synced.path,
+    from: synced.from,
+    integrationCommit: prepared.head,
+    conflicts: synced.conflicts,
+    ...(synced.added ? { added: true } : {}),
+  });
   session.emit({ type: 'human_decision', taskId, action: 'resolve' });
   const what = synced.conflicts.length ? `conflicts in ${synced.conflicts.join(', ')}` : 'integration merged in; fix what the integration gate found';
   session.transition(taskId, 'HAND_RESOLVE_STARTED', `being resolved by hand in ${synced.path}: ${what}`);
@@ -63,7 +71,8 @@ export async function continueHandResolution(parts: HandResolutionParts, taskId:
   } else {
     const committed = await worktrees.commitAll(path, taskCommits(session, session.state.plan.tasks.find((t) => t.id === taskId)!).resolvedByHand());
     if (committed) session.emit({ type: 'work_committed', taskId, attempt: task.attempt, ...committed });
-    commands = (await runProjectGate({ session, signal }, path)).commands;
+    // A worktree added again for the person has had no setup: it runs first, as part of this gate.
+    commands = (await runProjectGate({ session, signal }, path, { taskId, setUp: task.needsSetup === true })).commands;
   }
   const passed = commands.every((c) => c.exitCode === 0);
   session.emit({ type: 'gate_result', taskId, attempt: task.attempt, passed, commands });

@@ -1,6 +1,6 @@
 import type { RunCounts, RunEndStatus } from '../domain/events';
 import { countTasks } from '../domain/taskCounts';
-import { isDone, isWaitingForHuman } from '../domain/taskStates';
+import { isDone, isQueued, isWaitingForHuman } from '../domain/taskStates';
 import { remainingChainLengths } from '../plan/planGraph';
 import { readyToMerge, runMergeBatch } from '../queue/mergeQueue';
 import { OverlapIndex, type OverlapWait } from '../schedule/overlap';
@@ -39,7 +39,11 @@ export async function driveRun(ctx: RunContext): Promise<DriveOutcome> {
       for (const [id, wait] of waits) waitedFor.set(id, wait);
       // A task sent back by the queue keeps its state until it has taken in integration: it holds its slot meanwhile.
       const view = schedulable(ctx).map((t) => (running.has(t.id) ? { ...t, state: 'BUILDING' as const } : t));
-      const toStart = pickTasksToStart(view, session.state.config.maxParallel, chainLength, new Set(waits.keys()));
+      // An approved task keeps its worktree until it is merged (then the next task recycles it), so
+      // it holds a slot too: the run never has more than maxParallel task checkouts on disk.
+      const awaitingMerge = view.filter((t) => isQueued(t.state)).length;
+      const slots = session.state.config.maxParallel - awaitingMerge;
+      const toStart = slots >= 1 ? pickTasksToStart(view, slots, chainLength, new Set(waits.keys())) : [];
       for (const taskId of toStart) {
         running.set(taskId, runTask(ctx, taskId, waitedFor.get(taskId)).finally(() => running.delete(taskId)));
       }
@@ -103,7 +107,7 @@ async function finishRun(ctx: RunContext): Promise<RunEndStatus> {
 
 async function gateHead(ctx: RunContext, head: string): Promise<boolean> {
   await ctx.integration.checkout(head);
-  const gate = await runProjectGate(ctx, ctx.integration.path);
+  const gate = await runProjectGate(ctx, ctx.integration.path, { setUp: true });
   const { state } = ctx.session;
   ctx.session.emit({ type: 'gate_result', taskId: null, attempt: state.integration.batches, passed: gate.passed, commands: gate.commands, commit: head, taskIds: [] });
   return gate.passed;

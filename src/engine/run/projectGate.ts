@@ -1,14 +1,33 @@
 import { runGate, type GateResult } from '../gate/runGate';
+import { copyIncludedFiles } from '../workspace/worktreeInclude';
 import type { RunContext } from './runContext';
+import { spareRunPort, taskEnv } from './taskEnv';
+
+export interface ProjectGateOptions {
+  /** The task whose worktree it is: its TASKLOOM_TASK_ID and TASKLOOM_PORT go in the environment. */
+  taskId?: string;
+  /**
+   * For a worktree that has no setup of its own (the integration's, a pull request's): the
+   * untracked files are copied in and the setup commands run first, on every commit gated there,
+   * as part of the gate.
+   */
+  setUp?: boolean;
+}
 
 /** Runs the run's configured gate commands in `cwd`, with its timeout, watchdog and cancellation. */
-export function runProjectGate(ctx: Pick<RunContext, 'session' | 'signal'>, cwd: string): Promise<GateResult> {
-  const { config } = ctx.session.state;
+export async function runProjectGate(ctx: Pick<RunContext, 'session' | 'signal'>, cwd: string, options: ProjectGateOptions = {}): Promise<GateResult> {
+  const { state } = ctx.session;
+  const { config } = state;
+  const setup = options.setUp ? (config.worktree?.setup ?? []) : [];
+  if (options.setUp) await copyIncludedFiles(state.repoRoot, cwd, config.worktree?.copy ?? []);
+  const env = taskEnv(state, options.taskId ?? null);
+  if (options.taskId === undefined) env.TASKLOOM_PORT = String(await spareRunPort(state));
   return runGate({
-    commands: config.gateCommands,
+    commands: [...setup, ...config.gateCommands],
     cwd,
     timeoutMs: config.gateTimeoutSeconds * 1000,
     idleTimeoutMs: config.stuckThresholdSeconds * 1000,
     signal: ctx.signal,
+    env: { ...process.env, ...env },
   });
 }

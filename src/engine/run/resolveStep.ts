@@ -53,7 +53,7 @@ export async function resolveStep(ctx: RunContext, task: PlanTask, path: string)
     allowedCommands: [],
   });
   if (!handleAgentFailure(ctx, task.id, 'actor', result)) return { next: 'stop' };
-  const committed = await ctx.worktrees.commitAll(path, taskCommits(session, task).resolution(resolution.files, agentLabel(ctx.runner.name, result.model)));
+  const committed = await ctx.worktrees.commitAll(path, taskCommits(session, task).resolution(resolution.files, agentLabel(result.agent, result.model)));
   if (committed) session.emit({ type: 'work_committed', taskId: task.id, attempt: view.attempt, commit: committed.commit, filesChanged: resolution.files });
   session.transition(task.id, 'BUILD_FINISHED', `actor resolved the conflict in ${resolution.files.join(', ')}`);
   return { next: 'continue' };

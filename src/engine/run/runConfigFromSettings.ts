@@ -1,11 +1,14 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { RunSettings } from '../../protocol/runSettings';
 import { validateCommandTemplate } from '../agents/command/commandRunner';
 import type { Budgets } from '../domain/budget';
 import type { OverlapMode } from '../domain/events';
-import { DEFAULT_RUN_CONFIG, type AgentConfig, type AgentKind, type RoleModels, type RunConfig } from '../domain/runConfig';
+import { AGENT_ROLES } from '../domain/agentRoles';
+import type { AgentRole } from '../domain/events';
+import { AGENT_KINDS, DEFAULT_RUN_CONFIG, type AgentConfig, type AgentKind, type RoleAgent, type RoleModels, type RunConfig, type WorktreeConfig } from '../domain/runConfig';
 import { detectGateCommands } from '../gate/detectGateCommands';
+import { INSIDE_ROOT, resolveWorktreeRoot } from '../workspace/worktreeRoot';
 
 /** A setting that cannot make a run; the message names the setting (or the CLI flag) to change. */
 export class SettingsError extends Error {
@@ -31,6 +34,12 @@ export const EDITOR_SETTING_LABELS = {
   'models.planner': 'taskloom.models.planner',
   'models.actor': 'taskloom.models.actor',
   'models.critic': 'taskloom.models.critic',
+  'roles.planner.agent': 'taskloom.roles.planner.agent',
+  'roles.actor.agent': 'taskloom.roles.actor.agent',
+  'roles.critic.agent': 'taskloom.roles.critic.agent',
+  'roles.planner.model': 'taskloom.roles.planner.model',
+  'roles.actor.model': 'taskloom.roles.actor.model',
+  'roles.critic.model': 'taskloom.roles.critic.model',
   claudePath: 'taskloom.claude.path',
   codexPath: 'taskloom.codex.path',
   commandArgv: 'taskloom.command.argv',
@@ -47,6 +56,9 @@ export const EDITOR_SETTING_LABELS = {
   'budgets.taskUsd': 'taskloom.budget.taskUsd',
   'budgets.taskTokens': 'taskloom.budget.taskTokens',
   overlap: 'taskloom.schedule.overlap',
+  worktreeCopy: 'taskloom.worktree.copy',
+  worktreeSetup: 'taskloom.worktree.setup',
+  worktreeRoot: 'taskloom.worktree.root',
 } as const;
 
 /** A RunSettings field, dotted for the nested ones. */
@@ -63,7 +75,6 @@ export interface RunConfigContext {
   env?: NodeJS.ProcessEnv;
 }
 
-const AGENT_KINDS: readonly AgentKind[] = ['claude', 'codex', 'command', 'scripted'];
 
 /**
  * The RunConfig a run is created with, from the user's settings: the one place for the
@@ -87,17 +98,57 @@ export function runConfigFromSettings(settings: RunSettings & ExtraRunSettings, 
     gateTimeoutSeconds: positiveInt(label.gateTimeoutSeconds, settings.gateTimeoutSeconds, DEFAULT_RUN_CONFIG.gateTimeoutSeconds),
     allowUnverified: settings.allowUnverified ?? false,
     overlap: overlapMode(settings.overlap, label.overlap),
+    ...worktreeConfig(settings, context.repoRoot, label),
     ...(actorAllowed.length ? { actorAllowedCommands: actorAllowed } : {}),
     ...(budgets ? { budgets } : {}),
     gateCommands: gateCommands.length ? gateCommands : detectGateCommands(context.repoRoot),
-    agent: buildAgentConfig(settings, context, label),
+    ...buildAgents(settings, context, label),
   };
 }
 
-function buildAgentConfig(settings: RunSettings & ExtraRunSettings, context: RunConfigContext, label: Record<SettingName, string>): AgentConfig {
-  const env = context.env ?? process.env;
-  const kind = settings.agent ?? 'claude';
+/**
+ * Each role's agent (its own setting, else the default agent) and model (its own, else
+ * `models.<role>`), and a configuration for every agent the run can call: those the roles use,
+ * checked strictly, and the others the settings make usable, for plan tasks that name their own.
+ */
+function buildAgents(settings: RunSettings & ExtraRunSettings, context: RunConfigContext, label: Record<SettingName, string>): Pick<RunConfig, 'agent' | 'roles' | 'agents'> {
+  const defaultKind = agentKind(settings.agent ?? 'claude', label.agent);
   const models = roleModels(settings.models ?? {}, label);
+  const cast = (role: AgentRole): RoleAgent => {
+    const own = settings.roles?.[role] ?? {};
+    const kind = optionalString(own.agent, label[`roles.${role}.agent`]);
+    const model = optionalString(own.model, label[`roles.${role}.model`]) ?? models[role];
+    return { agent: kind ? agentKind(kind, label[`roles.${role}.agent`]) : defaultKind, ...(model ? { model } : {}) };
+  };
+  const roles = { planner: cast('planner'), actor: cast('actor'), critic: cast('critic') };
+  const used = new Set<AgentKind>(AGENT_ROLES.map((role) => roles[role].agent));
+  const agents: Partial<Record<AgentKind, AgentConfig>> = {};
+  for (const kind of AGENT_KINDS) {
+    if (used.has(kind)) agents[kind] = buildAgentConfig(kind, models, settings, context, label);
+    else {
+      try {
+        agents[kind] = buildAgentConfig(kind, models, settings, context, label);
+      } catch (error) {
+        if (!(error instanceof SettingsError)) throw error;
+      }
+    }
+  }
+  return { agent: agents[defaultKind] ?? agents[roles.actor.agent]!, roles, agents };
+}
+
+function agentKind(value: unknown, name: string): AgentKind {
+  if (!AGENT_KINDS.includes(value as AgentKind)) throw new SettingsError(`${name} must be one of ${AGENT_KINDS.join(', ')}, got ${show(value)}`);
+  return value as AgentKind;
+}
+
+function buildAgentConfig(
+  kind: AgentKind,
+  models: RoleModels,
+  settings: RunSettings & ExtraRunSettings,
+  context: RunConfigContext,
+  label: Record<SettingName, string>,
+): AgentConfig {
+  const env = context.env ?? process.env;
   switch (kind) {
     case 'scripted': {
       const scenario = optionalString(settings.scriptedScenario, label.scriptedScenario);
@@ -127,8 +178,6 @@ function buildAgentConfig(settings: RunSettings & ExtraRunSettings, context: Run
       if (problems.length) throw new SettingsError(`${label.commandArgv}: ${problems.join('; ')}`);
       return { kind, argv, models };
     }
-    default:
-      throw new SettingsError(`${label.agent} must be one of ${AGENT_KINDS.join(', ')}, got ${show(kind)}`);
   }
 }
 
@@ -148,6 +197,17 @@ function buildBudgets(budgets: RunSettings['budgets'], label: Record<SettingName
   };
   const set = Object.entries(checked).filter(([, v]) => v !== undefined);
   return set.length ? (Object.fromEntries(set) as Budgets) : undefined;
+}
+
+/** Absent when nothing is set, so a run without worktree settings records what older releases did. */
+function worktreeConfig(settings: RunSettings, repoRoot: string, label: Record<SettingName, string>): { worktree?: WorktreeConfig } {
+  const copy = stringList(settings.worktreeCopy, label.worktreeCopy).map((p) => p.trim()).filter((p) => p !== '' && !p.startsWith('#'));
+  const setup = stringList(settings.worktreeSetup, label.worktreeSetup).filter((c) => c.trim() !== '');
+  const { root, problem } = resolveWorktreeRoot(optionalString(settings.worktreeRoot, label.worktreeRoot), repoRoot);
+  if (problem) {
+    throw new SettingsError(`${label.worktreeRoot}: ${problem}`, `Use "${INSIDE_ROOT}" (the default, .taskloom/worktrees) or a folder outside the repository, e.g. ../${basename(repoRoot)}-worktrees.`);
+  }
+  return copy.length || setup.length || root ? { worktree: { copy, setup, ...(root ? { root } : {}) } } : {};
 }
 
 const OVERLAP_MODES: readonly OverlapMode[] = ['serialize', 'warn', 'off'];

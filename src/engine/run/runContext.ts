@@ -1,6 +1,6 @@
-import type { AgentRunner } from '../agents/runner';
 import type { IntegrationBranch } from '../workspace/integrationBranch';
 import type { WorktreeManager } from '../workspace/worktreeManager';
+import type { RoleRunners } from './agentFactory';
 import type { RunSession } from './runSession';
 
 /** Everything a running task or the merge queue needs, injected so tests use real parts. */
@@ -8,7 +8,8 @@ export interface RunContext {
   session: RunSession;
   worktrees: WorktreeManager;
   integration: IntegrationBranch;
-  runner: AgentRunner;
+  /** The runner of each role's (and task's) agent. */
+  agents: RoleRunners;
   /** Aborted when the user cancels the run. */
   signal: AbortSignal;
   /** Set when a quota hit pauses the run: no new task starts, running ones finish their step. */

@@ -17,6 +17,7 @@ import type { RunContext } from './runContext';
 import { agentLabel, taskCommits } from './taskCommits';
 import { cancel, handleAgentFailure, STOP, stoppedByBudget, type StepOutcome } from './stepOutcome';
 import { startBuilding, takeInIntegration, type TaskStart } from './taskStart';
+import { setUpWorktree } from './worktreeSetup';
 
 /**
  * One task from where it stands (PENDING, or sent back by the merge queue) to GREEN, back in the
@@ -33,6 +34,7 @@ export async function runTask(ctx: RunContext, taskId: string, waitedFor: readon
     const start: TaskStart | undefined =
       view.greenCommit || view.queueProblem ? await takeInIntegration(ctx, planTask) : await startBuilding(ctx, planTask, waitedFor);
     if (!start) return;
+    if (!(await setUpWorktree(ctx, taskId, start.path))) return;
     let { feedback } = start;
     let step: TaskStart['first'] = start.first;
     for (;;) {
@@ -77,10 +79,10 @@ async function buildStep(ctx: RunContext, task: PlanTask, path: string, feedback
     access: 'workspace-write',
     allowedCommands: actorAllowedCommands(ctx.session.state.config),
     // Retries continue the actor's conversation, so the task's context is not paid for again.
-    ...(view.attempt > 1 && view.actorSessionId ? { resumeSessionId: view.actorSessionId } : {}),
+    ...(resumableActorSession(ctx, task.id) ? { resumeSessionId: view.actorSessionId } : {}),
   });
   if (!handleAgentFailure(ctx, task.id, 'actor', result)) return STOP;
-  const committed = await ctx.worktrees.commitAll(path, taskCommits(session, task).attempt(view.attempt, agentLabel(ctx.runner.name, result.model)));
+  const committed = await ctx.worktrees.commitAll(path, taskCommits(session, task).attempt(view.attempt, agentLabel(result.agent, result.model)));
   if (committed) {
     session.emit({ type: 'work_committed', taskId: task.id, attempt: view.attempt, ...committed });
     warnAboutOverlaps(ctx, task.id, committed.filesChanged);
@@ -88,6 +90,14 @@ async function buildStep(ctx: RunContext, task: PlanTask, path: string, feedback
   const changed = committed ? `${committed.filesChanged.length} file(s) changed` : 'no file changes';
   session.transition(task.id, 'BUILD_FINISHED', `actor finished attempt ${view.attempt} (${changed})`);
   return { next: 'continue' };
+}
+
+/** The task's actor session can be continued: there is one, and the agent that holds it is the one called now. */
+function resumableActorSession(ctx: RunContext, taskId: string): boolean {
+  const view = ctx.session.task(taskId);
+  if (view.attempt <= 1 || !view.actorSessionId) return false;
+  const agent = ctx.agents.forCall('actor', taskId).runner.name;
+  return (view.actorSessionAgent ?? agent) === agent;
 }
 
 /**
@@ -128,7 +138,7 @@ async function gateStep(ctx: RunContext, taskId: string, path: string): Promise<
   const previous = session.task(taskId).lastGate;
   if (previous && !previous.passed && previous.tree === tree) return unchangedAttempt(ctx, taskId, previous, tree);
   const markers = markerCheck(path, session.task(taskId).resolution?.files);
-  const gate = markers ? { passed: false, stuck: false, cancelled: false, commands: [markers] } : await runProjectGate(ctx, path);
+  const gate = markers ? { passed: false, stuck: false, cancelled: false, commands: [markers] } : await runProjectGate(ctx, path, { taskId });
   // A cancelled or stuck gate says nothing about the tree, so it carries none and is never a reason to skip.
   const settled = !gate.cancelled && !gate.stuck;
   session.emit({ type: 'gate_result', taskId, attempt, passed: gate.passed, commands: gate.commands, ...(settled ? { tree } : {}) });

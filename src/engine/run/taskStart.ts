@@ -3,6 +3,7 @@ import type { OverlapWait } from '../schedule/overlap';
 import type { ActorFeedback } from '../loop/prompts';
 import type { RunContext } from './runContext';
 import { taskCommits } from './taskCommits';
+import { taskPort } from './taskEnv';
 
 /** Where a task's loop begins: building, resolving the conflict its worktree holds, or gating what it already has. */
 export interface TaskStart {
@@ -36,6 +37,10 @@ export async function startBuilding(ctx: RunContext, task: PlanTask, waitedFor: 
     path: prepared.path,
     baseCommit: prepared.baseCommit,
     fresh: !prepared.reused,
+    port: await taskPort(session.state, task.id),
+    ...(prepared.recycled
+      ? { recycledFrom: prepared.recycled.fromTaskId ?? '', ...(prepared.recycled.setupInputsChanged ? {} : { setupKept: true }) }
+      : {}),
   });
   return { path: prepared.path, first: 'build' };
 }
@@ -57,7 +62,16 @@ export async function takeInIntegration(ctx: RunContext, task: PlanTask): Promis
   const head = await ctx.integration.verifiedHead();
   const commits = taskCommits(session, task);
   const synced = await ctx.worktrees.syncWithIntegration(task.id, head, { workInProgress: commits.workInProgress(), merge: commits.takeInIntegration() });
-  session.emit({ type: 'task_synced', taskId: task.id, path: synced.path, from: synced.from, integrationCommit: head, conflicts: synced.conflicts });
+  session.emit({
+    type: 'task_synced',
+    taskId: task.id,
+    path: synced.path,
+    from: synced.from,
+    integrationCommit: head,
+    conflicts: synced.conflicts,
+    ...(synced.added ? { added: true } : {}),
+    port: await taskPort(session.state, task.id),
+  });
   const view = session.task(task.id);
   const limit = session.state.config.maxGateFixAttempts;
   if (synced.conflicts.length > 0) {

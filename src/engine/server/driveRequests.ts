@@ -9,7 +9,7 @@ import type {
 } from '../../protocol/engineProtocol';
 import { HumanDecisionError } from '../domain/humanActions';
 import { isWaitingForHuman } from '../domain/taskStates';
-import { assertAgentInstalled } from '../run/assertAgentInstalled';
+import { assertAgentsInstalled } from '../run/assertAgentInstalled';
 import type { TaskloomEngine } from '../run/engine';
 import { describeWhatWouldRun, UnknownRunError } from '../run/runProvenance';
 import type { RunSession } from '../run/runSession';
@@ -40,7 +40,7 @@ export async function resume(hosts: WorkspaceHosts, output: ServerOutput, params
       throw new UserError(`Run ${runId} stopped before its plan was approved, so nothing was built`, 'Start the goal again.');
     }
     assertKnownOrTrusted(engine, session, params.trustRun === true);
-    assertAgentInstalled(state.config.agent);
+    assertAgentsInstalled(state.config, state.plan);
     engine.prepareResume(session, `resumed from the editor (was ${state.status})`);
     driveInBackground(host, session, params.folder, output);
     return { runId };
@@ -86,7 +86,7 @@ export async function taskDecision(hosts: WorkspaceHosts, output: ServerOutput, 
     }
     if (!host.activeWork(params.runId)) {
       assertKnownOrTrusted(engine, session, params.trustRun === true);
-      assertAgentInstalled(session.state.config.agent);
+      assertAgentsInstalled(session.state.config, session.state.plan);
     }
     const note = typeof params.note === 'string' && params.note.trim() ? params.note.trim() : undefined;
     await guardDecision(() => engine.recordHumanDecision(session, params.taskId, params.action, note));
@@ -125,7 +125,7 @@ export async function continueTask(hosts: WorkspaceHosts, output: ServerOutput, 
     const session = decidableSession(host, engine, params);
     if (!host.activeWork(params.runId)) {
       assertKnownOrTrusted(engine, session, params.trustRun === true);
-      assertAgentInstalled(session.state.config.agent);
+      assertAgentsInstalled(session.state.config, session.state.plan);
     }
     const outcome = await guardDecision(() => engine.continueAfterHandResolution(session, params.taskId, new AbortController().signal));
     if (!outcome.passed) {

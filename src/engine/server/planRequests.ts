@@ -12,7 +12,7 @@ import type { RunSettings } from '../../protocol/runSettings';
 import type { Plan } from '../domain/plan';
 import { loadPlanFile, parsePlanJson } from '../plan/loadPlanFile';
 import { parsePlan, PlanValidationError } from '../plan/parsePlan';
-import { assertAgentInstalled } from '../run/assertAgentInstalled';
+import { assertAgentsInstalled } from '../run/assertAgentInstalled';
 import { runConfigFromSettings } from '../run/runConfigFromSettings';
 import type { RunStore } from '../store/runStore';
 import { driveInBackground, startPlanning, PlanningCancelledError } from './runDriver';
@@ -41,7 +41,7 @@ export async function startGoal(
   const started = await host.withEngine((engine) => {
     // Settings the editor left out take the defaults, as flags the CLI was not given do.
     const config = runConfigFromSettings(params.settings ?? ({} as RunSettings), { baseDir: params.folder, repoRoot: engine.repo.root });
-    assertAgentInstalled(config.agent);
+    assertAgentsInstalled(config, planFromFile);
     const runGoal = goal || planFromFile!.goal;
     // Without a plan the run starts in `planning`: a plan file, too, waits for the human's approval.
     const created = engine.createRun(undefined, config, runGoal);
@@ -81,11 +81,9 @@ export async function approvePlan(hosts: WorkspaceHosts, output: ServerOutput, p
     if (state.status !== 'planning' || state.plan.tasks.length === 0) {
       throw new UserError(`Run ${state.runId} has no plan waiting for approval (it is ${state.status})`, 'Start the goal again.');
     }
-    assertAgentInstalled(state.config.agent);
-    if (params.plan !== undefined && params.plan !== null) {
-      const edited: Plan = { ...parsePlan(params.plan), goal: state.goal };
-      if (!samePlan(edited, state.plan)) session.emit({ type: 'plan_proposed', round: lastPlanRound(engine.store, state.runId) + 1, plan: edited });
-    }
+    const edited: Plan | undefined = params.plan !== undefined && params.plan !== null ? { ...parsePlan(params.plan), goal: state.goal } : undefined;
+    assertAgentsInstalled(state.config, edited ?? state.plan);
+    if (edited && !samePlan(edited, state.plan)) session.emit({ type: 'plan_proposed', round: lastPlanRound(engine.store, state.runId) + 1, plan: edited });
     engine.approvePlan(session, params.by === 'autopilot' ? 'autopilot' : 'human');
     driveInBackground(host, session, params.folder, output);
   });

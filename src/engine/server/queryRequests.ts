@@ -12,31 +12,38 @@ import type {
   RunParams,
 } from '../../protocol/engineProtocol';
 import type { RunSettings } from '../../protocol/runSettings';
+import { runConfigFromSettings, SettingsError } from '../run/runConfigFromSettings';
 import type { RunEvent } from '../domain/events';
 import type { RunState } from '../domain/runState';
 import { countTasks } from '../domain/taskCounts';
-import { runDoctorChecks } from '../doctor/doctorChecks';
+import { runDoctorChecks, type DoctorOptions } from '../doctor/doctorChecks';
 import { diffOfRun } from '../run/runDiff';
 import { predictRunOverlaps } from '../run/runOverlaps';
 import { RunNotFoundError } from '../store/runStore';
 import { createGit } from '../workspace/git';
 import { resolveCommit } from '../workspace/gitQueries';
+import { RunDiskUsage } from '../workspace/runDiskUsage';
 import { checkedRunId } from './checkedParams';
 import { UserError } from './userError';
 import type { WorkspaceHosts } from './workspaceHosts';
 import { pullRequestsToWatch } from '../domain/pullRequestStatus';
 import { isKnownRun } from '../run/runProvenance';
 
-/** The runs of the folder's repository, newest first, with progress and who drives them. */
+/** One per server: remembers each run's measurement until its worktrees change. */
+const diskUsage = new RunDiskUsage();
+
+/** The runs of the folder's repository, newest first, with progress, who drives them and the disk they hold. */
 export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Promise<ListRunsResult> {
   const host = await hosts.forFolder(params.folder);
-  return host.withStore((store, warnings) => {
+  const states = new Map<string, Pick<RunState, 'runId' | 'config'>>();
+  const result = await host.withStore((store, warnings) => {
     const runs = store.listRuns().map((entry): RunListEntry => {
       let state: RunState | undefined;
       try {
         const loaded = store.loadRun(entry.runId);
         warnings.push(...loaded.warnings);
         state = loaded.state;
+        states.set(entry.runId, state);
       } catch (error) {
         warnings.push(`Run ${entry.runId}: ${(error as Error).message}`);
       }
@@ -56,6 +63,12 @@ export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Pro
     if (elsewhere) host.followElsewhere(params.folder);
     return { runs, ...(elsewhere ? { drivenElsewhere: elsewhere } : {}), warnings };
   });
+  // Measured outside the store: walking worktrees must not hold up a run being driven.
+  for (const run of result.runs) {
+    const state = states.get(run.runId);
+    if (state) run.diskBytes = (await diskUsage.of(host.root, state)).bytes;
+  }
+  return result;
 }
 
 /** The run's whole projected state; the editor folds later EventsNotifications onto it. */
@@ -100,13 +113,17 @@ export async function fileAtCommit(hosts: WorkspaceHosts, params: FileAtCommitPa
 /** The doctor's checks for the folder, with the agent paths from the settings (never a probe call). */
 export async function doctor(params: FolderParams & { settings?: Partial<RunSettings> }): Promise<{ checks: DoctorCheck[] }> {
   if (typeof params.folder !== 'string' || params.folder === '') throw new UserError('A workspace folder is needed');
-  const settings = params.settings ?? {};
-  return {
-    checks: await runDoctorChecks(params.folder, {
-      ...(settings.claudePath ? { claudePath: settings.claudePath } : {}),
-      ...(settings.codexPath ? { codexPath: settings.codexPath } : {}),
-    }),
-  };
+  return { checks: await runDoctorChecks(params.folder, doctorSettings(params.folder, params.settings)) };
+}
+
+/** The run config these settings make, or why they make none: the doctor checks what a run would use. */
+function doctorSettings(folder: string, settings: Partial<RunSettings> | undefined): DoctorOptions {
+  try {
+    return { config: runConfigFromSettings((settings ?? {}) as RunSettings, { baseDir: folder, repoRoot: folder }) };
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    return { settingsProblem: { message: error.message, ...(error.hint ? { hint: error.hint } : {}) } };
+  }
 }
 
 const FOUND = Symbol('found');

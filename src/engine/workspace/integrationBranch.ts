@@ -5,6 +5,7 @@ import { WorkspaceError } from './errors';
 import { isAncestor, resolveCommit, unmergedFiles } from './gitQueries';
 import { clearRunIndexLocks, clearStaleIndexLock, clearStaleRefLocks, mergeInProgressAt } from './worktreeFiles';
 import { INTEGRATION_NAME, repoGit, type RepoLocation } from './worktreeManager';
+import { runWorktreeDir } from './worktreeRoot';
 import { addWorktree, discardWorktree, errorText, exclusive, isDirectory, listWorktrees, mergeNoVerify, resetHard, samePath } from './worktreeOps';
 
 export type CandidateMerge =
@@ -15,7 +16,7 @@ export type CandidateMerge =
 
 /**
  * The merge queue's side of a run: the branch `taskloom/<runId>/integration` and its worktree
- * `<root>/.taskloom/worktrees/<runId>/@integration`, checked out detached. The branch only ever
+ * `<run dir>/@integration` (see runWorktreeDir), checked out detached. The branch only ever
  * points at commits the integration gate passed on (and the run base): batches are merged and
  * gated in the worktree first, then published. Tasks start from the branch, so they never build
  * on a merge that might be taken back. Every method can be repeated after a crash at any point.
@@ -29,8 +30,10 @@ export class IntegrationBranch {
   constructor(
     private readonly repo: RepoLocation,
     readonly runId: string,
+    /** The run's worktree root (RunConfig.worktree.root); absent: inside the repository. */
+    root?: string,
   ) {
-    this.worktreeDir = join(repo.root, '.taskloom', 'worktrees', runId);
+    this.worktreeDir = runWorktreeDir(repo.root, runId, root);
     this.branch = `taskloom/${runId}/integration`;
     this.path = join(this.worktreeDir, INTEGRATION_NAME);
     this.git = repoGit(repo, repo.root);

@@ -4,9 +4,10 @@ import { WorkspaceError } from './errors';
 import { unmergedFiles } from './gitQueries';
 import { addWorktree, discardWorktree, errorText, exclusive, resetHard } from './worktreeOps';
 import { repoGit, type RepoLocation } from './worktreeManager';
+import { runWorktreeDir } from './worktreeRoot';
 
 /**
- * The worktree where `watch` fixes a pull request: `<root>/.taskloom/worktrees/<run>/@pull-<n>`
+ * The worktree where `watch` fixes a pull request: `<run dir>/@pull-<n>` (see runWorktreeDir)
  * (the `@` keeps it apart from task ids), detached at the commit the pull request's head had
  * when the reaction started, fetched from the remote into `refs/taskloom/<run>/@pull-<n>/head`.
  * Fetched refs live under the run's own ref prefix, so discarding the run removes them too.
@@ -21,8 +22,10 @@ export class PullRequestWorktree {
     runId: string,
     number: number,
     private readonly remote: string,
+    /** The run's worktree root (RunConfig.worktree.root); absent: inside the repository. */
+    root?: string,
   ) {
-    this.runDir = join(repo.root, '.taskloom', 'worktrees', runId);
+    this.runDir = runWorktreeDir(repo.root, runId, root);
     this.path = join(this.runDir, `@pull-${number}`);
     this.refPrefix = `refs/taskloom/${runId}/@pull-${number}`;
   }

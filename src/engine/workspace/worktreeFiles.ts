@@ -37,6 +37,11 @@ export async function recordTaskBase(worktreePath: string, commit: string): Prom
   await writeFile(join(worktreeGitDir(worktreePath), BASE_FILE), `${commit}\n`);
 }
 
+/** For a worktree handed to another task: until that one's preparation finishes, it has no base. */
+export async function forgetTaskBase(worktreePath: string): Promise<void> {
+  await rm(join(worktreeGitDir(worktreePath), BASE_FILE), { force: true });
+}
+
 /** null when the worktree is broken or its preparation never finished. */
 export async function readTaskBase(worktreePath: string): Promise<string | null> {
   try {

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, readFile, rm, stat, utimes } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { copyFile, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
@@ -10,6 +10,8 @@ import { createGit } from './git';
 import { isAncestor, resolveCommit, splitNul, statusSnapshot, unmergedFiles } from './gitQueries';
 import { clearStaleIndexLock, mergeInProgressAt, readTaskBase, recordTaskBase, worktreeGitDir } from './worktreeFiles';
 import type { WorktreeEntry } from './worktreeList';
+import { runWorktreeDir } from './worktreeRoot';
+import { cleanRecycled, drainParkedWorktrees, parkedWorktrees, parkWorktree, POOL_NAME, readSetupBase, recordSetupBase, setupInputsChanged, takeParkedWorktree } from './worktreePool';
 import { addWorktree, discardWorktree, exclusive, isDirectory, isInside, listWorktrees, mergeNoVerify, resetHard, samePath } from './worktreeOps';
 
 export interface RepoLocation {
@@ -38,6 +40,8 @@ export interface PreparedTaskWorktree {
   /** What the task's diff is measured against. */
   baseCommit: string;
   reused: boolean;
+  /** A merged task's worktree was checked out for this one instead of a new checkout. */
+  recycled?: { fromTaskId: string | null; setupInputsChanged: boolean };
 }
 
 /** The task's branch after taking in integration: `conflicts` lists files left with markers (the merge is then still in progress). */
@@ -46,6 +50,8 @@ export interface SyncOutcome {
   /** The task's commit before the merge. */
   from: string;
   conflicts: string[];
+  /** The worktree was gone and was added again at the branch (so it lacks what its setup made). */
+  added: boolean;
 }
 
 export interface CleanupResult {
@@ -60,14 +66,17 @@ const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 const FULL_HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
+/** In a parked worktree's git directory: which task it last served (recorded as recycledFrom). */
+const PARKED_FROM_FILE = 'taskloom-parked-from';
+
 /**
  * Owns the task branches and worktrees of one run (IntegrationBranch owns the integration side):
- *   task branch      taskloom/<runId>/<taskId>     worktree <root>/.taskloom/worktrees/<runId>/<taskId>
+ *   task branch      taskloom/<runId>/<taskId>     worktree <run dir>/<taskId>
  *   task base        recorded in the task worktree's git directory once preparation finished
- * Worktrees live under `.taskloom/`, which git ignores (info/exclude), so they never show as the
- * user's work. Not under `.git/`: Claude Code refuses to write any path inside a `.git` folder,
- * and inside the repository the project's own node_modules still resolve for the gate.
- * Every method can be repeated after a crash at any point.
+ * The run dir (runWorktreeDir) is `<repo>/.taskloom/worktrees/<runId>` unless the run was made with
+ * a worktree root of the user's. `.taskloom/` is ignored by git (info/exclude), so worktrees never
+ * show as the user's work. Not under `.git/`: Claude Code refuses to write any path inside a `.git`
+ * folder. Every method can be repeated after a crash at any point.
  */
 export class WorktreeManager {
   readonly worktreeDir: string;
@@ -79,9 +88,11 @@ export class WorktreeManager {
   constructor(
     private readonly repo: RepoLocation,
     readonly runId: string,
+    /** The run's worktree root (RunConfig.worktree.root); absent: inside the repository. */
+    root?: string,
   ) {
     assertSafeId(runId, 'run id');
-    this.worktreeDir = join(repo.root, '.taskloom', 'worktrees', runId);
+    this.worktreeDir = runWorktreeDir(repo.root, runId, root);
     this.integrationBranch = `taskloom/${runId}/integration`;
     this.repoRoot = repo.root;
     this.git = repoGit(repo, repo.root);
@@ -106,6 +117,8 @@ export class WorktreeManager {
         const reusable = await this.reusableTaskWorktree(taskId);
         if (reusable) return reusable;
       }
+      const recycled = existsSync(path) ? null : await this.recycleParked(path, branch, startCommit);
+      if (recycled) return recycled;
       // Nothing in the way (the usual case): add at once. Listing every worktree costs more the more
       // there are; only when git refuses (a crash left something at the path) is all of it cleared.
       const added = !existsSync(path) && (await this.git.raw(['worktree', 'add', '-q', '-B', branch, path, startCommit]).then(() => true, () => false));
@@ -114,6 +127,7 @@ export class WorktreeManager {
         await addWorktree(this.git, ['-B', branch, path, startCommit], branch);
       }
       const baseCommit = FULL_HASH.test(startCommit) ? startCommit : (await repoGit(this.repo, path).raw(['rev-parse', 'HEAD'])).trim();
+      await recordSetupBase(path, baseCommit);
       await recordTaskBase(path, baseCommit);
       return { path, branch, baseCommit, reused: false };
     });
@@ -132,7 +146,8 @@ export class WorktreeManager {
     const branch = this.taskBranch(taskId);
     return this.exclusive(async () => {
       const entry = (await listWorktrees(this.git)).find((e) => samePath(e.path, path));
-      if (!entry || entry.branch !== branch || entry.prunable || !isDirectory(path)) {
+      const added = !entry || entry.branch !== branch || entry.prunable || !isDirectory(path);
+      if (added) {
         await discardWorktree(this.git, path, branch, this.worktreeDir);
         await addWorktree(this.git, [path, branch], branch);
       }
@@ -142,13 +157,13 @@ export class WorktreeManager {
         const mergeHead = (await readFile(join(worktreeGitDir(path), 'MERGE_HEAD'), 'utf8')).trim();
         if (mergeHead === integrationCommit) {
           const head = (await wt.raw(['rev-parse', 'HEAD'])).trim();
-          return { path, from: head, conflicts: await unmergedFiles(wt) };
+          return { path, from: head, conflicts: await unmergedFiles(wt), added };
         }
         await wt.raw(['merge', '--abort']);
       }
       await this.commitAllIn(wt, messages.workInProgress);
       const from = (await wt.raw(['rev-parse', 'HEAD'])).trim();
-      if (await isAncestor(wt, integrationCommit, from)) return { path, from, conflicts: [] };
+      if (await isAncestor(wt, integrationCommit, from)) return { path, from, conflicts: [], added };
       try {
         await wt.raw(['merge', '--no-ff', '--no-commit', ...(await mergeNoVerify()), integrationCommit]);
       } catch {
@@ -162,7 +177,7 @@ export class WorktreeManager {
         await wt.raw(['commit', '--no-verify', '-q', '-m', messages.merge]);
         await recordTaskBase(path, integrationCommit);
       }
-      return { path, from, conflicts };
+      return { path, from, conflicts, added };
     });
   }
 
@@ -270,9 +285,11 @@ export class WorktreeManager {
 
   /**
    * Removes a merged task's worktree once git confirms its work is in `integrationHead` and
-   * nothing in it is uncommitted; otherwise keeps it and says why. The branch stays.
+   * nothing in it is uncommitted; otherwise keeps it and says why. The branch stays. With
+   * `poolSize`, the worktree is parked for the next task to recycle instead, while the run's task
+   * checkouts (parked ones included) stay within that many.
    */
-  async removeMergedTaskWorktree(taskId: string, integrationHead: string): Promise<string | null> {
+  async removeMergedTaskWorktree(taskId: string, integrationHead: string, options: { poolSize?: number } = {}): Promise<string | null> {
     const path = this.taskPath(taskId);
     return this.exclusive(async () => {
       // Asked of the worktree itself, not of a listing of all of them: the cost stays the same however many there are.
@@ -281,6 +298,14 @@ export class WorktreeManager {
       const head = await resolveCommit(wt, 'HEAD');
       if (!head || !(await isAncestor(wt, head, integrationHead))) return 'work not merged into integration';
       if ((await statusSnapshot(wt)).paths.length > 0) return 'uncommitted changes in the worktree';
+      if (options.poolSize && this.taskCheckouts() <= options.poolSize) {
+        const parked = await parkWorktree(this.git, wt, path, this.worktreeDir).catch(() => null);
+        if (parked) {
+          await writeFile(join(worktreeGitDir(parked), PARKED_FROM_FILE), `${taskId}\n`).catch(() => undefined);
+          return null;
+        }
+        if (!isDirectory(path)) return null;
+      }
       await this.git.raw(['worktree', 'remove', '--force', path]);
       return null;
     });
@@ -324,6 +349,8 @@ export class WorktreeManager {
   async cleanup({ greenTaskIds }: { greenTaskIds: string[] }): Promise<CleanupResult> {
     return this.exclusive(async () => {
       const result: CleanupResult = { removed: [], kept: [] };
+      // Parked worktrees hold merged work only: nothing in them needs keeping.
+      await drainParkedWorktrees(this.git, this.worktreeDir);
       const integration = await resolveCommit(this.git, `refs/heads/${this.integrationBranch}`);
       const green = new Set(greenTaskIds);
       const seen = new Set<string>();
@@ -356,6 +383,40 @@ export class WorktreeManager {
   /** Every worktree registered in the repository (the user's too), from `git worktree list --porcelain`. */
   async listWorktrees(): Promise<WorktreeEntry[]> {
     return listWorktrees(this.git);
+  }
+
+  /** Task checkouts in the run's folder: the tasks' own and the parked ones (not the integration's). */
+  private taskCheckouts(): number {
+    if (!existsSync(this.worktreeDir)) return 0;
+    const own = readdirSync(this.worktreeDir).filter((n) => n !== INTEGRATION_NAME && n !== POOL_NAME).length;
+    return own + parkedWorktrees(this.worktreeDir).length;
+  }
+
+  /**
+   * Gives the task a parked worktree, checked out at `startCommit`, when the pool has one. A parked
+   * worktree that cannot be taken (a crash left it half moved) is removed and the next one tried;
+   * null when none is left, and the caller adds a new worktree.
+   */
+  private async recycleParked(path: string, branch: string, startCommit: string): Promise<PreparedTaskWorktree | null> {
+    for (const parked of parkedWorktrees(this.worktreeDir)) {
+      try {
+        const fromTaskId = (await readFile(join(worktreeGitDir(parked), PARKED_FROM_FILE), 'utf8').catch(() => '')).trim() || null;
+        const wt = await takeParkedWorktree(this.git, parked, path, branch, startCommit, (dir) => repoGit(this.repo, dir));
+        await rm(join(worktreeGitDir(path), PARKED_FROM_FILE), { force: true });
+        const baseCommit = FULL_HASH.test(startCommit) ? startCommit : (await wt.raw(['rev-parse', 'HEAD'])).trim();
+        // Compared with the commit its setup last ran on, not the previous task's tip: that task may have changed a lockfile.
+        const setupBase = await readSetupBase(path);
+        const setupInputs = !setupBase || (await setupInputsChanged(this.git, setupBase, baseCommit));
+        await cleanRecycled(wt, !setupInputs);
+        if (setupInputs) await recordSetupBase(path, baseCommit);
+        await recordTaskBase(path, baseCommit);
+        return { path, branch, baseCommit, reused: false, recycled: { fromTaskId, setupInputsChanged: setupInputs } };
+      } catch {
+        await discardWorktree(this.git, parked, null, this.worktreeDir);
+        if (existsSync(path)) await discardWorktree(this.git, path, branch, this.worktreeDir);
+      }
+    }
+    return null;
   }
 
   private async reusableTaskWorktree(taskId: string): Promise<PreparedTaskWorktree | null> {

@@ -228,5 +228,7 @@ function summaryOf(state: RunState, previous: RunListEntry | undefined, active?:
     active: active ?? previous?.active ?? false,
     foreign: previous?.foreign ?? false,
     pullRequestsToWatch: pullRequestsToWatch(state).length,
+    // Measured by the engine when the runs are listed; events do not change it.
+    ...(previous?.diskBytes !== undefined ? { diskBytes: previous.diskBytes } : {}),
   };
 }

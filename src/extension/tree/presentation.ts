@@ -1,6 +1,7 @@
 import type { RunStatus, TaskView } from '../../engine/domain/runState';
 import { allowedHumanActions } from '../../engine/domain/humanActions';
 import { TASK_STATE_WORDS } from '../../engine/domain/stateWords';
+import type { TaskTimings } from '../../engine/domain/taskTimings';
 import type { TaskState } from '../../engine/domain/taskStates';
 import { totalTokens, type TokenUsage } from '../../engine/domain/usage';
 import type { RunListEntry } from '../../protocol/engineProtocol';
@@ -109,16 +110,13 @@ export function formatDuration(ms: number): string {
   return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
 }
 
-/** "attempt 2 · $0.12 · 1m 20s": the task row's description. */
-export function taskDescription(task: TaskView, now = Date.now()): string {
+/** "attempt 2 · $0.12 · 1m 20s": the task row's description; the time is the task's (domain/taskTimings.ts), without its waits. */
+export function taskDescription(task: TaskView, timings: TaskTimings): string {
   const parts = [TASK_STATE_WORDS[task.state]];
   if (task.overlapWarnings.length) parts.push(`⚠ overlaps ${task.overlapWarnings.map((w) => w.otherTaskId).join(', ')}`);
   if (task.attempt > 0) parts.push(`attempt ${task.attempt}`);
   if (task.usage.costUsd > 0) parts.push(formatCost(task.usage.costUsd));
-  if (task.startedAt) {
-    const end = task.finishedAt ? Date.parse(task.finishedAt) : now;
-    parts.push(formatDuration(end - Date.parse(task.startedAt)));
-  }
+  if (task.startedAt) parts.push(formatDuration(timings.totalMs));
   return parts.join(' · ');
 }
 

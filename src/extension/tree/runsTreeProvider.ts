@@ -17,6 +17,9 @@ import {
   PULL_REQUEST_LOOK,
 } from './presentation';
 import { pullRequestSummaries, pullRequestWords } from '../../engine/report/traceReport';
+import { taskTimings } from '../../engine/domain/taskTimings';
+import { timingWords } from '../../engine/report/timingWords';
+import { formatBytes } from '../../engine/text/formatBytes';
 
 export type RunsNode =
   | { kind: 'folder'; id: string; folder: string }
@@ -241,7 +244,9 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     item.iconPath = themeIcon(RUN_LOOK[phase]);
     // No cost here: it changes with every agent call, and refreshing a run row re-reads all
     // its task rows. The cost is in the tooltip, on each task row and in the status bar.
-    item.description = `${summary.done}/${summary.total} done · ${phaseWords(phase)}`;
+    // The disk its worktrees hold changes only when the runs are listed again, so it costs no redraws.
+    const disk = summary.diskBytes ? ` · ${formatBytes(summary.diskBytes)}` : '';
+    item.description = `${summary.done}/${summary.total} done · ${phaseWords(phase)}${disk}`;
     item.contextValue = runContextValue(phase, Boolean(state?.integration.branch));
     item.tooltip = runTooltip(entry, phaseWords(phase));
     if (this.controller.model.runs(node.folder)[0]?.summary.runId === node.runId && phase !== 'completed') {
@@ -251,19 +256,23 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
   }
 
   private taskItem(node: Extract<RunsNode, { kind: 'task' }>): vscode.TreeItem {
-    const task = this.task(node);
+    const entry = this.controller.model.run(node.folder, node.runId);
+    const task = entry?.state?.tasks[node.taskId];
     const item = new vscode.TreeItem(node.taskId, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = node.id;
-    if (!task) return item;
+    if (!entry?.state || !task) return item;
     item.label = `${node.taskId}: ${plainText(task.title, 100)}`;
     item.iconPath = themeIcon(TASK_LOOK[task.state]);
-    item.description = taskDescription(task);
+    // A run no engine drives is stopped: its open steps do not grow, its tasks wait for a resume.
+    const timings = taskTimings(entry.state, task, { now: Date.now(), live: entry.summary.active });
+    item.description = taskDescription(task, timings);
     item.contextValue = taskContextValue(task);
     const tip = new vscode.MarkdownString();
     tip.appendMarkdown('**').appendText(`${task.id}: ${plainText(task.title)}`).appendMarkdown('**\n\n');
     tip.appendText(`${task.state} — ${plainText(task.lastReason || 'not started')}`);
     if (task.dependsOn.length) tip.appendMarkdown('\n\n').appendText(`After: ${task.dependsOn.join(', ')}`);
     if (task.branch) tip.appendMarkdown('\n\n').appendText(`Branch: ${task.branch}`);
+    if (task.transitions.length) tip.appendMarkdown('\n\n').appendText(timingWords(timings, formatDuration));
     item.tooltip = tip;
     if (task.attempts.length === 0 && task.transitions.length === 0) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
     return item;
@@ -322,6 +331,10 @@ function runTooltip(entry: RunEntry, phase: string): vscode.MarkdownString {
   const tip = new vscode.MarkdownString();
   tip.appendMarkdown('**').appendText(plainText(summary.goal || summary.runId)).appendMarkdown('**\n\n');
   tip.appendText(`${summary.runId} — ${phase}, ${summary.done} of ${summary.total} tasks done`);
+  if (summary.diskBytes !== undefined) {
+    const gc = summary.diskBytes > 0 && ['completed', 'cancelled', 'failed'].includes(summary.status) ? ' (`taskloom gc` frees it)' : '';
+    tip.appendMarkdown('\n\n').appendText(`Worktrees on disk: ${formatBytes(summary.diskBytes)}${gc}`);
+  }
   if (state) appendStateLines(tip, state);
   return tip;
 }

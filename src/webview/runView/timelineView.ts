@@ -2,6 +2,8 @@
 // axis stays above the rows; only the rows in view (plus a margin) are in the DOM, so a
 // 500-task run redraws in a few milliseconds.
 import type { RunState, TaskView } from '../../engine/domain/runState';
+import { taskTimings } from '../../engine/domain/taskTimings';
+import { timingWords } from '../../engine/report/timingWords';
 import { actionAttrs } from './actions';
 import { h, s } from './dom';
 import { formatClock, formatDuration } from './format';
@@ -23,6 +25,8 @@ export class TimelineView {
   private readonly axis = h('div', { class: 'timeline-axis' });
   private readonly scroller = h('div', { class: 'scroll timeline-scroll', tabindex: 0 });
   private layout: TimelineLayout | undefined;
+  /** Per task, where its time went, in the words trace and the Runs tree use. */
+  private timings = new Map<string, string>();
   private rowsGroup: SVGGElement | undefined;
   private drawnRange: [number, number] = [0, -1];
   private scrollFrame = 0;
@@ -50,6 +54,8 @@ export class TimelineView {
     }
     const chartWidth = Math.max(360, (this.scroller.clientWidth || 900) - LABEL_WIDTH - 48);
     const layout = (this.layout = layoutTimeline(tasks, Date.parse(state.createdAt), now, { chartWidth, axisHeight: 0 }));
+    // `now` is the last event's time once the run stopped, so live: the timings end where the bars do.
+    this.timings = new Map(tasks.filter((t) => t.transitions.length).map((t) => [t.id, timingWords(taskTimings(state, t, { now, live: true }), formatDuration)]));
     const width = layout.width + 16;
     this.caption.textContent = `from ${formatClock(state.createdAt)}, ${formatDuration(layout.end - layout.start)} shown`;
 
@@ -83,12 +89,15 @@ export class TimelineView {
     const to = Math.min(this.layout.rows.length - 1, last + OVERSCAN_ROWS);
     this.drawnRange = [first - OVERSCAN_ROWS / 2, last + OVERSCAN_ROWS / 2];
     const rows: SVGGElement[] = [];
-    for (let i = from; i <= to; i++) rows.push(drawRow(this.layout.rows[i]!, i, this.layout.width + 16));
+    for (let i = from; i <= to; i++) {
+      const row = this.layout.rows[i]!;
+      rows.push(drawRow(row, i, this.layout.width + 16, this.timings.get(row.taskId)));
+    }
     this.rowsGroup.replaceChildren(...rows);
   }
 }
 
-function drawRow(row: TimelineRow, index: number, width: number): SVGGElement {
+function drawRow(row: TimelineRow, index: number, width: number, timings: string | undefined): SVGGElement {
   const g = s('g', { class: 'timeline-row' });
   if (index % 2 === 1) g.append(s('rect', { class: 'row-stripe', x: 0, y: row.y, width, height: ROW_HEIGHT }));
   const look = TASK_STATE_LOOK[row.state];
@@ -96,7 +105,7 @@ function drawRow(row: TimelineRow, index: number, width: number): SVGGElement {
     s(
       'text',
       { class: 'row-label', x: 4, y: row.y + 17, tabindex: 0, role: 'button', ...actionAttrs('reveal', { taskId: row.taskId }) },
-      s('title', {}, `${row.taskId}: ${oneLine(row.title, 300)}\n${look.label}\nClick to reveal the task in the Runs tree`),
+      s('title', {}, `${row.taskId}: ${oneLine(row.title, 300)}\n${look.label}${timings ? `\n${timings}` : ''}\nClick to reveal the task in the Runs tree`),
       oneLine(row.taskId, LABEL_CHARS),
     ),
   );

@@ -1,4 +1,4 @@
-// Tokens and dollars per role, per task and in total, shaped for the usage tables and charts.
+// Tokens and dollars per role, per agent, per task and in total, shaped for the usage tables and charts.
 // Pure: reads the projection's UsageSummary, never recounts events.
 import type { AgentRole } from '../../engine/domain/events';
 import type { RunState } from '../../engine/domain/runState';
@@ -14,6 +14,8 @@ export interface UsageRow {
 
 export interface UsageTables {
   byRole: UsageRow[];
+  /** By the agent that made the calls (a run may have a different one per role); empty in runs from before roles. */
+  byAgent: UsageRow[];
   /** Tasks in plan order, then tasks no longer in the plan, then calls that belong to no task. */
   byTask: UsageRow[];
   total: TokenUsage;
@@ -36,6 +38,8 @@ export function usageTables(state: Pick<RunState, 'usage' | 'taskOrder' | 'tasks
   const { usage } = state;
   const byRole = ROLES.filter((role) => usage.byRole[role]).map((role) => ({ key: role, label: role, usage: usage.byRole[role]! }));
 
+  const byAgent = Object.entries(usage.byAgent ?? {}).map(([agent, u]) => ({ key: `agent:${agent}`, label: agent, usage: u }));
+
   const byTask: UsageRow[] = [];
   const listed = new Set<string>();
   const addTask = (id: string) => {
@@ -51,7 +55,7 @@ export function usageTables(state: Pick<RunState, 'usage' | 'taskOrder' | 'tasks
   const rest = subtract(usage.total, attributed);
   if (totalTokens(rest) > 0 || rest.costUsd > 0) byTask.push({ key: 'run', label: NO_TASK_LABEL, usage: rest });
 
-  return { byRole, byTask, total: usage.total, calls: usage.calls };
+  return { byRole, byAgent, byTask, total: usage.total, calls: usage.calls };
 }
 
 /**

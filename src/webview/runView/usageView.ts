@@ -1,4 +1,4 @@
-// Usage: dollars per task and per role as bar charts, and the full numbers as tables.
+// Usage: dollars per task and per role as bar charts, and the full numbers (also per agent) as tables.
 import type { RunState } from '../../engine/domain/runState';
 import { totalTokens, type TokenUsage } from '../../engine/domain/usage';
 import { actionAttrs } from './actions';
@@ -26,12 +26,14 @@ export class UsageView {
   private readonly total = h('p', { class: 'usage-total' });
   private readonly charts = h('div', { class: 'charts' });
   private readonly roleTable = new UsageTable('role', undefined);
+  private readonly agentHeading = h('h2', {}, 'Per agent');
+  private readonly agentTable = new UsageTable('agent', undefined);
   private readonly taskTable = new UsageTable('task', 'name');
   private drawn = '';
 
   constructor() {
     this.element.append(this.scroller);
-    this.scroller.append(this.total, this.charts, h('h2', {}, 'Per role'), this.roleTable.element, h('h2', {}, 'Per task'), this.taskTable.element);
+    this.scroller.append(this.total, this.charts, h('h2', {}, 'Per role'), this.roleTable.element, this.agentHeading, this.agentTable.element, h('h2', {}, 'Per task'), this.taskTable.element);
     this.taskTable.element.addEventListener('click', (event) => {
       const header = (event.target as Element).closest('[data-sort]');
       if (!header) return;
@@ -61,6 +63,11 @@ export class UsageView {
       h('section', { class: 'chart-card' }, h('h2', {}, `${what} per task${tables.byTask.length > TOP_TASKS ? ` (top ${TOP_TASKS})` : ''}`), barChart(tasks.bars, unit, 'task')),
     );
     this.roleTable.update(tables.byRole, t);
+    // One agent for every role says nothing the role table does not.
+    const severalAgents = tables.byAgent.length > 1;
+    this.agentHeading.hidden = !severalAgents;
+    this.agentTable.element.hidden = !severalAgents;
+    if (severalAgents) this.agentTable.update(tables.byAgent, t);
     this.taskTable.update(tables.byTask, t);
   }
 }
@@ -75,7 +82,7 @@ class UsageTable {
   private last: { rows: UsageRow[]; total: TokenUsage } | undefined;
 
   constructor(
-    private readonly kind: 'role' | 'task',
+    private readonly kind: 'role' | 'agent' | 'task',
     private sortedBy: SortKey | undefined,
   ) {
     this.element.append(this.head, this.body, this.foot);

@@ -6,12 +6,12 @@ import { ZERO_USAGE } from '../../../src/engine/domain/usage';
 import { NO_TASK_LABEL, topBars, usageTables, type UsageRow } from '../../../src/webview/runView/usageModel';
 import { EventBuilder } from '../../helpers/eventBuilder';
 
-function call(b: EventBuilder, taskId: string | null, role: AgentRole, inputTokens: number, costUsd: number) {
+function call(b: EventBuilder, taskId: string | null, role: AgentRole, inputTokens: number, costUsd: number, agent = 'scripted') {
   b.add({
     type: 'runner_call',
     taskId,
     role,
-    agent: 'scripted',
+    agent,
     model: 'm',
     status: 'ok',
     usage: { inputTokens, outputTokens: 10, cacheReadTokens: 100, cacheWriteTokens: 1, costUsd },
@@ -35,6 +35,15 @@ describe('usage tables', () => {
     assert.equal(tables.total.inputTokens, 1600);
     assert.equal(tables.total.costUsd, 0.56);
     assert.equal(tables.calls, 4);
+  });
+
+  it('sums per agent when the roles have different agents', () => {
+    const b = new EventBuilder();
+    call(b, 'a', 'actor', 200, 0.02, 'claude');
+    call(b, 'a', 'critic', 100, 0.01, 'codex');
+    call(b, 'b', 'critic', 50, 0.005, 'codex');
+    const tables = usageTables(foldEvents(b.events)!);
+    assert.deepEqual(tables.byAgent.map((r) => [r.label, r.usage.inputTokens, r.usage.costUsd]), [['claude', 200, 0.02], ['codex', 150, 0.015]]);
   });
 
   it('lists tasks that spent nothing yet, and no untasked row when every call had a task', () => {

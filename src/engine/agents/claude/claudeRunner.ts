@@ -51,7 +51,7 @@ export class ClaudeRunner implements AgentRunner {
   async run(input: RunnerInput, onActivity?: (activity: RunnerActivity) => void): Promise<RunnerResult> {
     const startedAt = performance.now();
     const binary = this.options.binaryPath ?? 'claude';
-    const env: NodeJS.ProcessEnv = { ...(this.options.env ?? process.env) };
+    const env: NodeJS.ProcessEnv = { ...(this.options.env ?? process.env), ...input.env };
     if (this.options.maxRetries !== undefined) env.CLAUDE_CODE_MAX_RETRIES = String(this.options.maxRetries);
     const newSessionId = input.resumeSessionId ? undefined : randomUUID();
     const afterResult = new AbortController();

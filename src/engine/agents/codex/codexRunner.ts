@@ -50,7 +50,7 @@ export function sandboxFor(input: Pick<RunnerInput, 'role' | 'access'>): AccessL
  * shell_environment_policy, so that they can be found and stopped after the call.
  */
 export function codexArgs(
-  input: Pick<RunnerInput, 'role' | 'access' | 'model' | 'resumeSessionId'>,
+  input: Pick<RunnerInput, 'role' | 'access' | 'model' | 'resumeSessionId' | 'env'>,
   extra: { schemaFile?: string; configOverrides?: string[]; marker?: string; scratchDir?: string } = {},
 ): string[] {
   const sandbox = sandboxFor(input);
@@ -61,6 +61,8 @@ export function codexArgs(
     ...(extra.schemaFile ? ['--output-schema', extra.schemaFile] : []),
     ...(extra.configOverrides ?? []).flatMap((c) => ['-c', c]),
     ...(extra.marker ? ['-c', `shell_environment_policy.set.${CALL_MARKER_VAR}="${extra.marker}"`] : []),
+    // The task's variables (TASKLOOM_PORT…) reach codex's tools the same way.
+    ...Object.entries(input.env ?? {}).flatMap(([name, value]) => ['-c', `shell_environment_policy.set.${name}=${JSON.stringify(value)}`]),
     ...(sandbox === 'workspace-write' && extra.scratchDir ? confinedWrites(extra.scratchDir).flatMap((c) => ['-c', c]) : []),
   ];
   if (input.resumeSessionId) {
@@ -103,7 +105,7 @@ export class CodexRunner implements AgentRunner {
 
   async run(input: RunnerInput, onActivity?: (activity: RunnerActivity) => void): Promise<RunnerResult> {
     const startedAt = performance.now();
-    const env = this.options.env ?? process.env;
+    const env: NodeJS.ProcessEnv = { ...(this.options.env ?? process.env), ...input.env };
     // Codex puts its tools and its shell snapshot in sessions of their own, out of reach of a
     // group kill: they carry this marker and are swept after the call.
     const marker = newCallMarker();

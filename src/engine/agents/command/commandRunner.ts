@@ -154,7 +154,7 @@ export class CommandRunner implements AgentRunner {
         command: resolved ?? command,
         args,
         cwd: input.cwd,
-        env: this.options.env ?? process.env,
+        env: { ...(this.options.env ?? process.env), ...input.env },
         marker: newCallMarker(),
         agentName: `\`${command}\``,
         // Without {prompt_file} the prompt is the command's stdin; with it, stdin is /dev/null.

@@ -51,7 +51,7 @@ export class ScriptedRunner implements AgentRunner {
       command: process.execPath,
       args: [entry.path],
       cwd: input.cwd,
-      env: childEnv(),
+      env: { ...childEnv(), ...input.env },
       input: JSON.stringify(request),
       idleTimeoutMs: input.idleTimeoutMs,
       signal: input.signal,

@@ -1,0 +1,83 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { constants, copyFile, lstat, mkdir, readlink, symlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { cleanGitEnv, createGit } from './git';
+import { splitNul } from './gitQueries';
+
+/** The file at the repository root naming untracked files each worktree gets a copy of (Claude Code's and Cline's convention). */
+export const WORKTREE_INCLUDE_FILE = '.worktreeinclude';
+
+/** What copying brought into a worktree. */
+export interface IncludedFiles {
+  /** Files copied from the main checkout (symlinks as symlinks), relative to the repository root. */
+  copied: string[];
+  /**
+   * Files the patterns name that git does not ignore in the worktree: a copy would be committed
+   * with the task's work, so they are left out.
+   */
+  notIgnored: string[];
+}
+
+/**
+ * Copies into `worktree` the untracked files of the main checkout at `repoRoot` that the
+ * patterns name (gitignore syntax: `.worktreeinclude`'s lines, then `patterns`, which git gives
+ * precedence) and that git ignores in the worktree, to the same relative paths. git itself
+ * matches the patterns (`ls-files --others --ignored --exclude-from`), so the syntax is exactly
+ * gitignore's. Never from `.git/` or `.taskloom/`, never over a file the worktree already has.
+ */
+export async function copyIncludedFiles(repoRoot: string, worktree: string, patterns: readonly string[]): Promise<IncludedFiles> {
+  const includeFile = join(repoRoot, WORKTREE_INCLUDE_FILE);
+  const hasFile = existsSync(includeFile);
+  if (!hasFile && patterns.length === 0) return { copied: [], notIgnored: [] };
+  const listed = await createGit(repoRoot).raw([
+    'ls-files', '-z', '--others', '--ignored',
+    ...(hasFile ? [`--exclude-from=${includeFile}`] : []),
+    ...patterns.map((p) => `--exclude=${p}`),
+    '--', '.', ':(exclude).taskloom', ':(exclude).git',
+  ]);
+  const candidates = splitNul(listed).filter((path) => path !== '' && !path.split('/').some((part) => part === '.git' || part === '.taskloom'));
+  if (candidates.length === 0) return { copied: [], notIgnored: [] };
+  const ignored = new Set(await ignoredIn(worktree, candidates));
+  const result: IncludedFiles = { copied: [], notIgnored: [] };
+  for (const path of candidates) {
+    if (!ignored.has(path)) {
+      result.notIgnored.push(path);
+      continue;
+    }
+    if (await copyOne(join(repoRoot, path), join(worktree, path))) result.copied.push(path);
+  }
+  return result;
+}
+
+/** The paths git ignores in `worktree` (its own .gitignore files, the repository's excludes). */
+async function ignoredIn(worktree: string, paths: string[]): Promise<string[]> {
+  // simple-git cannot write to stdin, and as arguments the paths would come back quoted. Exit 1: none is ignored.
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn('git', ['check-ignore', '-z', '--stdin'], { cwd: worktree, env: cleanGitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0 || code === 1) resolve(Buffer.concat(chunks).toString('utf8'));
+      else reject(new Error(`git check-ignore failed in ${worktree}: ${stderr.trim()}`));
+    });
+    child.stdin.end(paths.map((p) => `${p}\0`).join(''));
+  });
+  return splitNul(out).filter(Boolean);
+}
+
+async function copyOne(from: string, to: string): Promise<boolean> {
+  if (existsSync(to)) return false;
+  const info = await lstat(from).catch(() => undefined);
+  if (!info || !(info.isFile() || info.isSymbolicLink())) return false;
+  await mkdir(dirname(to), { recursive: true });
+  if (info.isSymbolicLink()) {
+    await symlink(await readlink(from), to);
+  } else {
+    await copyFile(from, to, constants.COPYFILE_EXCL);
+  }
+  return true;
+}
