@@ -1,5 +1,5 @@
-// Runs every test file under test/ with Node's own runner (TypeScript is loaded through tsx),
-// then the suites that run inside a real VS Code (test/vscode, through
+// Type-checks the project (full runs only), then runs every test file under test/ with Node's own
+// runner (TypeScript is loaded through tsx), then the suites that run inside a real VS Code (test/vscode, through
 // scripts/vscode/runVsCodeTests.mjs), installing Chromium and the VS Code server first when
 // they are missing (scripts/vscode/installServer.sh).
 // Arguments filter both: `npm test -- storeLock` runs the node:test files whose path contains
@@ -30,6 +30,15 @@ process.env.TASKLOOM_STATE_DIR ||= join(tmpdir(), `taskloom-test-state-${userInf
 
 const files = testFiles(join(root, 'test')).filter((f) => only.length === 0 || only.some((o) => f.includes(o)));
 let failed = false;
+// tsx and esbuild strip types without checking them: a full run type-checks first (both projects).
+if (only.length === 0) {
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  for (const project of ['.', join('src', 'webview')]) {
+    const check = spawnSync(process.execPath, [tsc, '-p', project, '--noEmit'], { cwd: root, stdio: 'inherit' });
+    if (check.status !== 0) console.log(`typecheck failed: tsc -p ${project}`);
+    failed ||= check.status !== 0;
+  }
+}
 // With filters that match no file, skip the run: `node --test` without files would go looking for tests itself.
 if (files.length > 0) {
   const node = spawnSync(
