@@ -19,14 +19,15 @@ import type { TempRepo } from '../helpers/tempRepo';
 export const CAMPAIGN_FILES = DEMO_FILES;
 
 /**
- * The demo's five tasks (a gate failure in word-count, changes required in title-case,
- * dependencies summary → cli) plus two independent tasks that edit the same README line, so
- * the second one merged conflicts.
+ * Two independent tasks that edit the same README line, so the second one merged conflicts, then
+ * the demo's five tasks (a gate failure in word-count, changes required in title-case,
+ * dependencies summary → cli).
  */
 export const CAMPAIGN_PLAN = {
   ...DEMO_PLAN,
+  // The README tasks come first, so they start together from the run's base whatever the timing:
+  // started later, the second would start from the first's merge and never meet its conflict.
   tasks: [
-    ...DEMO_PLAN.tasks,
     {
       id: 'readme-intro',
       title: 'Reword the README intro',
@@ -43,6 +44,7 @@ export const CAMPAIGN_PLAN = {
       dependsOn: [],
       files: ['README.md'],
     },
+    ...DEMO_PLAN.tasks,
   ],
 };
 
