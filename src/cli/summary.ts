@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { allowedHumanActions } from '../engine/domain/humanActions';
 import type { RunState, TaskView } from '../engine/domain/runState';
+import type { TokenUsage } from '../engine/domain/usage';
 import { isWaitingForHuman } from '../engine/domain/taskStates';
 import { buildTraceReport } from '../engine/report/traceReport';
 import { bold, colorState, formatDuration, formatTokens, formatUsd, green, red, table, yellow } from './format';
@@ -36,7 +37,7 @@ export function formatRunSummary(state: RunState): string {
     '',
     table(rows),
     '',
-    `${bold('Usage')} ${formatTokens(state.usage.total)} (${state.usage.total.inputTokens} in, ${state.usage.total.outputTokens} out), ${formatUsd(state.usage.total.costUsd)} over ${state.usage.calls} agent call(s)`,
+    `${bold('Usage')} ${formatTokens(state.usage.total)} (${tokenParts(state.usage.total)}), ${formatUsd(state.usage.total.costUsd)} over ${state.usage.calls} agent call(s)`,
   ];
   if (state.integration.branch) {
     lines.push(`${bold('Integration')} branch ${state.integration.branch}: merged ${state.integration.merged.join(', ') || 'nothing'}`);
@@ -89,4 +90,11 @@ const COMMAND_OF = {
 
 function commandsFor(task: TaskView, runId: string, cwd: string): string[] {
   return allowedHumanActions(task).map((action) => COMMAND_OF[action](task.id, runId, cwd));
+}
+
+/** What the token total is made of, so its parts add up to it. */
+function tokenParts(u: TokenUsage): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const cache = u.cacheReadTokens + u.cacheWriteTokens;
+  return `${n(u.inputTokens)} in, ${n(u.outputTokens)} out${cache ? `, ${n(cache)} cache` : ''}`;
 }

@@ -19,14 +19,15 @@ import type { TempRepo } from '../helpers/tempRepo';
 export const CAMPAIGN_FILES = DEMO_FILES;
 
 /**
- * Two independent tasks that edit the same README line, so the second one merged conflicts, then
- * the demo's five tasks (a gate failure in word-count, changes required in title-case,
- * dependencies summary → cli).
+ * Two independent tasks that edit the same README line, so the second one merged conflicts, and
+ * the demo's five tasks after the first of them (a gate failure in word-count, changes required in
+ * title-case, dependencies summary → cli).
  */
 export const CAMPAIGN_PLAN = {
   ...DEMO_PLAN,
-  // The README tasks come first, so they start together from the run's base whatever the timing:
-  // started later, the second would start from the first's merge and never meet its conflict.
+  // The README tasks are the only ones ready at the start (the demo's tasks wait for readme-intro),
+  // so they start together from the run's base whatever the timing: started later, the second would
+  // start from the first's merge, its scripted patch would find nothing, and there'd be no conflict.
   tasks: [
     {
       id: 'readme-intro',
@@ -44,7 +45,7 @@ export const CAMPAIGN_PLAN = {
       dependsOn: [],
       files: ['README.md'],
     },
-    ...DEMO_PLAN.tasks,
+    ...DEMO_PLAN.tasks.map((t) => (t.dependsOn.length ? t : { ...t, dependsOn: ['readme-intro'] })),
   ],
 };
 
