@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { SUITE_GOAL } from '../fixtures/scenario';
-import { click, readTexts, WEBVIEW_FRAMES } from './runnerControl';
+import { click, readTexts, waitFor as waitForPage, WEBVIEW_FRAMES } from './runnerControl';
 import { takeScreenshot } from './screenshot';
 import { newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
@@ -79,6 +79,12 @@ suite('A run from Start Goal to the applied integration', function () {
     assert.equal(taskStates(entry).flaky, 'SKIPPED');
     assert.equal(entry.summary.status, 'completed');
     assert.equal(entry.state!.integration.merged.length, 4);
+    // The progress toast does not just vanish: the end is said, with the next step a button away.
+    const ended = '.notification-list-item:has-text("completed —")';
+    await waitForPage({ selector: ended, timeoutMs: 30_000 });
+    const [message] = await readTexts({ selector: `${ended} .notification-list-item-message` });
+    assert.match(message ?? '', /^Taskloom: ".+" completed — 5\/5 done, integration gate passed\.$/);
+    assert.deepEqual(await readTexts({ selector: `${ended} a.monaco-button` }), ['Apply Integration…', 'Show Run']);
     await takeScreenshot('tree-completed');
   });
 
