@@ -2,15 +2,13 @@
 // tasks and chains of 20 and 100, on a repository of ~200 small files.
 // `node --expose-gc --import tsx bench/runScale.ts` prints the table (RUN_SCALE=independent:20,chain:20 for a subset).
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AgentRunner, RunnerInput, RunnerResult } from '../src/engine/agents/runner';
 import type { Plan } from '../src/engine/domain/plan';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../src/engine/domain/runConfig';
-import { ZERO_USAGE } from '../src/engine/domain/usage';
 import { TaskloomEngine } from '../src/engine/run/engine';
 import { gitTimings } from '../src/engine/workspace/git';
 import { makeTempRepo } from '../test/helpers/tempRepo';
+import { instantRunner } from './instantAgent';
 import { renderText, type Section } from './report';
 import { mib, ms } from './stats';
 
@@ -19,16 +17,6 @@ const MAX_PARALLEL = 4;
 /** A run still going after this long is cancelled and reported as capped. */
 const RUN_BUDGET_MS = Number(process.env.RUN_SCALE_BUDGET_S ?? 600) * 1000;
 const DEFAULT_CASES = 'independent:20,independent:100,independent:500,chain:20,chain:100';
-
-/** The actor writes one small file of its own (no conflicts); the critic answers green at once. */
-const instantRunner: AgentRunner = {
-  name: 'bench-instant',
-  async run(input: RunnerInput): Promise<RunnerResult> {
-    if (input.role === 'actor') await writeFile(join(input.cwd, `out-${input.taskId}.txt`), `work of ${input.taskId}\n`);
-    const text = input.role === 'critic' ? JSON.stringify({ decision: 'green', summary: 'fine', findings: [] }) : 'done';
-    return { status: 'ok', text, usage: { ...ZERO_USAGE }, model: 'bench', durationMs: 0 };
-  },
-};
 
 /** ~200 small files in a few folders. */
 function repoFiles(): Record<string, string> {

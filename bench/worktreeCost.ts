@@ -4,18 +4,16 @@
 // `node --import tsx bench/worktreeCost.ts` prints the table (WORKTREE_COST_TASKS=8,32 for a subset).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { freemem, homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentRunner, RunnerInput, RunnerResult } from '../src/engine/agents/runner';
 import type { Plan } from '../src/engine/domain/plan';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../src/engine/domain/runConfig';
-import { ZERO_USAGE } from '../src/engine/domain/usage';
 import { TaskloomEngine } from '../src/engine/run/engine';
 import { measureDiskUsage } from '../src/engine/workspace/diskUsage';
 import { IntegrationBranch } from '../src/engine/workspace/integrationBranch';
 import { WorktreeManager } from '../src/engine/workspace/worktreeManager';
 import { POOL_NAME } from '../src/engine/workspace/worktreePool';
+import { instantRunner } from './instantAgent';
 import type { Section } from './report';
 import { median, ratio } from './stats';
 
@@ -136,16 +134,6 @@ function duOf(path: string): { bytes: number; files: number } {
   const files = Number(execFileSync('sh', ['-c', `find "${path}" -type f | wc -l`], { encoding: 'utf8' }).trim());
   return { bytes: kib * 1024, files };
 }
-
-/** The actor writes one small file of its own; the critic answers green at once. */
-const instantRunner: AgentRunner = {
-  name: 'bench-instant',
-  async run(input: RunnerInput): Promise<RunnerResult> {
-    if (input.role === 'actor') await writeFile(join(input.cwd, `out-${input.taskId}.txt`), `work of ${input.taskId}\n`);
-    const text = input.role === 'critic' ? JSON.stringify({ decision: 'green', summary: 'fine', findings: [] }) : 'done';
-    return { status: 'ok', text, usage: { ...ZERO_USAGE }, model: 'bench', durationMs: 0 };
-  },
-};
 
 function plan(count: number): Plan {
   const id = (i: number) => `t${String(i).padStart(3, '0')}`;

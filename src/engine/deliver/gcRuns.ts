@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isOpenAsSeen } from '../domain/pullRequestStatus';
 import type { RunState, RunStatus } from '../domain/runState';
 import type { TaskloomEngine } from '../run/engine';
 import { actorSnapshotRefPrefix } from '../workspace/actorSnapshot';
@@ -93,7 +94,7 @@ async function reasonToKeep(state: RunState, repoRoot: string): Promise<GcKeptRe
   const lost = await unpublishedWork(state, repoRoot);
   if (lost.length) return { kind: 'unpublished_work', taskIds: lost };
   // `watch` keeps an open pull request green from the run's branches and worktree.
-  const open = Object.values(state.pullRequests).find((pr) => pr.watch?.outcome !== 'merged' && pr.observed?.state !== 'merged' && pr.observed?.state !== 'closed');
+  const open = Object.values(state.pullRequests).find(isOpenAsSeen);
   if (open) return { kind: 'pull_request_open', number: open.number };
   return null;
 }

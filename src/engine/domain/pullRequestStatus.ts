@@ -12,7 +12,11 @@ export function checksWords(checks: ReadonlyArray<{ name: string; status: CheckS
 
 export const REVIEW_WORDS: Record<ReviewVerdict, string> = { approved: 'approved', changes_requested: 'changes requested', none: 'no decisive review' };
 
+/** Open as far as anyone saw: neither observed merged or closed, nor seen merged by a watch. */
+export const isOpenAsSeen = (pr: PullRequestRecord): boolean =>
+  pr.watch?.outcome !== 'merged' && pr.observed?.state !== 'merged' && pr.observed?.state !== 'closed';
+
 /** Pull requests still to keep green: open as far as anyone saw, and no watch saw them to an end since they were last pushed. */
 export function pullRequestsToWatch(state: RunState): PullRequestRecord[] {
-  return Object.values(state.pullRequests).filter((pr) => !pr.watch && pr.observed?.state !== 'merged' && pr.observed?.state !== 'closed');
+  return Object.values(state.pullRequests).filter((pr) => !pr.watch && isOpenAsSeen(pr));
 }

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants, copyFile, lstat, mkdir, readlink, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { runProcess } from '../process/processGroup';
 import { cleanGitEnv, createGit } from './git';
 import { splitNul } from './gitQueries';
 
@@ -53,20 +53,20 @@ export async function copyIncludedFiles(repoRoot: string, worktree: string, patt
 /** The paths git ignores in `worktree` (its own .gitignore files, the repository's excludes). */
 async function ignoredIn(worktree: string, paths: string[]): Promise<string[]> {
   // simple-git cannot write to stdin, and as arguments the paths would come back quoted. Exit 1: none is ignored.
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn('git', ['check-ignore', '-z', '--stdin'], { cwd: worktree, env: cleanGitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    const chunks: Buffer[] = [];
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => chunks.push(c));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0 || code === 1) resolve(Buffer.concat(chunks).toString('utf8'));
-      else reject(new Error(`git check-ignore failed in ${worktree}: ${stderr.trim()}`));
-    });
-    child.stdin.end(paths.map((p) => `${p}\0`).join(''));
+  const input = paths.map((p) => `${p}\0`).join('');
+  const result = await runProcess({
+    command: 'git',
+    args: ['check-ignore', '-z', '--stdin'],
+    cwd: worktree,
+    env: cleanGitEnv(),
+    input,
+    // The answer is a subset of the paths asked about: never cut.
+    maxOutputBytes: Buffer.byteLength(input) + 1024,
   });
-  return splitNul(out).filter(Boolean);
+  if (result.exitCode !== 0 && result.exitCode !== 1) {
+    throw new Error(`git check-ignore failed in ${worktree}: ${(result.spawnError ?? result.stderr).trim()}`);
+  }
+  return splitNul(result.stdout).filter(Boolean);
 }
 
 async function copyOne(from: string, to: string): Promise<boolean> {
