@@ -1,6 +1,7 @@
 import type { RunEvent } from '../engine/domain/events';
 import type { RunState } from '../engine/domain/runState';
 import { bold, colorState, dim, green, red, yellow } from './format';
+import { counted } from '../engine/text/counted';
 
 /** Prints one line per event worth watching, as the run goes. */
 export function createProgressPrinter(write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)) {
@@ -34,7 +35,7 @@ function describe(e: RunEvent, state: RunState): string | undefined {
     case 'queue_bisected':
       return `${QUEUE} ${yellow('bisected')} batch ${e.batch}: ${e.culprit} fails the integration gate`;
     case 'overlaps_predicted':
-      return e.pairs.length ? `${bold('schedule'.padEnd(14))} ${e.pairs.length} overlap(s) predicted (${e.mode})` : undefined;
+      return e.pairs.length ? `${bold('schedule'.padEnd(14))} ${counted(e.pairs.length, 'overlap')} predicted (${e.mode})` : undefined;
     case 'overlap_detected':
       return yellow(`${e.taskId.padEnd(14)} overlap: changed ${e.files.join(', ')}, also changed by ${e.otherTaskId}`);
     case 'plan_proposed':

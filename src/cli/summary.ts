@@ -5,6 +5,7 @@ import type { TokenUsage } from '../engine/domain/usage';
 import { isWaitingForHuman } from '../engine/domain/taskStates';
 import { buildTraceReport } from '../engine/report/traceReport';
 import { bold, colorState, formatDuration, formatTokens, formatUsd, green, red, table, yellow } from './format';
+import { counted } from '../engine/text/counted';
 
 export function runPaths(state: RunState) {
   const dir = join(state.repoRoot, '.taskloom', 'runs', state.runId);
@@ -37,7 +38,7 @@ export function formatRunSummary(state: RunState): string {
     '',
     table(rows),
     '',
-    `${bold('Usage')} ${formatTokens(state.usage.total)} (${tokenParts(state.usage.total)}), ${formatUsd(state.usage.total.costUsd)} over ${state.usage.calls} agent call(s)`,
+    `${bold('Usage')} ${formatTokens(state.usage.total)} (${tokenParts(state.usage.total)}), ${formatUsd(state.usage.total.costUsd)} over ${counted(state.usage.calls, 'agent call')}`,
   ];
   if (state.integration.branch) {
     lines.push(`${bold('Integration')} branch ${state.integration.branch}: merged ${state.integration.merged.join(', ') || 'nothing'}`);

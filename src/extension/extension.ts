@@ -7,6 +7,7 @@ import { promptToResume } from './resumePrompt';
 import { RunsController } from './runsController';
 import { RunViewPanel } from './runView/runViewPanel';
 import type { Services } from './services';
+import { isResumable } from './state/resumable';
 import { RunStatusBar } from './statusBar';
 import { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
 import { RunsTreeProvider } from './tree/runsTreeProvider';
@@ -53,12 +54,12 @@ export function activate(context: vscode.ExtensionContext): TaskloomExtensionApi
     new CriticDiagnostics(controller, engine),
     RunViewPanel.registerSerializer(services),
     needsYou.onDidChangeCount((count) => {
-      needsYouView.badge = count ? { value: count, tooltip: `${count} thing(s) need you` } : undefined;
+      needsYouView.badge = count ? { value: count, tooltip: count === 1 ? '1 thing needs you' : `${count} things need you` } : undefined;
       void vscode.commands.executeCommand('setContext', 'taskloom.needsYouCount', count);
     }),
     {
       dispose: controller.model.onDidChange(() => {
-        const resumable = controller.model.allRuns().some((e) => !e.summary.active && e.summary.status !== 'completed' && e.summary.status !== 'cancelled');
+        const resumable = controller.model.allRuns().some(isResumable);
         void vscode.commands.executeCommand('setContext', 'taskloom.hasResumableRun', resumable);
       }),
     },

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import { isResumable } from './commands/runCommands';
 import { log } from './logger';
 import type { Services } from './services';
+import { resumeOutlookOf } from './state/resumable';
 import type { RunEntry } from './state/runsModel';
+import { counted } from '../engine/text/counted';
 import { resumeMessage } from './resumeMessage';
 import { plainText, runPhase } from './tree/presentation';
 
@@ -37,21 +38,38 @@ async function offer(services: Services, entry: RunEntry): Promise<void> {
   const ref = { folder: entry.folder, runId: entry.summary.runId };
   const state = await services.controller.state(ref.folder, ref.runId);
   const phase = runPhase(entry.summary, state?.plan.tasks.length);
+  const goal = plainText(entry.summary.goal, 80);
   if (phase === 'awaitingApproval') {
-    const choice = await vscode.window.showInformationMessage(
-      `Taskloom run '${plainText(entry.summary.goal, 80)}' has a plan waiting for your approval.`,
-      'Review Plan',
-      'Discard',
-    );
+    const choice = await vscode.window.showInformationMessage(`Taskloom run '${goal}' has a plan waiting for your approval.`, 'Review Plan', 'Discard');
     if (choice === 'Review Plan') await vscode.commands.executeCommand('taskloom.reviewPlan', ref);
     if (choice === 'Discard') await vscode.commands.executeCommand('taskloom.discardRun', ref);
     return;
   }
-  if (!isResumable({ ...entry, ...(state ? { state } : {}) })) return;
+  const outlook = resumeOutlookOf({ ...entry, ...(state ? { state } : {}) });
+  if (!outlook) return;
+  // Each offer also lives in Needs You (state/attention.ts): a toast that hides itself loses nothing.
+  if (outlook.kind === 'waitsForYou') {
+    const choice = await vscode.window.showWarningMessage(
+      `Taskloom run '${goal}' stopped at ${entry.summary.done} of ${entry.summary.total} tasks: ${counted(outlook.tasks, 'task')} ${outlook.tasks === 1 ? 'needs' : 'need'} you before it can go on.`,
+      'Show Needs You',
+      'Show Run',
+    );
+    if (choice === 'Show Needs You') await vscode.commands.executeCommand('taskloom.needsYou.focus');
+    if (choice === 'Show Run') await vscode.commands.executeCommand('taskloom.showRun', ref);
+    return;
+  }
+  if (outlook.kind === 'nothing') {
+    if (entry.summary.status !== 'failed') return;
+    const choice = await vscode.window.showWarningMessage(`Taskloom run '${goal}' failed: ${outlook.why}.`, 'Plan Again', 'Show Run', 'Discard');
+    if (choice === 'Plan Again') await vscode.commands.executeCommand('taskloom.startGoal', { folder: ref.folder, goal: entry.summary.goal });
+    if (choice === 'Show Run') await vscode.commands.executeCommand('taskloom.showRun', ref);
+    if (choice === 'Discard') await vscode.commands.executeCommand('taskloom.discardRun', ref);
+    return;
+  }
   // Resume on such a run is refused by the engine until the user confirmed a modal listing what would run.
   const foreign = entry.summary.foreign ? ' It was not started by Taskloom on this machine: you will be shown what it would run first.' : '';
-  const choice = await vscode.window.showInformationMessage(`${resumeMessage(entry.summary, phase)}${foreign}`, 'Resume', 'Show', 'Discard');
+  const choice = await vscode.window.showInformationMessage(`${resumeMessage(entry.summary, phase)}${foreign}`, 'Resume', 'Show Run', 'Discard');
   if (choice === 'Resume') await vscode.commands.executeCommand('taskloom.resumeLastRun', ref);
-  if (choice === 'Show') await vscode.commands.executeCommand('taskloom.showRun', ref);
+  if (choice === 'Show Run') await vscode.commands.executeCommand('taskloom.showRun', ref);
   if (choice === 'Discard') await vscode.commands.executeCommand('taskloom.discardRun', ref);
 }

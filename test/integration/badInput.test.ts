@@ -190,7 +190,7 @@ describe('bad input gets a clear error and loses nothing', () => {
     assert.equal(agentsInside().length, 1, 'the hanging agent outlived the killed CLI');
 
     const resumed = runCli(['resume', '--cwd', r.dir]);
-    assert.match(resumed.stderr, /stopped 1 agent or gate process group\(s\) left running/, resumed.stdout);
+    assert.match(resumed.stderr, /stopped 1 agent or gate process group left running/, resumed.stdout);
     assert.equal(resumed.code, 1, 'the resumed attempt hangs too and is stopped by the watchdog');
     assert.deepEqual(processesInside(r.dir), []);
   });

@@ -48,7 +48,7 @@ describe('taskloom apply', () => {
     const applied = runCli(['apply', '--yes', '--cwd', r.dir]);
     assert.equal(applied.code, 0, applied.stdout + applied.stderr);
     assert.match(applied.stdout, /not included \(skipped\): dropped/);
-    assert.match(applied.stdout, /Applied to main as 1 commit\(s\)/);
+    assert.match(applied.stdout, /Applied to main as 1 commit/);
     assert.deepEqual(firstParents(r, before), ['Add notes']);
     assert.match(r.git(['log', '-1', '--format=%(trailers:only)', 'main']), new RegExp(`Taskloom-Run: ${t.runId}`));
     assert.equal(readFileSync(join(r.dir, 'first.txt'), 'utf8'), 'first\n');

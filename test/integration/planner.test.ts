@@ -41,7 +41,7 @@ describe('planning a goal', () => {
     assert.deepEqual(trace.tasks.map((t) => [t.id, t.state]), [['one', 'MERGED'], ['two', 'MERGED']]);
     assert.equal(trace.goal, 'add two files');
     assert.equal(trace.usage.byRole.planner!.inputTokens, 0);
-    assert.match(decisions, /Planner draft 2: 2 task\(s\)/);
+    assert.match(decisions, /Planner draft 2: 2 tasks/);
     assert.match(decisions, /the second file needs the first/);
     assert.match(decisions, /The goal asks for two files/);
   });

@@ -48,7 +48,7 @@ describe('taskloom watch', () => {
     const watched = await cli(d, WATCH);
     assert.equal(watched.code, 0, watched.stdout + watched.stderr);
     assert.match(watched.stdout, /reaction 1: failing check\(s\): lint \(fixed by the actor of the integration\)/);
-    assert.match(watched.stdout, /reaction 2: alice requested changes \(1 comment\(s\)\) \(fixed by the actor of "exclaim"\)/);
+    assert.match(watched.stdout, /reaction 2: alice requested changes \(1 comment\) \(fixed by the actor of "exclaim"\)/);
     assert.match(watched.stdout, /#1 is green: every check passes \(2\) and alice approved/);
 
     assert.deepEqual(remoteSubjects(d, opened, branch), ['Fix the failing check "lint"', "End greetings with an exclamation mark: address alice's review"]);

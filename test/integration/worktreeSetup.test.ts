@@ -117,7 +117,7 @@ describe('worktree setup (taskloom run, real processes)', () => {
     assert.equal(t.tasks[0]!.state, 'MERGED');
     const merged = r.git(['ls-tree', '-r', '--name-only', t.integration.branch!]).split('\n');
     assert.ok(merged.includes('feature.txt') && !merged.includes('.env') && !merged.includes('notes.txt'));
-    assert.match(ledger(r.dir), /Worktree setup 1 untracked file\(s\) copied in/);
+    assert.match(ledger(r.dir), /Worktree setup done: 1 untracked file copied in/);
     assert.match(ledger(r.dir), /Copied: \.env/);
   });
 

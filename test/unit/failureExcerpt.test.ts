@@ -104,7 +104,7 @@ describe('failureExcerpt', () => {
     const excerpt = failureExcerpt(output);
     assert.equal(excerpt.shape, null);
     assert.match(excerpt.text, /^make: building/);
-    assert.match(excerpt.text, /line\(s\) left out/);
+    assert.match(excerpt.text, /lines left out/);
     assert.match(excerpt.text, /make: \*\*\* \[all\] Error 2$/);
   });
 });

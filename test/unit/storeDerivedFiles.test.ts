@@ -186,7 +186,7 @@ describe('DECISIONS.md', () => {
     assert.match(usage, /\| actor \| 2,000 \| 1,000 \| 0 \| 0 \| 3,000 \| \$0\.0200 \|/);
     assert.match(usage, /\| critic \| 500 \| 250 \| 0 \| 0 \| 750 \| \$0\.0050 \|/);
     assert.match(usage, /\| \*\*Total\*\* \| 3,500 \| 1,750 \| 0 \| 0 \| 5,250 \| \$0\.0350 \|/);
-    assert.match(usage, /3 agent call\(s\)\./);
+    assert.match(usage, /3 agent calls\./);
   });
 
   it('renders hostile agent text inert: no HTML, no escape sequences, no links or images', () => {

@@ -41,7 +41,7 @@ describe('nextWatchStep', () => {
     assert.equal(gaveUp.kind, 'human');
     assert.match(gaveUp.kind === 'human' ? gaveUp.reason : '', /the fix for the failing check "ci-1" did not pass: the gate still fails/);
     const limit = nextWatchStep(failing, record([{ signals: ['check:0'] }, { signals: ['check:9'] }]), LIMITS);
-    assert.match(limit.kind === 'human' ? limit.reason : '', /checks still fail after 2 fix\(es\)/);
+    assert.match(limit.kind === 'human' ? limit.reason : '', /checks still fail after 2 fixes/);
   });
 
   it('asks the user about a failing check with nothing an agent could read', () => {

@@ -106,7 +106,7 @@ describe('worktree setup in the projection', () => {
     assert.equal(state.tasks.a!.state, 'NEEDS_HUMAN');
     assert.equal(state.tasks.a!.needsSetup, true, 'a retry runs it again');
     const decision = state.decisions.at(-1)!;
-    assert.equal(decision.summary, 'Worktree setup failed: `npm ci` exited 1 (1 untracked file(s) copied in)');
+    assert.equal(decision.summary, 'Worktree setup failed: `npm ci` exited 1 (1 untracked file copied in)');
     assert.deepEqual(decision.details, ['Copied: .env', 'npm ERR! missing: left-pad']);
 
     b.move('a', 'HUMAN_RETRY', 'BUILD_STARTED');
@@ -114,7 +114,7 @@ describe('worktree setup in the projection', () => {
     setup(b, true);
     state = foldEvents(b.events)!;
     assert.equal(state.tasks.a!.needsSetup, false);
-    assert.equal(state.decisions.at(-1)!.summary, 'Worktree setup 1 untracked file(s) copied in, 1 command(s) passed');
+    assert.equal(state.decisions.at(-1)!.summary, 'Worktree setup done: 1 untracked file copied in, 1 command passed');
 
     // A worktree reused as it is keeps its setup; a new one needs it again.
     prepared(b, false, 41234);

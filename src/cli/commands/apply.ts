@@ -5,6 +5,7 @@ import { askYesNo } from '../askYesNo';
 import { EXIT, UsageError } from '../cliErrors';
 import { bold, dim, green, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { counted } from '../../engine/text/counted';
 
 export const APPLY_USAGE = 'taskloom apply [RUN_ID] [--squash] [--yes] [--cwd DIR]';
 
@@ -25,7 +26,7 @@ export async function applyCommand(argv: string[]): Promise<number> {
     const skipped = state.taskOrder.filter((id) => state.tasks[id]!.state === 'SKIPPED');
     const how = history === 'squash' ? 'one commit per task' : 'one merge commit';
     process.stdout.write(
-      `${bold('Apply')} run ${runId} to ${engine.repo.headRef} (${how}): ${state.integration.merged.length} merged task(s)` +
+      `${bold('Apply')} run ${runId} to ${engine.repo.headRef} (${how}): ${counted(state.integration.merged.length, 'merged task')}` +
         `${skipped.length ? `; ${yellow(`not included (skipped): ${skipped.join(', ')}`)}` : ''}\n`,
     );
     if (!values.yes && !(await askYesNo(`Apply it to ${engine.repo.headRef}?`, { message: 'Applying changes your branch: it needs your yes', hint: `Pass --yes to apply without a prompt: ${APPLY_USAGE}` }))) {
@@ -38,7 +39,7 @@ export async function applyCommand(argv: string[]): Promise<number> {
       return EXIT.ok;
     }
     process.stdout.write(
-      `${green('Applied')} to ${applied.branch} as ${applied.commits} commit(s): now at ${applied.commit.slice(0, 10)}, ${applied.files.length} file(s) changed.\n` +
+      `${green('Applied')} to ${applied.branch} as ${counted(applied.commits, 'commit')}: now at ${applied.commit.slice(0, 10)}, ${counted(applied.files.length, 'file')} changed.\n` +
         dim(`Discard the run's branches and worktrees when you no longer need them: taskloom discard ${runId}\n`),
     );
     return EXIT.ok;

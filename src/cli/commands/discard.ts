@@ -4,6 +4,7 @@ import { askYesNo } from '../askYesNo';
 import { EXIT, UsageError } from '../cliErrors';
 import { bold } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { counted } from '../../engine/text/counted';
 
 export const DISCARD_USAGE = 'taskloom discard [RUN_ID] [--yes] [--force] [--cwd DIR]';
 
@@ -24,7 +25,7 @@ export async function discardCommand(argv: string[]): Promise<number> {
       return EXIT.needsHuman;
     }
     const removed = await discardRun(engine, session, values.force === true);
-    process.stdout.write(`Discarded run ${runId}: ${removed.worktrees.length} worktree(s) and ${removed.branches.length} branch(es) removed.\n`);
+    process.stdout.write(`Discarded run ${runId}: ${counted(removed.worktrees.length, 'worktree')} and ${counted(removed.branches.length, 'branch', 'branches')} removed.\n`);
     return EXIT.ok;
   } finally {
     engine.close();

@@ -4,6 +4,7 @@ import { askYesNo } from '../askYesNo';
 import { EXIT } from '../cliErrors';
 import { bold, formatBytes, table, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { counted } from '../../engine/text/counted';
 
 export const GC_USAGE = 'taskloom gc [--yes] [--dry-run] [--json] [--cwd DIR]';
 
@@ -67,7 +68,7 @@ function row(r: RunLeftovers): string[] {
 function totals(outcome: GcOutcome): string {
   const sum = (key: 'bytes' | 'worktrees' | 'branches' | 'snapshotRefs') => outcome.freed.reduce((s, r) => s + r[key], 0);
   const stale = outcome.staleEntries ? `, ${outcome.staleEntries} stale worktree entr${outcome.staleEntries === 1 ? 'y' : 'ies'}` : '';
-  return `${formatBytes(sum('bytes'))}: ${sum('worktrees')} worktree(s), ${sum('branches')} branch(es), ${sum('snapshotRefs')} snapshot ref(s) of ${outcome.freed.length} run(s)${stale}`;
+  return `${formatBytes(sum('bytes'))}: ${counted(sum('worktrees'), 'worktree')}, ${counted(sum('branches'), 'branch', 'branches')}, ${counted(sum('snapshotRefs'), 'snapshot ref')} of ${counted(outcome.freed.length, 'run')}${stale}`;
 }
 
 function keptWords(runId: string, reason: GcKeptReason): string {

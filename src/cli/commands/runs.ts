@@ -3,6 +3,7 @@ import { RunDiskUsage } from '../../engine/workspace/runDiskUsage';
 import { EXIT } from '../cliErrors';
 import { dim, formatBytes, table, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { counted } from '../../engine/text/counted';
 
 export async function runsCommand(argv: string[]): Promise<number> {
   const { values, cwd } = parseCommandArgs(argv, { json: { type: 'boolean' } });
@@ -32,7 +33,7 @@ export async function runsCommand(argv: string[]): Promise<number> {
       const total = runs.reduce((sum, r) => sum + r.diskBytes, 0);
       const finished = runs.filter((r) => r.diskBytes > 0 && ['completed', 'cancelled', 'failed'].includes(r.status));
       const hint = finished.length ? `; finished runs hold ${formatBytes(finished.reduce((s, r) => s + r.diskBytes, 0))}, \`taskloom gc\` frees what is safe to` : '';
-      process.stdout.write(`${table(rows)}\n${dim(`${runs.length} run(s), worktrees on disk: ${formatBytes(total)}${hint}`)}\n`);
+      process.stdout.write(`${table(rows)}\n${dim(`${counted(runs.length, 'run')}, worktrees on disk: ${formatBytes(total)}${hint}`)}\n`);
     }
     return EXIT.ok;
   } finally {

@@ -77,7 +77,7 @@ function formatTrace(r: TraceReport): string {
   return out.join('\n');
 }
 
-/** "Pull request #3 open: https://… (head → base); checks pass; approved; 2 fix(es) pushed". */
+/** "Pull request #3 open: https://… (head → base); checks pass; approved; 2 fixes pushed". */
 export function formatPullRequest(pr: TraceReport['pullRequests'][number]): string {
   const whose = pr.taskId ? ` (${pr.taskId})` : '';
   const watch = pr.watch?.outcome === 'needs_human' ? `\n  needs you: ${pr.watch.reason}` : '';

@@ -2,6 +2,7 @@ import { CALL_MARKER_VAR, stopMarkedProcesses } from '../process/markedProcesses
 import { LineSplitter } from '../process/lineSplitter';
 import { runProcess, type ProcessResult, type RunProcessOptions } from '../process/processGroup';
 import type { RunnerActivity } from './runner';
+import { counted } from '../text/counted';
 
 const MAX_STATUS_CHARS = 400;
 
@@ -58,7 +59,7 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Pro
     return result;
   } finally {
     const stray = await stopMarkedProcesses(marker, options.killGraceMs ?? 1000);
-    if (stray > 0) emit({ kind: 'status', message: `stopped ${stray} process(es) ${agentName} left running` });
+    if (stray > 0) emit({ kind: 'status', message: `stopped ${counted(stray, 'process', 'processes')} ${agentName} left running` });
   }
 }
 

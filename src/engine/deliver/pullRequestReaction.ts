@@ -25,6 +25,7 @@ import { resolveCommit } from '../workspace/gitQueries';
 import { pushBranch } from '../workspace/pushBranch';
 import { repoGit, type RepoLocation, type WorktreeManager } from '../workspace/worktreeManager';
 import type { ReactionInput } from './watchDecision';
+import { counted } from '../text/counted';
 
 /** What a reaction needs: the run, its agent, the forge, and the repository it pushes from. */
 export interface WatchContext {
@@ -214,7 +215,7 @@ async function fixLoop(
       gateFailures += 1;
       const failed = gate.commands.find((c) => c.exitCode !== 0);
       const why = failed ? `\`${failed.command}\` ${failed.timedOut ? 'timed out' : `exited ${failed.exitCode}`}` : 'the gate failed';
-      if (gate.stuck || gateFailures >= config.maxGateFixAttempts) return { ok: false, reason: `the gate still fails on the fix after ${gateFailures} attempt(s): ${why}` };
+      if (gate.stuck || gateFailures >= config.maxGateFixAttempts) return { ok: false, reason: `the gate still fails on the fix after ${counted(gateFailures, 'attempt')}: ${why}` };
       feedback = { kind: 'gate', gate: lastGate };
       continue;
     }
@@ -238,7 +239,7 @@ async function fixLoop(
     const blocking = blockingFindings(verdict);
     session.emit({ type: 'pr_fix_reviewed', number: pr.number, reaction: reaction.id, attempt: reviews, verdict, blocking: blocking.length });
     if (blocking.length === 0) return { ok: true, summary: firstLine(summary), gate: gate.commands };
-    if (reviews >= config.maxReviewCycles) return { ok: false, reason: `the critic still requires changes to the fix after ${reviews} review(s): ${verdict.summary}` };
+    if (reviews >= config.maxReviewCycles) return { ok: false, reason: `the critic still requires changes to the fix after ${counted(reviews, 'review')}: ${verdict.summary}` };
     feedback = { kind: 'critic', summary: verdict.summary, findings: blocking };
   }
 }

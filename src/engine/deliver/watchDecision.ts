@@ -1,6 +1,7 @@
 import type { PullRequestReactionKind, ReviewVerdict } from '../domain/events';
 import type { PullRequestRecord } from '../domain/runState';
 import type { CheckResult, PullRequestStatus, Review, ReviewComment } from '../forge/forge';
+import { counted } from '../text/counted';
 
 /** How many fixes of one kind a pull request gets before `watch` hands it to a person. */
 export interface WatchLimits {
@@ -55,7 +56,7 @@ export function nextWatchStep(status: PullRequestStatus, record: PullRequestReco
     if (failed) return { kind: 'human', reason: `the conflict with ${pr.base} could not be resolved: ${failed.reason ?? 'the fix failed'}`, next: handBack(`the conflict with ${pr.base}`) };
     if (!reacted(signal)) {
       if (reactions('conflict') >= limits.conflictFixes) {
-        return { kind: 'human', reason: `it conflicts with ${pr.base} again after ${limits.conflictFixes} resolution(s)`, next: handBack(`the conflict with ${pr.base}`) };
+        return { kind: 'human', reason: `it conflicts with ${pr.base} again after ${counted(limits.conflictFixes, 'resolution')}`, next: handBack(`the conflict with ${pr.base}`) };
       }
       return { kind: 'react', input: { kind: 'conflict', signals: [signal], summary: `conflicts with ${pr.base}`, checks: [], comments: [] } };
     }
@@ -77,7 +78,7 @@ export function nextWatchStep(status: PullRequestStatus, record: PullRequestReco
       };
     }
     if (reactions('check') >= limits.checkFixes) {
-      return { kind: 'human', reason: `checks still fail after ${limits.checkFixes} fix(es): ${fresh.map((c) => c.name).join(', ')}`, next: handBack(fresh.map((c) => `"${c.name}"`).join(', ')) };
+      return { kind: 'human', reason: `checks still fail after ${counted(limits.checkFixes, 'fix', 'fixes')}: ${fresh.map((c) => c.name).join(', ')}`, next: handBack(fresh.map((c) => `"${c.name}"`).join(', ')) };
     }
     const names = fresh.map((c) => c.name).join(', ');
     return { kind: 'react', input: { kind: 'check', signals: fresh.map(checkSignal), summary: `failing check(s): ${names}`, checks: fresh, comments: [] } };
@@ -91,14 +92,14 @@ export function nextWatchStep(status: PullRequestStatus, record: PullRequestReco
     if (failed) return { kind: 'human', reason: `the changes ${review.author} requested could not be made: ${failed.reason ?? 'the fix failed'}`, next: handBack(`what ${review.author} asked for`) };
     if (reacted(signal)) continue;
     if (reactions('review') >= limits.reviewFixes) {
-      return { kind: 'human', reason: `${review.author} still requests changes after ${limits.reviewFixes} round(s) of fixes`, next: handBack(`what ${review.author} asked for`) };
+      return { kind: 'human', reason: `${review.author} still requests changes after ${counted(limits.reviewFixes, 'round')} of fixes`, next: handBack(`what ${review.author} asked for`) };
     }
     const comments = status.comments.filter((c) => c.reviewId === review.id && c.inReplyTo === null);
-    return { kind: 'react', input: { kind: 'review', signals: [signal], summary: `${review.author} requested changes (${comments.length} comment(s))`, checks: [], review, comments } };
+    return { kind: 'react', input: { kind: 'review', signals: [signal], summary: `${review.author} requested changes (${counted(comments.length, 'comment')})`, checks: [], review, comments } };
   }
 
   const pending = status.checks.filter((c) => c.status === 'pending');
-  if (pending.length) return { kind: 'wait', reason: `${pending.length} check(s) running: ${pending.map((c) => c.name).join(', ')}` };
+  if (pending.length) return { kind: 'wait', reason: `${counted(pending.length, 'check')} running: ${pending.map((c) => c.name).join(', ')}` };
   if (pr.mergeable === false) return { kind: 'wait', reason: `the conflict fix is pushed; waiting for the forge to check mergeability` };
   if (requesting.length) return { kind: 'wait', reason: `waiting for ${requesting.map((r) => r.author).join(', ')} to review the fix` };
   const approvers = latest.filter((r) => r.state === 'approved').map((r) => r.author);

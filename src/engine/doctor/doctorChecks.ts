@@ -8,6 +8,7 @@ import { resolveExecutable } from '../process/findOnPath';
 import { createRunner } from '../run/agentFactory';
 import { runProcess } from '../process/processGroup';
 import { gitVersion, inspectRepo } from '../workspace/repoInspector';
+import { counted } from '../text/counted';
 
 /** One line of the doctor's report; any `fail` blocks a run. */
 export interface DoctorCheck {
@@ -59,7 +60,7 @@ export async function runDoctorChecks(cwd: string, options: DoctorOptions = {}):
     const repo = await inspectRepo(cwd);
     add('ok', 'repository', `${repo.root} on ${repo.headRef} @ ${repo.headCommit.slice(0, 10)}`);
     if (repo.dirtyPaths.length) {
-      add('warn', 'working tree', `${repo.dirtyPaths.length} uncommitted path(s); runs start from the last commit and ignore them`);
+      add('warn', 'working tree', `${counted(repo.dirtyPaths.length, 'uncommitted path')}; runs start from the last commit and ignore them`);
     } else add('ok', 'working tree', 'clean');
     const lockFile = join(repo.root, '.taskloom', 'lock');
     if (existsSync(lockFile)) add('warn', 'lock', `held: ${readFileSync(lockFile, 'utf8').trim()}`);

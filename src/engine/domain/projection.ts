@@ -8,6 +8,7 @@ import { isInFlight, isQueued, isSettled, type TaskState } from './taskStates';
 import { addUsage, ZERO_USAGE } from './usage';
 import { blockingFindings, findingFingerprint } from './verdict';
 import type { Plan, PlanTask } from './plan';
+import { counted } from '../text/counted';
 
 /** An event of a format newer than this release reads: the log is the user's, so it is refused, never misread. */
 export class UnsupportedEventError extends Error {
@@ -60,7 +61,7 @@ const HANDLERS: Handlers = {
     }
     installPlan(state, e.plan);
     state.status = 'planning';
-    decide(state, e, 'plan', `Planner draft ${e.round}: ${e.plan.tasks.length} task(s)`, describePlan(e.plan));
+    decide(state, e, 'plan', `Planner draft ${e.round}: ${counted(e.plan.tasks.length, 'task')}`, describePlan(e.plan));
   },
   plan_reviewed(state, e) {
     const verdict = e.blocking ? `changes required (${e.blocking} blocking)` : 'approved';
@@ -181,7 +182,7 @@ const HANDLERS: Handlers = {
   },
   run_applied(state, e) {
     state.applied = { branch: e.branch, commit: e.commit, history: e.history, commits: e.commits, at: e.at };
-    const how = e.history === 'squash' ? `as ${e.commits} commit(s), one per task` : 'as a merge commit';
+    const how = e.history === 'squash' ? `as ${counted(e.commits, 'commit')}, one per task` : 'as a merge commit';
     decide(state, e, 'run', `Applied to ${e.branch} ${how}: now at ${e.commit.slice(0, 10)}`);
   },
   run_paused(state, e) {
@@ -314,14 +315,14 @@ function applyTransitionEffects(state: RunState, task: TaskView, from: TaskState
 }
 
 function describeSetup(e: EventOf<'worktree_setup'>): string {
-  const copied = e.copiedCount ? `${e.copiedCount} untracked file(s) copied in` : '';
+  const copied = e.copiedCount ? `${counted(e.copiedCount, 'untracked file')} copied in` : '';
   const failed = e.commands.find((c) => c.exitCode !== 0);
-  const ran = e.commands.length ? `${e.commands.length} command(s)` : '';
+  const ran = e.commands.length ? `${counted(e.commands.length, 'command')}` : '';
   let outcome: string;
   if (e.cancelled) outcome = `stopped while \`${e.commands.at(-1)?.command ?? 'setup'}\` ran; it runs again`;
   else if (failed) outcome = `failed: \`${failed.command}\` ${failed.timedOut ? 'timed out' : `exited ${failed.exitCode}`}`;
   else outcome = [copied, ran && `${ran} passed`].filter(Boolean).join(', ') || 'nothing to do';
-  return `Worktree setup ${outcome}${(failed || e.cancelled) && copied ? ` (${copied})` : ''}`;
+  return `Worktree setup ${failed || e.cancelled ? outcome : `done: ${outcome}`}${(failed || e.cancelled) && copied ? ` (${copied})` : ''}`;
 }
 
 function setupLines(e: EventOf<'worktree_setup'>): string[] {
@@ -364,7 +365,7 @@ function createRunState(e: EventOf<'run_created'>): RunState {
   if (e.ignoredChanges.length) {
     details.push(`Uncommitted changes ignored (the run works from ${e.baseCommit.slice(0, 10)}): ${e.ignoredChanges.join(', ')}`);
   }
-  const summary = e.plan.tasks.length ? `Plan for "${e.goal}": ${e.plan.tasks.length} task(s)` : `Planning "${e.goal}"`;
+  const summary = e.plan.tasks.length ? `Plan for "${e.goal}": ${counted(e.plan.tasks.length, 'task')}` : `Planning "${e.goal}"`;
   decide(state, e, 'plan', summary, details);
   return state;
 }

@@ -2,6 +2,7 @@ import type { EventOf } from './events';
 import { decide, failureLines } from './decisionLedger';
 import { checksWords, REVIEW_WORDS } from './pullRequestStatus';
 import type { PullRequestReaction, PullRequestRecord, RunState } from './runState';
+import { counted } from '../text/counted';
 
 type PullRequestEventType =
   | 'pull_request'
@@ -59,7 +60,7 @@ export const PULL_REQUEST_HANDLERS: PullRequestHandlers = {
   pr_fix_pushed(state, e) {
     const reaction = reactionOf(state, e.number, e.reaction);
     reaction.pushed = { commit: e.commit, commits: e.commits };
-    decide(state, e, 'pull_request', `Pull request #${e.number}, reaction ${e.reaction}: pushed ${e.commits} commit(s), now at ${e.commit.slice(0, 10)}`);
+    decide(state, e, 'pull_request', `Pull request #${e.number}, reaction ${e.reaction}: pushed ${counted(e.commits, 'commit')}, now at ${e.commit.slice(0, 10)}`);
   },
   pr_replied(state, e) {
     reactionOf(state, e.number, e.reaction).replied.push(e.commentId);

@@ -1,5 +1,6 @@
 import type { CheckStatus, ReviewVerdict } from './events';
 import type { PullRequestRecord, RunState } from './runState';
+import { counted } from '../text/counted';
 
 /** A pull request's checks in the words every view uses: "checks pass", "failing: lint", "2 check(s) running", "no checks". */
 export function checksWords(checks: ReadonlyArray<{ name: string; status: CheckStatus }>): string {
@@ -7,7 +8,7 @@ export function checksWords(checks: ReadonlyArray<{ name: string; status: CheckS
   const pending = checks.filter((c) => c.status === 'pending').length;
   if (checks.length === 0) return 'no checks';
   if (failing.length) return `failing: ${failing.join(', ')}`;
-  return pending ? `${pending} check(s) running` : 'checks pass';
+  return pending ? `${counted(pending, 'check')} running` : 'checks pass';
 }
 
 export const REVIEW_WORDS: Record<ReviewVerdict, string> = { approved: 'approved', changes_requested: 'changes requested', none: 'no decisive review' };

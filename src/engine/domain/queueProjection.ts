@@ -1,6 +1,7 @@
 import type { EventOf } from './events';
 import { decide, taskOf } from './decisionLedger';
 import type { RunState } from './runState';
+import { counted } from '../text/counted';
 
 type QueueEventType =
   | 'integration_prepared'
@@ -86,7 +87,7 @@ export const QUEUE_HANDLERS: QueueHandlers = {
       state,
       e,
       'overlap',
-      `${e.pairs.length} overlap(s) predicted from the files hints; they ${how}`,
+      `${counted(e.pairs.length, 'overlap')} predicted from the files hints; they ${how}`,
       e.pairs.map((p) => `${p.second} after ${p.first}: both touch ${p.files.join(', ')}`),
     );
   },

@@ -1,4 +1,5 @@
 import { stripTerminalControls } from '../store/inertText';
+import { counted } from '../text/counted';
 
 /**
  * What a failed gate command's output says went wrong, kept for the ledger and for the actor: the
@@ -99,17 +100,17 @@ export function failureExcerpt(output: string): FailureExcerpt {
     const kept: string[] = [];
     for (const block of blocks) {
       if (kept.length >= MAX_LINES) {
-        kept.push(`… and ${blocks.length - blocks.indexOf(block)} more failure(s)`);
+        kept.push(`… and ${counted(blocks.length - blocks.indexOf(block), 'more failure')}`);
         break;
       }
-      kept.push(...block.slice(0, BLOCK_LINES), ...(block.length > BLOCK_LINES ? [`  … (${block.length - BLOCK_LINES} more line(s))`] : []));
+      kept.push(...block.slice(0, BLOCK_LINES), ...(block.length > BLOCK_LINES ? [`  … (${counted(block.length - BLOCK_LINES, 'more line')})`] : []));
     }
     const summary = shape.summary ? lines.filter((l) => shape.summary!.test(l)).slice(-6) : [];
     return { text: [...kept.slice(0, MAX_LINES + 1), ...(summary.length ? ['', ...summary] : [])].join('\n'), shape: shape.name };
   }
   if (lines.length <= HEAD_LINES + TAIL_LINES) return { text: lines.join('\n'), shape: null };
   return {
-    text: [...lines.slice(0, HEAD_LINES), `… (${lines.length - HEAD_LINES - TAIL_LINES} line(s) left out) …`, ...lines.slice(-TAIL_LINES)].join('\n'),
+    text: [...lines.slice(0, HEAD_LINES), `… (${counted(lines.length - HEAD_LINES - TAIL_LINES, 'line')} left out) …`, ...lines.slice(-TAIL_LINES)].join('\n'),
     shape: null,
   };
 }

@@ -4,6 +4,7 @@ import { runProjectGate } from '../run/projectGate';
 import { taskCommits } from '../run/taskCommits';
 import type { RunContext } from '../run/runContext';
 import { findFirstFailingPrefix } from './bisect';
+import { counted } from '../text/counted';
 
 /** At most this many ready tasks are merged and gated together; a failing batch is bisected. */
 export const MAX_BATCH = 8;
@@ -161,7 +162,7 @@ function sendBackConflict(ctx: RunContext, taskId: string, files: string[]): voi
   session.emit({ type: 'merge_conflict', taskId, files });
   session.transition(taskId, 'MERGE_CONFLICTED', `merging it conflicts in ${files.join(', ')}; its agent resolves the conflict`);
   if (session.task(taskId).mergeConflicts > limit) {
-    session.transition(taskId, 'EXCEEDED_LIMIT', `merging still conflicts in ${files.join(', ')} after ${limit} resolution(s)`);
+    session.transition(taskId, 'EXCEEDED_LIMIT', `merging still conflicts in ${files.join(', ')} after ${counted(limit, 'resolution')}`);
   }
 }
 
@@ -170,10 +171,10 @@ function sendBackIntegrationFailure(ctx: RunContext, taskId: string, mergedBefor
   const gate = session.state.integration.lastFailedGate;
   const failed = gate?.commands.find((c) => c.exitCode !== 0);
   const why = failed ? `\`${failed.command}\` ${failed.timedOut ? 'timed out' : `exited ${failed.exitCode}`}` : 'the integration gate failed';
-  const on = mergedBefore ? ` on top of ${mergedBefore} merge(s) that pass` : '';
+  const on = mergedBefore ? ` on top of ${counted(mergedBefore, 'merge')} that pass` : '';
   session.transition(taskId, 'INTEGRATION_GATE_FAILED', `the integration gate fails once it is merged${on}: ${why}`);
   const limit = session.state.config.maxGateFixAttempts;
   if (session.task(taskId).gateFailures >= limit) {
-    session.transition(taskId, 'EXCEEDED_LIMIT', `gate still failing after ${limit} attempt(s), the last on integration: ${why}`);
+    session.transition(taskId, 'EXCEEDED_LIMIT', `gate still failing after ${counted(limit, 'attempt')}, the last on integration: ${why}`);
   }
 }

@@ -1,5 +1,6 @@
 import type { RunState } from '../domain/runState';
 import { TASK_STATE_WORDS } from '../domain/stateWords';
+import { counted } from '../text/counted';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
 const money = (usd: number): string => (usd === 0 ? '$0' : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`);
@@ -28,7 +29,7 @@ export function pullRequestBody(state: RunState): string {
   const skipped = state.taskOrder.filter((id) => state.tasks[id]!.state === 'SKIPPED');
   if (skipped.length) lines.push(`**Not included (skipped):** ${skipped.map((id) => `\`${id}\``).join(', ')}.`);
   lines.push(
-    `**Usage:** ${state.usage.calls} agent call(s), ${money(state.usage.total.costUsd)}.`,
+    `**Usage:** ${counted(state.usage.calls, 'agent call')}, ${money(state.usage.total.costUsd)}.`,
     '',
     `<sub>Opened by Taskloom from run \`${state.runId}\`; every decision is in \`.taskloom/runs/${state.runId}/DECISIONS.md\`.</sub>`,
   );

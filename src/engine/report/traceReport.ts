@@ -6,6 +6,7 @@ import { countTasks, type TaskCounts } from '../domain/taskCounts';
 import { taskTimings, type TaskTimings, type TimingClock } from '../domain/taskTimings';
 import type { TaskState } from '../domain/taskStates';
 import type { TokenUsage } from '../domain/usage';
+import { counted } from '../text/counted';
 
 /** What `taskloom trace --json` prints: one stable, documented shape derived from the projection. */
 export interface TraceReport {
@@ -127,10 +128,10 @@ export function buildTraceReport(state: RunState, clock?: TimingClock): TraceRep
 }
 
 
-/** Where a pull request stands, in the words the CLI, the Runs tree and the run view all use: "checks pass; approved; 2 fix(es) pushed". */
+/** Where a pull request stands, in the words the CLI, the Runs tree and the run view all use: "checks pass; approved; 2 fixes pushed". */
 export function pullRequestWords(pr: PullRequestSummary): string {
   const checks = pr.checks ? checksWords(pr.checks) : 'not watched yet';
   const review = pr.review ? `; ${REVIEW_WORDS[pr.review]}` : '';
-  const fixes = pr.fixesPushed || pr.fixesFailed ? `; ${pr.fixesPushed} fix(es) pushed${pr.fixesFailed ? `, ${pr.fixesFailed} failed` : ''}` : '';
+  const fixes = pr.fixesPushed || pr.fixesFailed ? `; ${counted(pr.fixesPushed, 'fix', 'fixes')} pushed${pr.fixesFailed ? `, ${pr.fixesFailed} failed` : ''}` : '';
   return `${checks}${review}${fixes}`;
 }

@@ -33,6 +33,7 @@ import { newRunId } from './runId';
 import type { RunContext } from './runContext';
 import { RunSession } from './runSession';
 import { isKnownRun, recordKnownRun, stateDir } from './runProvenance';
+import { counted } from '../text/counted';
 
 export interface EngineOptions {
   /** What is driving the workspace, shown to a second process that finds the lock. */
@@ -69,7 +70,7 @@ export class TaskloomEngine {
       try {
         const registryFile = processRegistryFile(repo.root);
         const stopped = await stopLeftoverProcessGroups(registryFile);
-        if (stopped) warnings.push(`stopped ${stopped} agent or gate process group(s) left running by a Taskloom process that died`);
+        if (stopped) warnings.push(`stopped ${counted(stopped, 'agent or gate process group')} left running by a Taskloom process that died`);
         childRegistry.persistTo(repo.root, registryFile);
       } catch (error) {
         warnings.push(

@@ -10,6 +10,7 @@ import { isShutdown, type DriveOutcome } from './engineShutdown';
 import { runProjectGate } from './projectGate';
 import type { RunContext } from './runContext';
 import { runTask } from './taskLoop';
+import { counted } from '../text/counted';
 
 /**
  * Drives a run from wherever its state is to an end. Two kinds of work go on side by side:
@@ -160,7 +161,7 @@ function cancelRemaining(ctx: RunContext): string {
     session.transition(taskId, 'CANCELLED', 'the run was cancelled before this task started');
     cancelled += 1;
   }
-  return `cancelled by the user (${cancelled} task(s) had not started)`;
+  return `cancelled by the user (${counted(cancelled, 'task')} had not started)`;
 }
 
 /** The run stays unfinished (no run_finished): the next process resumes it where it stopped. */

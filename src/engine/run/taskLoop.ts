@@ -18,6 +18,7 @@ import { agentLabel, taskCommits } from './taskCommits';
 import { cancel, handleAgentFailure, STOP, stoppedByBudget, type StepOutcome } from './stepOutcome';
 import { startBuilding, takeInIntegration, type TaskStart } from './taskStart';
 import { setUpWorktree } from './worktreeSetup';
+import { counted } from '../text/counted';
 
 /**
  * One task from where it stands (PENDING, or sent back by the merge queue) to GREEN, back in the
@@ -87,7 +88,7 @@ async function buildStep(ctx: RunContext, task: PlanTask, path: string, feedback
     session.emit({ type: 'work_committed', taskId: task.id, attempt: view.attempt, ...committed });
     warnAboutOverlaps(ctx, task.id, committed.filesChanged);
   }
-  const changed = committed ? `${committed.filesChanged.length} file(s) changed` : 'no file changes';
+  const changed = committed ? `${counted(committed.filesChanged.length, 'file')} changed` : 'no file changes';
   session.transition(task.id, 'BUILD_FINISHED', `actor finished attempt ${view.attempt} (${changed})`);
   return { next: 'continue' };
 }
@@ -155,7 +156,7 @@ async function gateStep(ctx: RunContext, taskId: string, path: string): Promise<
   const why = failed ? `\`${failed.command}\` ${failed.timedOut ? 'timed out' : `exited ${failed.exitCode}`}` : 'gate failed';
   session.transition(taskId, 'MECHANICAL_FAILED', why);
   if (session.task(taskId).gateFailures >= config.maxGateFixAttempts) {
-    session.transition(taskId, 'EXCEEDED_LIMIT', `gate still failing after ${config.maxGateFixAttempts} attempt(s): ${why}`);
+    session.transition(taskId, 'EXCEEDED_LIMIT', `gate still failing after ${counted(config.maxGateFixAttempts, 'attempt')}: ${why}`);
     return STOP;
   }
   session.transition(taskId, 'RETRY_BUILD', `retrying with the gate output (${why})`);
@@ -176,7 +177,7 @@ function unchangedAttempt(ctx: RunContext, taskId: string, failed: GateSummary, 
   const why = `attempt ${attempt} changed no file; \`${command}\` still fails`;
   session.transition(taskId, 'MECHANICAL_FAILED', why);
   if (session.task(taskId).gateFailures >= config.maxGateFixAttempts) {
-    session.transition(taskId, 'EXCEEDED_LIMIT', `gate still failing after ${config.maxGateFixAttempts} attempt(s): ${why}`);
+    session.transition(taskId, 'EXCEEDED_LIMIT', `gate still failing after ${counted(config.maxGateFixAttempts, 'attempt')}: ${why}`);
     return STOP;
   }
   session.transition(taskId, 'RETRY_BUILD', `retrying: ${why}`);
@@ -241,7 +242,7 @@ async function reviewStep(ctx: RunContext, task: PlanTask, path: string): Promis
   const blocking = blockingFindings(verdict);
   session.emit({ type: 'critic_verdict', taskId: task.id, review, verdict, blocking: blocking.length });
   if (blocking.length === 0) {
-    const nits = verdict.findings.length ? ` (${verdict.findings.length} non-blocking finding(s))` : '';
+    const nits = verdict.findings.length ? ` (${counted(verdict.findings.length, 'non-blocking finding')})` : '';
     session.transition(task.id, 'CRITIC_GREEN', `critic: ${verdict.summary}${nits}`);
     await queueForMerge(ctx, task.id);
     return STOP;
@@ -258,10 +259,10 @@ async function reviewStep(ctx: RunContext, task: PlanTask, path: string): Promis
     return STOP;
   }
   if (session.task(task.id).reviewCycles >= config.maxReviewCycles) {
-    session.transition(task.id, 'EXCEEDED_LIMIT', `critic still requires changes after ${config.maxReviewCycles} review(s)`);
+    session.transition(task.id, 'EXCEEDED_LIMIT', `critic still requires changes after ${counted(config.maxReviewCycles, 'review')}`);
     return STOP;
   }
-  session.transition(task.id, 'RETRY_BUILD', `retrying with ${blocking.length} critic finding(s)`);
+  session.transition(task.id, 'RETRY_BUILD', `retrying with ${counted(blocking.length, 'critic finding')}`);
   return { next: 'continue', feedback: { kind: 'critic', summary: verdict.summary, findings: blocking } };
 }
 

@@ -4,6 +4,7 @@ import type { ActorFeedback } from '../loop/prompts';
 import type { RunContext } from './runContext';
 import { taskCommits } from './taskCommits';
 import { taskPort } from './taskEnv';
+import { counted } from '../text/counted';
 
 /** Where a task's loop begins: building, resolving the conflict its worktree holds, or gating what it already has. */
 export interface TaskStart {
@@ -79,7 +80,7 @@ export async function takeInIntegration(ctx: RunContext, task: PlanTask): Promis
       session.emit({ type: 'merge_conflict', taskId: task.id, files: synced.conflicts });
       session.transition(task.id, 'MERGE_CONFLICTED', `taking in integration conflicts in ${synced.conflicts.join(', ')}`);
       if (session.task(task.id).mergeConflicts > limit) {
-        session.transition(task.id, 'EXCEEDED_LIMIT', `merging still conflicts in ${synced.conflicts.join(', ')} after ${limit} resolution(s)`);
+        session.transition(task.id, 'EXCEEDED_LIMIT', `merging still conflicts in ${synced.conflicts.join(', ')} after ${counted(limit, 'resolution')}`);
         return undefined;
       }
     }

@@ -2,6 +2,7 @@ import type { TaskState } from '../domain/taskStates';
 import { remainingChainLengths } from '../plan/planGraph';
 import { OverlapIndex, predictOverlaps } from './overlap';
 import { pickTasksToStart, type SchedulableTask } from './scheduler';
+import { counted } from '../text/counted';
 
 /** A task for simulation: how long it runs is known up front. */
 export interface SimTask {
@@ -37,7 +38,7 @@ export function simulateMakespan(
       finishAt.set(id, now + tasks.find((t) => t.id === id)!.duration);
     }
     if (finishAt.size === 0) {
-      throw new Error(`simulation stuck at t=${now}: ${tasks.length - done} task(s) can never start (cycle or unknown dependency)`);
+      throw new Error(`simulation stuck at t=${now}: ${counted(tasks.length - done, 'task')} can never start (cycle or unknown dependency)`);
     }
     now = Math.min(...finishAt.values());
     // Everything finishing at the same instant completes together before the next pick.

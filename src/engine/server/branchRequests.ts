@@ -5,6 +5,7 @@ import { checkedRunId } from './checkedParams';
 import type { ServerOutput } from './serverOutput';
 import { UserError } from './userError';
 import type { WorkspaceHosts } from './workspaceHosts';
+import { counted } from '../text/counted';
 
 /**
  * Applies a completed run to the user's current branch in the main worktree (refused on a dirty
@@ -22,7 +23,7 @@ export async function applyIntegrationBranch(hosts: WorkspaceHosts, output: Serv
     output.log(
       applied.alreadyApplied
         ? `Run ${runId} was already applied to ${applied.branch}`
-        : `Applied run ${runId} to ${applied.branch} (${history}, ${applied.commits} commit(s)): now at ${applied.commit.slice(0, 10)}, ${applied.files.length} file(s) changed`,
+        : `Applied run ${runId} to ${applied.branch} (${history}, ${counted(applied.commits, 'commit')}): now at ${applied.commit.slice(0, 10)}, ${counted(applied.files.length, 'file')} changed`,
     );
     const { branch, commit, files, commits, alreadyApplied, leftOut } = applied;
     return { branch, commit, files, commits, alreadyApplied, leftOut: leftOut.map(({ taskId, title }) => ({ taskId, title })) };
@@ -41,6 +42,6 @@ export async function discardRun(hosts: WorkspaceHosts, output: ServerOutput, pa
     host.assertIdle(runId);
     const removed = await discardRunFor(engine, engine.session(runId), params.force === true);
     output.findings({ folder: params.folder, runId, findings: [] });
-    output.log(`Discarded run ${runId}: ${removed.worktrees.length} worktree(s), ${removed.branches.length} branch(es) removed`);
+    output.log(`Discarded run ${runId}: ${counted(removed.worktrees.length, 'worktree')}, ${counted(removed.branches.length, 'branch', 'branches')} removed`);
   });
 }

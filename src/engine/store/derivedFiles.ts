@@ -6,6 +6,7 @@ import { totalTokens } from '../domain/usage';
 import { writeFileAtomic } from './atomicWrite';
 import { codeText, inlineText } from './inertText';
 import type { RunPaths } from './paths';
+import { counted } from '../text/counted';
 
 /** `run.json`: where the run stands, for scripts and people who do not want to fold the log. */
 export interface RunStatusFile {
@@ -159,7 +160,7 @@ export function renderDecisionsMarkdown(state: RunState): string {
     const usage = state.usage.byRole[role];
     if (usage) out.push(usageRow(role, usage));
   }
-  out.push(usageRow('**Total**', state.usage.total), '', `${state.usage.calls} agent call(s).`, '');
+  out.push(usageRow('**Total**', state.usage.total), '', `${counted(state.usage.calls, 'agent call')}.`, '');
 
   if (state.warnings.length) {
     out.push('## Warnings', '', state.warnings.map((w) => `- ${inlineText(w)}`).join('\n'), '');

@@ -11,6 +11,7 @@ import { runPaths, taskloomPaths, type RunPaths, type TaskloomPaths } from './pa
 import { compareNewestFirst, indexEntryOf, rebuildIndex, reconcileIndex } from './runIndex';
 import { loadRunState } from './runLoader';
 import { StateDb, type RunIndexEntry } from './stateDb';
+import { counted } from '../text/counted';
 
 export type RunCreatedBody = Extract<RunEventBody, { type: 'run_created' }>;
 
@@ -138,7 +139,7 @@ export class RunStore {
         // Runs on disk but no index: it was deleted (or lost before its first write). Said, and
         // written back at once, like a corrupt one.
         warnings.push(
-          `${paths.stateDb} was missing; the index was rebuilt from the event logs (${found} run(s))${readOnly ? ' in memory (read-only, nothing was written)' : ''}`,
+          `${paths.stateDb} was missing; the index was rebuilt from the event logs (${counted(found, 'run')})${readOnly ? ' in memory (read-only, nothing was written)' : ''}`,
         );
         if (!readOnly) store.writeDb();
       }

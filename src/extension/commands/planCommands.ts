@@ -8,6 +8,7 @@ import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
 import type { RunRef } from './runRef';
 import { approveAndDrive } from './startGoal';
+import { counted } from '../../engine/text/counted';
 
 export const PLAN_SCHEME = 'taskloom-plan';
 
@@ -55,7 +56,7 @@ export async function reviewPlan(services: Services, ref: RunRef): Promise<void>
   await vscode.window.showTextDocument(planUri(ref), { preview: true, preserveFocus: true });
   const tasks = state.plan.tasks.length;
   const choice = await vscode.window.showInformationMessage(
-    `Taskloom drafted ${tasks} task(s) for "${plainText(state.goal, 80)}". Start the run with this plan?`,
+    `Taskloom drafted ${counted(tasks, 'task')} for "${plainText(state.goal, 80)}". Start the run with this plan?`,
     'Approve',
     'Edit',
     'Cancel Run',
@@ -102,7 +103,7 @@ export function watchPlanEdits(services: Services, diagnostics: vscode.Diagnosti
         document.uri,
         problems.map((p) => new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), p, vscode.DiagnosticSeverity.Error)),
       );
-      void vscode.window.showErrorMessage(`The plan has ${problems.length} problem(s); see the Problems panel. Fix and save again.`);
+      void vscode.window.showErrorMessage(`The plan has ${counted(problems.length, 'problem')}; see the Problems panel. Fix and save again.`);
       return;
     }
     diagnostics.delete(document.uri);
@@ -121,7 +122,7 @@ export async function approvePlanFromEdit(services: Services, ref: RunRef): Prom
   if (open) {
     const checked = await services.engine.request(CheckPlanRequest.type, { text: open.getText(), source: file });
     if (!checked.plan) {
-      void vscode.window.showErrorMessage(`Taskloom: the edited plan has ${checked.problems.length} problem(s): ${checked.problems.join('; ')}`);
+      void vscode.window.showErrorMessage(`Taskloom: the edited plan has ${counted(checked.problems.length, 'problem')}: ${checked.problems.join('; ')}`);
       return;
     }
     plan = checked.plan;

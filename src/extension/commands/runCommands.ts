@@ -11,12 +11,11 @@ import { confirmUnknownRun, showError, userData } from '../engine/userErrors';
 import { log } from '../logger';
 import type { Services } from '../services';
 import { readRunSettings } from '../settings';
-import { runPhase, plainText } from '../tree/presentation';
-import type { RunEntry } from '../state/runsModel';
+import { plainText } from '../tree/presentation';
+import { isResumable } from '../state/resumable';
 import { pickFolder, pickRun, type RunRef } from './runRef';
+import { counted } from '../../engine/text/counted';
 
-const RESUMABLE = new Set(['stopped', 'paused', 'needs_human', 'failed', 'cancelled']);
-export const isResumable = (entry: RunEntry): boolean => RESUMABLE.has(runPhase(entry.summary, entry.state?.plan.tasks.length));
 
 export interface TrustOptions {
   /** Drive a run not started by Taskloom on this machine without asking (tests, automation that already asked). */
@@ -98,7 +97,7 @@ export async function applyIntegration(services: Services, arg?: unknown, option
       `Merge the green work of "${plainText(state.goal, 80)}" into your current branch?`,
       {
         modal: true,
-        detail: `${state.integration.merged.length} task(s) from ${state.integration.branch ?? 'the integration branch'} are merged into the branch checked out in ${ref.folder}. Your working tree must be clean.`,
+        detail: `Applying brings ${counted(state.integration.merged.length, 'merged task')} from ${state.integration.branch ?? 'the integration branch'} into the branch checked out in ${ref.folder}. Your working tree must be clean.`,
       },
       'Apply',
     );
@@ -111,7 +110,7 @@ export async function applyIntegration(services: Services, arg?: unknown, option
     void vscode.window.showInformationMessage(
       result.alreadyApplied
         ? `Taskloom: this run is already in ${result.branch}; nothing to apply.`
-        : `Taskloom applied ${result.files.length} changed file(s) to ${result.branch} as ${result.commits} commit(s) (now at ${result.commit.slice(0, 10)}).${leftOut}`,
+        : `Taskloom applied ${counted(result.files.length, 'changed file')} to ${result.branch} as ${counted(result.commits, 'commit')} (now at ${result.commit.slice(0, 10)}).${leftOut}`,
     );
   } catch (error) {
     showError('apply the integration', error);
@@ -146,8 +145,8 @@ export async function doctor(services: Services, folderArg?: string): Promise<vo
     const failed = checks.filter((c) => c.status === 'fail');
     const warned = checks.filter((c) => c.status === 'warn');
     const summary = failed.length
-      ? `Taskloom Doctor: ${failed.length} problem(s) block a run: ${failed.map((c) => `${c.label}: ${c.text}`).join('; ')}`
-      : `Taskloom Doctor: ready to run${warned.length ? ` (${warned.length} warning(s))` : ''}.`;
+      ? `Taskloom Doctor: ${counted(failed.length, 'problem')} block a run: ${failed.map((c) => `${c.label}: ${c.text}`).join('; ')}`
+      : `Taskloom Doctor: ready to run${warned.length ? ` (${counted(warned.length, 'warning')})` : ''}.`;
     const show = failed.length ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
     void show(summary, 'Show Details').then((choice) => choice === 'Show Details' && log.show(true));
   } catch (error) {

@@ -7,6 +7,7 @@ import { isAutopilot, readRunSettings } from '../settings';
 import { pickFolder } from './runRef';
 import { reviewPlan } from './planCommands';
 import { showDriveProgress } from '../driveProgress';
+import { counted } from '../../engine/text/counted';
 
 /** Arguments for scripted use (tests, keybindings): any part left out is asked for. */
 export interface StartGoalArgs {
@@ -46,7 +47,7 @@ export async function startGoal(services: Services, args: StartGoalArgs = {}): P
   services.controller.model.setActive(folder, result.runId, false);
   if (result.ignoredChanges.length) {
     void vscode.window.showInformationMessage(
-      `Taskloom works from your last commit; ${result.ignoredChanges.length} uncommitted change(s) are not part of the run: ${result.ignoredChanges.slice(0, 5).join(', ')}${result.ignoredChanges.length > 5 ? '…' : ''}`,
+      `Taskloom works from your last commit; ${counted(result.ignoredChanges.length, 'uncommitted change')} left out of the run: ${result.ignoredChanges.slice(0, 5).join(', ')}${result.ignoredChanges.length > 5 ? '…' : ''}`,
     );
   }
   if (isAutopilot(folder)) {

@@ -1,12 +1,19 @@
 import type { RunState } from '../../engine/domain/runState';
 import { isWaitingForHuman } from '../../engine/domain/taskStates';
+import { resumeOutlook } from '../../engine/domain/resumeOutlook';
 import type { RunListEntry } from '../../protocol/engineProtocol';
+import { runPhase } from '../tree/presentation';
+import { counted } from '../../engine/text/counted';
 
 /** Something only the human can move on: one row of the Needs You view. */
 export type AttentionItem =
   | { kind: 'task'; folder: string; runId: string; taskId: string; label: string; reason: string }
   | { kind: 'planApproval'; folder: string; runId: string; label: string; reason: string }
   | { kind: 'paused'; folder: string; runId: string; label: string; reason: string }
+  /** Nobody drives it and Resume would work on (the window or the engine went away mid-run). */
+  | { kind: 'stopped'; folder: string; runId: string; label: string; reason: string }
+  /** Planning failed: there is nothing to resume, only to plan again or discard. */
+  | { kind: 'planFailed'; folder: string; runId: string; label: string; reason: string }
   | { kind: 'conflict'; folder: string; runId: string; taskId: string; label: string; reason: string };
 
 /** A plan that is drafted and waits for Approve / Edit / Cancel (nobody is planning it any more). */
@@ -18,11 +25,16 @@ export function attentionItems(folder: string, summary: RunListEntry, state: Run
   const base = { folder, runId: summary.runId };
   const items: AttentionItem[] = [];
   if (awaitsApproval(summary, state)) {
-    items.push({ ...base, kind: 'planApproval', label: `Review the plan: ${summary.goal}`, reason: `${state?.plan.tasks.length ?? '?'} task(s) drafted` });
+    items.push({ ...base, kind: 'planApproval', label: `Review the plan: ${summary.goal}`, reason: state ? `${counted(state.plan.tasks.length, 'task')} drafted` : 'a plan is drafted' });
   }
   if (!state) return items;
+  const phase = runPhase(summary, state.plan.tasks.length);
   if (state.status === 'paused') {
     items.push({ ...base, kind: 'paused', label: `Run paused: ${state.goal}`, reason: state.pausedReason ?? 'paused' });
+  } else if (phase === 'stopped' && resumeOutlook(state).kind === 'works') {
+    items.push({ ...base, kind: 'stopped', label: `Run stopped: ${state.goal}`, reason: `at ${summary.done} of ${summary.total} tasks; Resume goes on where it stopped` });
+  } else if (state.status === 'failed' && state.plan.tasks.length === 0) {
+    items.push({ ...base, kind: 'planFailed', label: `Planning failed: ${state.goal}`, reason: state.finishedSummary ?? 'the planner gave no plan' });
   }
   // Only what waits for a person: a conflict its agent is still resolving is not theirs yet.
   for (const taskId of state.taskOrder) {

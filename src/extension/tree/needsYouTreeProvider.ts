@@ -1,13 +1,15 @@
 import * as vscode from 'vscode';
 import type { RunsController } from '../runsController';
 import { attentionItems, type AttentionItem } from '../state/attention';
-import { plainText, taskContextValue } from './presentation';
+import { plainText, runWhen, taskContextValue } from './presentation';
 
 const ICONS: Record<AttentionItem['kind'], string> = {
   task: 'warning',
   planApproval: 'checklist',
   paused: 'debug-pause',
   conflict: 'git-merge',
+  stopped: 'debug-disconnect',
+  planFailed: 'error',
 };
 
 /**
@@ -45,8 +47,14 @@ export class NeedsYouTreeProvider implements vscode.TreeDataProvider<AttentionIt
 
   getTreeItem(item: AttentionItem): vscode.TreeItem {
     const tree = new vscode.TreeItem(plainText(item.label, 120), vscode.TreeItemCollapsibleState.None);
-    tree.description = plainText(item.reason, 160);
-    tree.tooltip = plainText(item.reason, 2000);
+    // Which run it belongs to: two runs of one goal differ by when they started.
+    const summary = this.controller.model.run(item.folder, item.runId)?.summary;
+    const run = summary ? `${plainText(summary.goal || summary.runId, 32)}, ${runWhen(summary.createdAt)}` : item.runId;
+    tree.description = 'taskId' in item ? `${plainText(item.reason, 100)} · ${run}` : plainText(item.reason, 160);
+    tree.tooltip = new vscode.MarkdownString()
+      .appendText(`Run "${plainText(summary?.goal || item.runId, 200)}" (${item.runId}), started ${summary ? new Date(summary.createdAt).toLocaleString() : '?'}`)
+      .appendMarkdown('\n\n')
+      .appendText(plainText(item.reason, 2000));
     tree.iconPath = new vscode.ThemeIcon(ICONS[item.kind], new vscode.ThemeColor(item.kind === 'task' ? 'errorForeground' : 'charts.yellow'));
     tree.id = `${item.kind}:${item.folder}:${item.runId}:${'taskId' in item ? item.taskId : ''}`;
     switch (item.kind) {
@@ -60,8 +68,16 @@ export class NeedsYouTreeProvider implements vscode.TreeDataProvider<AttentionIt
         tree.contextValue = 'run.awaitingApproval.awaitingApproval';
         tree.command = { command: 'taskloom.reviewPlan', title: 'Review Plan', arguments: [item] };
         break;
+      case 'stopped':
+        tree.contextValue = 'run.stopped.resumable';
+        tree.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [item] };
+        break;
+      case 'planFailed':
+        tree.contextValue = 'run.failed';
+        tree.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [item] };
+        break;
       case 'paused':
-        tree.contextValue = 'run.paused';
+        tree.contextValue = 'run.paused.resumable';
         tree.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [item] };
         break;
       case 'conflict': {

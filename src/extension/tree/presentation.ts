@@ -79,9 +79,12 @@ const PHASE_WORDS: Record<keyof typeof RUN_LOOK, string> = {
 };
 export const phaseWords = (phase: keyof typeof RUN_LOOK): string => PHASE_WORDS[phase];
 
-/** `contextValue` of a run row: `run.<phase>[.integrated]`, matched by the menus in package.json. */
-export function runContextValue(phase: keyof typeof RUN_LOOK, integrated: boolean): string {
-  return `run.${phase}${phase === 'awaitingApproval' ? '.awaitingApproval' : ''}${integrated ? '.integrated' : ''}`;
+/**
+ * `contextValue` of a run row: `run.<phase>[.integrated][.resumable]`, matched by the menus in
+ * package.json; resumable only where Resume would work on (state/resumable.ts).
+ */
+export function runContextValue(phase: keyof typeof RUN_LOOK, integrated: boolean, resumable = false): string {
+  return `run.${phase}${phase === 'awaitingApproval' ? '.awaitingApproval' : ''}${integrated ? '.integrated' : ''}${resumable ? '.resumable' : ''}`;
 }
 
 /**
@@ -92,6 +95,13 @@ export const taskContextValue = (task: TaskView): string =>
   `task.${task.state}${task.branch ? '.hasBranch' : ''}${task.worktreePath ? '.hasWorktree' : ''}${allowedHumanActions(task)
     .map((a) => `.can-${a}`)
     .join('')}`;
+
+/** When a run was started, short enough for a row: "17:02" today, "Nov 30, 17:02" before. */
+export function runWhen(iso: string, now = new Date()): string {
+  const at = new Date(iso);
+  const time = at.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+  return at.toDateString() === now.toDateString() ? time : `${at.toLocaleDateString('en-US', { month: 'short', day: 'numeric' })}, ${time}`;
+}
 
 export function formatCost(usd: number): string {
   if (usd === 0) return '$0';

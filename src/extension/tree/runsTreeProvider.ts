@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { AttemptRecord, RunState, TaskView, TransitionRecord } from '../../engine/domain/runState';
 import type { RunsController } from '../runsController';
 import type { ModelChange, RunEntry } from '../state/runsModel';
+import { isResumable } from '../state/resumable';
 import {
   formatCost,
   formatDuration,
@@ -10,6 +11,7 @@ import {
   RUN_LOOK,
   runContextValue,
   runPhase,
+  runWhen,
   TASK_LOOK,
   taskContextValue,
   taskDescription,
@@ -17,6 +19,7 @@ import {
   PULL_REQUEST_LOOK,
 } from './presentation';
 import { pullRequestSummaries, pullRequestWords } from '../../engine/report/traceReport';
+import { TASK_STATE_WORDS } from '../../engine/domain/stateWords';
 import { taskTimings } from '../../engine/domain/taskTimings';
 import { timingWords } from '../../engine/report/timingWords';
 import { formatBytes } from '../../engine/text/formatBytes';
@@ -236,7 +239,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
 
   private buildRunItem(node: Extract<RunsNode, { kind: 'run' }>): vscode.TreeItem {
     const entry = this.controller.model.run(node.folder, node.runId);
-    const item = new vscode.TreeItem(plainText(entry?.summary.goal || node.runId, 120), vscode.TreeItemCollapsibleState.Collapsed);
+    // A short label leaves the row room for its phase and date at the view's default width.
+    const item = new vscode.TreeItem(plainText(entry?.summary.goal || node.runId, 48), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = node.id;
     if (!entry) return item;
     const { summary, state } = entry;
@@ -246,8 +250,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     // its task rows. The cost is in the tooltip, on each task row and in the status bar.
     // The disk its worktrees hold changes only when the runs are listed again, so it costs no redraws.
     const disk = summary.diskBytes ? ` · ${formatBytes(summary.diskBytes)}` : '';
-    item.description = `${summary.done}/${summary.total} done · ${phaseWords(phase)}${disk}`;
-    item.contextValue = runContextValue(phase, Boolean(state?.integration.branch));
+    item.description = `${phaseWords(phase)} · ${summary.done}/${summary.total} done · ${runWhen(summary.createdAt)}${disk}`;
+    item.contextValue = runContextValue(phase, Boolean(state?.integration.branch), isResumable(entry));
     item.tooltip = runTooltip(entry, phaseWords(phase));
     if (this.controller.model.runs(node.folder)[0]?.summary.runId === node.runId && phase !== 'completed') {
       item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
@@ -269,7 +273,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     item.contextValue = taskContextValue(task);
     const tip = new vscode.MarkdownString();
     tip.appendMarkdown('**').appendText(`${task.id}: ${plainText(task.title)}`).appendMarkdown('**\n\n');
-    tip.appendText(`${task.state} — ${plainText(task.lastReason || 'not started')}`);
+    tip.appendText(`${TASK_STATE_WORDS[task.state]} — ${plainText(task.lastReason || 'not started')}`);
     if (task.dependsOn.length) tip.appendMarkdown('\n\n').appendText(`After: ${task.dependsOn.join(', ')}`);
     if (task.branch) tip.appendMarkdown('\n\n').appendText(`Branch: ${task.branch}`);
     if (task.transitions.length) tip.appendMarkdown('\n\n').appendText(timingWords(timings, formatDuration));
@@ -310,7 +314,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
   }
 
   private transitionItem(node: RunsNode, t: TransitionRecord | undefined): vscode.TreeItem {
-    const item = new vscode.TreeItem(t ? `${t.from} → ${t.to}` : '?', vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(t ? `${TASK_STATE_WORDS[t.from]} → ${TASK_STATE_WORDS[t.to]}` : '?', vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
     if (!t) return item;
     item.description = `${new Date(t.at).toLocaleTimeString()} · ${plainText(t.reason, 120)}`;

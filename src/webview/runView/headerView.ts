@@ -8,6 +8,7 @@ import { formatTokens, formatUsd } from './format';
 import { runProgress } from './runModel';
 import { LEGEND_STATES, RUN_STATUS_LOOK, TASK_STATE_LOOK, toneClass } from './stateStyle';
 import { displayText, oneLine } from './text';
+import { counted } from '../../engine/text/counted';
 
 export class HeaderView {
   readonly element = h('header', { class: 'run-header' });
@@ -41,7 +42,7 @@ export class HeaderView {
         h('span', { class: 'fact', title: 'Dollars spent by every agent call' }, icon('credit-card'), formatUsd(usage.costUsd)),
         h(
           'span',
-          { class: 'fact', title: `${totalTokens(usage).toLocaleString('en-US')} tokens in ${state.usage.calls} agent call(s)` },
+          { class: 'fact', title: `${totalTokens(usage).toLocaleString('en-US')} tokens in ${counted(state.usage.calls, 'agent call')}` },
           icon('symbol-event'),
           `${formatTokens(totalTokens(usage))} tokens`,
         ),
@@ -64,7 +65,7 @@ export class HeaderView {
         ? h(
             'details',
             { class: 'run-warnings' },
-            h('summary', {}, icon('warning'), `${state.warnings.length} warning(s)`),
+            h('summary', {}, icon('warning'), `${counted(state.warnings.length, 'warning')}`),
             h('ul', {}, ...state.warnings.slice(-50).map((w) => h('li', {}, oneLine(w, 600)))),
           )
         : null,

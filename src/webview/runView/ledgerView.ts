@@ -7,6 +7,7 @@ import { formatClock } from './format';
 import { filterDecisions, LEDGER_PAGE_SIZE, matches, parseLedgerQuery } from './ledgerFilter';
 import { DECISION_ICON, decisionTone, toneClass } from './stateStyle';
 import { displayText, oneLine } from './text';
+import { counted } from '../../engine/text/counted';
 
 const SEARCH_DELAY_MS = 150;
 
@@ -154,7 +155,7 @@ function buildEntry(d: Decision): HTMLElement {
     actions.push(h('button', { class: 'link', type: 'button', ...actionAttrs('integration-diff'), title: 'Open the integration diff' }, icon('git-compare'), 'integration diff'));
   }
   const details = (d.details ?? []).map(displayText);
-  const shownDetails = details.length > DETAIL_LINES ? [...details.slice(0, DETAIL_LINES), `… ${details.length - DETAIL_LINES} more line(s)`] : details;
+  const shownDetails = details.length > DETAIL_LINES ? [...details.slice(0, DETAIL_LINES), `… ${counted(details.length - DETAIL_LINES, 'more line')}`] : details;
   return h(
     'li',
     { class: `entry kind-${d.kind}`, 'data-seq': d.seq },

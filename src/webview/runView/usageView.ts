@@ -6,6 +6,7 @@ import { h, s } from './dom';
 import { formatTokens, formatUsd } from './format';
 import { oneLine } from './text';
 import { topBars, usageTables, type ChartBar, type UsageRow } from './usageModel';
+import { counted } from '../../engine/text/counted';
 
 const TOP_TASKS = 20;
 
@@ -56,7 +57,7 @@ export class UsageView {
     this.total.replaceChildren(
       h('strong', {}, formatUsd(t.costUsd)),
       ` · ${formatTokens(totalTokens(t))} tokens (${formatTokens(t.inputTokens)} in, ${formatTokens(t.outputTokens)} out, `,
-      `${formatTokens(t.cacheReadTokens + t.cacheWriteTokens)} cache) · ${tables.calls} agent call(s)`,
+      `${formatTokens(t.cacheReadTokens + t.cacheWriteTokens)} cache) · ${counted(tables.calls, 'agent call')}`,
     );
     this.charts.replaceChildren(
       h('section', { class: 'chart-card' }, h('h2', {}, `${what} per role`), barChart(roles.bars, unit, 'role')),

@@ -40,7 +40,7 @@ suite('A pull request kept green from the editor', function () {
       'the pull request to be green',
       async () => {
         const row = await prRow();
-        return row && /^checks pass; approved; 2 fix\(es\) pushed$/.test(String(row.description)) ? row : undefined;
+        return row && /^checks pass; approved; 2 fixes pushed$/.test(String(row.description)) ? row : undefined;
       },
       240_000,
     );
@@ -63,7 +63,7 @@ suite('A pull request kept green from the editor', function () {
       const texts = await readTexts({ selector: '.run-pull-request', frames: WEBVIEW_FRAMES }).catch(() => []);
       return texts.find((t) => t.includes('Pull request #1'));
     });
-    assert.match(header, /Pull request #1 open · checks pass; approved; 2 fix\(es\) pushed/);
+    assert.match(header, /Pull request #1 open · checks pass; approved; 2 fixes pushed/);
     await takeScreenshot('pull-request-run-view');
   });
 });

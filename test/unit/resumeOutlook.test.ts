@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Plan } from '../../src/engine/domain/plan';
+import { foldEvents } from '../../src/engine/domain/projection';
+import { resumeOutlook } from '../../src/engine/domain/resumeOutlook';
+import { EventBuilder } from '../helpers/eventBuilder';
+
+const plan: Plan = {
+  goal: 'g',
+  tasks: [
+    { id: 'a', title: 'a', description: 'a', acceptance: [], dependsOn: [] },
+    { id: 'b', title: 'b', description: 'b', acceptance: [], dependsOn: ['a'] },
+    { id: 'c', title: 'c', description: 'c', acceptance: [], dependsOn: [] },
+  ],
+};
+
+describe('resumeOutlook: Resume is offered only where it would work', () => {
+  it('a run stopped mid-build works on: the interrupted task and what waits for nobody', () => {
+    const b = new EventBuilder('r', plan);
+    b.move('a', 'BUILD_STARTED');
+    assert.deepEqual(resumeOutlook(foldEvents(b.events)!), { kind: 'works', tasks: 3 });
+  });
+
+  it('a task waiting for a person blocks its dependents; independent work still makes resume worth it', () => {
+    const b = new EventBuilder('r', plan);
+    b.move('a', 'BUILD_STARTED', 'AGENT_FAILED');
+    assert.deepEqual(resumeOutlook(foldEvents(b.events)!), { kind: 'works', tasks: 1 });
+  });
+
+  it('when everything left waits for a person, resume would stop again at once', () => {
+    const b = new EventBuilder('r', plan);
+    b.move('a', 'BUILD_STARTED', 'AGENT_FAILED').move('b', 'DEPENDENCY_FAILED');
+    b.move('c', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'CRITIC_GREEN', 'MERGE_STARTED', 'MERGE_VERIFIED');
+    assert.deepEqual(resumeOutlook(foldEvents(b.events)!), { kind: 'waitsForYou', tasks: 1 });
+  });
+
+  it('a run with no plan has nothing to resume', () => {
+    const state = foldEvents(new EventBuilder('r', { goal: 'g', tasks: [] }).events)!;
+    assert.equal(resumeOutlook(state).kind, 'nothing');
+  });
+});
