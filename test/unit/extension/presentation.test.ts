@@ -68,7 +68,13 @@ describe('tree presentation', () => {
     b.add({ type: 'merge_conflict', taskId: 'a', files: ['index.js'] });
     b.move('a', 'MERGE_CONFLICTED');
     const resolving = foldEvents(b.events)!;
-    assert.deepEqual(attentionItems('/repo', summary({ status: 'running', runId: 'r' }), resolving), [], 'its agent has it');
+    assert.deepEqual(attentionItems('/repo', summary({ status: 'running', runId: 'r', active: true }), resolving), [], 'its agent has it');
+    const stopped = attentionItems('/repo', summary({ status: 'running', runId: 'r' }), resolving);
+    assert.deepEqual(
+      stopped.map((i) => [i.kind, i.label]),
+      [['stopped', 'Run stopped: two tasks']],
+      'with no engine driving it, the run itself waits for a Resume',
+    );
     b.move('a', 'RESOLVE_STARTED', 'AGENT_FAILED');
     const state = foldEvents(b.events)!;
     const [item] = attentionItems('/repo', summary({ status: 'needs_human', runId: 'r' }), state);
