@@ -299,7 +299,7 @@ export interface DoctorCheck {
 }
 export namespace DoctorRequest {
   export const method = 'taskloom/doctor';
-  export const type = new RequestType<FolderParams & { settings: RunSettings }, { checks: DoctorCheck[] }, UserFacingErrorData>(method);
+  export const type = new RequestType<FolderParams & { settings: RunSettings }, { checks: DoctorCheck[]; verdict: string }, UserFacingErrorData>(method);
 }
 
 export interface EventsParams {

@@ -32,6 +32,8 @@ export class EngineServerProcess {
   readonly findings: FindingsParams[] = [];
   readonly activity: ActivityParams[] = [];
   stderr = '';
+  /** The server's log lines (window/logMessage), with their level: 1 error, 2 warning, 3 info, 4 log. */
+  readonly log: Array<{ type: number; message: string }> = [];
   private readonly waiters = new Set<() => void>();
 
   private constructor(
@@ -62,6 +64,10 @@ export class EngineServerProcess {
     connection.onNotification(ActivityNotification.type, (params) => {
       server.activity.push(params);
     });
+    connection.onNotification('window/logMessage', (params: { type: number; message: string }) => {
+      server.log.push(params);
+      if (process.env.TASKLOOM_SERVER_LOG) process.stderr.write(`${params.message}\n`);
+    });
     connection.listen();
     await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
     await connection.sendNotification('initialized', {});
@@ -83,7 +89,7 @@ export class EngineServerProcess {
     while (!test(this.eventsOf(runId))) {
       if (Date.now() > deadline || this.exited) {
         const got = this.eventsOf(runId).map((e) => `${e.seq} ${e.type}${'to' in e ? ` ${e.taskId} → ${e.to}` : ''}`).join('\n');
-        throw new Error(`Timed out waiting for events of ${runId}. Received:\n${got}\nServer stderr:\n${this.stderr}`);
+        throw new Error(`Timed out waiting for events of ${runId}. Received:\n${got}\nServer log:\n${this.log.map((l) => l.message).join('\n')}\n${this.stderr}`);
       }
       await new Promise<void>((resolve) => {
         const wake = () => {

@@ -38,6 +38,7 @@ describe('taskloom doctor', () => {
     assert.match(result.stdout, /✓ claude +Claude Code .* — planner, actor, critic/);
     assert.match(result.stdout, /✓ gate +npm test/);
     assert.doesNotMatch(result.stdout, /codex|aider|gemini/, 'agents the run does not call are not reported');
+    assert.match(result.stdout, /\nReady to run: Claude Code as planner, actor, critic; gate `npm test`\.\n$/);
   });
 
   it('fails when an agent a role uses is missing, naming the role', () => {
@@ -45,6 +46,8 @@ describe('taskloom doctor', () => {
     assert.equal(result.code, 1, result.stdout);
     assert.match(result.stdout, /✓ claude +Claude Code .* — planner, actor/);
     assert.match(result.stdout, /✗ codex +OpenAI Codex CLI not found \(\/nowhere\/codex\) — critic/);
+    assert.match(result.stdout, /\n1 problem blocks a run: codex: OpenAI Codex CLI not found/);
+    assert.doesNotMatch(result.stdout, /Ready/, 'never "ready" with an agent missing');
     const bad = runCli(['doctor', '--cwd', repo.dir, '--actor-agent', 'gemini']);
     assert.equal(bad.code, 1);
     assert.match(bad.stdout, /✗ settings +--actor-agent must be one of claude, codex, command, scripted, got "gemini"/);

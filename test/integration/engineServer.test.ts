@@ -397,7 +397,11 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.match((await userError(server.request(ListRunsRequest.type, { folder: '/' }))).message, /not inside a git repository/);
     assert.deepEqual((await server.request(ListRunsRequest.type, { folder: r.dir })).runs, [], 'no run was created');
 
-    const { checks } = await server.request(DoctorRequest.type, { folder: r.dir, settings: settings({}) });
+    const { checks, verdict } = await server.request(DoctorRequest.type, { folder: r.dir, settings: settings({}) });
+    assert.match(verdict, /^Ready to run: scripted agent as planner, actor, critic; /);
+    const started = server.log.find((l) => /engine server started/.test(l.message));
+    assert.equal(started?.type, 3, 'the start-up line is info in the editor\'s log, not an error');
+    assert.equal(server.stderr, '', 'nothing goes to stderr, which the editor shows as errors');
     assert.ok(checks.some((c) => c.label === 'repository' && c.status === 'ok' && c.text.startsWith(r.dir)));
     assert.ok(checks.some((c) => c.label === 'scripted'));
   });
@@ -493,7 +497,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.deepEqual(state.integration.merged.sort(), ['a', 'b', 'c']);
     const events = revived.eventsOf(runId);
     assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => before + 1 + i), 'the new server sends what came after');
-    assert.match(revived.stderr, /stale lock/);
+    assert.ok(revived.log.some((l) => /stale lock/.test(l.message)), 'the stale lock is logged');
     await revived.stop();
     assert.equal(existsSync(lockFile(r)), false);
   });

@@ -1,4 +1,4 @@
-import { runDoctorChecks, type DoctorCheck, type DoctorOptions } from '../../engine/doctor/doctorChecks';
+import { doctorVerdict, runDoctorChecks, type DoctorCheck, type DoctorOptions } from '../../engine/doctor/doctorChecks';
 import { SettingsError } from '../../engine/run/runConfigFromSettings';
 import { inspectRepo } from '../../engine/workspace/repoInspector';
 import { EXIT, UsageError } from '../cliErrors';
@@ -14,11 +14,13 @@ const MARK: Record<DoctorCheck['status'], string> = { ok: green('✓'), warn: ye
  */
 export async function doctorCommand(argv: string[]): Promise<number> {
   const { values, cwd } = parseCommandArgs(argv, { probe: { type: 'boolean' }, ...RUN_CONFIG_OPTIONS });
+  const settings = await runSettings(values as RunConfigFlags, cwd);
   const checks = await runDoctorChecks(cwd, {
-    ...(await runSettings(values as RunConfigFlags, cwd)),
+    ...settings,
     probe: values.probe === true,
     onCheck: (check) => process.stdout.write(`${MARK[check.status]} ${check.label.padEnd(12)} ${check.text}\n`),
   });
+  process.stdout.write(`\n${doctorVerdict(checks, settings.config)}\n`);
   return checks.some((c) => c.status === 'fail') ? EXIT.needsHuman : EXIT.ok;
 }
 

@@ -83,6 +83,24 @@ export async function runDoctorChecks(cwd: string, options: DoctorOptions = {}):
   return checks;
 }
 
+/**
+ * The doctor's one-line answer, from the checks and the run config they were made for (never
+ * "ready" when anything fails): what blocks a run, or which agent plays which role and which
+ * gate the work must pass.
+ */
+export function doctorVerdict(checks: readonly DoctorCheck[], config?: RunConfig): string {
+  const failed = checks.filter((c) => c.status === 'fail');
+  if (failed.length) {
+    return `${counted(failed.length, 'problem')} ${failed.length === 1 ? 'blocks' : 'block'} a run: ${failed.map((c) => `${c.label}: ${c.text}`).join('; ')}`;
+  }
+  const warnings = checks.filter((c) => c.status === 'warn').length;
+  const warned = warnings ? `; ${counted(warnings, 'warning')}` : '';
+  if (!config) return `Nothing blocks a run${warned}.`;
+  const agents = agentsInUse(config).map((use) => `${AGENT_NAMES[use.agent.kind]} as ${use.roles.join(', ')}`);
+  const gate = config.gateCommands.length ? `gate \`${config.gateCommands.join(' && ')}\`` : 'no gate (only the critic checks the work)';
+  return `Ready to run: ${agents.join('; ')}; ${gate}${warned}.`;
+}
+
 /** Without settings: the agents Taskloom drives, where the environment says they are. */
 const DRIVEN_AGENTS: AgentConfig[] = [
   { kind: 'claude', binaryPath: process.env.TASKLOOM_CLAUDE_PATH || 'claude', models: {} },

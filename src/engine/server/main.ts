@@ -34,7 +34,7 @@ import { EventBatcher } from './eventBatcher';
 import { openPullRequest, watchPullRequests } from './pullRequestRequests';
 import { approvePlan, checkPlan, rejectPlan, startGoal } from './planRequests';
 import { diff, doctor, fileAtCommit, getRun, listRuns, predictOverlaps, runEvent } from './queryRequests';
-import { serverLog } from './serverLog';
+import { ServerLog } from './serverLog';
 import type { ServerOutput } from './serverOutput';
 import { toResponseError } from './userError';
 import { WorkspaceHosts } from './workspaceHosts';
@@ -43,13 +43,14 @@ import { WorkspaceHosts } from './workspaceHosts';
 const SHUTDOWN_GRACE_MS = 1500;
 
 const connection = createConnection(ProposedFeatures.all);
+const serverLog = new ServerLog();
 
-const sent = (method: string) => (error: unknown) => serverLog(`Could not send ${method}: ${String(error)}`);
+const sent = (method: string) => (error: unknown) => serverLog.error(`Could not send ${method}: ${String(error)}`);
 const output: ServerOutput = {
   events: (params) => void connection.sendNotification(EventsNotification.type, params).catch(sent(EventsNotification.method)),
   findings: (params) => void connection.sendNotification(FindingsNotification.type, params).catch(sent(FindingsNotification.method)),
   activity: (params) => void connection.sendNotification(ActivityNotification.type, params).catch(sent(ActivityNotification.method)),
-  log: serverLog,
+  log: serverLog.info,
 };
 const batcher = new EventBatcher(output.events);
 const hosts = new WorkspaceHosts(batcher, output);
@@ -69,7 +70,7 @@ function handle<P, R>(type: RequestType<P, R, UserFacingErrorData>, handler: (pa
       },
       (error: unknown) => {
         batcher.flushAll();
-        throw toResponseError(error, type.method, serverLog);
+        throw toResponseError(error, type.method, serverLog.error);
       },
     ),
   );
@@ -101,21 +102,22 @@ connection.onInitialize(() => ({ capabilities: {}, serverInfo: { name: 'taskloom
 let stopping: Promise<void> | undefined;
 /** Aborts running work, gives agents a moment to stop, and releases every workspace lock. */
 function stopEverything(): Promise<void> {
-  stopping ??= hosts.shutdown(SHUTDOWN_GRACE_MS).catch((error: unknown) => serverLog(`Shutdown failed: ${(error as Error).stack ?? String(error)}`));
+  stopping ??= hosts.shutdown(SHUTDOWN_GRACE_MS).catch((error: unknown) => serverLog.error(`Shutdown failed: ${(error as Error).stack ?? String(error)}`));
   return stopping;
 }
 connection.onShutdown(() => stopEverything());
 // `exit` ends the process right after this handler; the stores' and locks' exit hooks flush
 // and release what a missing `shutdown` left open, and agent process groups are killed.
-connection.onExit(() => serverLog('exit'));
+connection.onExit(() => serverLog.info('exit'));
 // The editor went away without a goodbye: stop cleanly rather than drive runs nobody watches.
 process.on('disconnect', () => {
   void stopEverything().then(() => process.exit(0));
 });
 
 // Background work reports its failures as events; anything that still escapes is a bug to log, not a reason to die.
-process.on('unhandledRejection', (reason) => serverLog(`Unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`));
-process.on('uncaughtException', (error) => serverLog(`Uncaught exception: ${error.stack ?? String(error)}`));
+process.on('unhandledRejection', (reason) => serverLog.error(`Unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`));
+process.on('uncaughtException', (error) => serverLog.error(`Uncaught exception: ${error.stack ?? String(error)}`));
 
 connection.listen();
-serverLog(`Taskloom engine server started (pid ${process.pid})`);
+serverLog.connect(connection.console);
+serverLog.info(`Taskloom engine server started (pid ${process.pid})`);

@@ -16,7 +16,7 @@ import { runConfigFromSettings, SettingsError } from '../run/runConfigFromSettin
 import type { RunEvent } from '../domain/events';
 import type { RunState } from '../domain/runState';
 import { countTasks } from '../domain/taskCounts';
-import { runDoctorChecks, type DoctorOptions } from '../doctor/doctorChecks';
+import { doctorVerdict, runDoctorChecks, type DoctorOptions } from '../doctor/doctorChecks';
 import { diffOfRun } from '../run/runDiff';
 import { predictRunOverlaps } from '../run/runOverlaps';
 import { RunNotFoundError } from '../store/runStore';
@@ -111,9 +111,11 @@ export async function fileAtCommit(hosts: WorkspaceHosts, params: FileAtCommitPa
 }
 
 /** The doctor's checks for the folder, with the agent paths from the settings (never a probe call). */
-export async function doctor(params: FolderParams & { settings?: Partial<RunSettings> }): Promise<{ checks: DoctorCheck[] }> {
+export async function doctor(params: FolderParams & { settings?: Partial<RunSettings> }): Promise<{ checks: DoctorCheck[]; verdict: string }> {
   if (typeof params.folder !== 'string' || params.folder === '') throw new UserError('A workspace folder is needed');
-  return { checks: await runDoctorChecks(params.folder, doctorSettings(params.folder, params.settings)) };
+  const options = doctorSettings(params.folder, params.settings);
+  const checks = await runDoctorChecks(params.folder, options);
+  return { checks, verdict: doctorVerdict(checks, options.config) };
 }
 
 /** The run config these settings make, or why they make none: the doctor checks what a run would use. */

@@ -139,16 +139,11 @@ export async function doctor(services: Services, folderArg?: string): Promise<vo
   const folder = await pickFolder(services.controller, folderArg);
   if (!folder) return;
   try {
-    const { checks } = await services.engine.request(DoctorRequest.type, { folder, settings: readRunSettings(folder) });
+    const { checks, verdict } = await services.engine.request(DoctorRequest.type, { folder, settings: readRunSettings(folder) });
     const mark = { ok: '✓', warn: '!', fail: '✗' } as const;
     log.info(`Doctor for ${folder}:\n${checks.map((c) => `${mark[c.status]} ${c.label.padEnd(12)} ${c.text}`).join('\n')}`);
-    const failed = checks.filter((c) => c.status === 'fail');
-    const warned = checks.filter((c) => c.status === 'warn');
-    const summary = failed.length
-      ? `Taskloom Doctor: ${counted(failed.length, 'problem')} block a run: ${failed.map((c) => `${c.label}: ${c.text}`).join('; ')}`
-      : `Taskloom Doctor: ready to run${warned.length ? ` (${counted(warned.length, 'warning')})` : ''}.`;
-    const show = failed.length ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
-    void show(summary, 'Show Details').then((choice) => choice === 'Show Details' && log.show(true));
+    const show = checks.some((c) => c.status === 'fail') ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
+    void show(`Taskloom Doctor: ${verdict}`, 'Show Details').then((choice) => choice === 'Show Details' && log.show(true));
   } catch (error) {
     showError('run the doctor', error);
   }
