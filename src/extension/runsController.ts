@@ -32,6 +32,7 @@ export class RunsController implements vscode.Disposable {
       engine.onEvents(({ folder, runId, events }) => {
         if (!this.model.applyEvents(folder, runId, events)) void this.loadRun(folder, runId);
       }),
+      engine.onDidStop(() => this.model.markAllStopped()),
       engine.onDidRestart(() => void this.refreshAll({ reloadStates: true })),
       vscode.workspace.onDidChangeWorkspaceFolders(({ removed }) => {
         for (const folder of removed) this.model.removeFolder(folder.uri.fsPath);

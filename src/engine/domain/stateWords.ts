@@ -23,3 +23,14 @@ export const TASK_STATE_WORDS: Record<TaskState, string> = {
   SKIPPED: 'skipped',
   CANCELLED: 'cancelled',
 };
+
+/** States in which a step is under way (an agent, the gate or a merge): only while an engine drives the run. */
+export const RUNNING_STEP_STATES: ReadonlySet<TaskState> = new Set<TaskState>(['BUILDING', 'GATING', 'CRITIC_REVIEWING', 'RESOLVING', 'MERGING']);
+
+/** A step under way when no engine drives the run any more was interrupted: a resume starts it again. */
+export const isInterruptedStep = (state: TaskState, driven: boolean): boolean => !driven && RUNNING_STEP_STATES.has(state);
+
+/** The task's state in words, saying "interrupted" where nothing is running it. */
+export function taskStateWords(state: TaskState, driven: boolean): string {
+  return isInterruptedStep(state, driven) ? `${TASK_STATE_WORDS[state]}, interrupted` : TASK_STATE_WORDS[state];
+}

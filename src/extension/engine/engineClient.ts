@@ -41,6 +41,9 @@ export class EngineClient implements vscode.Disposable {
   readonly onActivity = this.activityEmitter.event;
   /** The engine came back after a crash (not fired on the first start). */
   readonly onDidRestart = this.restartEmitter.event;
+  private readonly stopEmitter = new vscode.EventEmitter<void>();
+  /** The engine process is gone (crashed, or stopped for good): nothing it drove is running now. */
+  readonly onDidStop = this.stopEmitter.event;
 
   constructor(private readonly serverModule: string) {}
 
@@ -81,6 +84,7 @@ export class EngineClient implements vscode.Disposable {
     this.listen(client, ActivityNotification.type, this.activityEmitter);
     let firstStart = true;
     client.onDidChangeState(({ newState }) => {
+      if (newState === State.Stopped) this.stopEmitter.fire();
       if (newState !== State.Running) return;
       if (firstStart) firstStart = false;
       else this.restartEmitter.fire();
@@ -128,6 +132,7 @@ export class EngineClient implements vscode.Disposable {
     this.findingsEmitter.dispose();
     this.activityEmitter.dispose();
     this.restartEmitter.dispose();
+    this.stopEmitter.dispose();
     const client = this.client;
     this.client = undefined;
     if (client?.isRunning()) await client.stop(5_000).catch(() => undefined);

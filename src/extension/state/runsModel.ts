@@ -123,6 +123,21 @@ export class RunsModel {
   }
 
   /**
+   * The engine is gone: no run is driven from this window any more, so every step it was
+   * running shows as interrupted until a resume (or a restarted engine's list) says otherwise.
+   */
+  markAllStopped(): void {
+    for (const entry of this.allRuns()) {
+      if (!entry.summary.active) continue;
+      entry.summary = { ...entry.summary, active: false };
+      const change = this.runChange(entry.folder, entry.summary.runId);
+      change.run = true;
+      change.structure = true;
+    }
+    this.scheduleFlush();
+  }
+
+  /**
    * Folds new events onto the run's state. Returns false when the state is missing or the
    * events do not follow it (the caller fetches the run again).
    */

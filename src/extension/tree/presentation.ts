@@ -1,6 +1,6 @@
 import type { RunStatus, TaskView } from '../../engine/domain/runState';
 import { allowedHumanActions } from '../../engine/domain/humanActions';
-import { TASK_STATE_WORDS } from '../../engine/domain/stateWords';
+import { isInterruptedStep, taskStateWords } from '../../engine/domain/stateWords';
 import type { TaskTimings } from '../../engine/domain/taskTimings';
 import type { TaskState } from '../../engine/domain/taskStates';
 import { totalTokens, type TokenUsage } from '../../engine/domain/usage';
@@ -31,6 +31,12 @@ export const TASK_LOOK: Record<TaskState, Look> = {
   SKIPPED: { icon: 'debug-step-over', color: 'disabledForeground' },
   CANCELLED: { icon: 'circle-slash', color: 'disabledForeground' },
 };
+
+/** A step no engine runs any more (the window or the engine went away): it does not spin. */
+export const INTERRUPTED_LOOK: Look = { icon: 'debug-disconnect', color: 'charts.yellow' };
+
+/** How the task looks, `driven` being whether an engine drives its run now. */
+export const taskLook = (state: TaskState, driven: boolean): Look => (isInterruptedStep(state, driven) ? INTERRUPTED_LOOK : TASK_LOOK[state]);
 
 export const RUN_LOOK: Record<RunStatus | 'stopped' | 'awaitingApproval', Look> = {
   planning: { icon: 'lightbulb-sparkle', color: 'charts.blue' },
@@ -121,8 +127,8 @@ export function formatDuration(ms: number): string {
 }
 
 /** "attempt 2 · $0.12 · 1m 20s": the task row's description; the time is the task's (domain/taskTimings.ts), without its waits. */
-export function taskDescription(task: TaskView, timings: TaskTimings): string {
-  const parts = [TASK_STATE_WORDS[task.state]];
+export function taskDescription(task: TaskView, timings: TaskTimings, driven: boolean): string {
+  const parts = [taskStateWords(task.state, driven)];
   if (task.overlapWarnings.length) parts.push(`⚠ overlaps ${task.overlapWarnings.map((w) => w.otherTaskId).join(', ')}`);
   if (task.attempt > 0) parts.push(`attempt ${task.attempt}`);
   if (task.usage.costUsd > 0) parts.push(formatCost(task.usage.costUsd));

@@ -5,6 +5,7 @@ import type { ModelChange, RunEntry } from '../state/runsModel';
 import { isResumable } from '../state/resumable';
 import {
   formatCost,
+  INTERRUPTED_LOOK,
   formatDuration,
   phaseWords,
   plainText,
@@ -15,11 +16,12 @@ import {
   TASK_LOOK,
   taskContextValue,
   taskDescription,
+  taskLook,
   type Look,
   PULL_REQUEST_LOOK,
 } from './presentation';
 import { pullRequestSummaries, pullRequestWords } from '../../engine/report/traceReport';
-import { TASK_STATE_WORDS } from '../../engine/domain/stateWords';
+import { isInterruptedStep, TASK_STATE_WORDS, taskStateWords } from '../../engine/domain/stateWords';
 import { taskTimings } from '../../engine/domain/taskTimings';
 import { timingWords } from '../../engine/report/timingWords';
 import { formatBytes } from '../../engine/text/formatBytes';
@@ -217,7 +219,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
       case 'pullRequest':
         return this.pullRequestItem(node);
       case 'attempt':
-        return this.attemptItem(node, this.task(node)?.attempts[node.index]);
+        return this.attemptItem(node, this.task(node)?.attempts[node.index], this.controller.model.run(node.folder, node.runId)?.summary.active ?? false);
       case 'transitions': {
         const count = this.task(node)?.transitions.length ?? 0;
         const item = new vscode.TreeItem('Transitions', vscode.TreeItemCollapsibleState.Collapsed);
@@ -266,14 +268,16 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     item.id = node.id;
     if (!entry?.state || !task) return item;
     item.label = `${node.taskId}: ${plainText(task.title, 100)}`;
-    item.iconPath = themeIcon(TASK_LOOK[task.state]);
-    // A run no engine drives is stopped: its open steps do not grow, its tasks wait for a resume.
-    const timings = taskTimings(entry.state, task, { now: Date.now(), live: entry.summary.active });
-    item.description = taskDescription(task, timings);
+    // A run no engine drives is stopped: its open steps are interrupted, do not spin and do not grow.
+    const driven = entry.summary.active;
+    item.iconPath = themeIcon(taskLook(task.state, driven));
+    const timings = taskTimings(entry.state, task, { now: Date.now(), live: driven });
+    item.description = taskDescription(task, timings, driven);
     item.contextValue = taskContextValue(task);
     const tip = new vscode.MarkdownString();
     tip.appendMarkdown('**').appendText(`${task.id}: ${plainText(task.title)}`).appendMarkdown('**\n\n');
-    tip.appendText(`${TASK_STATE_WORDS[task.state]} — ${plainText(task.lastReason || 'not started')}`);
+    tip.appendText(`${taskStateWords(task.state, driven)} — ${plainText(task.lastReason || 'not started')}`);
+    if (isInterruptedStep(task.state, driven)) tip.appendMarkdown('\n\n').appendText('Nothing runs it now: Resume starts this step again.');
     if (task.dependsOn.length) tip.appendMarkdown('\n\n').appendText(`After: ${task.dependsOn.join(', ')}`);
     if (task.branch) tip.appendMarkdown('\n\n').appendText(`Branch: ${task.branch}`);
     if (task.transitions.length) tip.appendMarkdown('\n\n').appendText(timingWords(timings, formatDuration));
@@ -302,13 +306,17 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     return item;
   }
 
-  private attemptItem(node: RunsNode, attempt: AttemptRecord | undefined): vscode.TreeItem {
+  private attemptItem(node: RunsNode, attempt: AttemptRecord | undefined, driven: boolean): vscode.TreeItem {
     const item = new vscode.TreeItem(`Attempt ${attempt?.number ?? '?'}`, vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
     if (!attempt) return item;
-    const duration = attempt.endedAt ? formatDuration(Date.parse(attempt.endedAt) - Date.parse(attempt.startedAt)) : 'running';
-    item.description = `${plainText(attempt.outcome ?? 'in progress', 80)} · ${duration}`;
-    item.iconPath = new vscode.ThemeIcon(attempt.endedAt ? 'debug-stackframe-dot' : 'loading~spin');
+    const open = !attempt.endedAt;
+    item.description = attempt.endedAt
+      ? `${plainText(attempt.outcome ?? '', 80)} · ${formatDuration(Date.parse(attempt.endedAt) - Date.parse(attempt.startedAt))}`
+      : driven
+        ? 'in progress'
+        : 'interrupted — Resume starts it again';
+    item.iconPath = open && !driven ? themeIcon(INTERRUPTED_LOOK) : new vscode.ThemeIcon(open ? 'loading~spin' : 'debug-stackframe-dot');
     item.tooltip = `${new Date(attempt.startedAt).toLocaleString()}${attempt.commit ? `\ncommit ${attempt.commit.slice(0, 10)}` : ''}`;
     return item;
   }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RunsModel, type ModelChange } from '../../../src/extension/state/runsModel';
+import { taskStateWords } from '../../../src/engine/domain/stateWords';
+import { INTERRUPTED_LOOK, taskLook } from '../../../src/extension/tree/presentation';
 import { EventBuilder } from '../../helpers/eventBuilder';
 
 /** A model whose flushes happen when the test says, so coalescing is visible. */
@@ -54,6 +56,25 @@ describe('RunsModel', () => {
     flush();
     const summary = model.run('/repo', 'run-1')!.summary;
     assert.deepEqual([summary.done, summary.total, summary.status, summary.active], [1, 2, 'needs_human', false]);
+  });
+
+  it('when the engine is gone, a building task shows as interrupted: no spinner, no growing clock, the same in words', () => {
+    const { model, changes, flush } = manualModel();
+    const b = new EventBuilder('run-1');
+    b.add({ type: 'plan_approved', by: 'human' });
+    b.move('a', 'BUILD_STARTED');
+    model.applyEvents('/repo', 'run-1', b.events);
+    flush();
+    const entry = model.run('/repo', 'run-1')!;
+    const task = entry.state!.tasks.a!;
+    assert.equal(taskLook(task.state, entry.summary.active).icon, 'loading~spin', 'while the engine drives it, it spins');
+    model.markAllStopped();
+    flush();
+    assert.equal(entry.summary.active, false);
+    assert.ok(changes.at(-1)!.runs[0]!.structure, 'every row of the run is redrawn');
+    assert.deepEqual(taskLook(task.state, false), INTERRUPTED_LOOK);
+    assert.equal(taskStateWords(task.state, false), 'building, interrupted');
+    assert.equal(taskStateWords('NEEDS_HUMAN', false), 'needs you', 'a task waiting for you was not interrupted');
   });
 
   it('keeps a loaded state when the run list is refreshed, and drops it when the list shows the run moved on', () => {
