@@ -50,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): TaskloomExtensionApi
     runsView,
     needsYou,
     needsYouView,
-    new RunStatusBar(controller),
+    new RunStatusBar(controller, engine),
     new CriticDiagnostics(controller, engine),
     RunViewPanel.registerSerializer(services),
     needsYou.onDidChangeCount((count) => {

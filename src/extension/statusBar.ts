@@ -1,5 +1,9 @@
 import * as vscode from 'vscode';
+import type { EngineClient } from './engine/engineClient';
 import type { RunsController } from './runsController';
+
+/** How long a stopped engine may take to come back by itself before the status bar says it is stopped. */
+const ENGINE_RESTART_GRACE_MS = 5_000;
 import type { RunEntry } from './state/runsModel';
 import { formatCost, phaseWords, plainText, RUN_LOOK, runPhase } from './tree/presentation';
 
@@ -10,10 +14,31 @@ import { formatCost, phaseWords, plainText, RUN_LOOK, runPhase } from './tree/pr
 export class RunStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('taskloom.run', vscode.StatusBarAlignment.Left, 50);
   private readonly unsubscribe: () => void;
+  private readonly engineWatch: vscode.Disposable[];
+  /** The engine process is gone and nothing has started it again: that outranks any run. */
+  private engineStopped = false;
+  private stopCheck: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly controller: RunsController) {
+  constructor(
+    private readonly controller: RunsController,
+    engine: Pick<EngineClient, 'onDidStop' | 'onDidRestart' | 'isRunning'>,
+  ) {
     this.item.name = 'Taskloom Run';
     this.unsubscribe = controller.model.onDidChange(() => this.update());
+    this.engineWatch = [
+      engine.onDidStop(() => {
+        // The client reports Stopped before it restarts: only a stop it stays in counts.
+        clearTimeout(this.stopCheck);
+        this.stopCheck = setTimeout(() => {
+          this.engineStopped = !engine.isRunning;
+          this.update();
+        }, ENGINE_RESTART_GRACE_MS);
+      }),
+      engine.onDidRestart(() => {
+        this.engineStopped = false;
+        this.update();
+      }),
+    ];
   }
 
   private current(): RunEntry | undefined {
@@ -22,6 +47,14 @@ export class RunStatusBar implements vscode.Disposable {
   }
 
   update(): void {
+    if (this.engineStopped) {
+      this.item.text = '$(debug-disconnect) Taskloom engine stopped';
+      this.item.tooltip = 'The engine stopped and was not restarted; your runs are saved. Click to restart it.';
+      this.item.command = 'taskloom.restartEngine';
+      this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
+      this.item.show();
+      return;
+    }
     const entry = this.current();
     if (!entry) {
       this.item.hide();
@@ -40,6 +73,8 @@ export class RunStatusBar implements vscode.Disposable {
 
   dispose(): void {
     this.unsubscribe();
+    for (const d of this.engineWatch) d.dispose();
+    clearTimeout(this.stopCheck);
     this.item.dispose();
   }
 }

@@ -45,6 +45,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.rejectPlan': withRun((ref) => rejectPlan(services, ref)),
     'taskloom.refreshRuns': () => services.controller.refreshAll({ reloadStates: true }),
     'taskloom.showOutput': async () => log.show(true),
+    'taskloom.restartEngine': () => services.engine.restart(),
   };
   return [
     planDiagnostics,

@@ -20,18 +20,21 @@ import {
 } from '../../protocol/engineProtocol';
 import { log } from '../logger';
 
-const MAX_RESTARTS = 5;
+/** Crashes within the language client's window (3 minutes) after which it stops restarting the engine. */
+const MAX_RESTARTS = 4;
 
 /**
  * The engine server process, started on first use (never at activation) over IPC by
- * vscode-languageclient, which restarts it when it crashes. Every restart is reported, and
+ * vscode-languageclient, whose default error handler restarts it when it crashes (unless it
+ * crashed too often in the last minutes; then Restart Engine starts it again). Every restart is reported, and
  * `onDidRestart` lets the views fetch the runs again: the engine's log on disk is the truth,
  * so nothing the crashed engine acknowledged is lost.
  */
 export class EngineClient implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private starting: Promise<LanguageClient> | undefined;
-  private restarts = 0;
+  /** The language client's own policy, made with the client (it needs the client to exist). */
+  private defaultHandler: ErrorHandler | undefined;
   private readonly eventsEmitter = new vscode.EventEmitter<EventsParams>();
   private readonly findingsEmitter = new vscode.EventEmitter<FindingsParams>();
   private readonly activityEmitter = new vscode.EventEmitter<ActivityParams>();
@@ -79,6 +82,7 @@ export class EngineClient implements vscode.Disposable {
       },
     };
     const client = new LanguageClient('taskloom.engine', 'Taskloom Engine', serverOptions, clientOptions);
+    this.defaultHandler = client.createDefaultErrorHandler(MAX_RESTARTS);
     this.listen(client, EventsNotification.type, this.eventsEmitter);
     this.listen(client, FindingsNotification.type, this.findingsEmitter);
     this.listen(client, ActivityNotification.type, this.activityEmitter);
@@ -100,31 +104,42 @@ export class EngineClient implements vscode.Disposable {
     client.onNotification(type, (params) => emitter.fire(params));
   }
 
+  /** The default policy, with words: what happened, that nothing is lost, and what to do next. */
   private errorHandler(): ErrorHandler {
     return {
-      error: () => ({ action: ErrorAction.Continue }),
-      closed: () => {
-        this.restarts += 1;
-        if (this.restarts > MAX_RESTARTS) {
-          void vscode.window.showErrorMessage(
-            `Taskloom's engine stopped ${this.restarts} times and was not restarted. Your runs are saved; reload the window to try again.`,
-            'Show Output',
-          ).then((choice) => choice && log.show(true));
-          return { action: CloseAction.DoNotRestart, handled: true };
+      error: (error, message, count) => this.defaultHandler?.error(error, message, count) ?? { action: ErrorAction.Continue },
+      closed: async () => {
+        const decided = (await this.defaultHandler?.closed()) ?? { action: CloseAction.DoNotRestart };
+        if (decided.action === CloseAction.DoNotRestart) {
+          void vscode.window
+            .showErrorMessage(
+              "Taskloom's engine stopped several times in a few minutes and was not restarted. Your runs are saved; Restart Engine tries again.",
+              'Restart Engine',
+              'Show Output',
+            )
+            .then((choice) => {
+              if (choice === 'Restart Engine') void vscode.commands.executeCommand('taskloom.restartEngine');
+              if (choice === 'Show Output') log.show(true);
+            });
+        } else {
+          void vscode.window
+            .showWarningMessage(
+              "Taskloom's engine stopped unexpectedly and was restarted. Nothing it recorded is lost; the run it was driving is in Needs You, to resume.",
+              'Show Output',
+            )
+            .then((choice) => choice && log.show(true));
         }
-        void vscode.window
-          .showWarningMessage(
-            "Taskloom's engine stopped unexpectedly and was restarted. Nothing it recorded is lost; a run it was driving can be resumed.",
-            'Resume Last Run',
-            'Show Output',
-          )
-          .then((choice) => {
-            if (choice === 'Resume Last Run') void vscode.commands.executeCommand('taskloom.resumeLastRun');
-            if (choice === 'Show Output') log.show(true);
-          });
-        return { action: CloseAction.Restart, handled: true };
+        return { action: decided.action, handled: true };
       },
     };
+  }
+
+  /** Starts the engine again after the client gave up on it (or stops and starts a running one). */
+  async restart(): Promise<void> {
+    const client = this.client;
+    if (client?.isRunning()) await client.restart();
+    else if (client) await client.start();
+    else await this.start();
   }
 
   async dispose(): Promise<void> {
