@@ -77,7 +77,7 @@ const PHASE_WORDS: Record<keyof typeof RUN_LOOK, string> = {
   running: 'running',
   integrating: 'merging',
   paused: 'paused',
-  stopped: 'stopped — resumable',
+  stopped: 'stopped',
   completed: 'completed',
   needs_human: 'needs you',
   cancelled: 'cancelled',

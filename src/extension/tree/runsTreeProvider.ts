@@ -242,7 +242,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
   private buildRunItem(node: Extract<RunsNode, { kind: 'run' }>): vscode.TreeItem {
     const entry = this.controller.model.run(node.folder, node.runId);
     // A short label leaves the row room for its phase and date at the view's default width.
-    const item = new vscode.TreeItem(plainText(entry?.summary.goal || node.runId, 48), vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(plainText(entry?.summary.goal || node.runId, 28), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = node.id;
     if (!entry) return item;
     const { summary, state } = entry;
@@ -252,7 +252,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     // its task rows. The cost is in the tooltip, on each task row and in the status bar.
     // The disk its worktrees hold changes only when the runs are listed again, so it costs no redraws.
     const disk = summary.diskBytes ? ` · ${formatBytes(summary.diskBytes)}` : '';
-    item.description = `${phaseWords(phase)} · ${summary.done}/${summary.total} done · ${runWhen(summary.createdAt)}${disk}`;
+    item.description = `${phaseWords(phase)} · ${summary.done}/${summary.total} · ${runWhen(summary.createdAt)}${disk}`;
     item.contextValue = runContextValue(phase, Boolean(state?.integration.branch), isResumable(entry));
     item.tooltip = runTooltip(entry, phaseWords(phase));
     if (this.controller.model.runs(node.folder)[0]?.summary.runId === node.runId && phase !== 'completed') {

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
+import { RUNNING_STEP_STATES } from '../../../src/engine/domain/stateWords';
 import { SUITE_GOAL } from '../fixtures/scenario';
 import { click, readTexts, reloadWindow, testPhase, waitFor as waitForPage } from './runnerControl';
 import { takeScreenshot } from './screenshot';
@@ -55,6 +56,23 @@ suite('Resume after a window reload', function () {
       const entry = api.services.controller.model.run(folder, runId);
       return entry && !entry.summary.active && entry.summary.done >= greenBefore;
     });
+    // Nothing spins that is not running: a step the dead engine ran is interrupted, in words and icon.
+    const { runsTree } = api.services;
+    const runNode = (await runsTree.getChildren()).find((n) => n.kind === 'run' && n.runId === runId)!;
+    const rows = (await runsTree.getChildren(runNode)).filter((n) => n.kind === 'task').map((n) => runsTree.getTreeItem(n));
+    const stopped = api.services.controller.model.run(folder, runId)!.state!;
+    for (const row of rows) {
+      const taskId = String(row.label).split(':')[0]!;
+      const icon = (row.iconPath as vscode.ThemeIcon).id;
+      assert.notEqual(icon, 'loading~spin', `${taskId} does not spin`);
+      if (RUNNING_STEP_STATES.has(stopped.tasks[taskId]!.state)) {
+        assert.equal(icon, 'debug-disconnect', `${taskId} looks interrupted`);
+        assert.match(String(row.description), /, interrupted/, `${taskId} says it was interrupted`);
+      }
+    }
+    const needsYou = api.services.needsYou.getChildren();
+    assert.ok(needsYou.some((item) => item.kind === 'stopped' && item.runId === runId), 'the stopped run waits in Needs You, to resume');
+    await takeScreenshot('engine-gone-interrupted');
     await vscode.commands.executeCommand('taskloom.resumeLastRun', { folder, runId });
     const entry = await settled(api, folder, runId);
     assert.deepEqual(taskStates(entry), {

@@ -48,7 +48,7 @@ suite('A run from Start Goal to the applied integration', function () {
     const [runNode] = await runsTree.getChildren();
     assert.ok(runNode, 'the run is in the tree');
     const runItem = runsTree.getTreeItem(runNode);
-    assert.match(String(runItem.description), /^needs you · 1\/5 done · \d\d:\d\d( · .+)?$/);
+    assert.match(String(runItem.description), /^needs you · 1\/5 · \d\d:\d\d( · .+)?$/);
     const tasks = await runsTree.getChildren(runNode);
     const items = tasks.map((t) => runsTree.getTreeItem(t));
     const byId = Object.fromEntries(items.map((i) => [String(i.label).split(':')[0], i]));
