@@ -5,6 +5,7 @@ import { showError } from './engine/userErrors';
 import type { Services } from './services';
 import { isWaitingForHuman } from '../engine/domain/taskStates';
 import { plainText } from './tree/presentation';
+import { RUN_STATUS_WORDS, TASK_STATE_WORDS } from '../engine/domain/stateWords';
 
 const shown = new Set<string>();
 
@@ -32,7 +33,7 @@ export function showDriveProgress(services: Services, ref: RunRef): void {
             }
             const state = entry.state;
             const busy = state?.taskOrder.map((id) => state.tasks[id]!).find((t) => ['BUILDING', 'GATING', 'CRITIC_REVIEWING'].includes(t.state));
-            const what = state?.status === 'integrating' ? 'merging green work' : busy ? `${busy.id}: ${busy.state.toLowerCase().replace('_', ' ')}` : entry.summary.status;
+            const what = state?.status === 'integrating' ? 'merging green work' : busy ? `${busy.id}: ${TASK_STATE_WORDS[busy.state]}` : RUN_STATUS_WORDS[entry.summary.status];
             const message = `${entry.summary.done}/${entry.summary.total} done — ${plainText(what, 80)}`;
             if (message !== lastMessage) progress.report({ message });
             lastMessage = message;

@@ -5,6 +5,7 @@ import { EXIT, UsageError } from '../cliErrors';
 import { bold } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
 import { counted } from '../../engine/text/counted';
+import { RUN_STATUS_WORDS } from '../../engine/domain/stateWords';
 
 export const DISCARD_USAGE = 'taskloom discard [RUN_ID] [--yes] [--force] [--cwd DIR]';
 
@@ -19,7 +20,7 @@ export async function discardCommand(argv: string[]): Promise<number> {
     const runId = positionals[0] ?? engine.store.lastRunId();
     if (!runId) throw new UsageError('There is no run here to discard', 'List the runs with: taskloom runs');
     const session = engine.session(runId);
-    process.stdout.write(`${bold('Discard')} run ${runId} (${session.state.status.replace('_', ' ')}): "${session.state.goal.split('\n')[0]}"\n`);
+    process.stdout.write(`${bold('Discard')} run ${runId} (${RUN_STATUS_WORDS[session.state.status]}): "${session.state.goal.split('\n')[0]}"\n`);
     if (!values.yes && !(await askYesNo('Delete its worktrees, branches and record?', { message: 'Discarding deletes the run: it needs your yes', hint: `Pass --yes to discard without a prompt: ${DISCARD_USAGE}` }))) {
       process.stdout.write('Not discarded.\n');
       return EXIT.needsHuman;

@@ -9,6 +9,7 @@ import { addUsage, ZERO_USAGE } from './usage';
 import { blockingFindings, findingFingerprint } from './verdict';
 import type { Plan, PlanTask } from './plan';
 import { counted } from '../text/counted';
+import { RUN_STATUS_WORDS } from './stateWords';
 
 /** An event of a format newer than this release reads: the log is the user's, so it is refused, never misread. */
 export class UnsupportedEventError extends Error {
@@ -207,7 +208,7 @@ const HANDLERS: Handlers = {
     state.status = e.status;
     state.finishedSummary = e.summary;
     state.finishedCounts = e.counts;
-    decide(state, e, 'run', `Run ${e.status.replace('_', ' ')}: ${e.summary}`);
+    decide(state, e, 'run', `Run ${RUN_STATUS_WORDS[e.status]}: ${e.summary}`);
   },
   warning(state, e) {
     state.warnings.push(e.taskId ? `${e.taskId}: ${e.message}` : e.message);

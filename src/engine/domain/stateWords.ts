@@ -1,3 +1,4 @@
+import type { RunStatus } from './runState';
 import type { TaskState } from './taskStates';
 
 /**
@@ -34,3 +35,15 @@ export const isInterruptedStep = (state: TaskState, driven: boolean): boolean =>
 export function taskStateWords(state: TaskState, driven: boolean): string {
   return isInterruptedStep(state, driven) ? `${TASK_STATE_WORDS[state]}, interrupted` : TASK_STATE_WORDS[state];
 }
+
+/** A run's status in the same vocabulary ("needs you", never "needs_human" or "needs human"). */
+export const RUN_STATUS_WORDS: Record<RunStatus, string> = {
+  planning: 'planning',
+  running: 'running',
+  integrating: 'merging',
+  paused: 'paused',
+  completed: 'completed',
+  needs_human: 'needs you',
+  cancelled: 'cancelled',
+  failed: 'failed',
+};

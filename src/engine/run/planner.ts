@@ -11,6 +11,9 @@ import { describeRepository } from '../workspace/repoContext';
 import { callAgent } from './agentCall';
 import type { RunContext } from './runContext';
 
+/** Hints reach the editor and the CLI alike: each names its own way to the same step. */
+const START_FROM_PLAN = 'start from a plan you write (Start Goal › Use a plan file in the editor, --plan FILE in the CLI)';
+
 /** Planning ended without a usable plan; the raw answers are in the run's log. */
 export class PlanningError extends Error {
   constructor(
@@ -77,7 +80,7 @@ async function draftPlan(ctx: PlannerContext, prompt: string): Promise<Plan> {
     ctx.session.emit({ type: 'warning', message: `planner answer kept for review: ${result.text.slice(0, MAX_RAW_ANSWER)}` });
     throw new PlanningError(
       `The planner gave no valid plan after one repair request: ${parsed.problem}`,
-      'Its answer is in the run log; retry, or write the plan yourself and pass it with --plan FILE.',
+      `Its answer is in the run log; retry, or ${START_FROM_PLAN}.`,
     );
   }
   return parsed.plan;
@@ -104,7 +107,7 @@ async function call(
   resumeSessionId?: string,
 ): Promise<RunnerResult> {
   const over = budgetStop(ctx.session.state, null);
-  if (over) throw new PlanningError(`Planning stopped: ${over}`, 'Raise the run budget (--budget-usd / --budget-tokens) or pass a plan with --plan FILE.');
+  if (over) throw new PlanningError(`Planning stopped: ${over}`, `Raise the run budget (taskloom.budget settings, or --budget-usd / --budget-tokens) or ${START_FROM_PLAN}.`);
   const result = await callAgent(ctx, {
     role,
     taskId: null,
@@ -118,7 +121,7 @@ async function call(
   if (result.status !== 'ok') {
     throw new PlanningError(
       `The ${role} failed while planning (${result.status})${result.error ? `: ${result.error}` : ''}`,
-      result.status === 'quota' ? 'The agent hit a usage limit; try again later.' : 'Check the agent with `taskloom doctor`, or pass a plan with --plan FILE.',
+      result.status === 'quota' ? 'The agent hit a usage limit; try again later.' : `Check the agent with Taskloom: Doctor (\`taskloom doctor\`), or ${START_FROM_PLAN}.`,
     );
   }
   return result;

@@ -18,6 +18,7 @@ import type { ServerOutput } from './serverOutput';
 import { UserError } from './userError';
 import type { WorkspaceHost } from './workspaceHost';
 import type { WorkspaceHosts } from './workspaceHosts';
+import { RUN_STATUS_WORDS } from '../domain/stateWords';
 
 /** A cancel answers once the run has stopped, or after this long if agents are slow to. */
 const CANCEL_WAIT_MS = 15_000;
@@ -67,7 +68,7 @@ export async function cancel(hosts: WorkspaceHosts, params: RunParams): Promise<
       engine.rejectPlan(session, 'cancelled before its plan was approved; nothing was built');
       return;
     }
-    throw new UserError(`Run ${state.runId} is not being planned or driven (it is ${state.status.replace('_', ' ')})`, 'Only a running run can be cancelled.');
+    throw new UserError(`Run ${state.runId} is not being planned or driven (it is ${RUN_STATUS_WORDS[state.status]})`, 'Only a running run can be cancelled.');
   });
 }
 

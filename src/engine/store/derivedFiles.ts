@@ -7,6 +7,7 @@ import { writeFileAtomic } from './atomicWrite';
 import { codeText, inlineText } from './inertText';
 import type { RunPaths } from './paths';
 import { counted } from '../text/counted';
+import { RUN_STATUS_WORDS } from '../domain/stateWords';
 
 /** `run.json`: where the run stands, for scripts and people who do not want to fold the log. */
 export interface RunStatusFile {
@@ -107,7 +108,7 @@ export function renderDecisionsMarkdown(state: RunState): string {
   out.push(
     [
       `Run ${codeText(state.runId)}`,
-      `status **${state.status.replace('_', ' ')}**`,
+      `status **${RUN_STATUS_WORDS[state.status]}**`,
       `base ${codeText(state.baseCommit.slice(0, 10))} (${inlineText(state.baseRef)})`,
       `started ${state.createdAt.slice(0, 10)} ${state.createdAt.slice(11, 19)} UTC`,
       `last event #${state.lastSeq} at ${when(state.updatedAt)}`,
@@ -116,7 +117,7 @@ export function renderDecisionsMarkdown(state: RunState): string {
   );
   if (state.pausedReason !== undefined) out.push(`> **Paused:** ${inlineText(state.pausedReason)}`, '');
   if (state.finishedSummary !== undefined) {
-    out.push(`> **Finished (${state.status.replace('_', ' ')}):** ${inlineText(state.finishedSummary)}`, '');
+    out.push(`> **Finished (${RUN_STATUS_WORDS[state.status]}):** ${inlineText(state.finishedSummary)}`, '');
   }
 
   out.push('## Plan', '');

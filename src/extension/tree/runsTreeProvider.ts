@@ -301,7 +301,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     item.command = { command: 'taskloom.openPullRequestInBrowser', title: 'Open Pull Request in Browser', arguments: [{ folder: node.folder, runId: node.runId, url: pr.url }] };
     const tip = new vscode.MarkdownString();
     tip.appendText(`${pr.url}\n${pr.head} → ${pr.base}`);
-    if (pr.watch) tip.appendMarkdown('\n\n').appendText(`Last watch: ${pr.watch.outcome.replace('_', ' ')} — ${plainText(pr.watch.reason, 500)}`);
+    if (pr.watch) tip.appendMarkdown('\n\n').appendText(`Last watch: ${pr.watch.outcome === 'needs_human' ? 'needs you' : pr.watch.outcome} — ${plainText(pr.watch.reason, 500)}`);
     item.tooltip = tip;
     return item;
   }

@@ -111,7 +111,7 @@ export function decisionTone(d: Pick<Decision, 'kind' | 'summary'>): Tone {
       return 'yellow';
     case 'run':
       if (/^Run (completed)/.test(d.summary)) return 'green';
-      if (/^Run (needs human|failed)/.test(d.summary)) return 'red';
+      if (/^Run (needs you|failed)/.test(d.summary)) return 'red';
       if (/^Run paused/.test(d.summary)) return 'yellow';
       return 'plain';
     default:

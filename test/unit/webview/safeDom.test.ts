@@ -29,7 +29,7 @@ describe('webview code', () => {
     assert.equal(decisionTone({ kind: 'integration', summary: 'Integration gate failed: `make` exited 2' }), 'red');
     assert.equal(decisionTone({ kind: 'critic', summary: 'Critic review 2: green — changes required earlier are done' }), 'green');
     assert.equal(decisionTone({ kind: 'critic', summary: 'Critic review of plan draft 1: changes required (2 blocking) — split it' }), 'orange');
-    assert.equal(decisionTone({ kind: 'run', summary: 'Run needs human: 1 task needs you' }), 'red');
+    assert.equal(decisionTone({ kind: 'run', summary: 'Run needs you: 1 task needs you' }), 'red');
     assert.equal(decisionTone({ kind: 'plan', summary: 'Plan approved by human' }), 'plain');
   });
 });
