@@ -62,26 +62,30 @@ export function showDriveProgress(services: Services, ref: RunRef): void {
 function notifyRunEnded(services: Services, ref: RunRef): void {
   const entry = services.controller.model.run(ref.folder, ref.runId);
   if (!entry || entry.summary.active) return;
-  const { summary } = entry;
+  const { summary, state } = entry;
   const goal = `"${plainText(summary.goal, 60)}"`;
   const counts = `${summary.done}/${summary.total} done`;
   const open = (choice: string | undefined) => {
-    if (choice === 'Show Run') void vscode.commands.executeCommand('taskloom.showRun', ref);
-    if (choice === 'Apply Integration…') void vscode.commands.executeCommand('taskloom.applyIntegration', ref);
+    const command = choice && NEXT_STEPS[choice];
+    if (command) void vscode.commands.executeCommand(command, ...(command.endsWith('.focus') ? [] : [ref]));
   };
   switch (summary.status) {
     case 'completed':
-      void vscode.window.showInformationMessage(`Taskloom: ${goal} completed — ${counts}, integration gate passed.`, 'Apply Integration…', 'Show Run').then(open);
+      void vscode.window
+        .showInformationMessage(`Taskloom: ${goal} completed — ${counts}, integration gate passed.`, 'Review Diff', 'Apply…', 'Open Pull Request')
+        .then(open);
       return;
     case 'needs_human': {
-      const waiting = entry.state ? Object.values(entry.state.tasks).filter((t) => isWaitingForHuman(t.state)).length : 0;
-      const who = waiting ? `${waiting} task${waiting === 1 ? '' : 's'} need${waiting === 1 ? 's' : ''} you` : 'it needs you';
-      void vscode.window.showWarningMessage(`Taskloom: ${goal} stopped — ${counts}; ${who}.`, 'Show Run').then(open);
+      const waiting = state ? state.taskOrder.filter((id) => isWaitingForHuman(state.tasks[id]!.state)) : [];
+      const who = waiting.length ? `${listed(waiting)} ${waiting.length === 1 ? 'needs' : 'need'} you` : 'it needs you';
+      void vscode.window.showWarningMessage(`Taskloom: ${goal} stopped — ${counts}; ${who}.`, 'Show Needs You', 'Show Run').then(open);
       return;
     }
-    case 'paused':
-      void vscode.window.showWarningMessage(`Taskloom: ${goal} paused — ${counts}. Resume it later with Taskloom: Resume Last Run.`, 'Show Run').then(open);
+    case 'paused': {
+      const why = state?.pausedReason ? `: ${plainText(state.pausedReason, 160)}` : '';
+      void vscode.window.showWarningMessage(`Taskloom: ${goal} paused — ${counts}${why}. Resume it when you are ready.`, 'Show Run').then(open);
       return;
+    }
     case 'cancelled':
       void vscode.window.showInformationMessage(`Taskloom: ${goal} cancelled — ${counts}.`, 'Show Run').then(open);
       return;
@@ -90,4 +94,19 @@ function notifyRunEnded(services: Services, ref: RunRef): void {
       return;
     default:
   }
+}
+
+/** The buttons of the end-of-run notices and the commands they run. */
+const NEXT_STEPS: Record<string, string> = {
+  'Show Run': 'taskloom.showRun',
+  'Show Needs You': 'taskloom.needsYou.focus',
+  'Review Diff': 'taskloom.showIntegrationDiff',
+  'Apply…': 'taskloom.applyIntegration',
+  'Open Pull Request': 'taskloom.openPullRequest',
+};
+
+/** "a", "a and b", "a, b and 2 more". */
+function listed(ids: string[]): string {
+  if (ids.length <= 2) return ids.join(' and ');
+  return ids.length === 3 ? `${ids[0]}, ${ids[1]} and ${ids[2]}` : `${ids[0]}, ${ids[1]} and ${ids.length - 2} more`;
 }

@@ -40,6 +40,12 @@ suite('A run from Start Goal to the applied integration', function () {
       flaky: 'NEEDS_HUMAN',
     });
     assert.equal(entry.summary.status, 'needs_human');
+    // The end says what waits for whom, with the way there.
+    const stopped = '.notification-list-item:has-text("stopped —")';
+    await waitForPage({ selector: stopped, timeoutMs: 30_000 });
+    const [message] = await readTexts({ selector: `${stopped} .notification-list-item-message` });
+    assert.match(message ?? '', /^Taskloom: ".+" stopped — 1\/5 done; word-count, title-case and flaky need you\.$/);
+    assert.deepEqual(await readTexts({ selector: `${stopped} a.monaco-button` }), ['Show Needs You', 'Show Run']);
   });
 
   test('shows the tasks in the Runs tree with their states, and the Needs You items', async () => {
@@ -84,7 +90,7 @@ suite('A run from Start Goal to the applied integration', function () {
     await waitForPage({ selector: ended, timeoutMs: 30_000 });
     const [message] = await readTexts({ selector: `${ended} .notification-list-item-message` });
     assert.match(message ?? '', /^Taskloom: ".+" completed — 5\/5 done, integration gate passed\.$/);
-    assert.deepEqual(await readTexts({ selector: `${ended} a.monaco-button` }), ['Apply Integration…', 'Show Run']);
+    assert.deepEqual(await readTexts({ selector: `${ended} a.monaco-button` }), ['Review Diff', 'Apply…', 'Open Pull Request']);
     await takeScreenshot('tree-completed');
   });
 
