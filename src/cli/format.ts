@@ -1,6 +1,7 @@
 import type { TaskState } from '../engine/domain/taskStates';
 import type { TokenUsage } from '../engine/domain/usage';
 import { totalTokens } from '../engine/domain/usage';
+import { TASK_STATE_WORDS } from '../engine/domain/stateWords';
 
 const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code: number) => (text: string) => (useColor ? `\x1b[${code}m${text}\x1b[0m` : text);
@@ -11,13 +12,15 @@ export const green = paint(32);
 export const yellow = paint(33);
 export const cyan = paint(36);
 
+/** A task state in the words every view uses, coloured by how it stands. */
 export function colorState(state: TaskState): string {
-  if (state === 'MERGED' || state === 'GREEN') return green(state);
+  const words = TASK_STATE_WORDS[state];
+  if (state === 'MERGED' || state === 'GREEN') return green(words);
   if (state === 'NEEDS_HUMAN' || state === 'HUMAN_RESOLVING' || state === 'MECHANICAL_FAILED' || state === 'CANCELLED' || state === 'MERGE_CONFLICT' || state === 'INTEGRATION_FAILED') {
-    return red(state);
+    return red(words);
   }
-  if (state === 'SKIPPED' || state === 'CHANGES_REQUIRED' || state === 'UNVERIFIED_BY_CRITIC') return yellow(state);
-  return cyan(state);
+  if (state === 'SKIPPED' || state === 'CHANGES_REQUIRED' || state === 'UNVERIFIED_BY_CRITIC') return yellow(words);
+  return cyan(words);
 }
 
 export const formatUsd = (usd: number): string => `$${usd.toFixed(4)}`;

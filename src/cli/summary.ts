@@ -6,6 +6,7 @@ import { isWaitingForHuman } from '../engine/domain/taskStates';
 import { buildTraceReport } from '../engine/report/traceReport';
 import { bold, colorState, formatDuration, formatTokens, formatUsd, green, red, table, yellow } from './format';
 import { counted } from '../engine/text/counted';
+import { RUN_STATUS_WORDS } from '../engine/domain/stateWords';
 
 export function runPaths(state: RunState) {
   const dir = join(state.repoRoot, '.taskloom', 'runs', state.runId);
@@ -29,8 +30,9 @@ export function formatRunSummary(state: RunState): string {
     ]);
   }
   const paths = runPaths(state);
+  const statusWords = RUN_STATUS_WORDS[state.status];
   const status =
-    state.status === 'completed' ? green(state.status) : state.status === 'paused' ? yellow(state.status) : red(state.status);
+    state.status === 'completed' ? green(statusWords) : state.status === 'paused' ? yellow(statusWords) : red(statusWords);
   const lines = [
     '',
     `${bold('Run')} ${state.runId}  ${status}${state.finishedSummary ? ` — ${state.finishedSummary}` : ''}`,

@@ -280,7 +280,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
       return server.waitForEnd(runId, before);
     };
     const refused = await userError(server.request(TaskDecisionRequest.type, { folder: r.dir, runId, taskId: 'after', action: 'accept' }));
-    assert.match(refused.message, /Task "after" is SKIPPED; it cannot be accepted now/);
+    assert.match(refused.message, /Task "after" \(skipped\) cannot be accepted now/);
     assert.match((await userError(server.request(TaskDecisionRequest.type, { folder: r.dir, runId, taskId: 'ghost', action: 'retry' }))).message, /has no task "ghost"/);
 
     const retried = await decide('flaky', 'retry', 'the file goes at the root');

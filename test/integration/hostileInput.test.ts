@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
 import type { TraceReport } from '../../src/engine/report/traceReport';
-import { stripTerminalControls } from '../../src/engine/store/inertText';
+import { stripTerminalControls } from '../../src/engine/text/terminalText';
 import { runCli } from '../helpers/cli';
 
 const ESC = '\u001b';

@@ -256,7 +256,7 @@ describe('the integration gate in the merge queue', () => {
     assert.match(t.tasks[1]!.lastReason, /gate still failing after 3 attempts/);
     assert.deepEqual(t.counts, { total: 2, done: 1, merged: 1, skipped: 0 });
     // The summary claims no more than happened: nothing about a gate passing on a run with unmerged work.
-    assert.match(result.stdout, /needs_human — 1\/2 merged into \S+, 1 needs you\n/);
+    assert.match(result.stdout, /needs you — 1\/2 merged into \S+, 1 needs you\n/);
     assert.match(result.stdout, /Needs you:\n {2}b: the integration gate fails with it merged/);
     for (const command of ['retry b', 'resolve b', 'skip b']) assert.match(result.stdout, new RegExp(`taskloom ${command} `));
     assert.doesNotMatch(result.stdout, /taskloom accept b/, 'work the queue sent back cannot be accepted as it is');
@@ -352,7 +352,7 @@ describe('ways out of a conflict, from the CLI', () => {
     const { r, stuck, other } = stuckConflict();
     const accepted = runCli(['accept', stuck, '--cwd', r.dir]);
     assert.equal(accepted.code, 2);
-    assert.match(accepted.stderr, new RegExp(`Task "${stuck}" is NEEDS_HUMAN; it cannot be accepted now\nWhat it allows: retry, resolve, skip\\.`));
+    assert.match(accepted.stderr, new RegExp(`Task "${stuck}" \\(needs you\\) cannot be accepted now\nWhat it allows: retry, resolve, skip\\.`));
     const early = runCli(['continue', other, '--cwd', r.dir]);
     assert.equal(early.code, 2);
     assert.match(early.stderr, /Nothing is waiting for you on this task/);

@@ -1,5 +1,6 @@
 import type { HumanAction } from './events';
 import type { TaskView } from './runState';
+import { TASK_STATE_WORDS } from './stateWords';
 import { TaskStateMachine } from './taskStateMachine';
 import type { TaskEvent } from './taskStates';
 
@@ -45,7 +46,7 @@ export function assertHumanAction(task: Pick<TaskView, 'id' | 'state' | 'queuePr
   const allowed = allowedHumanActions(task);
   if (allowed.includes(action)) return;
   throw new HumanDecisionError(
-    `Task "${task.id}" is ${task.state}; it cannot be ${PAST[action]} now`,
+    `Task "${task.id}" (${TASK_STATE_WORDS[task.state]}) cannot be ${PAST[action]} now`,
     allowed.length ? `What it allows: ${allowed.join(', ')}.` : 'Nothing is waiting for you on this task.',
   );
 }

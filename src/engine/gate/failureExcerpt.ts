@@ -1,4 +1,4 @@
-import { stripTerminalControls } from '../store/inertText';
+import { stripTerminalControls } from '../text/terminalText';
 import { counted } from '../text/counted';
 
 /**

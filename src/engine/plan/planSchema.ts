@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Plan } from '../domain/plan';
 import { AGENT_KINDS, type AgentKind } from '../domain/runConfig';
-import { stripTerminalControls } from '../store/inertText';
+import { stripTerminalControls } from '../text/terminalText';
 
 /**
  * A task id becomes part of a git branch (`taskloom/<run>/<task>`) and of a worktree folder,

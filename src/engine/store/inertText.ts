@@ -1,19 +1,8 @@
+import { stripTerminalControls } from '../text/terminalText';
+
 // Text from agents (plans, findings, summaries, gate output) reaches DECISIONS.md, which
 // people open in Markdown previews. It must not be able to inject HTML, links or images,
 // reshape the document, or send escape sequences to a terminal that `cat`s the file.
-
-// CSI (colours, cursor moves), OSC (titles, hyperlinks) with either terminator, other ESC pairs.
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]?|\u009b[0-?]*[ -/]*[@-~]/g;
-// C0/C1 controls except tab and newline, DEL, and bidi overrides that can make text read differently from what it is.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-// Every escape sequence starts with a control character, so text without one is left as it is.
-const HAS_CONTROL = new RegExp(CONTROL.source);
-
-export function stripTerminalControls(text: string): string {
-  if (!HAS_CONTROL.test(text)) return text;
-  return text.replace(ANSI, '').replace(CONTROL, '');
-}
 
 const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 

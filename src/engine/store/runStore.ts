@@ -4,7 +4,7 @@ import { applyEvent } from '../domain/projection';
 import type { RunState } from '../domain/runState';
 import { derivedFilesUpToDate, writeDerivedFiles } from './derivedFiles';
 import { redactEventBody, redactorFor, type Redactor } from '../gate/redactSecrets';
-import { stripTerminalControls } from './inertText';
+import { stripTerminalControls } from '../text/terminalText';
 import { EventLog, LogWriteError, type ReadOptions, type ReadResult } from './eventLog';
 import { WorkspaceLock } from './lock';
 import { runPaths, taskloomPaths, type RunPaths, type TaskloomPaths } from './paths';

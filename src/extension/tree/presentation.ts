@@ -5,6 +5,7 @@ import type { TaskTimings } from '../../engine/domain/taskTimings';
 import type { TaskState } from '../../engine/domain/taskStates';
 import { totalTokens, type TokenUsage } from '../../engine/domain/usage';
 import type { RunListEntry } from '../../protocol/engineProtocol';
+import { stripTerminalControls } from '../../engine/text/terminalText';
 
 /** A codicon id and a theme colour id: how a state looks in the tree and the status bar. */
 export interface Look {
@@ -136,11 +137,8 @@ export function taskDescription(task: TaskView, timings: TaskTimings, driven: bo
   return parts.join(' · ');
 }
 
-// CSI/OSC escape sequences and other control characters an agent may print.
-const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[\u0000-\u0008\u000b-\u001f\u007f]/g;
-
 /** Agent text made safe for a one-line label: no terminal escapes or control characters, bounded length. */
 export function plainText(text: string, max = 300): string {
-  const clean = text.replace(ESCAPES, '').replace(/\s+/g, ' ').trim();
+  const clean = stripTerminalControls(text).replace(/\s+/g, ' ').trim();
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }

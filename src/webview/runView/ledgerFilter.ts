@@ -1,7 +1,7 @@
 // Searching the decisions ledger. A run can hold tens of thousands of decisions, so the filter
 // walks newest first, keeps at most `limit` matches for display and only counts the rest.
 import type { Decision } from '../../engine/domain/runState';
-import { stripAnsi } from './text';
+import { displayText } from './text';
 
 export interface LedgerQuery {
   /** Every word must appear in the entry's kind, task, summary or details. */
@@ -60,7 +60,7 @@ const haystacks = new WeakMap<Decision, string>();
 function haystack(d: Decision): string {
   let text = haystacks.get(d);
   if (text === undefined) {
-    text = stripAnsi([d.kind, d.taskId ?? '', d.summary, ...(d.details ?? [])].join('\n')).toLowerCase();
+    text = displayText([d.kind, d.taskId ?? '', d.summary, ...(d.details ?? [])].join('\n')).toLowerCase();
     haystacks.set(d, text);
   }
   return text;

@@ -10,7 +10,7 @@ import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../
 import { extractJson } from './extractJson';
 import { errorPayload } from './errorPayload';
 import { newCallMarker } from '../../process/markedProcesses';
-import { stripTerminalControls } from '../../store/inertText';
+import { stripTerminalControls } from '../../text/terminalText';
 
 export interface CommandRunnerOptions {
   /**
