@@ -1,4 +1,4 @@
-// Type-checks the project (full runs only), then runs every test file under test/ with Node's own
+// Type-checks and lints the project (full runs only), then runs every test file under test/ with Node's own
 // runner (TypeScript is loaded through tsx), then the suites that run inside a real VS Code (test/vscode, through
 // scripts/vscode/runVsCodeTests.mjs), installing Chromium and the VS Code server first when
 // they are missing (scripts/vscode/installServer.sh).
@@ -38,6 +38,10 @@ if (only.length === 0) {
     if (check.status !== 0) console.log(`typecheck failed: tsc -p ${project}`);
     failed ||= check.status !== 0;
   }
+  // The architecture's import rules are lint rules (eslint.config.mjs).
+  const lint = spawnSync(process.execPath, [join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), 'src', 'test', 'bench'], { cwd: root, stdio: 'inherit' });
+  if (lint.status !== 0) console.log('lint failed: eslint src test bench');
+  failed ||= lint.status !== 0;
 }
 // With filters that match no file, skip the run: `node --test` without files would go looking for tests itself.
 if (files.length > 0) {

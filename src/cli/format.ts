@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import type { TaskState } from '../engine/domain/taskStates';
 import type { TokenUsage } from '../engine/domain/usage';
 import { totalTokens } from '../engine/domain/usage';
@@ -32,8 +33,7 @@ export { formatBytes } from '../engine/text/formatBytes';
 
 /** Left-aligned plain-text table; widths ignore colour codes. */
 export function table(rows: string[][]): string {
-  // eslint-disable-next-line no-control-regex
-  const visible = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '').length;
+  const visible = (s: string) => stripVTControlCharacters(s).length;
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => visible(r[i] ?? ''))));
   return rows
     .map((r) => r.map((cell, i) => cell + ' '.repeat(widths[i]! - visible(cell))).join('  ').trimEnd())

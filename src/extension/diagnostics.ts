@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { CriticFindingDto, FindingsParams } from '../protocol/engineProtocol';
-import type { EngineClient } from './engine/engineClient';
+import type { EngineClient } from './connection/engineClient';
 import type { RunsController } from './runsController';
 import { criticFindingsOf } from '../engine/report/criticFindings';
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { CancelRequest } from '../protocol/engineProtocol';
 import type { RunRef } from './commands/runRef';
-import { showError } from './engine/userErrors';
+import { showError } from './connection/userErrors';
 import type { Services } from './services';
 import { isWaitingForHuman } from '../engine/domain/taskStates';
 import { plainText } from './tree/presentation';

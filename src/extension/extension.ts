@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { CriticDiagnostics } from './diagnostics';
-import { EngineClient } from './engine/engineClient';
-import { reporting } from './engine/userErrors';
+import { EngineClient } from './connection/engineClient';
+import { reporting } from './connection/userErrors';
 import { log } from './logger';
 import { promptToResume } from './resumePrompt';
 import { RunsController } from './runsController';

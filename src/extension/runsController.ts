@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { RunState } from '../engine/domain/runState';
 import { GetRunRequest, ListRunsRequest, type ListRunsResult } from '../protocol/engineProtocol';
-import type { EngineClient } from './engine/engineClient';
+import type { EngineClient } from './connection/engineClient';
 import { log } from './logger';
 import { RunsModel } from './state/runsModel';
 

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { EngineClient } from './engine/engineClient';
+import type { EngineClient } from './connection/engineClient';
 import type { RunsController } from './runsController';
 import type { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
 import type { RunsNode, RunsTreeProvider } from './tree/runsTreeProvider';

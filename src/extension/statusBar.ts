@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { EngineClient } from './engine/engineClient';
+import type { EngineClient } from './connection/engineClient';
 import type { RunsController } from './runsController';
 
 /** How long a stopped engine may take to come back by itself before the status bar says it is stopped. */

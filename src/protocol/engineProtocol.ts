@@ -5,7 +5,7 @@ import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { ApplyHistory, OverlapMode, OverlapPair, RunEvent } from '../engine/domain/events';
 import type { Plan } from '../engine/domain/plan';
 import type { RunState } from '../engine/domain/runState';
-import type { RunIndexEntry } from '../engine/store/stateDb';
+import type { RunIndexEntry } from '../engine/domain/runIndex';
 import type { RunSettings } from './runSettings';
 
 /** Every request names the workspace folder (an absolute path) it acts on: one server serves all roots. */

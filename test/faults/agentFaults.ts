@@ -279,7 +279,6 @@ async function runCase(c: FaultCase, agentPath: string, planPath: string, keep: 
   if (!/Needs you:/.test(run.stdout) || !run.stdout.includes(`${TASK}:`)) problems.push('stdout does not list the task under "Needs you:"');
   if (!run.stdout.includes(marker)) problems.push("stdout does not show the agent's last output (marker missing)");
   // The CLI runs with NO_COLOR, so every control character on stdout came from the agent.
-  // eslint-disable-next-line no-control-regex
   const controls = run.stdout.match(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g);
   if (controls) problems.push(`stdout carries ${controls.length} control character(s) from the agent (e.g. ${JSON.stringify(controls[0])})`);
 

@@ -3,6 +3,7 @@
 // loopback HTTP so the CSP <meta> applies as it does in a VS Code webview. Agent text must show
 // as literal text and never run; an inline script slipped into the shell must be blocked by
 // the CSP itself.
+import type { Browser, Page } from 'playwright-core';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -17,10 +18,9 @@ import type { ToWebview } from '../../src/protocol/webviewMessages';
 import { EventBuilder } from '../helpers/eventBuilder';
 
 // Browser globals, for the callbacks that run in the page (the Node tsconfig has no DOM lib).
-/* eslint-disable @typescript-eslint/no-explicit-any */
 declare const window: any;
 declare const document: any;
-/* eslint-enable @typescript-eslint/no-explicit-any */
+ 
 
 const CHROMIUM = '/usr/bin/chromium';
 const ROOT = join(__dirname, '..', '..');
@@ -100,7 +100,7 @@ describe('run view under its CSP in Chromium, with a hostile run', { skip, timeo
   let server: Server;
   let origin = '';
   const nonce = createNonce();
-  let browser: import('playwright-core').Browser;
+  let browser: Browser;
 
   before(async () => {
     server = createServer((req, res) => {
@@ -171,7 +171,7 @@ describe('run view under its CSP in Chromium, with a hostile run', { skip, timeo
    * Waits for the view to post `type`. Polls with evaluate (run over CDP): waitForFunction would
    * compile its predicate in the page, which this CSP (no 'unsafe-eval') rightly refuses.
    */
-  async function posted(p: import('playwright-core').Page, type: string, errors: string[]) {
+  async function posted(p: Page, type: string, errors: string[]) {
     for (let i = 0; i < 200; i++) {
       const types = await p.evaluate(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.map((m) => m.type));
       if (types.includes(type)) return;
@@ -181,14 +181,14 @@ describe('run view under its CSP in Chromium, with a hostile run', { skip, timeo
   }
 
   /** Shows every tab so each view draws its hostile text. */
-  async function visitTabs(p: import('playwright-core').Page) {
+  async function visitTabs(p: Page) {
     for (const tab of await p.locator('vscode-tab-header').all()) {
       await tab.click();
       await p.waitForTimeout(100);
     }
   }
 
-  async function pwned(p: import('playwright-core').Page) {
+  async function pwned(p: Page) {
     return p.evaluate(() => {
       const w = window as unknown as { __pwned?: unknown; parent: { __pwned?: unknown } };
       return w.__pwned ?? w.parent.__pwned;

@@ -415,7 +415,7 @@ describe('RunStore', () => {
   });
 
   it('loads a run from its snapshot by reading only the log after it, and writes nothing when nothing is behind', () => {
-    let { store } = openStore();
+    const { store } = openStore();
     busyRun(store);
     for (let i = 0; i < 3000; i += 1) store.append('run-1', call('a'));
     closeStore(store);

@@ -1,4 +1,4 @@
-import { readTextOrReason } from '../text/readTextOrReason';
+import { readTextOrReason } from '../workspace/readTextOrReason';
 import { join } from 'node:path';
 import { actorAllowedCommands } from '../domain/actorCommands';
 import { budgetStop } from '../domain/budget';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { PlanTask } from '../domain/plan';
 import { resolvePrompt } from '../loop/resolutionPrompts';
 import { clip } from '../text/clip';
-import { readTextOrReason } from '../text/readTextOrReason';
+import { readTextOrReason } from '../workspace/readTextOrReason';
 import { actorSnapshotRef, snapshotWorktree } from '../workspace/actorSnapshot';
 import { callAgent } from './agentCall';
 import type { RunContext } from './runContext';

@@ -3,18 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LowSync, type SyncAdapter } from 'lowdb';
 import { z } from 'zod';
-import { RUN_STATUSES, type RunState, type RunStatus } from '../domain/runState';
+import { RUN_STATUSES, type RunState } from '../domain/runState';
+import type { RunIndexEntry } from '../domain/runIndex';
 import { writeFileAtomic } from './atomicWrite';
 
-/** What `runs` and resume need to know about a run without reading its log. */
-export interface RunIndexEntry {
-  runId: string;
-  goal: string;
-  createdAt: string;
-  updatedAt: string;
-  status: RunStatus;
-  lastSeq: number;
-}
+export type { RunIndexEntry };
 
 /**
  * A run's state as of `seq`; loading replays only the events after it. `logBytes` is where
@@ -109,18 +102,17 @@ export class StateDb {
    */
   static open(file: string, rebuild: () => StateData, options: { readOnly?: boolean } = {}): { db: StateDb; warnings: string[] } {
     const readOnly = options.readOnly ?? false;
-    let db: StateDb | undefined;
     const adapter: SyncAdapter<StateData> = {
       read: () => {
         const text = readStateText(file);
         if (text === null) return null;
-        db!.length = text.length;
+        db.length = text.length;
         return JSON.parse(text) as StateData;
       },
-      write: () => writeFileAtomic(file, db!.serialize()),
+      write: () => writeFileAtomic(file, db.serialize()),
     };
     const low = new LowSync<StateData>(adapter, emptyStateData());
-    db = new StateDb(low, file, readOnly);
+    const db = new StateDb(low, file, readOnly);
     if (!fs.existsSync(file)) return { db, warnings: [] };
 
     let problem: string | undefined;

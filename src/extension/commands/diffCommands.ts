@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { DiffRequest, FileAtCommitRequest, type ChangedFile, type DiffResult } from '../../protocol/engineProtocol';
-import { showError } from '../engine/userErrors';
+import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
 import { pickRun, pickTask, type RunRef } from './runRef';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Plan } from '../../engine/domain/plan';
 import { CheckPlanRequest, PredictOverlapsRequest, RejectPlanRequest, type PredictedOverlaps } from '../../protocol/engineProtocol';
-import { showError } from '../engine/userErrors';
+import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
 import type { RunRef } from './runRef';

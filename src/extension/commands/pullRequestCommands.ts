@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { OpenPullRequestRequest, WatchPullRequestsRequest, type ForgeParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
-import { showError, userData } from '../engine/userErrors';
+import { showError, userData } from '../connection/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
 import { pickRun, type RunRef } from './runRef';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { reporting } from '../engine/userErrors';
+import { reporting } from '../connection/userErrors';
 import { log } from '../logger';
 import type { Services } from '../services';
 import { GIT_SCHEME, GitContentProvider, showIntegrationDiff, showTaskDiff } from './diffCommands';

@@ -7,7 +7,7 @@ import {
   ResumeRequest,
 } from '../../protocol/engineProtocol';
 import { showDriveProgress } from '../driveProgress';
-import { confirmUnknownRun, showError, userData } from '../engine/userErrors';
+import { confirmUnknownRun, showError, userData } from '../connection/userErrors';
 import { log } from '../logger';
 import type { Services } from '../services';
 import { readRunSettings } from '../settings';

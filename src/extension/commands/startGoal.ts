@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Plan } from '../../engine/domain/plan';
 import { ApprovePlanRequest, StartGoalRequest, type StartGoalResult } from '../../protocol/engineProtocol';
-import { isCancellation, showError } from '../engine/userErrors';
+import { isCancellation, showError } from '../connection/userErrors';
 import type { Services } from '../services';
 import { isAutopilot, readRunSettings } from '../settings';
 import { pickFolder } from './runRef';

@@ -4,7 +4,7 @@ import { allowedHumanActions } from '../../engine/domain/humanActions';
 import type { TaskView } from '../../engine/domain/runState';
 import { ContinueTaskRequest, ResolveByHandRequest, TaskDecisionRequest } from '../../protocol/engineProtocol';
 import { showDriveProgress } from '../driveProgress';
-import { confirmUnknownRun, showError } from '../engine/userErrors';
+import { confirmUnknownRun, showError } from '../connection/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
 import { openMergeEditor } from './mergeEditor';

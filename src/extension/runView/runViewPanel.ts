@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { RunEvent } from '../../engine/domain/events';
 import type { FromWebview, RunViewPersistedState, ToWebview } from '../../protocol/webviewMessages';
 import { RunEventRequest } from '../../protocol/engineProtocol';
-import { showError } from '../engine/userErrors';
+import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
 import { createNonce, runViewHtml } from './runViewHtml';

@@ -2,7 +2,29 @@ import { createReadStream, existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { z } from 'zod';
 import { readUsage, type CodexUsage } from './codexEventParser';
+
+/** The parts of a rollout line this module reads; codex writes much more, and may change the rest. */
+const rolloutLine = z.looseObject({
+  type: z.string().optional(),
+  payload: z
+    .looseObject({
+      type: z.string().optional(),
+      model: z.unknown().optional(),
+      info: z.looseObject({ total_token_usage: z.unknown().optional() }).nullish(),
+    })
+    .optional(),
+});
+
+function parseRolloutLine(line: string): z.infer<typeof rolloutLine> | undefined {
+  try {
+    const parsed = rolloutLine.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Codex keeps each thread as a "rollout" file, `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread id>.jsonl`,
@@ -67,17 +89,13 @@ export async function readRolloutSummary(file: string): Promise<RolloutSummary> 
       const isTokens = line.includes('"token_count"');
       const isContext = !isTokens && line.includes('"turn_context"');
       if (!isTokens && !isContext) continue;
-      let entry: any;
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      const payload = entry?.payload;
+      const entry = parseRolloutLine(line);
+      if (!entry) continue;
+      const payload = entry.payload;
       if (isTokens && payload?.type === 'token_count') {
         const usage = readUsage(payload.info?.total_token_usage);
         if (usage) summary.usage = usage;
-      } else if (entry?.type === 'turn_context' && typeof payload?.model === 'string') {
+      } else if (entry.type === 'turn_context' && typeof payload?.model === 'string') {
         summary.model = payload.model;
       }
     }
