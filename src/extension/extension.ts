@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { CriticDiagnostics } from './diagnostics';
+import { BRANCH_FILE_SCHEME, BranchFileDocuments } from './documents/branchFileDocuments';
+import { registerReadOnlyText } from './documents/readOnlyText';
 import { EngineClient } from './engine/engineClient';
 import { reporting } from './engine/userErrors';
 import { log } from './logger';
@@ -50,7 +52,9 @@ export function activate(context: vscode.ExtensionContext): TaskloomExtensionApi
     needsYou,
     needsYouView,
     new RunStatusBar(controller),
-    new CriticDiagnostics(controller, engine),
+    new CriticDiagnostics(controller),
+    vscode.workspace.registerTextDocumentContentProvider(BRANCH_FILE_SCHEME, new BranchFileDocuments(services)),
+    registerReadOnlyText(),
     RunViewPanel.registerSerializer(services),
     needsYou.onDidChangeCount((count) => {
       needsYouView.badge = count ? { value: count, tooltip: `${count} thing(s) need you` } : undefined;
