@@ -87,7 +87,8 @@ export async function editPlan(services: Services, ref: RunRef): Promise<void> {
   await mkdir(join(services.context.globalStorageUri.fsPath, 'plans'), { recursive: true });
   await writeFile(file, `${JSON.stringify(state.plan, null, 2)}\n`);
   editing.set(file, ref);
-  await vscode.window.showTextDocument(vscode.Uri.file(file));
+  // A tab of its own: the plan's read-only preview must not take its place.
+  await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
   void vscode.window.showInformationMessage('Edit the plan and save: Taskloom checks it on every save and then asks to approve it.');
 }
 

@@ -125,12 +125,17 @@ suite('Findings, documents and the ways in', function () {
 
   test('an edited plan is checked against the schema, with problems at their real line and column', async () => {
     await vscode.commands.executeCommand('taskloom.editPlan', { folder, runId: secondRun });
-    const editor = await waitFor('the plan in an editor', () => vscode.window.activeTextEditor?.document.fileName.endsWith(`${secondRun}.plan.json`) && vscode.window.activeTextEditor);
-    const original = editor.document.getText();
+    const document = await waitFor('the plan in an editor', () => vscode.window.activeTextEditor?.document.fileName.endsWith(`${secondRun}.plan.json`) && vscode.window.activeTextEditor.document);
+    const { uri } = document;
+    const replaceAll = async (text: string) => {
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), text);
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.ok(await document.save());
+    };
+    const original = document.getText();
     const broken = original.replace(/"title": "[^"]*"/, '"title": ""').replace(/"dependsOn": \[\]/, '"dependsOn": ["nowhere"]');
-    await editor.edit((e) => e.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), broken));
-    await editor.document.save();
-    const uri = editor.document.uri;
+    await replaceAll(broken);
     const planProblems = await waitFor('the plan’s problems', () => {
       const list = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Taskloom plan');
       return list.length >= 2 ? list : undefined;
@@ -143,14 +148,13 @@ suite('Findings, documents and the ways in', function () {
     const unknown = planProblems.find((d) => /unknown task "nowhere"/.test(d.message));
     assert.ok(unknown);
     assert.equal(unknown.range.start.line, lines.findIndex((l) => l.includes('"nowhere"')));
-    assert.equal(editor.document.getText(unknown.range), '"nowhere"');
+    assert.equal(document.getText(unknown.range), '"nowhere"');
     // The JSON language service validates the file with the shipped schema as well.
     const schema = await waitFor('a schema problem', () => vscode.languages.getDiagnostics(uri).find((d) => d.source !== 'Taskloom plan' && /short|length|String/i.test(d.message)));
     assert.equal(schema.range.start.line, titleLine);
     await takeScreenshot('plan-edit-problems');
 
-    await editor.edit((e) => e.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), original));
-    await editor.document.save();
+    await replaceAll(original);
     await waitFor('the problems to go', () => !vscode.languages.getDiagnostics(uri).some((d) => d.source === 'Taskloom plan'));
     await waitForPage({ selector: '.notification-list-item:has-text("The edited plan is valid")' });
     assert.deepEqual(await readTexts({ selector: '.notification-list-item:has-text("problem")' }), [], 'no toast about problems stays beside "valid"');
