@@ -152,12 +152,14 @@ suite('Findings, documents and the ways in', function () {
     // The JSON language service validates the file with the shipped schema as well.
     const schema = await waitFor('a schema problem', () => vscode.languages.getDiagnostics(uri).find((d) => d.source !== 'Taskloom plan' && /short|length|String/i.test(d.message)));
     assert.equal(schema.range.start.line, titleLine);
+    await vscode.window.showTextDocument(document, { preview: false });
     await takeScreenshot('plan-edit-problems');
 
     await replaceAll(original);
     await waitFor('the problems to go', () => !vscode.languages.getDiagnostics(uri).some((d) => d.source === 'Taskloom plan'));
     await waitForPage({ selector: '.notification-list-item:has-text("The edited plan is valid")' });
     assert.deepEqual(await readTexts({ selector: '.notification-list-item:has-text("problem")' }), [], 'no toast about problems stays beside "valid"');
+    await vscode.window.showTextDocument(document, { preview: false });
     await takeScreenshot('plan-edit-valid');
   });
 
