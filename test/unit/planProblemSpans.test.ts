@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parsePlanJson, parsePlanMarkdown } from '../../src/engine/plan/loadPlanFile';
 import { PlanValidationError } from '../../src/engine/plan/parsePlan';
-import { jsonSpanOf, lineSpan, spanOfOffsets, type TextSpan } from '../../src/engine/plan/problemSpans';
+import { jsonSpans, lineSpan, spanOfOffsets, type TextSpan } from '../../src/engine/plan/problemSpans';
 
 function rejected(run: () => unknown): PlanValidationError {
   try {
@@ -41,6 +41,8 @@ describe('plan problems: where they are in the file', () => {
   test('offsets become 1-based lines and columns', () => {
     assert.deepEqual(spanOfOffsets('ab\ncd', 3, 5), { line: 2, column: 1, endLine: 2, endColumn: 3 });
     assert.deepEqual(spanOfOffsets('ab', 0, 0), { line: 1, column: 1, endLine: 1, endColumn: 2 }, 'an empty span still shows one character');
+    assert.deepEqual(spanOfOffsets('a\n\nbc\n', 4, 5), { line: 3, column: 2, endLine: 3, endColumn: 3 });
+    assert.deepEqual(spanOfOffsets('a\nb', 1, 3), { line: 1, column: 2, endLine: 2, endColumn: 2 }, 'across a line end');
   });
 
   test('a line span covers its text without the indentation', () => {
@@ -48,10 +50,19 @@ describe('plan problems: where they are in the file', () => {
   });
 
   test('a JSON path names the value; a missing field names the line of the object that lacks it', () => {
+    const jsonSpanOf = (text: string, path: Array<string | number>) => jsonSpans(text)(path);
     assert.equal(underlined(JSON_PLAN, jsonSpanOf(JSON_PLAN, ['tasks', 1, 'title'])), '""');
     assert.equal(underlined(JSON_PLAN, jsonSpanOf(JSON_PLAN, ['tasks', 1, 'dependsOn', 1])), '"db"');
     assert.equal(jsonSpanOf(JSON_PLAN, ['tasks', 2, 'title'])?.line, 11);
     assert.equal(underlined(JSON_PLAN, jsonSpanOf(JSON_PLAN, ['tasks'])), '"tasks": [');
+  });
+
+  test('a plan with a thousand broken tasks is located at once', () => {
+    const tasks = Array.from({ length: 1000 }, (_, i) => `    { "id": "t${i}", "title": "", "description": "d" }`);
+    const text = `{\n  "goal": "g",\n  "tasks": [\n${tasks.join(',\n')}\n  ]\n}\n`;
+    const error = rejected(() => parsePlanJson(text));
+    assert.equal(error.problems.length, 1000);
+    assert.equal(error.places[999]?.span?.line, 1003);
   });
 
   test('every problem of a JSON plan carries its span: empty title, unknown dependency, duplicate id, missing title', () => {

@@ -27,7 +27,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { Plan } from '../domain/plan';
 import { PlanValidationError, parsePlan, type ProblemPlace } from './parsePlan';
-import { jsonSpanOf, lineSpan, spanOfOffsets } from './problemSpans';
+import { jsonSpans, lineSpan, spanOfOffsets } from './problemSpans';
 
 /** The plan file could not be read at all (missing, a directory, unsupported kind). */
 export class PlanFileError extends Error {
@@ -80,15 +80,18 @@ export function parsePlanJson(text: string, source = 'plan.json'): Plan {
     const offset = jsonErrorOffset(text);
     throw new PlanValidationError([describeJsonError(text, err)], source, [offset < 0 ? undefined : { span: spanOfOffsets(text, offset, offset + 1) }]);
   }
-  return withSource(source, () => parsePlan(data), (place) => (place?.path ? { ...place, span: jsonSpanOf(text, place.path) } : place));
+  return withSource(source, () => parsePlan(data), (places) => {
+    const spanOf = jsonSpans(text);
+    return places.map((place) => (place?.path ? { ...place, span: spanOf(place.path) } : place));
+  });
 }
 
-function withSource<T>(source: string, parse: () => T, locate: (place: ProblemPlace | undefined) => ProblemPlace | undefined): T {
+function withSource<T>(source: string, parse: () => T, locate: (places: Array<ProblemPlace | undefined>) => Array<ProblemPlace | undefined>): T {
   try {
     return parse();
   } catch (err) {
     if (err instanceof PlanValidationError && err.source === undefined) {
-      throw new PlanValidationError(err.problems, source, err.problems.map((_, i) => locate(err.places[i])));
+      throw new PlanValidationError(err.problems, source, locate(err.problems.map((_, i) => err.places[i])));
     }
     throw err;
   }
