@@ -121,17 +121,24 @@ suite('Findings, documents and the ways in', function () {
     secondRun = entry.summary.runId;
     assert.match(started, /\*\*Plan for\*\* .+ \(5 tasks\)/);
     assert.match(started, new RegExp(`Run ${secondRun} waits for the user to approve this plan`));
+    // As after Start Goal, the plan opens for review with Approve / Edit / Cancel Run.
+    await waitFor('the plan to review', () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'taskloom-plan' && d.uri.path.includes(secondRun)));
+    await waitForPage({ selector: `.notification-list-item:has-text("drafted 5 task")` });
   });
 
   test('an edited plan is checked against the schema, with problems at their real line and column', async () => {
     await vscode.commands.executeCommand('taskloom.editPlan', { folder, runId: secondRun });
     const document = await waitFor('the plan in an editor', () => vscode.window.activeTextEditor?.document.fileName.endsWith(`${secondRun}.plan.json`) && vscode.window.activeTextEditor.document);
     const { uri } = document;
+    // Edited and saved as a person does: the text changes in the editor, then Ctrl+S.
     const replaceAll = async (text: string) => {
-      const edit = new vscode.WorkspaceEdit();
-      edit.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), text);
-      assert.ok(await vscode.workspace.applyEdit(edit));
-      assert.ok(await document.save());
+      const editor = await vscode.window.showTextDocument(document, { preview: false });
+      assert.ok(await editor.edit((e) => e.replace(new vscode.Range(0, 0, document.lineCount, 0), text)));
+      await pressKey('Control+S');
+      await waitFor('the plan to be saved', () => !document.isDirty, 20_000).catch(async (error: unknown) => {
+        await takeScreenshot('plan-save-failed');
+        throw error;
+      });
     };
     const original = document.getText();
     const broken = original.replace(/"title": "[^"]*"/, '"title": ""').replace(/"dependsOn": \[\]/, '"dependsOn": ["nowhere"]');
