@@ -9,7 +9,7 @@ import type { Services } from '../services';
  * run through the scripted agent (no API key, no network). The folder can be opened to watch the
  * run in the Runs view.
  */
-export async function runDemo(services: Services): Promise<string> {
+export async function runDemo(services: Services): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'taskloom-demo-'));
   const terminal = vscode.window.createTerminal({
     name: 'Taskloom demo',
@@ -22,5 +22,4 @@ export async function runDemo(services: Services): Promise<string> {
   void vscode.window
     .showInformationMessage(`The Taskloom demo runs in the terminal, in ${dir}. Open that folder to watch its run in the Runs view.`, 'Open Demo Folder')
     .then((choice) => choice && vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(dir), { forceNewWindow: true }));
-  return dir;
 }

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatStream } from '../../../src/extension/chat/chatParticipant';
@@ -224,6 +224,23 @@ suite('Findings, documents and the ways in', function () {
     await waitForPage({ selector: '.gettingStartedContainer:has-text("Get Started with Taskloom")' });
     await waitForPage({ selector: '.gettingStartedContainer:has-text("Install an agent CLI")' });
     await takeScreenshot('walkthrough');
+  });
+
+  test('Run the Demo (the walkthrough’s second step) runs the demo in a terminal', async () => {
+    await vscode.commands.executeCommand('taskloom.runDemo');
+    const terminal = await waitFor('the demo terminal', () => vscode.window.terminals.find((t) => t.name === 'Taskloom demo'));
+    // The folder the demo makes: the CLI's `--dir`.
+    const args = (terminal.creationOptions as vscode.TerminalOptions).shellArgs as string[];
+    const dir = args[args.indexOf('--dir') + 1]!;
+    try {
+      await waitFor('the demo’s run to start', () => existsSync(join(dir, '.taskloom', 'state.json')));
+      assert.equal(git(dir, 'log', '--format=%s', '-1', 'main'), 'textkit: first commit');
+      await waitForPage({ selector: '.notification-list-item:has-text("The Taskloom demo runs in the terminal")' });
+      await takeScreenshot('demo-terminal');
+      terminal.dispose();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('Ctrl+Alt+K G starts a goal, on a chord VS Code does not use', async () => {
