@@ -17,7 +17,8 @@ const common = {
   logLevel: 'warning',
 };
 
-const nodeOptions = { ...common, platform: 'node', target: 'node20', format: 'cjs' };
+// jsonc-parser's UMD build requires its parts at run time, which a bundle cannot resolve: bundle its ESM build.
+const nodeOptions = { ...common, platform: 'node', target: 'node20', format: 'cjs', alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' } };
 
 const contexts = await Promise.all([
   esbuild.context({

@@ -61,9 +61,10 @@ export default tseslint.config(
   {
     files: ['src/protocol/**/*.ts'],
     rules: {
+      // The core rule sees `import type` too: not even the types of the engine's internals.
+      'no-restricted-imports': restrict([{ group: IO_ENGINE, message: 'The protocol speaks in the pure core\'s types, not the engine\'s internals.' }]),
       '@typescript-eslint/no-restricted-imports': restrict(
         [
-          { group: IO_ENGINE, message: 'The protocol speaks in the domain\'s types (engine/domain), not the engine\'s internals.' },
           { group: ['**/engine/**'], allowTypeImports: true, message: 'The protocol holds types and message definitions only: import engine types with `import type`.' },
           { group: ['**/extension/**', '**/webview/**', '**/cli/**'], message: 'The protocol is below every shell.' },
         ],

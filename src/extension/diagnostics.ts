@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import type { CriticFindingDto, FindingsParams } from '../protocol/engineProtocol';
-import type { EngineClient } from './connection/engineClient';
+import type { CriticFindingDto } from '../protocol/engineProtocol';
+import type { FileFinding } from '../engine/report/criticFindings';
 import type { RunsController } from './runsController';
-import { criticFindingsOf } from '../engine/report/criticFindings';
+import { branchFileUri } from './documents/branchFileDocuments';
+import { mayHaveOpenFindings, openFindingsOf } from './openFindings';
 
 const SEVERITY: Record<CriticFindingDto['severity'], vscode.DiagnosticSeverity> = {
   blocker: vscode.DiagnosticSeverity.Error,
@@ -11,58 +12,78 @@ const SEVERITY: Record<CriticFindingDto['severity'], vscode.DiagnosticSeverity> 
   nit: vscode.DiagnosticSeverity.Hint,
 };
 
+const key = (folder: string, runId: string) => `${folder}\u0000${runId}`;
+
 /**
- * Critic findings in the Problems panel, for the newest run of each folder. The collection is
- * ours (not the language client's), rebuilt from run state, so it survives engine restarts.
+ * The open critic findings of every run in the Problems panel, each on the file as it stands on
+ * its task's branch. Built from the runs' states as they fold (not the language client's
+ * diagnostics), so it survives engine restarts; runs not loaded yet are loaded when they may
+ * still hold findings.
  */
 export class CriticDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('taskloom');
-  private readonly byFolder = new Map<string, FindingsParams>();
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly byRun = new Map<string, { folder: string; runId: string; findings: FileFinding[] }>();
+  private readonly requested = new Set<string>();
   private readonly unsubscribe: () => void;
 
-  constructor(
-    private readonly controller: RunsController,
-    engine: EngineClient,
-  ) {
-    this.disposables.push(engine.onFindings((params) => this.set(params)));
+  constructor(private readonly controller: RunsController) {
     this.unsubscribe = controller.model.onDidChange((change) => {
-      for (const run of change.runs) {
-        const state = controller.model.run(run.folder, run.runId)?.state;
-        if (state && (run.structure || run.verdicts)) this.set({ folder: run.folder, runId: run.runId, findings: criticFindingsOf(state) });
-      }
+      let changed = change.folders.size > 0 && this.forgetRemovedRuns();
+      for (const run of change.runs) if (this.update(run.folder, run.runId)) changed = true;
+      for (const folder of change.folders) for (const entry of controller.model.runs(folder)) if (this.update(folder, entry.summary.runId)) changed = true;
+      if (changed) this.rebuild();
     });
   }
 
-  private set(params: FindingsParams): void {
-    const newest = this.controller.model.runs(params.folder)[0]?.summary.runId;
-    if (newest && newest !== params.runId) return;
-    const previous = this.byFolder.get(params.folder);
-    if (previous && JSON.stringify(previous) === JSON.stringify(params)) return;
-    this.byFolder.set(params.folder, params);
-    this.rebuild();
+  /** Recomputes one run's findings; true when they changed. */
+  private update(folder: string, runId: string): boolean {
+    const entry = this.controller.model.run(folder, runId);
+    if (entry && !entry.state && mayHaveOpenFindings(entry.summary.status) && !this.requested.has(key(folder, runId))) {
+      this.requested.add(key(folder, runId));
+      void this.controller.state(folder, runId);
+    }
+    const previous = this.byRun.get(key(folder, runId));
+    // Most event batches touch runs without a single finding: they cost a glance at the tasks.
+    if (!previous && (!entry?.state || !Object.values(entry.state.tasks).some((t) => t.lastVerdict?.findings.length))) return false;
+    const findings = entry?.state ? openFindingsOf(entry.state) : entry ? (previous?.findings ?? []) : [];
+    if (JSON.stringify(previous?.findings ?? []) === JSON.stringify(findings)) return false;
+    if (findings.length) this.byRun.set(key(folder, runId), { folder, runId, findings });
+    else this.byRun.delete(key(folder, runId));
+    return true;
+  }
+
+  /** A discarded run (or a folder closed) takes its findings with it. */
+  private forgetRemovedRuns(): boolean {
+    let removed = false;
+    for (const [id, { folder, runId }] of this.byRun) {
+      if (this.controller.model.run(folder, runId)) continue;
+      this.byRun.delete(id);
+      removed = true;
+    }
+    return removed;
   }
 
   private rebuild(): void {
-    const byFile = new Map<string, vscode.Diagnostic[]>();
-    for (const { folder, runId, findings } of this.byFolder.values()) {
+    const byFile = new Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }>();
+    for (const { folder, runId, findings } of this.byRun.values()) {
       for (const f of findings) {
         const line = Math.max(0, (f.line ?? 1) - 1);
         const diagnostic = new vscode.Diagnostic(new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER), `[${f.taskId}] ${f.message}`, SEVERITY[f.severity]);
         diagnostic.source = `Taskloom critic (${f.category}${f.blocking ? ', blocking' : ''})`;
         const args = encodeURIComponent(JSON.stringify([{ folder, runId, taskId: f.taskId, seq: f.seq }]));
         diagnostic.code = { value: `ledger #${f.seq}`, target: vscode.Uri.parse(`command:taskloom.showRun?${args}`) };
-        const file = vscode.Uri.file(`${folder}/${f.file}`).toString();
-        byFile.set(file, [...(byFile.get(file) ?? []), diagnostic]);
+        const uri = branchFileUri({ folder, runId, taskId: f.taskId }, f.file);
+        const entry = byFile.get(uri.toString()) ?? { uri, diagnostics: [] };
+        entry.diagnostics.push(diagnostic);
+        byFile.set(uri.toString(), entry);
       }
     }
     this.collection.clear();
-    for (const [file, diagnostics] of byFile) this.collection.set(vscode.Uri.parse(file), diagnostics);
+    for (const { uri, diagnostics } of byFile.values()) this.collection.set(uri, diagnostics);
   }
 
   dispose(): void {
     this.unsubscribe();
-    for (const d of this.disposables) d.dispose();
     this.collection.dispose();
   }
 }

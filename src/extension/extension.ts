@@ -1,5 +1,9 @@
 import * as vscode from 'vscode';
+import { handleChatRequest, registerChatParticipant, type ChatRequestParts, type ChatStream } from './chat/chatParticipant';
+import { registerTaskloomTools } from './chat/taskloomTools';
 import { CriticDiagnostics } from './diagnostics';
+import { BRANCH_FILE_SCHEME, BranchFileDocuments } from './documents/branchFileDocuments';
+import { registerReadOnlyText } from './documents/readOnlyText';
 import { EngineClient } from './connection/engineClient';
 import { reporting } from './connection/userErrors';
 import { log } from './logger';
@@ -19,6 +23,8 @@ export interface TaskloomExtensionApi {
   services: Services;
   activationMs: number;
   RunViewPanel: typeof RunViewPanel;
+  /** The @taskloom participant's handler, for a window whose VS Code shows no chat view. */
+  handleChatRequest: (request: ChatRequestParts, stream: ChatStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult>;
 }
 
 /**
@@ -51,7 +57,11 @@ export function activate(context: vscode.ExtensionContext): TaskloomExtensionApi
     needsYou,
     needsYouView,
     new RunStatusBar(controller, engine),
-    new CriticDiagnostics(controller, engine),
+    new CriticDiagnostics(controller),
+    vscode.workspace.registerTextDocumentContentProvider(BRANCH_FILE_SCHEME, new BranchFileDocuments(services)),
+    registerReadOnlyText(),
+    ...registerTaskloomTools(services),
+    registerChatParticipant(services),
     RunViewPanel.registerSerializer(services),
     needsYou.onDidChangeCount((count) => {
       needsYouView.badge = count ? { value: count, tooltip: count === 1 ? '1 thing needs you' : `${count} things need you` } : undefined;
@@ -83,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): TaskloomExtensionApi
   });
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
-  return { services, activationMs, RunViewPanel };
+  return { services, activationMs, RunViewPanel, handleChatRequest: (request, stream, token) => handleChatRequest(services, request, stream, token) };
 }
 
 async function hasRuns(folders: string[]): Promise<boolean> {

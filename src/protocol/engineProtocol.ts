@@ -6,6 +6,7 @@ import type { ApplyHistory, OverlapMode, OverlapPair, RunEvent } from '../engine
 import type { Plan } from '../engine/domain/plan';
 import type { RunState } from '../engine/domain/runState';
 import type { RunIndexEntry } from '../engine/domain/runIndex';
+import type { TextSpan } from '../engine/domain/textSpan';
 import type { RunSettings } from './runSettings';
 
 /** Every request names the workspace folder (an absolute path) it acts on: one server serves all roots. */
@@ -368,6 +369,8 @@ export interface CheckPlanParams {
 export interface CheckPlanResult {
   /** Every problem at once (empty when the plan is valid). */
   problems: string[];
+  /** Where each problem is in the text (same order; null where it is not known). */
+  spans?: Array<TextSpan | null>;
   /** The plan, normalised, when valid. */
   plan?: Plan;
 }

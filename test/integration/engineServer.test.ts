@@ -210,6 +210,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.deepEqual(checked, { problems: [], plan: started.plan });
     const broken = await server.request(CheckPlanRequest.type, { text: '{"goal": "x", "tasks": [', source: 'edited.json' });
     assert.match(broken.problems[0]!, /invalid JSON at line 1/);
+    assert.deepEqual(broken.spans, [{ line: 1, column: 25, endLine: 1, endColumn: 26 }], 'the editor gets where the text breaks');
     assert.equal(broken.plan, undefined);
 
     // A cyclic edit is refused and changes nothing; a good one becomes draft 2.

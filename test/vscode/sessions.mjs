@@ -41,6 +41,14 @@ export const sessions = [
     timeoutSeconds: 420,
   },
   {
+    name: 'problems',
+    description: 'findings that open the branch file, read-only gate output, plan edits with a schema, walkthrough, keybindings, LM tools, @taskloom',
+    extension: 'development',
+    suites: ['problemsFlow'],
+    workspace: demoWorkspace(50, 'manual'),
+    timeoutSeconds: 480,
+  },
+  {
     name: 'bench',
     description: 'extension benchmark: activation, tree update latency, run view first paint (500 tasks, 50,000 events)',
     extension: 'development',

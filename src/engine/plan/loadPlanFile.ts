@@ -26,7 +26,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { Plan } from '../domain/plan';
-import { PlanValidationError, parsePlan } from './parsePlan';
+import { PlanValidationError, parsePlan, type ProblemPlace } from './parsePlan';
+import { jsonSpans, lineSpan, spanOfOffsets } from './problemSpans';
 
 /** The plan file could not be read at all (missing, a directory, unsupported kind). */
 export class PlanFileError extends Error {
@@ -69,23 +70,29 @@ function readPlanText(path: string): string {
   }
 }
 
-/** Parses JSON plan text; syntax errors become a PlanValidationError with line and column. */
+/** Parses JSON plan text; each problem comes with its span in the text (syntax errors too). */
 export function parsePlanJson(text: string, source = 'plan.json'): Plan {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (err) {
     if (!(err instanceof SyntaxError)) throw err;
-    throw new PlanValidationError([describeJsonError(text, err)], source);
+    const offset = jsonErrorOffset(text);
+    throw new PlanValidationError([describeJsonError(text, err)], source, [offset < 0 ? undefined : { span: spanOfOffsets(text, offset, offset + 1) }]);
   }
-  return withSource(source, () => parsePlan(data));
+  return withSource(source, () => parsePlan(data), (places) => {
+    const spanOf = jsonSpans(text);
+    return places.map((place) => (place?.path ? { ...place, span: spanOf(place.path) } : place));
+  });
 }
 
-function withSource<T>(source: string, parse: () => T): T {
+function withSource<T>(source: string, parse: () => T, locate: (places: Array<ProblemPlace | undefined>) => Array<ProblemPlace | undefined>): T {
   try {
     return parse();
   } catch (err) {
-    if (err instanceof PlanValidationError && err.source === undefined) throw new PlanValidationError(err.problems, source);
+    if (err instanceof PlanValidationError && err.source === undefined) {
+      throw new PlanValidationError(err.problems, source, locate(err.problems.map((_, i) => err.places[i])));
+    }
     throw err;
   }
 }
@@ -182,6 +189,8 @@ export function jsonErrorOffset(text: string): number {
 }
 
 interface MarkdownTask {
+  /** The 1-based line of its `- [ ] id: title`. */
+  line: number;
   id: string;
   title: string;
   body: string[];
@@ -234,7 +243,13 @@ function splitValues(key: ListKey, value: string): string[] {
 /** Parses Markdown checklist plan text (format at the top of this file). */
 export function parsePlanMarkdown(text: string, source = 'plan.md'): Plan {
   const problems: string[] = [];
+  const places: Array<ProblemPlace | undefined> = [];
+  const report = (line: number, message: string) => {
+    problems.push(message);
+    places.push({ span: lineSpan(text, line) });
+  };
   let goal: string | undefined;
+  let goalLine = 1;
   const preamble: string[] = [];
   const tasks: MarkdownTask[] = [];
   let current: MarkdownTask | undefined;
@@ -288,20 +303,22 @@ export function parsePlanMarkdown(text: string, source = 'plan.md'): Plan {
     if (heading) {
       current = undefined;
       if (heading[1] !== '#') return;
-      if (goal === undefined) goal = heading[2]!.replace(/^goal\s*:\s*/i, '');
-      else problems.push(`line ${lineNo}: a second "# " heading; a plan file has one goal heading`);
+      if (goal === undefined) {
+        goal = heading[2]!.replace(/^goal\s*:\s*/i, '');
+        goalLine = lineNo;
+      } else report(lineNo, `line ${lineNo}: a second "# " heading; a plan file has one goal heading`);
       return;
     }
     const taskLine = TASK_LINE.exec(trimmed);
     if (taskLine) {
       const head = TASK_HEAD.exec(taskLine[1]!);
       if (!head) {
-        problems.push(`line ${lineNo}: a task line needs "id: title", got "${trimmed}"`);
+        report(lineNo, `line ${lineNo}: a task line needs "id: title", got "${trimmed}"`);
         // Its indented details still belong to it, not to the task above; they are dropped with it.
-        current = { id: '', title: '', body: [], acceptance: [], dependsOn: [], files: undefined };
+        current = { line: lineNo, id: '', title: '', body: [], acceptance: [], dependsOn: [], files: undefined };
         return;
       }
-      current = { id: head[1]!, title: head[2]!, body: [], acceptance: [], dependsOn: [], files: undefined };
+      current = { line: lineNo, id: head[1]!, title: head[2]!, body: [], acceptance: [], dependsOn: [], files: undefined };
       tasks.push(current);
       return;
     }
@@ -309,14 +326,15 @@ export function parsePlanMarkdown(text: string, source = 'plan.md'): Plan {
       preamble.push(trimmed);
       return;
     }
-    problems.push(
+    report(
+      lineNo,
       `line ${lineNo}: "${trimmed.length > 60 ? `${trimmed.slice(0, 57)}...` : trimmed}" is outside any task; ` +
         'indent it by two spaces to make it part of the task above, or start a task with "- [ ] id: title"',
     );
   });
 
-  if (goal === undefined || goal === '') problems.push('missing the goal: start the file with "# Goal: <what to achieve>"');
-  if (tasks.length === 0) problems.push('no tasks found: list each task as "- [ ] id: title" with its details indented below');
+  if (goal === undefined || goal === '') report(goalLine, 'missing the goal: start the file with "# Goal: <what to achieve>"');
+  if (tasks.length === 0) report(1, 'no tasks found: list each task as "- [ ] id: title" with its details indented below');
 
   const rationale = joinParagraphs(preamble);
   const raw = {
@@ -339,9 +357,15 @@ export function parsePlanMarkdown(text: string, source = 'plan.md'): Plan {
     plan = parsePlan(raw);
   } catch (err) {
     if (!(err instanceof PlanValidationError)) throw err;
-    problems.push(...err.problems.filter((p) => !(tasks.length === 0 && p.startsWith('tasks:'))));
+    err.problems.forEach((problem, i) => {
+      if (tasks.length === 0 && problem.startsWith('tasks:')) return;
+      // A task's problem sits on its line: the Markdown has no finer place for a field.
+      const [top, index] = err.places[i]?.path ?? [];
+      const task = top === 'tasks' && typeof index === 'number' ? tasks[index] : undefined;
+      report(task?.line ?? goalLine, problem);
+    });
   }
-  if (problems.length > 0 || !plan) throw new PlanValidationError(problems, source);
+  if (problems.length > 0 || !plan) throw new PlanValidationError(problems, source, places);
   return plan;
 }
 

@@ -1,9 +1,16 @@
 import type { z } from 'zod';
 import type { Plan } from '../domain/plan';
 import { LooseGraphSchema, LooseGraphTaskSchema, PlanSchema, quoteForMessage as q } from './planSchema';
+import type { PlanPath, TextSpan } from './problemSpans';
 
 /** A message lists this many problems; a plan with thousands of broken tasks says how many more there are. */
 const LISTED_PROBLEMS = 50;
+
+/** Where one problem is: in the plan object, and, once the file's text is known, in the file. */
+export interface ProblemPlace {
+  path?: PlanPath;
+  span?: TextSpan;
+}
 
 /** A plan that cannot be run, with every reason at once so a planner or a human can fix them in one go. */
 export class PlanValidationError extends Error {
@@ -13,6 +20,8 @@ export class PlanValidationError extends Error {
     readonly problems: string[],
     /** The file (or other origin) the plan came from, when there is one. */
     readonly source?: string,
+    /** Where each problem is (same order as `problems`), as far as it is known. */
+    readonly places: ReadonlyArray<ProblemPlace | undefined> = [],
   ) {
     const where = source ? ` in ${source}` : '';
     const count = `${problems.length} problem${problems.length === 1 ? '' : 's'}`;
@@ -26,26 +35,42 @@ export class PlanValidationError extends Error {
 export function parsePlan(input: unknown): Plan {
   const graph = looseGraph(input);
   const shape = PlanSchema.safeParse(input);
-  const problems = [
-    ...(shape.success ? [] : shape.error.issues.map((issue) => describeIssue(issue, graph))),
+  const found: PathProblem[] = [
+    ...(shape.success ? [] : shape.error.issues.map((issue) => ({ message: describeIssue(issue, graph), path: issue.path.filter(isPathKey) }))),
     ...graphProblems(graph),
   ];
-  if (problems.length > 0 || !shape.success) throw new PlanValidationError(problems);
+  if (found.length > 0 || !shape.success) {
+    throw new PlanValidationError(
+      found.map((p) => p.message),
+      undefined,
+      found.map((p) => ({ path: p.path })),
+    );
+  }
   return shape.data;
 }
+
+interface PathProblem {
+  message: string;
+  path: PlanPath;
+}
+
+const isPathKey = (key: PropertyKey): key is string | number => typeof key !== 'symbol';
 
 interface LooseTask {
   index: number;
   id: string | undefined;
   dependsOn: string[];
+  /** As written (with repeats and blanks), so a problem can point at its entry. */
+  rawDependsOn: Array<string | undefined>;
 }
 
 function looseGraph(input: unknown): LooseTask[] {
   return LooseGraphSchema.parse(input).tasks.map((raw, index) => {
     const task = LooseGraphTaskSchema.safeParse(raw);
-    if (!task.success) return { index, id: undefined, dependsOn: [] };
-    const deps = (task.data.dependsOn ?? []).filter((d): d is string => d !== undefined);
-    return { index, id: task.data.id, dependsOn: [...new Set(deps)] };
+    if (!task.success) return { index, id: undefined, dependsOn: [], rawDependsOn: [] };
+    const written = task.data.dependsOn ?? [];
+    const deps = written.filter((d): d is string => d !== undefined);
+    return { index, id: task.data.id, dependsOn: [...new Set(deps)], rawDependsOn: written };
   });
 }
 
@@ -68,50 +93,53 @@ function describeIssue(issue: z.core.$ZodIssue, graph: readonly LooseTask[]): st
   return `${where}: ${issue.message}`;
 }
 
-function graphProblems(tasks: readonly LooseTask[]): string[] {
+function graphProblems(tasks: readonly LooseTask[]): PathProblem[] {
   const named = tasks.filter((t): t is LooseTask & { id: string } => t.id !== undefined);
   return [...duplicateIdProblems(named), ...dependencyProblems(tasks, named), ...cycleProblems(named)];
 }
 
-function duplicateIdProblems(named: ReadonlyArray<LooseTask & { id: string }>): string[] {
+function duplicateIdProblems(named: ReadonlyArray<LooseTask & { id: string }>): PathProblem[] {
   // Case-insensitive, because branches and worktree folders clash on case-insensitive file systems.
   const groups = new Map<string, Array<LooseTask & { id: string }>>();
   for (const task of named) {
     const key = task.id.toLowerCase();
     groups.set(key, [...(groups.get(key) ?? []), task]);
   }
-  const problems: string[] = [];
+  const problems: PathProblem[] = [];
   for (const group of groups.values()) {
     if (group.length < 2) continue;
     const places = group.map((t) => `tasks[${t.index}]`).join(', ');
     const spellings = new Set(group.map((t) => t.id));
-    problems.push(
-      spellings.size === 1
+    problems.push({
+      // The second use of the id is the one to change.
+      path: ['tasks', group[1]!.index, 'id'],
+      message: spellings.size === 1
         ? `duplicate task id ${q(group[0]!.id)} (${places})`
         : `task ids ${[...spellings].map((s) => q(s)).join(', ')} differ only in letter case (${places}); ` +
             'their branches and folders would clash on a case-insensitive file system',
-    );
+    });
   }
   return problems;
 }
 
-function dependencyProblems(tasks: readonly LooseTask[], named: ReadonlyArray<LooseTask & { id: string }>): string[] {
+function dependencyProblems(tasks: readonly LooseTask[], named: ReadonlyArray<LooseTask & { id: string }>): PathProblem[] {
   const ids = new Set(named.map((t) => t.id));
-  const problems: string[] = [];
+  const problems: PathProblem[] = [];
   for (const task of tasks) {
     for (const dep of task.dependsOn) {
+      const path = ['tasks', task.index, 'dependsOn', task.rawDependsOn.indexOf(dep)];
       if (dep === task.id) {
-        problems.push(`${label(task)} depends on itself`);
+        problems.push({ path, message: `${label(task)} depends on itself` });
       } else if (!ids.has(dep)) {
         const near = named.find((t) => t.id.toLowerCase() === dep.toLowerCase());
-        problems.push(`${label(task)} depends on unknown task ${q(dep)}${near ? ` (did you mean ${q(near.id)}?)` : ''}`);
+        problems.push({ path, message: `${label(task)} depends on unknown task ${q(dep)}${near ? ` (did you mean ${q(near.id)}?)` : ''}` });
       }
     }
   }
   return problems;
 }
 
-function cycleProblems(named: ReadonlyArray<LooseTask & { id: string }>): string[] {
+function cycleProblems(named: ReadonlyArray<LooseTask & { id: string }>): PathProblem[] {
   // Self and unknown dependencies are reported on their own; here only real edges between tasks count.
   const edges = new Map<string, string[]>();
   for (const task of named) {
@@ -127,7 +155,11 @@ function cycleProblems(named: ReadonlyArray<LooseTask & { id: string }>): string
       const cycle = cycleThrough(component[0]!, new Set(component), edges);
       const others = component.filter((id) => !cycle.includes(id));
       const extra = others.length > 0 ? `; also caught in it: ${others.map(bare).join(', ')}` : '';
-      return `dependency cycle: ${[...cycle, cycle[0]!].map(bare).join(' → ')} (each task depends on the next${extra})`;
+      const first = named.find((t) => t.id === cycle[0])!;
+      return {
+        path: ['tasks', first.index, 'dependsOn'],
+        message: `dependency cycle: ${[...cycle, cycle[0]!].map(bare).join(' → ')} (each task depends on the next${extra})`,
+      };
     });
 }
 

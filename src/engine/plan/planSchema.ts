@@ -88,41 +88,56 @@ const textList = (max: number, inert = true) =>
 const uniq = (values: string[]): string[] => [...new Set(values)];
 
 // No max(): taskIdProblems reports the length together with the other reasons.
-export const TaskIdSchema = text(Number.MAX_SAFE_INTEGER, false).superRefine((id, ctx) => {
-  const problems = taskIdProblems(id);
-  if (problems.length > 0) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `${quoteForMessage(id)} is not usable as a branch or folder name: ${problems.join(', ')}`,
-    });
-  }
-});
+export const TaskIdSchema = text(Number.MAX_SAFE_INTEGER, false)
+  .superRefine((id, ctx) => {
+    const problems = taskIdProblems(id);
+    if (problems.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${quoteForMessage(id)} is not usable as a branch or folder name: ${problems.join(', ')}`,
+      });
+    }
+  })
+  // What the JSON schema says instead of the refinement above: the same pattern, without the `i` flag JSON schema lacks.
+  .meta({
+    description: 'Short id, part of the task\'s branch and worktree folder: letters, digits, ".", "_" and "-", starting with a letter or digit.',
+    pattern: TASK_ID_PATTERN.source.replaceAll('a-z', 'a-zA-Z'),
+    maxLength: TASK_ID_MAX_LENGTH,
+  });
 
 export const PlanTaskSchema = z.object(
   {
     id: TaskIdSchema,
-    title: text(PLAN_LIMITS.title),
-    description: text(PLAN_LIMITS.description),
-    acceptance: textList(PLAN_LIMITS.listItem).default([]),
-    dependsOn: textList(PLAN_LIMITS.listItem, false).default([]).transform(uniq),
-    files: textList(PLAN_LIMITS.listItem).transform(uniq).optional(),
+    title: text(PLAN_LIMITS.title).meta({ description: 'What the task does, in a line.' }),
+    description: text(PLAN_LIMITS.description).meta({ description: 'What the actor is to build, in enough detail to do it.' }),
+    acceptance: textList(PLAN_LIMITS.listItem).default([]).meta({ description: 'Criteria the critic checks the diff against.' }),
+    dependsOn: textList(PLAN_LIMITS.listItem, false)
+      .default([])
+      .transform(uniq)
+      .meta({ description: 'Ids of the tasks this one builds on: it starts from their merged work.' }),
+    files: textList(PLAN_LIMITS.listItem)
+      .transform(uniq)
+      .optional()
+      .meta({ description: 'Files the task is likely to touch; tasks that share files do not run side by side.' }),
     agent: z
       .enum(AGENT_KINDS as [AgentKind, ...AgentKind[]], { error: (iss) => `must be one of ${AGENT_KINDS.join(', ')}, not ${quoteForMessage(String(iss.input))}` })
-      .optional(),
-    model: text(PLAN_LIMITS.title).optional(),
+      .optional()
+      .meta({ description: "This task's own actor agent (else the run's)." }),
+    model: text(PLAN_LIMITS.title).optional().meta({ description: "This task's own actor model (else the run's)." }),
   },
   { error: (iss) => `must be a task object, not ${describeInput(iss.input)}` },
 );
 
 export const PlanSchema = z.object(
   {
-    goal: text(PLAN_LIMITS.goal),
+    goal: text(PLAN_LIMITS.goal).meta({ description: 'What the run is to achieve.' }),
     rationale: z
       .string({ error: (iss) => `must be a string, not ${describeInput(iss.input)}` })
       .overwrite(stripTerminalControls)
       .trim()
       .max(PLAN_LIMITS.rationale, tooLong(PLAN_LIMITS.rationale))
-      .optional(),
+      .optional()
+      .meta({ description: 'Why the plan is shaped this way (optional).' }),
     tasks: z
       .array(PlanTaskSchema, {
         error: (iss) => (iss.input === undefined ? 'is required' : `must be a list of tasks, not ${describeInput(iss.input)}`),

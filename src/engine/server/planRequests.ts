@@ -109,7 +109,7 @@ export async function checkPlan(params: CheckPlanParams): Promise<CheckPlanResul
   try {
     return { problems: [], plan: parsePlanJson(params.text, typeof params.source === 'string' && params.source ? params.source : 'plan.json') };
   } catch (error) {
-    if (error instanceof PlanValidationError) return { problems: error.problems };
+    if (error instanceof PlanValidationError) return { problems: error.problems, spans: error.problems.map((_, i) => error.places[i]?.span ?? null) };
     throw error;
   }
 }

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Plan } from '../../engine/domain/plan';
+import type { TextSpan } from '../../engine/domain/textSpan';
 import { CheckPlanRequest, PredictOverlapsRequest, RejectPlanRequest, type PredictedOverlaps } from '../../protocol/engineProtocol';
 import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
@@ -87,23 +88,25 @@ export async function editPlan(services: Services, ref: RunRef): Promise<void> {
   await mkdir(join(services.context.globalStorageUri.fsPath, 'plans'), { recursive: true });
   await writeFile(file, `${JSON.stringify(state.plan, null, 2)}\n`);
   editing.set(file, ref);
-  await vscode.window.showTextDocument(vscode.Uri.file(file));
+  // A tab of its own: the plan's read-only preview must not take its place.
+  await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
   void vscode.window.showInformationMessage('Edit the plan and save: Taskloom checks it on every save and then asks to approve it.');
 }
 
 /** Checks a saved plan edit; problems go to the Problems panel, a valid plan can be approved. */
 export function watchPlanEdits(services: Services, diagnostics: vscode.DiagnosticCollection): vscode.Disposable {
-  return vscode.workspace.onDidSaveTextDocument(async (document) => {
+  // One word on the plan's problems at a time, gone once they are fixed: a toast would stay beside "valid".
+  let problemsMessage: vscode.Disposable | undefined;
+  const saved = vscode.workspace.onDidSaveTextDocument(async (document) => {
     const ref = editing.get(document.uri.fsPath);
     if (!ref) return;
     // The engine checks it: the same rules as approval, and the extension stays small.
-    const { problems, plan } = await services.engine.request(CheckPlanRequest.type, { text: document.getText(), source: document.uri.fsPath });
+    const { problems, spans, plan } = await services.engine.request(CheckPlanRequest.type, { text: document.getText(), source: document.uri.fsPath });
+    problemsMessage?.dispose();
+    problemsMessage = undefined;
     if (!plan) {
-      diagnostics.set(
-        document.uri,
-        problems.map((p) => new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), p, vscode.DiagnosticSeverity.Error)),
-      );
-      void vscode.window.showErrorMessage(`The plan has ${counted(problems.length, 'problem')}; see the Problems panel. Fix and save again.`);
+      diagnostics.set(document.uri, problems.map((p, i) => planDiagnostic(p, spans?.[i] ?? null)));
+      problemsMessage = vscode.window.setStatusBarMessage(`$(error) The plan has ${problems.length} problem${problems.length === 1 ? '' : 's'}: fix them and save again`);
       return;
     }
     diagnostics.delete(document.uri);
@@ -112,6 +115,15 @@ export function watchPlanEdits(services: Services, diagnostics: vscode.Diagnosti
     editing.delete(document.uri.fsPath);
     await approveAndDrive(services, ref, plan, 'human');
   });
+  return vscode.Disposable.from(saved, { dispose: () => problemsMessage?.dispose() });
+}
+
+/** A plan problem where it is in the file (the spans are 1-based; a problem with no place sits on the first line). */
+function planDiagnostic(message: string, span: TextSpan | null): vscode.Diagnostic {
+  const range = span ? new vscode.Range(span.line - 1, span.column - 1, span.endLine - 1, span.endColumn - 1) : new vscode.Range(0, 0, 0, Number.MAX_SAFE_INTEGER);
+  const diagnostic = new vscode.Diagnostic(range, message, vscode.DiagnosticSeverity.Error);
+  diagnostic.source = 'Taskloom plan';
+  return diagnostic;
 }
 
 /** Approves a run's plan: as edited, when an edit of it is open, else as proposed. */

@@ -4,6 +4,7 @@ import { log } from '../logger';
 import type { Services } from '../services';
 import { GIT_SCHEME, GitContentProvider, showIntegrationDiff, showTaskDiff } from './diffCommands';
 import { approvePlanFromEdit, editPlan, PLAN_SCHEME, PlanDocumentProvider, rejectPlan, reviewPlan, watchPlanEdits } from './planCommands';
+import { runDemo } from './demoCommand';
 import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeRun, showRunCommand } from './runCommands';
 import { keepPullRequestGreenCommand, openPullRequest, openPullRequestInBrowser } from './pullRequestCommands';
 import { pickRun, type RunRef } from './runRef';
@@ -46,6 +47,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.refreshRuns': () => services.controller.refreshAll({ reloadStates: true }),
     'taskloom.showOutput': async () => log.show(true),
     'taskloom.restartEngine': () => services.engine.restart(),
+    'taskloom.runDemo': () => runDemo(services),
   };
   return [
     planDiagnostics,

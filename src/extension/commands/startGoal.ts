@@ -21,6 +21,21 @@ export async function startGoal(services: Services, args: StartGoalArgs = {}): P
   if (!folder) return undefined;
   const source = args.goal || args.planFile ? args : await askGoalOrPlan(folder);
   if (!source) return undefined;
+  const result = await planGoal(services, folder, source);
+  if (!result) return undefined;
+  if (isAutopilot(folder)) {
+    await approveAndDrive(services, { folder, runId: result.runId }, undefined, 'autopilot');
+  } else {
+    await reviewPlan(services, { folder, runId: result.runId });
+  }
+  return result.runId;
+}
+
+/**
+ * Plans a goal (or loads a plan file) into a new run, with a progress notification the user can
+ * cancel; what failed is reported, and undefined returned. Approval is the caller's next step.
+ */
+export async function planGoal(services: Services, folder: string, source: StartGoalArgs): Promise<StartGoalResult | undefined> {
   const settings = readRunSettings(folder);
   let result: StartGoalResult;
   try {
@@ -50,12 +65,7 @@ export async function startGoal(services: Services, args: StartGoalArgs = {}): P
       `Taskloom works from your last commit; ${counted(result.ignoredChanges.length, 'uncommitted change')} left out of the run: ${result.ignoredChanges.slice(0, 5).join(', ')}${result.ignoredChanges.length > 5 ? '…' : ''}`,
     );
   }
-  if (isAutopilot(folder)) {
-    await approveAndDrive(services, { folder, runId: result.runId }, undefined, 'autopilot');
-  } else {
-    await reviewPlan(services, { folder, runId: result.runId });
-  }
-  return result.runId;
+  return result;
 }
 
 async function askGoalOrPlan(folder: string): Promise<StartGoalArgs | undefined> {

@@ -5,6 +5,7 @@ import type { TaskView } from '../../engine/domain/runState';
 import { ContinueTaskRequest, ResolveByHandRequest, TaskDecisionRequest } from '../../protocol/engineProtocol';
 import { showDriveProgress } from '../driveProgress';
 import { confirmUnknownRun, showError } from '../connection/userErrors';
+import { showReadOnlyText } from '../documents/readOnlyText';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
 import { openMergeEditor } from './mergeEditor';
@@ -97,8 +98,7 @@ export async function continueTask(services: Services, arg?: unknown, options: T
       'Show Output',
     );
     if (choice === 'Show Output' && failure) {
-      const doc = await vscode.workspace.openTextDocument({ content: failure.output, language: 'log' });
-      await vscode.window.showTextDocument(doc, { preview: true });
+      await showReadOnlyText(`Gate output ${ref.taskId}.log`, failure.output);
     }
     return;
   }

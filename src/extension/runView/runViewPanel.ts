@@ -3,6 +3,7 @@ import type { RunEvent } from '../../engine/domain/events';
 import type { FromWebview, RunViewPersistedState, ToWebview } from '../../protocol/webviewMessages';
 import { RunEventRequest } from '../../protocol/engineProtocol';
 import { showError } from '../connection/userErrors';
+import { showReadOnlyText } from '../documents/readOnlyText';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
 import { createNonce, runViewHtml } from './runViewHtml';
@@ -176,8 +177,7 @@ export class RunViewPanel implements vscode.Disposable {
         `Gate ${event.passed ? 'passed' : 'failed'} (${where}) at ${event.at}`,
         ...event.commands.flatMap((c) => ['', `$ ${c.command}  → ${c.timedOut ? 'timed out' : `exit ${c.exitCode}`} in ${c.durationMs} ms`, c.output]),
       ].join('\n');
-      const document = await vscode.workspace.openTextDocument({ content: text, language: 'log' });
-      await vscode.window.showTextDocument(document, { preview: true });
+      await showReadOnlyText(`Gate output #${seq}.log`, text);
     } catch (error) {
       showError('show the gate output', error);
     }

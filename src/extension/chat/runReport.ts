@@ -1,0 +1,43 @@
+import type { RunState } from '../../engine/domain/runState';
+import { TASK_STATE_WORDS } from '../../engine/domain/stateWords';
+import { countTasks } from '../../engine/domain/taskCounts';
+import type { RunListEntry } from '../../protocol/engineProtocol';
+import { attentionItems } from '../state/attention';
+import { formatCost, formatTokens, phaseWords, plainText, runPhase } from '../tree/presentation';
+
+/**
+ * A run's state as Markdown for a language model or the chat: where the run is, each task in
+ * the one vocabulary of task states, and what waits for you. Agent text is shown as plain text.
+ */
+export function runReport(folder: string, summary: RunListEntry, state: RunState): string {
+  const counts = countTasks(state);
+  const lines = [
+    `**Run ${state.runId}**: ${plainText(state.goal, 300)}`,
+    '',
+    `Status: ${phaseWords(runPhase(summary, state.plan.tasks.length))}; ${counts.done} of ${counts.total} tasks done; ` +
+      `${formatTokens(state.usage.total)}, ${formatCost(state.usage.total.costUsd)}.`,
+    '',
+    '| task | title | state | last reason |',
+    '| --- | --- | --- | --- |',
+    ...state.taskOrder.map((id) => {
+      const task = state.tasks[id]!;
+      return `| \`${id}\` | ${cell(task.title)} | ${TASK_STATE_WORDS[task.state]} | ${cell(task.lastReason)} |`;
+    }),
+  ];
+  const waiting = attentionItems(folder, summary, state);
+  if (waiting.length) lines.push('', 'Needs you:', ...waiting.map((item) => `- ${plainText(item.label, 200)} (${plainText(item.reason, 200)})`));
+  return lines.join('\n');
+}
+
+/** The drafted plan as Markdown: tasks in order with what they build on. */
+export function planReport(state: RunState): string {
+  return [
+    `**Plan for** ${plainText(state.goal, 300)} (${state.plan.tasks.length} tasks)`,
+    '',
+    ...state.plan.tasks.map(
+      (t, i) => `${i + 1}. \`${t.id}\` ${plainText(t.title, 200)}${t.dependsOn.length ? ` — after ${t.dependsOn.map((d) => `\`${d}\``).join(', ')}` : ''}`,
+    ),
+  ].join('\n');
+}
+
+const cell = (text: string): string => plainText(text, 160).replaceAll('|', '\\|') || '—';
