@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunState } from '../engine/domain/runState';
 import { GetRunRequest, ListRunsRequest, type ListRunsResult } from '../protocol/engineProtocol';
@@ -22,7 +23,8 @@ export class RunsController implements vscode.Disposable {
     // runs again, which also has the engine send that process's events here as they are written.
     const lockWatcher = vscode.workspace.createFileSystemWatcher('**/.taskloom/lock', false, true, false);
     const onLock = (uri: vscode.Uri) => {
-      const folder = this.folders().find((f) => uri.fsPath.startsWith(f));
+      // The folder whose own .taskloom/lock it is: by path, so /ws/app does not claim /ws/app2's.
+      const folder = this.folders().find((f) => join(f, '.taskloom', 'lock') === uri.fsPath);
       if (folder) void this.refresh(folder);
     };
     this.disposables.push(
