@@ -3,7 +3,7 @@ import type { CriticFindingDto } from '../protocol/engineProtocol';
 import type { FileFinding } from '../engine/report/criticFindings';
 import type { RunsController } from './runsController';
 import { branchFileUri } from './documents/branchFileDocuments';
-import { mayHaveOpenFindings, openFindingsOf } from './openFindings';
+import { openFindingsOf, waitsForYou } from './openFindings';
 
 const SEVERITY: Record<CriticFindingDto['severity'], vscode.DiagnosticSeverity> = {
   blocker: vscode.DiagnosticSeverity.Error,
@@ -17,8 +17,7 @@ const key = (folder: string, runId: string) => `${folder}\u0000${runId}`;
 /**
  * The open critic findings of every run in the Problems panel, each on the file as it stands on
  * its task's branch. Built from the runs' states as they fold (not the language client's
- * diagnostics), so it survives engine restarts; runs not loaded yet are loaded when they may
- * still hold findings.
+ * diagnostics), so it survives engine restarts; a run stopped for you is loaded for its findings.
  */
 export class CriticDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('taskloom');
@@ -38,7 +37,7 @@ export class CriticDiagnostics implements vscode.Disposable {
   /** Recomputes one run's findings; true when they changed. */
   private update(folder: string, runId: string): boolean {
     const entry = this.controller.model.run(folder, runId);
-    if (entry && !entry.state && mayHaveOpenFindings(entry.summary.status) && !this.requested.has(key(folder, runId))) {
+    if (entry && !entry.state && waitsForYou(entry.summary.status) && !this.requested.has(key(folder, runId))) {
       this.requested.add(key(folder, runId));
       void this.controller.state(folder, runId);
     }

@@ -26,5 +26,8 @@ const heldByReview = (task: TaskView): boolean => isInFlight(task.state) || isWa
 
 const decidedSince = (task: TaskView, seq: number): boolean => task.transitions.some((t) => t.seq > seq && DECISIONS.has(t.event));
 
-/** A run whose findings may still be open, so its state is worth loading for the Problems panel. */
-export const mayHaveOpenFindings = (status: RunState['status']): boolean => !FINISHED_RUNS.has(status);
+/**
+ * A run stopped for you, whose state is worth loading (once) just for the Problems panel. Runs
+ * being driven load anyway as their events come; the rest are not read until they are opened.
+ */
+export const waitsForYou = (status: RunState['status']): boolean => status === 'needs_human' || status === 'paused';
