@@ -1,6 +1,7 @@
 // Entry point of the run view webview (bundled to dist/webview/runView.js, loaded by the HTML
 // from src/extension/runView/runViewHtml.ts under a nonce-only CSP).
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-tabs/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
