@@ -31,6 +31,8 @@ export type FromWebview =
   | { type: 'decideTask'; taskId: string; action: HumanAction }
   /** On a plan waiting for approval. */
   | { type: 'decidePlan'; decision: 'approve' | 'edit' | 'cancel' }
+  /** The plan as a document (descriptions, acceptance, predicted overlaps). */
+  | { type: 'showPlanDocument' }
   /** On a completed run: apply its integration to the user's branch, or open its pull request. */
   | { type: 'deliver'; how: 'apply' | 'pullRequest' }
   /** A `focus` was carried out: `found` says whether the task or entry is in the run (tests wait on it). */

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { HumanAction, RunEvent } from '../../engine/domain/events';
 import type { FromWebview, RunViewFocus, RunViewPersistedState, ToWebview } from '../../protocol/webviewMessages';
 import { RunEventRequest } from '../../protocol/engineProtocol';
+import { showPlanDocument } from '../commands/planCommands';
 import { showError } from '../engine/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
@@ -185,6 +186,9 @@ export class RunViewPanel implements vscode.Disposable {
         return;
       case 'decidePlan':
         if (message.decision in PLAN_COMMANDS) await vscode.commands.executeCommand(PLAN_COMMANDS[message.decision], ref);
+        return;
+      case 'showPlanDocument':
+        await showPlanDocument(ref);
         return;
       case 'deliver':
         if (message.how in DELIVERY_COMMANDS) await vscode.commands.executeCommand(DELIVERY_COMMANDS[message.how], ref);

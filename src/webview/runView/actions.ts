@@ -4,7 +4,7 @@
 import type { HumanAction } from '../../engine/domain/events';
 import type { FromWebview } from '../../protocol/webviewMessages';
 
-export type Action = 'reveal' | 'diff' | 'integration-diff' | 'gate-output' | 'pull-request' | 'decide' | 'plan' | 'deliver';
+export type Action = 'reveal' | 'diff' | 'integration-diff' | 'gate-output' | 'pull-request' | 'decide' | 'plan' | 'plan-document' | 'deliver';
 
 const HUMAN_ACTIONS: readonly HumanAction[] = ['retry', 'accept', 'skip', 'resolve', 'continue'];
 const PLAN_DECISIONS = ['approve', 'edit', 'cancel'] as const;
@@ -47,6 +47,8 @@ export function messageFor(el: Element): FromWebview | undefined {
       const decision = oneOf(PLAN_DECISIONS, choice);
       return decision ? { type: 'decidePlan', decision } : undefined;
     }
+    case 'plan-document':
+      return { type: 'showPlanDocument' };
     case 'deliver': {
       const how = oneOf(DELIVERIES, choice);
       return how ? { type: 'deliver', how } : undefined;

@@ -21,8 +21,16 @@ const ACTION_LOOK: Record<HumanAction, { label: string; icon: string; title: str
 /** More tasks than this waiting for a decision are counted, not listed. */
 const MAX_TASK_ROWS = 8;
 
+interface Part {
+  id: string;
+  /** What the part shows: it is built again only when this changes. */
+  key: string;
+  build(): HTMLElement;
+}
+
 export class ControlsView {
   readonly element = h('section', { class: 'run-controls', 'aria-label': 'Decisions' });
+  private readonly built = new Map<string, { key: string; element: HTMLElement }>();
 
   /** `selected`: the task the user picked (in the graph, the timeline or by a link), shown first. */
   render(state: RunState, selected: string | undefined): void {
@@ -30,14 +38,43 @@ export class ControlsView {
     const selectedTask = selected !== undefined ? state.tasks[selected] : undefined;
     const rows = selectedTask ? [selectedTask, ...waiting.filter((t) => t.id !== selectedTask.id)] : waiting;
     const shown = rows.slice(0, MAX_TASK_ROWS);
-    const parts: Array<Node | null> = [
-      planAwaitingApproval(state) ? planBar(state) : null,
-      state.status === 'completed' ? deliveryBar(state) : null,
-      ...shown.map((task) => taskRow(task, task.id === selected)),
-      rows.length > shown.length ? h('p', { class: 'muted controls-more' }, `${rows.length - shown.length} more task(s) wait for you: see Needs You, or the graph.`) : null,
+    const hidden = rows.length - shown.length;
+    const parts: Part[] = [
+      ...(planAwaitingApproval(state) ? [{ id: 'plan', key: String(state.plan.tasks.length), build: () => planBar(state) }] : []),
+      ...(state.status === 'completed'
+        ? [{ id: 'delivery', key: JSON.stringify([state.integration.merged.length, state.integration.branch, state.applied?.branch, !!state.pullRequests['']]), build: () => deliveryBar(state) }]
+        : []),
+      ...shown.map((task) => ({
+        id: `task:${task.id}`,
+        key: JSON.stringify([task.state, task.lastReason, task.queueProblem?.kind, task.id === selected]),
+        build: () => taskRow(task, task.id === selected),
+      })),
+      ...(hidden > 0 ? [{ id: 'more', key: String(hidden), build: () => h('p', { class: 'muted controls-more' }, `${hidden} more task(s) wait for you: see Needs You, or the graph.`) }] : []),
     ];
-    this.element.replaceChildren(...parts.filter((p): p is Node => p !== null));
-    this.element.hidden = this.element.childElementCount === 0;
+    this.show(parts);
+  }
+
+  /**
+   * Builds only the parts that changed and leaves the others where they are: a live run sends
+   * events all the time, and a button rebuilt between the press and the release of a click
+   * would swallow it.
+   */
+  private show(parts: Part[]): void {
+    const elements = parts.map((part) => {
+      const previous = this.built.get(part.id);
+      if (previous?.key === part.key) return previous.element;
+      const element = part.build();
+      this.built.set(part.id, { key: part.key, element });
+      return element;
+    });
+    const keep = new Set(elements);
+    for (const id of [...this.built.keys()]) if (!parts.some((p) => p.id === id)) this.built.delete(id);
+    for (const child of [...this.element.children]) if (!keep.has(child as HTMLElement)) child.remove();
+    elements.forEach((element, i) => {
+      const at = this.element.children[i];
+      if (at !== element) this.element.insertBefore(element, at ?? null);
+    });
+    this.element.hidden = elements.length === 0;
   }
 }
 
@@ -56,7 +93,13 @@ function planBar(state: RunState): HTMLElement {
     'div',
     { class: 'control-bar plan-waiting tone-yellow', role: 'group', 'aria-label': 'Plan approval' },
     icon('checklist', 'control-icon'),
-    h('span', { class: 'control-text' }, h('strong', {}, 'The plan waits for your approval: '), `${tasks} task${tasks === 1 ? '' : 's'}, drawn in the graph below.`),
+    h(
+      'span',
+      { class: 'control-text' },
+      h('strong', {}, 'The plan waits for your approval: '),
+      `${tasks} task${tasks === 1 ? '' : 's'}, drawn in the graph below. `,
+      h('button', { class: 'link', type: 'button', ...actionAttrs('plan-document'), title: 'Descriptions, acceptance criteria and predicted overlaps' }, icon('markdown'), 'plan as text'),
+    ),
     h(
       'span',
       { class: 'control-buttons' },

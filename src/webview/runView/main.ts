@@ -21,6 +21,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const message = event.data as Partial<ToWebview> | null;
   if (message?.type === 'state' && message.state && typeof message.state === 'object') app.receive(message as ToWebview);
   else if (message?.type === 'events' && Array.isArray(message.events)) app.receive(message as ToWebview);
+  else if (message?.type === 'focus') app.receive(message as ToWebview);
 });
 
 host.post({ type: 'ready' });

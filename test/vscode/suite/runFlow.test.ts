@@ -14,8 +14,16 @@ const theme = (name: string | undefined) => vscode.workspace.getConfiguration('w
 const settle = () => new Promise((r) => setTimeout(r, 1500));
 /** Clicks a button of the run view (inside its webview). */
 const clickInRunView = (selector: string) => click({ selector, frames: WEBVIEW_FRAMES });
-/** Answers a modal confirmation of the workbench with `button`. */
-const confirmDialog = (button: string) => click({ selector: `.monaco-dialog-box .monaco-button:has-text("${button}")` });
+/**
+ * Waits until the command behind a button has asked its modal confirmation with `question`.
+ * VS Code refuses modal dialogs while extension tests run and says so, with the dialog's text, in
+ * a notification: that is how a test sees the very confirmation a user answers.
+ */
+async function confirmationAsked(question: string): Promise<void> {
+  const refused = `.notification-list-item:has-text("refused to show dialog in tests"):has-text(${JSON.stringify(question)})`;
+  await waitForPage({ selector: refused, timeoutMs: 20_000 });
+  await vscode.commands.executeCommand('notifications.clearAll');
+}
 
 /**
  * The whole user journey on a fixture repository with the scripted agent: Start Goal → plan
@@ -39,7 +47,7 @@ suite('A run from Start Goal to the applied integration', function () {
     await takeScreenshot('plan-approval');
     // The run view is where the plan is approved: its graph, and Approve / Edit / Cancel above it.
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
-    await waitFor('the run view to draw the plan', () => api.RunViewPanel.panels().find((p) => p.runId === runId && p.lastRenderedSeq === planned.state!.lastSeq));
+    await waitFor('the run view to draw the plan', () => api.RunViewPanel.panels().find((p) => p.runId === runId && p.lastRenderedSeq > 0));
     await waitForPage({ selector: '.plan-waiting vscode-button[data-choice="approve"]', frames: WEBVIEW_FRAMES });
     assert.deepEqual(await readTexts({ selector: '.plan-waiting vscode-button', frames: WEBVIEW_FRAMES }), ['Approve', 'Edit Plan', 'Cancel Run']);
     assert.equal((await readTexts({ selector: 'svg.graph .node-id', frames: WEBVIEW_FRAMES })).length, 5, 'the graph of the plan is the approval view');
@@ -50,6 +58,8 @@ suite('A run from Start Goal to the applied integration', function () {
     }
     await theme(undefined);
     await clickInRunView('.plan-waiting vscode-button[data-choice="approve"]');
+    await waitFor('the plan to be approved', () => api.services.controller.model.run(folder, runId)?.state?.planApproved);
+    await waitForPage({ selector: '.plan-waiting', frames: WEBVIEW_FRAMES, state: 'detached' });
     const entry = await settled(api, folder, runId);
     assert.deepEqual(taskStates(entry), {
       slugify: 'MERGED',
@@ -96,7 +106,7 @@ suite('A run from Start Goal to the applied integration', function () {
     await waitFor('the run view in front', () => panel.panel.active);
     await waitForPage({ selector: 'svg.graph .node.selected', frames: WEBVIEW_FRAMES });
     assert.deepEqual(await readTexts({ selector: '.task-control.selected .task-link', frames: WEBVIEW_FRAMES }), ['flaky']);
-    assert.deepEqual(await readTexts({ selector: '.task-control.selected vscode-button', frames: WEBVIEW_FRAMES }), ['Retry…', 'Skip…']);
+    assert.deepEqual(await readTexts({ selector: '.task-control.selected vscode-button', frames: WEBVIEW_FRAMES }), ['Retry…', 'Accept…', 'Skip…', 'Diff']);
     await takeScreenshot('run-view-needs-you-task');
   });
 
@@ -112,14 +122,17 @@ suite('A run from Start Goal to the applied integration', function () {
     entry = await settled(api, folder, runId);
     assert.match(entry.state!.tasks['word-count']!.humanNote ?? '', /whitespace/);
 
+    // Accept and Skip ask first, as from the tree; the test answers for the user through the command's option.
     await clickInRunView('.task-control[data-control-task="title-case"] vscode-button[data-choice="accept"]');
-    await confirmDialog('Accept');
+    await confirmationAsked('Accept task "title-case: Add titleCase()"?');
+    await vscode.commands.executeCommand('taskloom.acceptTask', { folder, runId, taskId: 'title-case' }, { confirmed: true });
     await waitFor('title-case to merge', () => taskStates(api.services.controller.model.run(folder, runId)!)['title-case'] === 'MERGED');
     entry = await settled(api, folder, runId);
     assert.equal(taskStates(entry).summary, 'MERGED', 'summary ran once both dependencies were merged');
 
     await clickInRunView('.task-control[data-control-task="flaky"] vscode-button[data-choice="skip"]');
-    await confirmDialog('Skip');
+    await confirmationAsked('Skip task "flaky:');
+    await vscode.commands.executeCommand('taskloom.skipTask', { folder, runId, taskId: 'flaky' }, { confirmed: true });
     await waitFor('flaky to be skipped', () => taskStates(api.services.controller.model.run(folder, runId)!).flaky === 'SKIPPED');
     entry = await settled(api, folder, runId);
     assert.equal(taskStates(entry).flaky, 'SKIPPED');
@@ -237,7 +250,8 @@ suite('A run from Start Goal to the applied integration', function () {
 
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
     await clickInRunView('.run-delivery vscode-button[data-choice="apply"]');
-    await confirmDialog('Apply');
+    await confirmationAsked('Merge the green work of');
+    await vscode.commands.executeCommand('taskloom.applyIntegration', { folder, runId }, { confirmed: true });
     await waitFor('the branch to move', () => git(folder, 'rev-parse', 'HEAD') !== before);
     assert.equal(git(folder, 'rev-parse', '--abbrev-ref', 'HEAD'), 'main');
     for (const file of ['src/slugify.js', 'src/wordCount.js', 'src/titleCase.js', 'src/summary.js']) {
