@@ -19,6 +19,14 @@ export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Attrs = {
   return fill(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
+/**
+ * Runs `then` once the next frame has been laid out: a tab just selected shows its panel only
+ * then, and scrolling inside a panel that is not shown yet does nothing.
+ */
+export function afterLayout(then: () => void): void {
+  requestAnimationFrame(() => requestAnimationFrame(then));
+}
+
 /** An icon from @vscode/codicons. */
 export const icon = (name: string, extraClass = ''): HTMLElement =>
   h('span', { class: `codicon codicon-${name}${extraClass ? ` ${extraClass}` : ''}`, 'aria-hidden': 'true' });

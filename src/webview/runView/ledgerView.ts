@@ -2,7 +2,7 @@
 // (for gate decisions) the gate output. At most LEDGER_PAGE_SIZE entries are in the DOM.
 import type { Decision, RunState } from '../../engine/domain/runState';
 import { actionAttrs } from './actions';
-import { h, icon } from './dom';
+import { afterLayout, h, icon } from './dom';
 import { formatClock } from './format';
 import { filterDecisions, LEDGER_PAGE_SIZE, matches, parseLedgerQuery } from './ledgerFilter';
 import { DECISION_ICON, decisionTone, toneClass } from './stateStyle';
@@ -142,8 +142,10 @@ export class LedgerView {
     this.list.querySelector('li.highlight')?.classList.remove('highlight');
     li.classList.add('highlight');
     li.tabIndex = -1;
-    li.scrollIntoView({ block: 'center' });
-    li.focus({ preventScroll: true });
+    afterLayout(() => {
+      li.scrollIntoView({ block: 'center' });
+      li.focus({ preventScroll: true });
+    });
     return true;
   }
 

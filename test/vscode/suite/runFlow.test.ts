@@ -152,7 +152,8 @@ suite('A run from Start Goal to the applied integration', function () {
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
     const entry = api.services.controller.model.run(folder, runId)!;
     const panel = await waitFor('the run view to draw the run', () =>
-      api.RunViewPanel.panels().find((p) => p.runId === runId && p.lastRenderedSeq === entry.state!.lastSeq),
+      // Open since the plan was approved: the view has every event of the run.
+      api.RunViewPanel.panels().find((p) => p.runId === runId && p.lastRenderedSeq > 0 && p.lastSentSeq === entry.state!.lastSeq),
     );
     assert.ok(panel.panel.visible);
     await theme('Default Dark Modern');
