@@ -1,6 +1,6 @@
-// Clicks and keys on anything with `data-action` become messages to the extension. One
-// delegated listener serves the graph's hundreds of nodes, the ledger's entries and the
-// decision buttons alike.
+// What a click on an element with `data-action` asks of the extension: the attributes that
+// mark it, and the message they make. Pure (it reads attributes only), so it is tested in Node;
+// actionListener.ts listens for the clicks.
 import type { HumanAction } from '../../engine/domain/events';
 import type { FromWebview } from '../../protocol/webviewMessages';
 
@@ -23,7 +23,12 @@ export function actionAttrs(action: Action, target: { taskId?: string; seq?: num
 
 const oneOf = <T extends string>(values: readonly T[], value: string | null): T | undefined => values.find((v) => v === value);
 
-export function messageFor(el: Element): FromWebview | undefined {
+/** The part of an element that messageFor reads. */
+export interface ActionElement {
+  getAttribute(name: string): string | null;
+}
+
+export function messageFor(el: ActionElement): FromWebview | undefined {
   const taskId = el.getAttribute('data-task') ?? undefined;
   const seq = Number(el.getAttribute('data-seq'));
   const validSeq = Number.isInteger(seq) && seq > 0;
@@ -56,22 +61,4 @@ export function messageFor(el: Element): FromWebview | undefined {
     default:
       return undefined;
   }
-}
-
-/** Posts the message of the clicked action; `onAction` sees the element too (the view selects a task it names). */
-export function listenForActions(root: HTMLElement, post: (message: FromWebview) => void, onAction: (el: Element) => void = () => {}): void {
-  const fire = (event: Event) => {
-    const el = (event.target as Element | null)?.closest('[data-action]');
-    if (!el || !root.contains(el)) return;
-    const message = messageFor(el);
-    if (!message) return;
-    event.preventDefault();
-    onAction(el);
-    post(message);
-  };
-  root.addEventListener('click', fire);
-  // SVG nodes are focusable but are not buttons: Enter and Space act like a click.
-  root.addEventListener('keydown', (event) => {
-    if ((event.key === 'Enter' || event.key === ' ') && (event.target as Element).matches?.('svg [data-action]')) fire(event);
-  });
 }

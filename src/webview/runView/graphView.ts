@@ -2,7 +2,7 @@
 // dependencies, so it is computed when the plan changes; a batch of events only recolours boxes.
 import type { RunState, TaskView } from '../../engine/domain/runState';
 import { actionAttrs } from './actions';
-import { afterLayout, h, icon, s } from './dom';
+import { afterLayout, centerIn, h, icon, s } from './dom';
 import { DEFAULT_GRAPH_OPTIONS, layoutGraph, type GraphLayout } from './graphLayout';
 import { legend } from './legend';
 import { TASK_STATE_LOOK, toneClass } from './stateStyle';
@@ -76,7 +76,7 @@ export class GraphView {
     const node = this.nodes.get(taskId);
     if (!node) return false;
     afterLayout(() => {
-      node.group.scrollIntoView({ block: 'center', inline: 'center' });
+      centerIn(this.scroller, node.group);
       node.group.focus({ preventScroll: true });
     });
     return true;

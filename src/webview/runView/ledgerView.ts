@@ -2,7 +2,7 @@
 // (for gate decisions) the gate output. At most LEDGER_PAGE_SIZE entries are in the DOM.
 import type { Decision, RunState } from '../../engine/domain/runState';
 import { actionAttrs } from './actions';
-import { afterLayout, h, icon } from './dom';
+import { afterLayout, centerIn, h, icon } from './dom';
 import { formatClock } from './format';
 import { filterDecisions, LEDGER_PAGE_SIZE, matches, parseLedgerQuery } from './ledgerFilter';
 import { DECISION_ICON, decisionTone, toneClass } from './stateStyle';
@@ -143,7 +143,7 @@ export class LedgerView {
     li.classList.add('highlight');
     li.tabIndex = -1;
     afterLayout(() => {
-      li.scrollIntoView({ block: 'center' });
+      centerIn(this.scroller, li);
       li.focus({ preventScroll: true });
     });
     return true;

@@ -3,7 +3,7 @@
 // once per animation frame, and only for the tab in view (the others catch up when they are opened).
 import type { RunState } from '../../engine/domain/runState';
 import type { RunViewFocus, RunViewPersistedState, ToWebview } from '../../protocol/webviewMessages';
-import { listenForActions } from './actions';
+import { listenForActions } from './actionListener';
 import { ControlsView, planAwaitingApproval } from './controlsView';
 import { h, icon } from './dom';
 import { GraphView } from './graphView';
