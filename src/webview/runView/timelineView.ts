@@ -85,6 +85,7 @@ export class TimelineView {
     this.element.append(toolbar, this.axis, this.scroller);
     this.scroller.addEventListener('scroll', () => {
       this.axis.scrollLeft = this.scroller.scrollLeft;
+      this.pinLabels();
       if (this.scrollFrame) return;
       this.scrollFrame = requestAnimationFrame(() => {
         this.scrollFrame = 0;
@@ -159,20 +160,34 @@ export class TimelineView {
       rows.push(drawRow(row, i, this.layout.width + 16, this.timings.get(row.taskId)));
     }
     this.rowsGroup.replaceChildren(...rows);
+    this.pinLabels();
   }
+
+  /** The task names stay at the left edge while a zoomed chart scrolls sideways under them. */
+  private pinLabels(): void {
+    const x = Math.max(0, this.scroller.scrollLeft - SCROLL_PADDING);
+    this.scroller.classList.toggle('labels-pinned', x > 0);
+    for (const head of this.scroller.querySelectorAll('.row-head')) head.setAttribute('transform', `translate(${x},0)`);
+  }
+}
+
+/** The scroller's left padding (runView.css .scroll), before the chart's own x = 0. */
+const SCROLL_PADDING = 16;
+
+/** A row's name on a background of its own, so bars scrolled under it do not show through. */
+function rowHead(y: number, label: SVGTextElement): SVGGElement {
+  return s('g', { class: 'row-head' }, s('rect', { class: 'row-head-bg', x: 0, y, width: LABEL_WIDTH - 6, height: ROW_HEIGHT }), label);
 }
 
 function drawRow(row: TimelineRow, index: number, width: number, timings: string | undefined): SVGGElement {
   const g = s('g', { class: 'timeline-row' });
   if (index % 2 === 1) g.append(s('rect', { class: 'row-stripe', x: 0, y: row.y, width, height: ROW_HEIGHT }));
   const look = TASK_STATE_LOOK[row.state];
-  g.append(
-    s(
-      'text',
-      { class: 'row-label', x: 4, y: row.y + 17, tabindex: 0, role: 'button', ...actionAttrs('reveal', { taskId: row.taskId }) },
-      s('title', {}, `${row.taskId}: ${oneLine(row.title, 300)}\n${look.label}${timings ? `\n${timings}` : ''}\nClick to reveal the task in the Runs tree`),
-      oneLine(row.taskId, LABEL_CHARS),
-    ),
+  const label = s(
+    'text',
+    { class: 'row-label', x: 4, y: row.y + 17, tabindex: 0, role: 'button', ...actionAttrs('reveal', { taskId: row.taskId }) },
+    s('title', {}, `${row.taskId}: ${oneLine(row.title, 300)}\n${look.label}${timings ? `\n${timings}` : ''}\nClick to select it and reveal it in the Runs tree`),
+    oneLine(row.taskId, LABEL_CHARS),
   );
   for (const span of row.spans) {
     const spanLook = TASK_STATE_LOOK[span.state];
@@ -205,14 +220,18 @@ function drawRow(row: TimelineRow, index: number, width: number, timings: string
       ),
     );
   }
+  g.append(rowHead(row.y, label));
   return g;
 }
 
 function drawIntegration(row: IntegrationRow, width: number): SVGGElement {
   const g = s('g', { class: 'timeline-row integration-row' });
-  g.append(
-    s('rect', { class: 'integration-band', x: 0, y: row.y, width, height: ROW_HEIGHT }),
-    s('text', { class: 'row-label integration-label', x: 4, y: row.y + 17 }, s('title', {}, 'The merge queue: batches of green tasks merged onto the integration branch, and the integration gate run on each'), 'integration'),
+  g.append(s('rect', { class: 'integration-band', x: 0, y: row.y, width, height: ROW_HEIGHT }));
+  const label = s(
+    'text',
+    { class: 'row-label integration-label', x: 4, y: row.y + 17 },
+    s('title', {}, 'The merge queue: batches of green tasks merged onto the integration branch, and the integration gate run on each'),
+    'integration',
   );
   for (const b of row.batches) {
     g.append(
@@ -232,5 +251,6 @@ function drawIntegration(row: IntegrationRow, width: number): SVGGElement {
       ),
     );
   }
+  g.append(rowHead(row.y, label));
   return g;
 }
