@@ -15,14 +15,16 @@ const settle = () => new Promise((r) => setTimeout(r, 1500));
 /** Clicks a button of the run view (inside its webview). */
 const clickInRunView = (selector: string) => click({ selector, frames: WEBVIEW_FRAMES });
 /**
- * Waits until the command behind a button has asked its modal confirmation with `question`.
- * VS Code refuses modal dialogs while extension tests run and says so, with the dialog's text, in
- * a notification: that is how a test sees the very confirmation a user answers.
+ * Clicks a run view button and waits until the command behind it has asked its modal
+ * confirmation with `question`. VS Code refuses modal dialogs while extension tests run and says
+ * so, with the dialog's text, in a notification: that is how a test sees the very confirmation a
+ * user answers. Earlier notifications are cleared first, so only this one can match.
  */
-async function confirmationAsked(question: string): Promise<void> {
+async function clickAskingConfirmation(selector: string, question: string): Promise<void> {
+  await vscode.commands.executeCommand('notifications.clearAll');
+  await clickInRunView(selector);
   const refused = `.notification-list-item:has-text("refused to show dialog in tests"):has-text(${JSON.stringify(question)})`;
   await waitForPage({ selector: refused, timeoutMs: 20_000 });
-  await vscode.commands.executeCommand('notifications.clearAll');
 }
 
 /**
@@ -123,15 +125,13 @@ suite('A run from Start Goal to the applied integration', function () {
     assert.match(entry.state!.tasks['word-count']!.humanNote ?? '', /whitespace/);
 
     // Accept and Skip ask first, as from the tree; the test answers for the user through the command's option.
-    await clickInRunView('.task-control[data-control-task="title-case"] vscode-button[data-choice="accept"]');
-    await confirmationAsked('Accept task "title-case: Add titleCase()"?');
+    await clickAskingConfirmation('.task-control[data-control-task="title-case"] vscode-button[data-choice="accept"]', 'Accept task "title-case: Add titleCase()"?');
     await vscode.commands.executeCommand('taskloom.acceptTask', { folder, runId, taskId: 'title-case' }, { confirmed: true });
     await waitFor('title-case to merge', () => taskStates(api.services.controller.model.run(folder, runId)!)['title-case'] === 'MERGED');
     entry = await settled(api, folder, runId);
     assert.equal(taskStates(entry).summary, 'MERGED', 'summary ran once both dependencies were merged');
 
-    await clickInRunView('.task-control[data-control-task="flaky"] vscode-button[data-choice="skip"]');
-    await confirmationAsked('Skip task "flaky:');
+    await clickAskingConfirmation('.task-control[data-control-task="flaky"] vscode-button[data-choice="skip"]', 'Skip task "flaky:');
     await vscode.commands.executeCommand('taskloom.skipTask', { folder, runId, taskId: 'flaky' }, { confirmed: true });
     await waitFor('flaky to be skipped', () => taskStates(api.services.controller.model.run(folder, runId)!).flaky === 'SKIPPED');
     entry = await settled(api, folder, runId);
@@ -252,8 +252,7 @@ suite('A run from Start Goal to the applied integration', function () {
     await vscode.workspace.fs.writeFile(vscode.Uri.file(dirty), original);
 
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
-    await clickInRunView('.run-delivery vscode-button[data-choice="apply"]');
-    await confirmationAsked('Merge the green work of');
+    await clickAskingConfirmation('.run-delivery vscode-button[data-choice="apply"]', 'Merge the green work of');
     await vscode.commands.executeCommand('taskloom.applyIntegration', { folder, runId }, { confirmed: true });
     await waitFor('the branch to move', () => git(folder, 'rev-parse', 'HEAD') !== before);
     assert.equal(git(folder, 'rev-parse', '--abbrev-ref', 'HEAD'), 'main');
