@@ -47,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): TaskloomExtensionApi
     runsTree,
     runsView,
     needsYou,
-    showRun: async (folder, runId) => RunViewPanel.show(services, folder, runId),
+    showRun: async (folder, runId, focus) => RunViewPanel.show(services, folder, runId, focus),
   };
   context.subscriptions.push(
     log,

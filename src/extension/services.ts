@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { RunViewFocus } from '../protocol/webviewMessages';
 import type { EngineClient } from './connection/engineClient';
 import type { RunsController } from './runsController';
 import type { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
@@ -12,6 +13,6 @@ export interface Services {
   runsTree: RunsTreeProvider;
   runsView: vscode.TreeView<RunsNode>;
   needsYou: NeedsYouTreeProvider;
-  /** Opens (or reveals) the run view of a run. */
-  showRun(folder: string, runId: string): Promise<void>;
+  /** Opens (or reveals) the run view of a run; with `focus`, on that ledger entry or task. */
+  showRun(folder: string, runId: string, focus?: RunViewFocus): Promise<void>;
 }

@@ -269,6 +269,8 @@ export interface ChangedFile {
 export interface DiffParams extends RunParams {
   /** A task id, or absent for the integration branch against the run's base. */
   taskId?: string;
+  /** With a task: the seq of one of its critic reviews (its ledger entry), for the diff that review read instead of today's. */
+  reviewSeq?: number;
 }
 export interface DiffResult {
   /** Commits to compare (base → head); resolvable by `FileAtCommitRequest`. */
@@ -277,6 +279,11 @@ export interface DiffResult {
   files: ChangedFile[];
   /** A worktree with uncommitted work the diff leaves out. */
   uncommitted: string[];
+  /**
+   * Set when a review was asked for: its number, and how its commits were found ('unrecorded': an
+   * older log does not tell, so the diff is today's).
+   */
+  review?: { number: number; source: 'recorded' | 'reconstructed' | 'unrecorded' };
 }
 export namespace DiffRequest {
   export const method = 'taskloom/diff';

@@ -1,14 +1,22 @@
 // Messages between the run view webview (src/webview, browser code) and the extension,
 // carried by postMessage. The webview folds `events` onto the last `state` with the engine's
 // own pure projection, so it shows exactly what the tree and the CLI show.
-import type { RunEvent } from '../engine/domain/events';
+import type { HumanAction, RunEvent } from '../engine/domain/events';
 import type { RunState } from '../engine/domain/runState';
 
 export type ToWebview =
   /** The whole run; sent when the view opens, after a reload, and after an engine restart. */
   | { type: 'state'; state: RunState }
   /** New events after the last state or events message, in seq order. */
-  | { type: 'events'; events: RunEvent[] };
+  | { type: 'events'; events: RunEvent[] }
+  /** Bring a task or a ledger entry into view (a deep link): its tab is selected, it is scrolled to and highlighted. */
+  | ({ type: 'focus' } & RunViewFocus);
+
+/** What a deep link lands on: a ledger entry by its seq, else a task (a seq wins when both are given). */
+export interface RunViewFocus {
+  taskId?: string;
+  seq?: number;
+}
 
 export type FromWebview =
   /** The webview has loaded its script and wants the run. */
@@ -17,7 +25,18 @@ export type FromWebview =
   | { type: 'rendered'; seq: number }
   /** Reveal the task in the Runs tree. */
   | { type: 'revealTask'; taskId: string }
-  | { type: 'showTaskDiff'; taskId: string }
+  /** With `reviewSeq` (a critic entry of the ledger): the diff that review read, not today's. */
+  | { type: 'showTaskDiff'; taskId: string; reviewSeq?: number }
+  /** A person's decision on a task; the extension runs the same command as the tree's inline action. */
+  | { type: 'decideTask'; taskId: string; action: HumanAction }
+  /** On a plan waiting for approval. */
+  | { type: 'decidePlan'; decision: 'approve' | 'edit' | 'cancel' }
+  /** The plan as a document (descriptions, acceptance, predicted overlaps). */
+  | { type: 'showPlanDocument' }
+  /** On a completed run: apply its integration to the user's branch, or open its pull request. */
+  | { type: 'deliver'; how: 'apply' | 'pullRequest' }
+  /** A `focus` was carried out: `found` says whether the task or entry is in the run (tests wait on it). */
+  | ({ type: 'focused'; found: boolean } & RunViewFocus)
   | { type: 'showIntegrationDiff' }
   /** Open the run's pull request (by its key: '' for the run's, else the task id of a stacked one) in the browser. */
   | { type: 'openPullRequest'; key: string }

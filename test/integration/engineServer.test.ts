@@ -170,6 +170,13 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     const taskDiff = await server.request(DiffRequest.type, { folder: r.dir, runId: started.runId, taskId: 'b' });
     assert.deepEqual(taskDiff.files, [{ path: 'b.txt', status: 'A' }]);
     assert.equal(taskDiff.base, state.tasks.b!.baseCommit);
+    // A review's diff is the range its verdict recorded (here the same as today's: b did not change after it).
+    const review = events.find((e) => e.type === 'critic_verdict' && e.taskId === 'b')!;
+    assert.ok(review.type === 'critic_verdict' && review.commit && review.base === state.tasks.b!.baseCommit);
+    const reviewDiff = await server.request(DiffRequest.type, { folder: r.dir, runId: started.runId, taskId: 'b', reviewSeq: review.seq });
+    assert.deepEqual(reviewDiff, { base: review.base, head: review.commit, files: [{ path: 'b.txt', status: 'A' }], uncommitted: [], review: { number: 1, source: 'recorded' } });
+    const notAReview = events.find((e) => e.type === 'gate_result' && e.taskId === 'b')!;
+    assert.match((await userError(server.request(DiffRequest.type, { folder: r.dir, runId: started.runId, taskId: 'b', reviewSeq: notAReview.seq }))).message, /is not a critic review of "b"/);
     const runDiff = await server.request(DiffRequest.type, { folder: r.dir, runId: started.runId });
     assert.deepEqual(runDiff.files.map((f) => f.path).sort(), ['a.txt', 'b.txt', 'c.txt']);
     assert.equal(runDiff.base, state.baseCommit);

@@ -128,7 +128,16 @@ export type RunEventBody =
     }
   /** The actor's attempt changed no file since a failed gate on the same tree: the gate is not run again, its failure stands. */
   | { type: 'gate_skipped'; taskId: string; attempt: number; tree: string; failedAttempt: number }
-  | { type: 'critic_verdict'; taskId: string; review: number; verdict: CriticVerdict; blocking: number }
+  | {
+      type: 'critic_verdict';
+      taskId: string;
+      review: number;
+      verdict: CriticVerdict;
+      blocking: number;
+      /** The diff the critic read: `base` → `commit` (the worktree's HEAD). Absent in logs written before it was recorded. */
+      base?: string;
+      commit?: string;
+    }
   | {
       type: 'runner_call';
       taskId: string | null;

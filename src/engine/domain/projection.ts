@@ -1,7 +1,7 @@
 import { EVENT_SCHEMA_VERSION, type EventOf, type RunEvent } from './events';
 import { PULL_REQUEST_HANDLERS } from './pullRequestProjection';
 import { decide, failureLines, findingLines, taskOf } from './decisionLedger';
-import { QUEUE_HANDLERS } from './queueProjection';
+import { QUEUE_HANDLERS, recordIntegrationGate } from './queueProjection';
 import { PROJECTION_VERSION, type RunState, type TaskView } from './runState';
 import { TaskStateMachine } from './taskStateMachine';
 import { isInFlight, isQueued, isSettled, type TaskState } from './taskStates';
@@ -133,6 +133,7 @@ const HANDLERS: Handlers = {
       : `failed: \`${failed?.command ?? '?'}\` ${failed?.timedOut ? 'timed out' : `exited ${failed?.exitCode}`}`;
     const details = failed ? failureLines(failed) : undefined;
     if (e.taskId === null) {
+      recordIntegrationGate(state, e);
       state.integration.lastGate = summary;
       if (!e.passed) state.integration.lastFailedGate = summary;
       const on = e.commit ? ` on ${e.taskIds?.length ? e.taskIds.join(', ') : 'the integration branch'} (${e.commit.slice(0, 10)})` : '';
@@ -355,7 +356,7 @@ function createRunState(e: EventOf<'run_created'>): RunState {
     tasks: {},
     decisions: [],
     usage: { total: { ...ZERO_USAGE }, byRole: {}, byAgent: {}, byTask: {}, calls: 0 },
-    integration: { merged: [], conflicts: [], batches: 0, overlapMode: e.config.overlap ?? 'off', overlaps: [], overlapsPredicted: false },
+    integration: { merged: [], conflicts: [], batches: 0, batchRecords: [], overlapMode: e.config.overlap ?? 'off', overlaps: [], overlapsPredicted: false },
     warnings: [],
     pullRequests: {},
     stops: [],

@@ -33,6 +33,7 @@ export const QUEUE_HANDLERS: QueueHandlers = {
   },
   queue_batch(state, e) {
     state.integration.batches = Math.max(state.integration.batches, e.batch);
+    state.integration.batchRecords.push({ batch: e.batch, taskIds: [...e.taskIds], startedAt: e.at, gates: [] });
     decide(state, e, 'queue', `Merge queue batch ${e.batch}: ${e.taskIds.join(', ')} onto ${e.base.slice(0, 10)}`);
   },
   merge_done(state, e) {
@@ -99,3 +100,13 @@ export const QUEUE_HANDLERS: QueueHandlers = {
     decide(state, e, 'overlap', `"${e.taskId}" changed ${e.files.join(', ')}, also changed by "${e.otherTaskId}"`, undefined, e.taskId);
   },
 };
+
+/** An integration gate joins the batch it ran on (its `attempt`); one outside any batch gets a record of its own. */
+export function recordIntegrationGate(state: RunState, e: EventOf<'gate_result'>): void {
+  const durationMs = e.commands.reduce((sum, c) => sum + c.durationMs, 0);
+  const gate = { seq: e.seq, at: e.at, passed: e.passed, durationMs };
+  const records = state.integration.batchRecords;
+  const batch = e.attempt > 0 ? [...records].reverse().find((r) => r.batch === e.attempt) : undefined;
+  if (batch) batch.gates.push(gate);
+  else records.push({ batch: 0, taskIds: [...(e.taskIds ?? [])], startedAt: new Date(Date.parse(e.at) - durationMs).toISOString(), gates: [gate] });
+}

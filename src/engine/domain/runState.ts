@@ -187,6 +187,8 @@ export interface IntegrationView {
   lastFailedGate?: GateSummary;
   /** Merge queue batches started. */
   batches: number;
+  /** Each batch as it happened, oldest first: when it started and the integration gates run on it (the timeline's integration row). */
+  batchRecords: QueueBatchRecord[];
   /** Overlaps predicted from the plan's files hints, and the mode the run treats them with. */
   overlapMode: OverlapMode;
   overlaps: OverlapPair[];
@@ -194,11 +196,19 @@ export interface IntegrationView {
   overlapsPredicted: boolean;
 }
 
+export interface QueueBatchRecord {
+  /** 0 for an integration gate outside the queue's batches (a 0.1 log's one gate at the end). */
+  batch: number;
+  taskIds: string[];
+  startedAt: string;
+  gates: Array<{ seq: number; at: string; passed: boolean; durationMs: number }>;
+}
+
 /**
  * Bumped whenever what the projection derives changes shape: a snapshot made by another
  * version is not replayed onto, the run is rebuilt from its log instead.
  */
-export const PROJECTION_VERSION = 5;
+export const PROJECTION_VERSION = 6;
 
 export interface PullRequestReaction {
   id: number;

@@ -37,7 +37,8 @@ export async function diffOfRun(state: RunState, repoRoot: string, taskId?: stri
     branch = task.branch;
     worktree = task.worktreePath;
   }
-  const head = await resolveCommit(git, `refs/heads/${branch}`);
+  // A completed run's task branches may be gone; its approved commit still holds what it changed.
+  const head = (await resolveCommit(git, `refs/heads/${branch}`)) ?? (taskId !== undefined ? await approvedCommit(git, state, taskId) : null);
   if (!head) {
     throw new WorkspaceError(
       `Branch ${branch} does not exist`,
@@ -47,4 +48,20 @@ export async function diffOfRun(state: RunState, repoRoot: string, taskId?: stri
   const files = await changedFilesBetween(git, base, head);
   const uncommitted = worktree && existsSync(worktree) ? (await statusSnapshot(createGit(worktree))).paths : [];
   return { base, head, files, uncommitted };
+}
+
+async function approvedCommit(git: ReturnType<typeof createGit>, state: RunState, taskId: string): Promise<string | null> {
+  const green = state.tasks[taskId]?.greenCommit;
+  return green ? resolveCommit(git, green) : null;
+}
+
+/** What changed from `base` to `head` (two commits of the repository), as the diff editor shows it. */
+export async function diffBetween(repoRoot: string, base: string, head: string): Promise<RunDiff> {
+  const git = createGit(repoRoot);
+  for (const commit of [base, head]) {
+    if (!(await resolveCommit(git, commit))) {
+      throw new WorkspaceError(`Commit ${commit.slice(0, 10)} is no longer in the repository`, 'It may belong to a run that was discarded or collected.');
+    }
+  }
+  return { base, head, files: await changedFilesBetween(git, base, head), uncommitted: [] };
 }

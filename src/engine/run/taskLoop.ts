@@ -200,7 +200,10 @@ async function reviewStep(ctx: RunContext, task: PlanTask, path: string): Promis
   const view = session.task(task.id);
   const review = view.reviewsDone + 1;
   const resolution = view.resolution;
-  const diff = await ctx.worktrees.diffFromBase(path, resolution?.theirs ?? view.baseCommit!);
+  const base = resolution?.theirs ?? view.baseCommit!;
+  const diff = await ctx.worktrees.diffFromBase(path, base);
+  // The work is committed before it is gated, so HEAD is what the critic reads: a ledger link can show this review's diff later.
+  const reviewed = await ctx.worktrees.headCommit(path);
   const resolutionReview = resolution
     ? { task, files: resolution.files, againstTheirs: diff, againstOurs: await ctx.worktrees.diffFromBase(path, resolution.ours) }
     : undefined;
@@ -240,7 +243,7 @@ async function reviewStep(ctx: RunContext, task: PlanTask, path: string): Promis
     return STOP;
   }
   const blocking = blockingFindings(verdict);
-  session.emit({ type: 'critic_verdict', taskId: task.id, review, verdict, blocking: blocking.length });
+  session.emit({ type: 'critic_verdict', taskId: task.id, review, verdict, blocking: blocking.length, base, commit: reviewed });
   if (blocking.length === 0) {
     const nits = verdict.findings.length ? ` (${counted(verdict.findings.length, 'non-blocking finding')})` : '';
     session.transition(task.id, 'CRITIC_GREEN', `critic: ${verdict.summary}${nits}`);

@@ -17,9 +17,10 @@ import type { RunEvent } from '../domain/events';
 import type { RunState } from '../domain/runState';
 import { countTasks } from '../domain/taskCounts';
 import { doctorVerdict, runDoctorChecks, type DoctorOptions } from '../doctor/doctorChecks';
-import { diffOfRun } from '../run/runDiff';
+import { diffBetween, diffOfRun } from '../run/runDiff';
+import { reviewedRange } from '../run/reviewedDiff';
 import { predictRunOverlaps } from '../run/runOverlaps';
-import { RunNotFoundError } from '../store/runStore';
+import { RunNotFoundError, type RunStore } from '../store/runStore';
 import { createGit } from '../workspace/git';
 import { resolveCommit } from '../workspace/gitQueries';
 import { RunDiskUsage } from '../workspace/runDiskUsage';
@@ -87,8 +88,35 @@ export async function predictOverlaps(hosts: WorkspaceHosts, params: RunParams):
 /** The files a task (or the whole run, on its integration branch) changed, and what is left uncommitted. */
 export async function diff(hosts: WorkspaceHosts, params: DiffParams): Promise<DiffResult> {
   const host = await hosts.forFolder(params.folder);
-  const state = await host.withStore((store) => store.loadRun(checkedRunId(params.runId)).state);
-  return diffOfRun(state, host.root, params.taskId ?? undefined);
+  const runId = checkedRunId(params.runId);
+  const state = await host.withStore((store) => store.loadRun(runId).state);
+  const { taskId, reviewSeq } = params;
+  if (reviewSeq === undefined || taskId === undefined) return diffOfRun(state, host.root, taskId ?? undefined);
+  if (!Number.isInteger(reviewSeq) || reviewSeq < 1) throw new UserError(`Not an event number: ${JSON.stringify(reviewSeq)}`);
+  const events = await host.withStore((store) => eventsUpTo(store, runId, reviewSeq));
+  const review = events.at(-1);
+  if (review?.seq !== reviewSeq || review.type !== 'critic_verdict' || review.taskId !== taskId) {
+    throw new UserError(`Ledger entry #${reviewSeq} is not a critic review of "${taskId}"`, 'Open the diff from a critic entry of that task.');
+  }
+  const range = reviewedRange(events, taskId, reviewSeq);
+  if (!range) return { ...(await diffOfRun(state, host.root, taskId)), review: { number: review.review, source: 'unrecorded' } };
+  return { ...(await diffBetween(host.root, range.base, range.head)), review: { number: range.review, source: range.source } };
+}
+
+/** The run's events from the first to `seq`, read no further. */
+function eventsUpTo(store: RunStore, runId: string, seq: number): RunEvent[] {
+  const events: RunEvent[] = [];
+  try {
+    store.events(runId, {
+      onEvent: (event) => {
+        if (event.seq > seq) throw FOUND;
+        events.push(event);
+      },
+    });
+  } catch (error) {
+    if (error !== FOUND) throw error;
+  }
+  return events;
 }
 
 /** A file's content at a commit (null when it has no such file), for the editor's diff view. */

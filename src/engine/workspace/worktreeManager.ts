@@ -220,6 +220,11 @@ export class WorktreeManager {
     return (await repoGit(this.repo, path).raw(['rev-parse', 'HEAD^{tree}'])).trim();
   }
 
+  /** The commit a worktree's HEAD is at. */
+  async headCommit(path: string): Promise<string> {
+    return (await repoGit(this.repo, path).raw(['rev-parse', 'HEAD'])).trim();
+  }
+
   /** The commit a task branch points to, or null when it has none. */
   async taskTip(taskId: string): Promise<string | null> {
     return resolveCommit(this.git, `refs/heads/${this.taskBranch(taskId)}`);

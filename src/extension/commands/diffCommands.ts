@@ -4,9 +4,13 @@ import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
 import { pickRun, pickTask, type RunRef } from './runRef';
 
-export const GIT_SCHEME = 'taskloom-git';
+/**
+ * `taskloom-diff:/<path>?<json>`: a file at a commit of a folder's repository, read through the
+ * engine. The URI holds all it needs, so a diff tab VS Code restores after a reload reads its
+ * sides again (package.json activates the extension on `onFileSystem:taskloom-diff` for that).
+ */
+export const GIT_SCHEME = 'taskloom-diff';
 
-/** `taskloom-git:/<path>?<json>`: a file at a commit of a folder's repository, read through the engine. */
 export function gitUri(folder: string, commit: string, path: string): vscode.Uri {
   return vscode.Uri.from({ scheme: GIT_SCHEME, path: `/${path}`, query: JSON.stringify({ folder, commit }) });
 }
@@ -43,12 +47,22 @@ async function openDiff(ref: RunRef, title: string, diff: DiffResult): Promise<v
   }
 }
 
+/** A task's diff; with `reviewSeq` in the argument (a critic entry of the ledger), the diff that review read. */
 export async function showTaskDiff(services: Services, arg?: unknown): Promise<void> {
-  const ref = await pickTask(services.controller, arg, (t) => t.state !== 'PENDING', 'Taskloom: no task has work to show yet.');
+  // Completed runs too: their tasks' diffs are what a user reviews before applying.
+  const ref = await pickTask(services.controller, arg, (t) => t.state !== 'PENDING', 'Taskloom: no task has work to show yet.', { completedRuns: true });
   if (!ref) return;
+  const reviewSeq = (arg as { reviewSeq?: unknown } | undefined)?.reviewSeq;
   try {
-    const diff = await services.engine.request(DiffRequest.type, ref);
-    await openDiff(ref, `Taskloom ${ref.taskId}`, diff);
+    const diff = await services.engine.request(DiffRequest.type, { ...ref, ...(Number.isInteger(reviewSeq) ? { reviewSeq: reviewSeq as number } : {}) });
+    const review = diff.review;
+    if (review?.source === 'unrecorded') {
+      void vscode.window.showInformationMessage(
+        `This run's log does not record what review ${review.number} of ${ref.taskId} read (it was written before Taskloom recorded it), so the diff shown is the task's current one.`,
+      );
+    }
+    const title = review && review.source !== 'unrecorded' ? `Taskloom ${ref.taskId}, review ${review.number}` : `Taskloom ${ref.taskId}`;
+    await openDiff(ref, title, diff);
   } catch (error) {
     showError('show the task diff', error);
   }

@@ -46,7 +46,12 @@ export class PlanDocumentProvider implements vscode.TextDocumentContentProvider 
   }
 }
 
-/** Shows the drafted plan and asks Approve / Edit / Cancel Run. */
+/** The plan as a read-only Markdown document: descriptions, acceptance and predicted overlaps, which the graph leaves out. */
+export async function showPlanDocument(ref: RunRef): Promise<void> {
+  await vscode.window.showTextDocument(planUri(ref), { preview: true });
+}
+
+/** Shows the drafted plan in the run view (its graph, with Approve / Edit / Cancel Run above it) and asks the same in a notification. */
 export async function reviewPlan(services: Services, ref: RunRef): Promise<void> {
   const state = await services.controller.state(ref.folder, ref.runId);
   if (!state) return;
@@ -54,7 +59,7 @@ export async function reviewPlan(services: Services, ref: RunRef): Promise<void>
     void vscode.window.showInformationMessage(`The plan of "${plainText(state.goal, 80)}" is no longer waiting for approval (${state.status}).`);
     return;
   }
-  await vscode.window.showTextDocument(planUri(ref), { preview: true, preserveFocus: true });
+  await services.showRun(ref.folder, ref.runId);
   const tasks = state.plan.tasks.length;
   const choice = await vscode.window.showInformationMessage(
     `Taskloom drafted ${counted(tasks, 'task')} for "${plainText(state.goal, 80)}". Start the run with this plan?`,

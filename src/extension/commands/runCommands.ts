@@ -6,6 +6,7 @@ import {
   DoctorRequest,
   ResumeRequest,
 } from '../../protocol/engineProtocol';
+import type { RunViewFocus } from '../../protocol/webviewMessages';
 import { showDriveProgress } from '../driveProgress';
 import { confirmUnknownRun, showError, userData } from '../connection/userErrors';
 import { log } from '../logger';
@@ -119,7 +120,16 @@ export async function applyIntegration(services: Services, arg?: unknown, option
 
 export async function showRunCommand(services: Services, arg?: unknown): Promise<void> {
   const ref = await pickRun(services.controller, arg, () => true, 'Taskloom: there are no runs yet. Start one with "Taskloom: Start Goal".');
-  if (ref) await services.showRun(ref.folder, ref.runId);
+  if (ref) await services.showRun(ref.folder, ref.runId, focusOf(arg));
+}
+
+/** A link's target inside the run: a Problems entry's "ledger #N" carries a seq, a Needs You row its task. */
+function focusOf(arg: unknown): RunViewFocus | undefined {
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const { seq, taskId } = arg as { seq?: unknown; taskId?: unknown };
+  if (Number.isInteger(seq) && (seq as number) > 0) return { seq: seq as number };
+  if (typeof taskId === 'string') return { taskId };
+  return undefined;
 }
 
 export async function openDecisionsLedger(services: Services, arg?: unknown): Promise<void> {

@@ -58,18 +58,23 @@ export async function pickRun(
   return picked?.ref;
 }
 
-/** The task a command names, or the user's pick among the tasks (of loaded runs) that `accept` allows. */
+/**
+ * The task a command names, or the user's pick among the tasks that `accept` allows: of the runs
+ * not completed, and of completed ones too with `completedRuns` (their states are loaded for it).
+ */
 export async function pickTask(
   controller: RunsController,
   arg: unknown,
   accept: (task: TaskView) => boolean,
   nothing: string,
+  options: { completedRuns?: boolean } = {},
 ): Promise<TaskRef | undefined> {
   if (isTaskRef(arg)) return { folder: arg.folder, runId: arg.runId, taskId: arg.taskId };
   await controller.refreshAll();
   const items: Array<vscode.QuickPickItem & { ref: TaskRef }> = [];
   for (const entry of controller.model.allRuns()) {
-    const state = entry.state ?? (entry.summary.status === 'completed' ? undefined : await controller.state(entry.folder, entry.summary.runId));
+    const load = options.completedRuns || entry.summary.status !== 'completed';
+    const state = entry.state ?? (load ? await controller.state(entry.folder, entry.summary.runId) : undefined);
     for (const taskId of state?.taskOrder ?? []) {
       const task = state!.tasks[taskId]!;
       if (!accept(task)) continue;

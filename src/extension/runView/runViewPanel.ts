@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import type { RunEvent } from '../../engine/domain/events';
-import type { FromWebview, RunViewPersistedState, ToWebview } from '../../protocol/webviewMessages';
+import type { HumanAction, RunEvent } from '../../engine/domain/events';
+import type { FromWebview, RunViewFocus, RunViewPersistedState, ToWebview } from '../../protocol/webviewMessages';
 import { RunEventRequest } from '../../protocol/engineProtocol';
+import { showPlanDocument } from '../commands/planCommands';
 import { showError } from '../connection/userErrors';
 import { showReadOnlyText } from '../documents/readOnlyText';
 import type { Services } from '../services';
@@ -9,6 +10,17 @@ import { plainText } from '../tree/presentation';
 import { createNonce, runViewHtml } from './runViewHtml';
 
 export const RUN_VIEW_TYPE = 'taskloom.runView';
+
+/** The view's buttons run the very commands of the tree's inline actions and the plan approval. */
+const DECISION_COMMANDS: Record<HumanAction, string> = {
+  retry: 'taskloom.retryTask',
+  accept: 'taskloom.acceptTask',
+  skip: 'taskloom.skipTask',
+  resolve: 'taskloom.resolveTask',
+  continue: 'taskloom.continueTask',
+};
+const PLAN_COMMANDS = { approve: 'taskloom.approvePlan', edit: 'taskloom.editPlan', cancel: 'taskloom.rejectPlan' } as const;
+const DELIVERY_COMMANDS = { apply: 'taskloom.applyIntegration', pullRequest: 'taskloom.openPullRequest' } as const;
 
 /**
  * One webview panel per run: the plan graph, the decisions ledger, the timeline and usage.
@@ -21,18 +33,25 @@ export class RunViewPanel implements vscode.Disposable {
   private sentSeq = 0;
   private ready = false;
   private renderedSeq = 0;
+  /** A deep link waiting for the webview to have the run. */
+  private pendingFocus: RunViewFocus | undefined;
+  /** What the webview last reported landing on. */
+  lastFocused: (RunViewFocus & { found: boolean }) | undefined;
   /** When the panel was made, and when the webview first drew the run (for the benchmark). */
   readonly createdAt = performance.now();
   firstPaintMs: number | undefined;
 
-  static show(services: Services, folder: string, runId: string): void {
+  /** Opens (or reveals) the run's view; with `focus`, it lands on that ledger entry or task. */
+  static show(services: Services, folder: string, runId: string, focus?: RunViewFocus): void {
     const existing = RunViewPanel.open.get(key(folder, runId));
     if (existing) {
       existing.panel.reveal(undefined, false);
+      if (focus) existing.focus(focus);
       return;
     }
     const panel = vscode.window.createWebviewPanel(RUN_VIEW_TYPE, 'Taskloom run', vscode.ViewColumn.Active, options(services.context));
-    new RunViewPanel(services, panel, folder, runId);
+    const view = new RunViewPanel(services, panel, folder, runId);
+    view.pendingFocus = focus;
   }
 
   static registerSerializer(services: Services): vscode.Disposable {
@@ -88,6 +107,13 @@ export class RunViewPanel implements vscode.Disposable {
     return this.renderedSeq;
   }
 
+  /** Sent at once to a webview that has the run; otherwise after the state it is about to get. */
+  private focus(focus: RunViewFocus): void {
+    this.lastFocused = undefined;
+    if (this.ready && this.panel.visible) this.post({ type: 'focus', ...focus });
+    else this.pendingFocus = focus;
+  }
+
   private html(): string {
     const { webview } = this.panel;
     const root = this.services.context.extensionUri;
@@ -116,6 +142,10 @@ export class RunViewPanel implements vscode.Disposable {
     this.sentSeq = state.lastSeq;
     this.panel.title = `Taskloom: ${plainText(state.goal || this.runId, 40)}`;
     this.post({ type: 'state', state });
+    if (this.pendingFocus) {
+      this.post({ type: 'focus', ...this.pendingFocus });
+      this.pendingFocus = undefined;
+    }
   }
 
   private sendEvents(events: RunEvent[]): void {
@@ -146,8 +176,23 @@ export class RunViewPanel implements vscode.Disposable {
         await this.services.runsView.reveal(node, { select: true, focus: false, expand: true }).then(undefined, () => undefined);
         return;
       }
+      case 'focused':
+        this.lastFocused = { found: message.found, ...(message.taskId !== undefined ? { taskId: message.taskId } : {}), ...(message.seq !== undefined ? { seq: message.seq } : {}) };
+        return;
       case 'showTaskDiff':
-        await vscode.commands.executeCommand('taskloom.showTaskDiff', { ...ref, taskId: message.taskId });
+        await vscode.commands.executeCommand('taskloom.showTaskDiff', { ...ref, taskId: message.taskId, ...(message.reviewSeq ? { reviewSeq: message.reviewSeq } : {}) });
+        return;
+      case 'decideTask':
+        if (message.action in DECISION_COMMANDS) await vscode.commands.executeCommand(DECISION_COMMANDS[message.action], { ...ref, taskId: message.taskId });
+        return;
+      case 'decidePlan':
+        if (message.decision in PLAN_COMMANDS) await vscode.commands.executeCommand(PLAN_COMMANDS[message.decision], ref);
+        return;
+      case 'showPlanDocument':
+        await showPlanDocument(ref);
+        return;
+      case 'deliver':
+        if (message.how in DELIVERY_COMMANDS) await vscode.commands.executeCommand(DELIVERY_COMMANDS[message.how], ref);
         return;
       case 'showIntegrationDiff':
         await vscode.commands.executeCommand('taskloom.showIntegrationDiff', ref);

@@ -1,50 +1,64 @@
-// Clicks and keys on anything with `data-action` become messages to the extension. One
-// delegated listener serves the graph's hundreds of nodes and the ledger's entries alike.
+// What a click on an element with `data-action` asks of the extension: the attributes that
+// mark it, and the message they make. Pure (it reads attributes only), so it is tested in Node;
+// actionListener.ts listens for the clicks.
+import type { HumanAction } from '../../engine/domain/events';
 import type { FromWebview } from '../../protocol/webviewMessages';
 
-export type Action = 'reveal' | 'diff' | 'integration-diff' | 'gate-output' | 'pull-request';
+export type Action = 'reveal' | 'diff' | 'integration-diff' | 'gate-output' | 'pull-request' | 'decide' | 'plan' | 'plan-document' | 'deliver';
 
-/** The data attributes that make an element post `action`. */
-export function actionAttrs(action: Action, target: { taskId?: string; seq?: number; key?: string } = {}): Record<string, string> {
+const HUMAN_ACTIONS: readonly HumanAction[] = ['retry', 'accept', 'skip', 'resolve', 'continue'];
+const PLAN_DECISIONS = ['approve', 'edit', 'cancel'] as const;
+const DELIVERIES = ['apply', 'pullRequest'] as const;
+
+/** The data attributes that make an element post `action`; `choice` names the decision of 'decide', 'plan' and 'deliver'. */
+export function actionAttrs(action: Action, target: { taskId?: string; seq?: number; key?: string; choice?: string } = {}): Record<string, string> {
   return {
     'data-action': action,
     ...(target.key !== undefined ? { 'data-key': target.key } : {}),
     ...(target.taskId !== undefined ? { 'data-task': target.taskId } : {}),
     ...(target.seq !== undefined ? { 'data-seq': String(target.seq) } : {}),
+    ...(target.choice !== undefined ? { 'data-choice': target.choice } : {}),
   };
 }
 
-export function messageFor(el: Element): FromWebview | undefined {
+const oneOf = <T extends string>(values: readonly T[], value: string | null): T | undefined => values.find((v) => v === value);
+
+/** The part of an element that messageFor reads. */
+export interface ActionElement {
+  getAttribute(name: string): string | null;
+}
+
+export function messageFor(el: ActionElement): FromWebview | undefined {
   const taskId = el.getAttribute('data-task') ?? undefined;
   const seq = Number(el.getAttribute('data-seq'));
+  const validSeq = Number.isInteger(seq) && seq > 0;
+  const choice = el.getAttribute('data-choice');
   switch (el.getAttribute('data-action') as Action | null) {
     case 'reveal':
       return taskId !== undefined ? { type: 'revealTask', taskId } : undefined;
     case 'diff':
-      return taskId !== undefined ? { type: 'showTaskDiff', taskId } : undefined;
+      return taskId !== undefined ? { type: 'showTaskDiff', taskId, ...(validSeq ? { reviewSeq: seq } : {}) } : undefined;
     case 'integration-diff':
       return { type: 'showIntegrationDiff' };
     case 'pull-request':
       return { type: 'openPullRequest', key: el.getAttribute('data-key') ?? '' };
     case 'gate-output':
-      return Number.isInteger(seq) && seq > 0 ? { type: 'showGateOutput', seq } : undefined;
+      return validSeq ? { type: 'showGateOutput', seq } : undefined;
+    case 'decide': {
+      const action = oneOf(HUMAN_ACTIONS, choice);
+      return taskId !== undefined && action ? { type: 'decideTask', taskId, action } : undefined;
+    }
+    case 'plan': {
+      const decision = oneOf(PLAN_DECISIONS, choice);
+      return decision ? { type: 'decidePlan', decision } : undefined;
+    }
+    case 'plan-document':
+      return { type: 'showPlanDocument' };
+    case 'deliver': {
+      const how = oneOf(DELIVERIES, choice);
+      return how ? { type: 'deliver', how } : undefined;
+    }
     default:
       return undefined;
   }
-}
-
-export function listenForActions(root: HTMLElement, post: (message: FromWebview) => void): void {
-  const fire = (event: Event) => {
-    const el = (event.target as Element | null)?.closest('[data-action]');
-    if (!el || !root.contains(el)) return;
-    const message = messageFor(el);
-    if (!message) return;
-    event.preventDefault();
-    post(message);
-  };
-  root.addEventListener('click', fire);
-  // SVG nodes are focusable but are not buttons: Enter and Space act like a click.
-  root.addEventListener('keydown', (event) => {
-    if ((event.key === 'Enter' || event.key === ' ') && (event.target as Element).matches?.('svg [data-action]')) fire(event);
-  });
 }

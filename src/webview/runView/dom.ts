@@ -19,6 +19,22 @@ export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Attrs = {
   return fill(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
+/**
+ * Runs `then` once the next frame has been laid out: a tab just selected shows its panel only
+ * then, and scrolling inside a panel that is not shown yet does nothing.
+ */
+export function afterLayout(then: () => void): void {
+  requestAnimationFrame(() => requestAnimationFrame(then));
+}
+
+/** Scrolls `scroller` (and only it: scrollIntoView would move the whole page too) so that `el` sits in its middle. */
+export function centerIn(scroller: Element, el: Element): void {
+  const box = el.getBoundingClientRect();
+  const view = scroller.getBoundingClientRect();
+  scroller.scrollTop += box.top - view.top - (view.height - box.height) / 2;
+  scroller.scrollLeft += box.left - view.left - (view.width - box.width) / 2;
+}
+
 /** An icon from @vscode/codicons. */
 export const icon = (name: string, extraClass = ''): HTMLElement =>
   h('span', { class: `codicon codicon-${name}${extraClass ? ` ${extraClass}` : ''}`, 'aria-hidden': 'true' });

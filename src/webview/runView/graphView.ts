@@ -2,7 +2,7 @@
 // dependencies, so it is computed when the plan changes; a batch of events only recolours boxes.
 import type { RunState, TaskView } from '../../engine/domain/runState';
 import { actionAttrs } from './actions';
-import { h, icon, s } from './dom';
+import { afterLayout, centerIn, h, icon, s } from './dom';
 import { DEFAULT_GRAPH_OPTIONS, layoutGraph, type GraphLayout } from './graphLayout';
 import { legend } from './legend';
 import { TASK_STATE_LOOK, toneClass } from './stateStyle';
@@ -25,6 +25,8 @@ export class GraphView {
   private svg: SVGSVGElement | undefined;
   private readonly nodes = new Map<string, { group: SVGGElement; id: SVGTextElement; label: SVGTextElement; tip: SVGTitleElement; stateText: SVGTextElement }>();
   private zoom = 1;
+  private selected: string | undefined;
+  private readonly tasks = new Map<string, TaskView>();
 
   constructor() {
     const zoomButton = (name: string, title: string, delta: number) =>
@@ -53,7 +55,31 @@ export class GraphView {
       this.planKey = key;
       this.build(tasks);
     }
-    for (const task of tasks) this.paint(task);
+    for (const task of tasks) {
+      this.tasks.set(task.id, task);
+      this.paint(task);
+    }
+  }
+
+  /** Marks the task's box as the selected one. */
+  select(taskId: string): void {
+    const previous = this.selected;
+    this.selected = taskId;
+    for (const id of [previous, taskId]) {
+      const task = id !== undefined ? this.tasks.get(id) : undefined;
+      if (task) this.paint(task);
+    }
+  }
+
+  /** Scrolls the task's box into view and focuses it; false when the graph has no such box. */
+  reveal(taskId: string): boolean {
+    const node = this.nodes.get(taskId);
+    if (!node) return false;
+    afterLayout(() => {
+      centerIn(this.scroller, node.group);
+      node.group.focus({ preventScroll: true });
+    });
+    return true;
   }
 
   private build(tasks: TaskView[]): void {
@@ -104,7 +130,7 @@ export class GraphView {
     const node = this.nodes.get(task.id);
     if (!node) return;
     const look = TASK_STATE_LOOK[task.state];
-    const cls = `node ${toneClass(look.tone)} state-${task.state.toLowerCase()}`;
+    const cls = `node ${toneClass(look.tone)} state-${task.state.toLowerCase()}${task.id === this.selected ? ' selected' : ''}`;
     if (node.group.getAttribute('class') !== cls) node.group.setAttribute('class', cls);
     const title = oneLine(task.title, Math.floor(TEXT_WIDTH / TITLE_CHAR_PX));
     if (node.label.textContent !== title) node.label.textContent = title;
@@ -118,7 +144,7 @@ export class GraphView {
       `${look.label} — ${oneLine(task.lastReason, 300)}`,
       task.dependsOn.length ? `after ${task.dependsOn.join(', ')}` : 'no dependencies',
       ...task.overlapWarnings.map((w) => `⚠ overlaps ${w.otherTaskId}: both changed ${w.files.join(', ')}`),
-      'Click to reveal the task in the Runs tree',
+      'Click to select it here and reveal it in the Runs tree',
     ].join('\n');
     if (node.tip.textContent !== tip) node.tip.textContent = tip;
   }

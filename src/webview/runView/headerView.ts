@@ -21,8 +21,9 @@ export class HeaderView {
 
     const bar = s('svg', { class: 'progress-bar', viewBox: '0 0 100 6', preserveAspectRatio: 'none', role: 'img', 'aria-label': `${progress.done} of ${progress.total} tasks done` });
     let x = 0;
+    // Pending tasks are the bar's empty track, so a run that has not started shows an empty bar.
     for (const st of LEGEND_STATES) {
-      const count = progress.byState[st];
+      const count = st === 'PENDING' ? 0 : progress.byState[st];
       if (!count || !progress.total) continue;
       const width = (count / progress.total) * 100;
       bar.append(

@@ -2,7 +2,7 @@
 // (for gate decisions) the gate output. At most LEDGER_PAGE_SIZE entries are in the DOM.
 import type { Decision, RunState } from '../../engine/domain/runState';
 import { actionAttrs } from './actions';
-import { h, icon } from './dom';
+import { afterLayout, centerIn, h, icon } from './dom';
 import { formatClock } from './format';
 import { filterDecisions, LEDGER_PAGE_SIZE, matches, parseLedgerQuery } from './ledgerFilter';
 import { DECISION_ICON, decisionTone, toneClass } from './stateStyle';
@@ -120,6 +120,36 @@ export class LedgerView {
     return el;
   }
 
+  /**
+   * Scrolls to entry `seq` and highlights it (a deep link). A filter that hides it is cleared; an
+   * entry older than the page is put on top of it, marked. False when the run has no such entry.
+   */
+  reveal(state: RunState, seq: number): boolean {
+    const decision = state.decisions.find((d) => d.seq === seq);
+    if (!decision) return false;
+    const inList = () => this.list.querySelector<HTMLElement>(`li[data-seq="${seq}"]`);
+    if (!inList() && this.query) {
+      (this.search as HTMLElement & { value: string }).value = '';
+      this.query = '';
+      this.onQueryChange('');
+      this.render(state);
+    }
+    let li = inList();
+    if (!li) {
+      li = this.entryFor(decision);
+      li.classList.add('pinned');
+      this.list.prepend(li);
+    }
+    this.list.querySelector('li.highlight')?.classList.remove('highlight');
+    li.classList.add('highlight');
+    li.tabIndex = -1;
+    afterLayout(() => {
+      centerIn(this.scroller, li);
+      li.focus({ preventScroll: true });
+    });
+    return true;
+  }
+
   /** The first entry in view and its distance from the top, so new entries above do not move it. */
   private visibleAnchor(): { seq: string; offset: number } | undefined {
     const top = this.scroller.getBoundingClientRect().top;
@@ -146,7 +176,10 @@ function buildEntry(d: Decision): HTMLElement {
   const task = d.taskId;
   const actions: HTMLElement[] = [];
   if (task !== undefined) {
-    actions.push(h('button', { class: 'link', type: 'button', ...actionAttrs('diff', { taskId: task }), title: `Open the diff of ${task}` }, icon('diff'), 'diff'));
+    // A review's diff is the one that review read, not the task's diff of today.
+    const review = d.kind === 'critic';
+    const title = review ? `Open the diff this review of ${task} read` : `Open the diff of ${task}`;
+    actions.push(h('button', { class: 'link', type: 'button', ...actionAttrs('diff', { taskId: task, ...(review ? { seq: d.seq } : {}) }), title }, icon('diff'), 'diff'));
   }
   if (d.kind === 'gate' || d.kind === 'integration') {
     actions.push(h('button', { class: 'link', type: 'button', ...actionAttrs('gate-output', { seq: d.seq }), title: 'Open the full gate output' }, icon('output'), 'gate output'));

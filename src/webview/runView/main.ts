@@ -1,6 +1,7 @@
 // Entry point of the run view webview (bundled to dist/webview/runView.js, loaded by the HTML
 // from src/extension/runView/runViewHtml.ts under a nonce-only CSP).
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-tabs/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
@@ -20,6 +21,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const message = event.data as Partial<ToWebview> | null;
   if (message?.type === 'state' && message.state && typeof message.state === 'object') app.receive(message as ToWebview);
   else if (message?.type === 'events' && Array.isArray(message.events)) app.receive(message as ToWebview);
+  else if (message?.type === 'focus') app.receive(message as ToWebview);
 });
 
 host.post({ type: 'ready' });

@@ -1,9 +1,10 @@
-// The run view: header and four tabs (graph, ledger, timeline, usage) over one RunModel.
-// Messages fold into the model as they arrive; drawing happens at most once per animation
-// frame, and only for the tab in view (the others catch up when they are opened).
+// The run view: header, the decisions waiting (controls) and four tabs (graph, ledger, timeline,
+// usage) over one RunModel. Messages fold into the model as they arrive; drawing happens at most
+// once per animation frame, and only for the tab in view (the others catch up when they are opened).
 import type { RunState } from '../../engine/domain/runState';
-import type { RunViewPersistedState, ToWebview } from '../../protocol/webviewMessages';
-import { listenForActions } from './actions';
+import type { RunViewFocus, RunViewPersistedState, ToWebview } from '../../protocol/webviewMessages';
+import { listenForActions } from './actionListener';
+import { ControlsView, planAwaitingApproval } from './controlsView';
 import { h, icon } from './dom';
 import { GraphView } from './graphView';
 import { HeaderView } from './headerView';
@@ -33,6 +34,13 @@ interface TabView {
 export class RunViewApp {
   private readonly model = new RunModel();
   private readonly header = new HeaderView();
+  private readonly controls = new ControlsView();
+  private readonly graph = new GraphView();
+  private readonly ledger: LedgerView;
+  /** The task picked in the graph, the timeline, the controls or by a link. */
+  private selected: string | undefined;
+  /** A deep link to carry out once the run is drawn. */
+  private pendingFocus: RunViewFocus | undefined;
   private readonly views: Record<Tab, TabView>;
   private readonly counters: Partial<Record<Tab, HTMLElement>> = {};
   private readonly tabs: HTMLElement;
@@ -52,9 +60,10 @@ export class RunViewApp {
     const saved = host.persisted();
     this.tab = saved.tab && TABS.includes(saved.tab) ? saved.tab : 'graph';
     const timeline = new TimelineView();
+    this.ledger = new LedgerView(saved.search ?? '', (search) => host.persist({ search }), () => this.invalidate('ledger'));
     this.views = {
-      graph: new GraphView(),
-      ledger: new LedgerView(saved.search ?? '', (search) => host.persist({ search }), () => this.invalidate('ledger')),
+      graph: this.graph,
+      ledger: this.ledger,
       timeline: { element: timeline.element, render: (state) => timeline.render(state, this.now(state)) },
       usage: new UsageView(),
     };
@@ -71,7 +80,10 @@ export class RunViewApp {
       if (tab) this.selectTab(tab);
     });
     root.replaceChildren(h('p', { class: 'loading' }, icon('loading', 'codicon-modifier-spin'), ' Loading the run…'));
-    listenForActions(root, host.post);
+    listenForActions(root, host.post, (el) => {
+      const taskId = el.getAttribute('data-action') === 'reveal' ? el.getAttribute('data-task') : null;
+      if (taskId !== null) this.select(taskId);
+    });
 
     new ResizeObserver(() => this.invalidate('timeline')).observe(timeline.element);
     setInterval(() => {
@@ -86,7 +98,11 @@ export class RunViewApp {
       this.awaitingState = false;
       this.paintPending = true;
       this.host.persist({ folder: message.state.repoRoot, runId: message.state.runId });
-      if (!this.root.contains(this.tabs)) this.root.replaceChildren(this.header.element, this.tabs);
+      if (!this.root.contains(this.tabs)) this.root.replaceChildren(this.header.element, this.controls.element, this.tabs);
+      // A plan waiting for approval is approved on its graph.
+      if (planAwaitingApproval(message.state)) this.showTab('graph');
+    } else if (message.type === 'focus') {
+      this.pendingFocus = { ...(message.taskId !== undefined ? { taskId: message.taskId } : {}), ...(message.seq !== undefined ? { seq: message.seq } : {}) };
     } else {
       const outcome = this.model.applyEvents(message.events);
       if (outcome.resync && !this.awaitingState) {
@@ -115,6 +131,7 @@ export class RunViewApp {
     const version = this.model.version;
     if (this.drawn.get('header') !== version) {
       this.header.render(state);
+      this.controls.render(state, this.selected);
       this.counters.graph!.textContent = String(state.taskOrder.length);
       this.counters.ledger!.textContent = state.decisions.length.toLocaleString('en-US');
       this.drawn.set('header', version);
@@ -127,6 +144,36 @@ export class RunViewApp {
       this.paintPending = false;
       this.host.post({ type: 'rendered', seq: state.lastSeq });
     }
+    if (this.pendingFocus) this.land(state, this.pendingFocus);
+  }
+
+  /** Carries out a deep link: a ledger entry (its tab, scrolled to, highlighted), else a task (selected in the graph). */
+  private land(state: RunState, focus: RunViewFocus): void {
+    this.pendingFocus = undefined;
+    let found: boolean;
+    if (focus.seq !== undefined) {
+      this.showTab('ledger');
+      found = this.ledger.reveal(state, focus.seq);
+    } else if (focus.taskId !== undefined && state.tasks[focus.taskId]) {
+      this.select(focus.taskId);
+      this.showTab('graph');
+      found = this.graph.reveal(focus.taskId);
+    } else found = false;
+    this.host.post({ type: 'focused', found, ...focus });
+  }
+
+  private select(taskId: string): void {
+    if (this.selected === taskId) return;
+    this.selected = taskId;
+    this.graph.select(taskId);
+    const state = this.model.state;
+    if (state) this.controls.render(state, taskId);
+  }
+
+  /** Selects a tab from code (a link, a plan waiting), as a click on its header would. */
+  private showTab(tab: Tab): void {
+    (this.tabs as HTMLElement & { selectedIndex: number }).selectedIndex = TABS.indexOf(tab);
+    this.selectTab(tab);
   }
 
   private selectTab(tab: Tab): void {

@@ -1,8 +1,34 @@
-// The timeline: one row per task, time left to right. A row shows the states the task went
-// through (from its transitions) as coloured spans, its attempts as bars in a lane below, and a
-// marker where it settled. Pure: no DOM; the view turns this into SVG.
-import type { TaskView } from '../../engine/domain/runState';
+// The timeline: one row per task, time left to right, from the moment the first task started
+// (planning and approval come before and are left out). A row shows the states the task went
+// through (from its transitions) as spans coloured by phase, its attempts as bars in a lane
+// below, and a marker where it settled; a row above the tasks shows the merge queue's batches
+// and the integration gates. Pure: no DOM; the view turns this into SVG.
+import type { QueueBatchRecord, TaskView } from '../../engine/domain/runState';
 import type { TaskState } from '../../engine/domain/taskStates';
+
+/** What a span of time was spent on: each has its own colour, so gate, critic and merge queue read apart. */
+export type TimelinePhase = 'waiting' | 'build' | 'gate' | 'critic' | 'rework' | 'queue' | 'needs-you' | 'done';
+
+export const STATE_PHASE: Record<TaskState, TimelinePhase> = {
+  PENDING: 'waiting',
+  BUILDING: 'build',
+  RESOLVING: 'build',
+  GATING: 'gate',
+  CRITIC_REVIEWING: 'critic',
+  MECHANICAL_FAILED: 'rework',
+  CHANGES_REQUIRED: 'rework',
+  INTEGRATION_FAILED: 'rework',
+  // Approved and not merged yet: waiting in the merge queue.
+  GREEN: 'queue',
+  UNVERIFIED_BY_CRITIC: 'queue',
+  MERGING: 'queue',
+  NEEDS_HUMAN: 'needs-you',
+  MERGE_CONFLICT: 'needs-you',
+  HUMAN_RESOLVING: 'needs-you',
+  MERGED: 'done',
+  SKIPPED: 'done',
+  CANCELLED: 'done',
+};
 
 export type TimelineTask = Pick<TaskView, 'id' | 'title' | 'state' | 'transitions' | 'attempts'>;
 
@@ -15,10 +41,13 @@ export interface TimelineOptions {
   axisHeight: number;
   /** The shortest bar drawn, in pixels, so an instant still shows. */
   minBarWidth: number;
+  /** 1 fits the whole time into `chartWidth`; 2 draws it twice as wide (the view scrolls). */
+  zoom: number;
 }
 
 export interface TimelineSpan {
   state: TaskState;
+  phase: TimelinePhase;
   x: number;
   width: number;
   from: number;
@@ -55,9 +84,20 @@ export interface TimelineTick {
   label: string;
 }
 
+/** The integration row: the merge queue's batches, and the integration gates run on them. */
+export interface IntegrationRow {
+  y: number;
+  batches: Array<{ batch: number; taskIds: string[]; x: number; width: number; from: number; to: number; open: boolean }>;
+  gates: Array<{ seq: number; batch: number; passed: boolean; x: number; width: number; from: number; to: number }>;
+}
+
 export interface TimelineLayout {
   start: number;
   end: number;
+  /** The run's planning and approval, before `start`, in ms (0 when unknown). */
+  beforeStart: number;
+  /** Absent when the run has merged nothing yet. */
+  integration?: IntegrationRow;
   rows: TimelineRow[];
   ticks: TimelineTick[];
   width: number;
@@ -70,35 +110,45 @@ export const DEFAULT_TIMELINE_OPTIONS: TimelineOptions = {
   chartWidth: 640,
   axisHeight: 24,
   minBarWidth: 2,
+  zoom: 1,
 };
 
 const SETTLED: ReadonlySet<TaskState> = new Set(['GREEN', 'UNVERIFIED_BY_CRITIC', 'NEEDS_HUMAN', 'SKIPPED', 'CANCELLED']);
 
+/** The first moment any task left PENDING: where the axis starts. Undefined before any did. */
+export function firstTaskStart(tasks: readonly TimelineTask[]): number | undefined {
+  let first: number | undefined;
+  for (const t of tasks) {
+    const started = t.transitions.find((tr) => tr.to !== 'PENDING');
+    if (started) first = Math.min(first ?? Infinity, Date.parse(started.at));
+  }
+  return first;
+}
+
 /**
- * Lays out `tasks` between `runStart` and `now`. `now` is the current time while the run is
- * going and the last event's time once it has stopped, so a stopped run does not stretch on.
+ * Lays out `tasks` and the merge queue's `batches` from the first task's start to `now`. `now`
+ * is the current time while the run is going and the last event's time once it has stopped, so
+ * a stopped run does not stretch on. `runCreated` only measures what the axis leaves out.
  */
 export function layoutTimeline(
   tasks: readonly TimelineTask[],
-  runStart: number,
+  batches: readonly QueueBatchRecord[],
   now: number,
   options: Partial<TimelineOptions> = {},
+  runCreated = NaN,
 ): TimelineLayout {
   const o = { ...DEFAULT_TIMELINE_OPTIONS, ...options };
-  let start = Number.isFinite(runStart) ? runStart : Infinity;
   let last = -Infinity;
-  for (const t of tasks) {
-    for (const tr of t.transitions) {
-      const at = Date.parse(tr.at);
-      start = Math.min(start, at);
-      last = Math.max(last, at);
-    }
-  }
-  if (!Number.isFinite(start)) start = now;
+  for (const t of tasks) for (const tr of t.transitions) last = Math.max(last, Date.parse(tr.at));
+  const start = firstTaskStart(tasks) ?? (Number.isFinite(last) ? Math.min(now, last) : now);
   const end = Math.max(start + 1000, now, last);
-  const scale = o.chartWidth / (end - start);
-  const xOf = (t: number) => o.labelWidth + (t - start) * scale;
-  const bar = (from: number, to: number) => ({ x: xOf(from), width: Math.max(o.minBarWidth, (to - from) * scale) });
+  const chartWidth = o.chartWidth * Math.max(1, o.zoom);
+  const scale = chartWidth / (end - start);
+  const xOf = (t: number) => o.labelWidth + (Math.max(t, start) - start) * scale;
+  // Time before the axis (a task's PENDING since the plan was approved) is clipped to its start.
+  const bar = (from: number, to: number) => ({ x: xOf(from), width: Math.max(o.minBarWidth, (Math.max(to, start) - Math.max(from, start)) * scale) });
+  const integration = batches.length ? layoutIntegration(batches, now, o.axisHeight, bar) : undefined;
+  const rowsTop = o.axisHeight + (integration ? o.rowHeight : 0);
 
   const rows = tasks.map((task, index): TimelineRow => {
     const settled = SETTLED.has(task.state);
@@ -108,7 +158,8 @@ export function layoutTimeline(
       const next = task.transitions[i + 1];
       if (!next && settled) return; // the end state is a marker, not a span
       const to = next ? Date.parse(next.at) : Math.max(from, now);
-      spans.push({ state: tr.to, from, to, open: !next, reason: tr.reason, ...bar(from, to) });
+      if (to < start) return; // over before the first task started: nothing to draw
+      spans.push({ state: tr.to, phase: STATE_PHASE[tr.to], from, to, open: !next, reason: tr.reason, ...bar(from, to) });
     });
     const attempts = task.attempts.map((a): TimelineAttempt => {
       const from = Date.parse(a.startedAt);
@@ -117,7 +168,7 @@ export function layoutTimeline(
       return { number: a.number, from, to, open: !ended, ...(a.outcome ? { outcome: a.outcome } : {}), ...bar(from, to) };
     });
     const lastTransition = task.transitions.at(-1);
-    const row: TimelineRow = { taskId: task.id, title: task.title, state: task.state, y: o.axisHeight + index * o.rowHeight, spans, attempts };
+    const row: TimelineRow = { taskId: task.id, title: task.title, state: task.state, y: rowsTop + index * o.rowHeight, spans, attempts };
     if (settled && lastTransition) {
       const at = Date.parse(lastTransition.at);
       row.settledAt = { x: xOf(at), state: task.state, at };
@@ -125,18 +176,61 @@ export function layoutTimeline(
     return row;
   });
 
-  const step = tickStep(end - start, Math.max(2, Math.floor(o.chartWidth / 90)));
+  const step = tickStep(end - start, Math.max(2, Math.floor(chartWidth / 90)));
   const ticks: TimelineTick[] = [];
   for (let t = 0; t <= end - start; t += step) ticks.push({ x: xOf(start + t), label: elapsedLabel(t) });
 
   return {
     start,
     end,
+    beforeStart: Number.isFinite(runCreated) && runCreated < start ? start - runCreated : 0,
+    ...(integration ? { integration } : {}),
     rows,
     ticks,
-    width: o.labelWidth + o.chartWidth,
-    height: o.axisHeight + tasks.length * o.rowHeight,
+    width: o.labelWidth + chartWidth,
+    height: rowsTop + tasks.length * o.rowHeight,
   };
+}
+
+/** A batch runs from its start to its last integration gate (to now while none has finished); a gate is drawn for the time its commands took. */
+function layoutIntegration(
+  batches: readonly QueueBatchRecord[],
+  now: number,
+  y: number,
+  bar: (from: number, to: number) => { x: number; width: number },
+): IntegrationRow {
+  const row: IntegrationRow = { y, batches: [], gates: [] };
+  for (const b of batches) {
+    const from = Date.parse(b.startedAt);
+    const lastGate = b.gates.at(-1);
+    const to = lastGate ? Date.parse(lastGate.at) : Math.max(from, now);
+    if (b.batch > 0) row.batches.push({ batch: b.batch, taskIds: b.taskIds, from, to, open: !lastGate, ...bar(from, to) });
+    for (const g of b.gates) {
+      const gateTo = Date.parse(g.at);
+      const gateFrom = gateTo - g.durationMs;
+      row.gates.push({ seq: g.seq, batch: b.batch, passed: g.passed, from: gateFrom, to: gateTo, ...bar(gateFrom, gateTo) });
+    }
+  }
+  return row;
+}
+
+/** Zoom levels the timeline steps through; 1 fits the whole time into the view. */
+export const TIMELINE_ZOOMS: readonly number[] = [1, 1.5, 2, 3, 4, 6, 8, 12, 16, 24, 32];
+
+/** The next zoom level in `direction` (+1 in, -1 out) from `current`, kept within the levels. */
+export function nextZoom(current: number, direction: 1 | -1): number {
+  if (direction > 0) return TIMELINE_ZOOMS.find((z) => z > current + 1e-9) ?? TIMELINE_ZOOMS.at(-1)!;
+  return [...TIMELINE_ZOOMS].reverse().find((z) => z < current - 1e-9) ?? TIMELINE_ZOOMS[0]!;
+}
+
+/**
+ * The scrollLeft that keeps the moment under `pointerX` (pixels from the scroller's left edge)
+ * where it is when the chart's time area goes from `oldZoom` to `newZoom`; the labels on the left
+ * (`labelWidth`) do not scale.
+ */
+export function scrollForZoom(scrollLeft: number, pointerX: number, labelWidth: number, oldZoom: number, newZoom: number): number {
+  const timeX = scrollLeft + pointerX - labelWidth;
+  return Math.max(0, labelWidth + (timeX * newZoom) / oldZoom - pointerX);
 }
 
 const SECOND = 1000;

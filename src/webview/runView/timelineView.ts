@@ -1,16 +1,27 @@
-// The timeline (SVG): per task, its states over time and its attempts, Gantt-style. The time
-// axis stays above the rows; only the rows in view (plus a margin) are in the DOM, so a
-// 500-task run redraws in a few milliseconds.
+// The timeline (SVG): per task, its states over time and its attempts, Gantt-style, under a row
+// for the merge queue and the integration gates. The time axis stays above the rows and scrolls
+// sideways with them; only the rows in view (plus a margin) are in the DOM, so a 500-task run
+// redraws in a few milliseconds. Zoom: the buttons, Ctrl+wheel, or + / - / 0 on the chart.
 import type { RunState, TaskView } from '../../engine/domain/runState';
 import { taskTimings } from '../../engine/domain/taskTimings';
 import { timingWords } from '../../engine/report/timingWords';
 import { actionAttrs } from './actions';
-import { h, s } from './dom';
+import { h, icon, s } from './dom';
 import { formatClock, formatDuration } from './format';
-import { legend } from './legend';
 import { TASK_STATE_LOOK, toneClass } from './stateStyle';
 import { oneLine } from './text';
-import { DEFAULT_TIMELINE_OPTIONS, layoutTimeline, type TimelineLayout, type TimelineRow } from './timelineLayout';
+import { DEFAULT_TIMELINE_OPTIONS, layoutTimeline, nextZoom, scrollForZoom, type IntegrationRow, type TimelineLayout, type TimelinePhase, type TimelineRow } from './timelineLayout';
+
+/** The timeline's colour key: by phase, so gate, critic and merge queue read apart. */
+const PHASE_LEGEND: ReadonlyArray<{ phase: TimelinePhase; label: string }> = [
+  { phase: 'waiting', label: 'waiting' },
+  { phase: 'build', label: 'building' },
+  { phase: 'gate', label: 'gate' },
+  { phase: 'critic', label: 'critic' },
+  { phase: 'rework', label: 'gate failed, changes required' },
+  { phase: 'queue', label: 'merge queue' },
+  { phase: 'needs-you', label: 'needs you' },
+];
 
 const LABEL_CHARS = 24;
 const ROW_HEIGHT = DEFAULT_TIMELINE_OPTIONS.rowHeight;
@@ -21,7 +32,10 @@ const OVERSCAN_ROWS = 20;
 
 export class TimelineView {
   readonly element = h('div', { class: 'panel-body' });
-  private readonly caption = h('span', { class: 'muted' });
+  private readonly caption = h('span', { class: 'muted timeline-caption' });
+  private readonly zoomLabel = h('span', { class: 'zoom-label', 'aria-live': 'polite' });
+  private zoom = 1;
+  private lastRender: { state: RunState; now: number } | undefined;
   private readonly axis = h('div', { class: 'timeline-axis' });
   private readonly scroller = h('div', { class: 'scroll timeline-scroll', tabindex: 0 });
   private layout: TimelineLayout | undefined;
@@ -32,8 +46,46 @@ export class TimelineView {
   private scrollFrame = 0;
 
   constructor() {
-    this.element.append(h('div', { class: 'toolbar' }, legend(), h('span', { class: 'spacer' }), this.caption), this.axis, this.scroller);
+    const zoomButton = (name: string, title: string, zoom: 'in' | 'out' | 'fit') =>
+      h('button', { class: 'icon-button', type: 'button', title, 'aria-label': title, 'data-timeline-zoom': zoom }, icon(name));
+    const toolbar = h(
+      'div',
+      { class: 'toolbar' },
+      h(
+        'div',
+        { class: 'legend', role: 'list', 'aria-label': 'Colours by phase' },
+        ...PHASE_LEGEND.map(({ phase, label }) => h('span', { class: `legend-item phase-${phase}`, role: 'listitem' }, h('span', { class: 'swatch' }), label)),
+      ),
+      h('span', { class: 'spacer' }),
+      this.caption,
+      zoomButton('zoom-out', 'Zoom out (-)', 'out'),
+      this.zoomLabel,
+      zoomButton('zoom-in', 'Zoom in (+, or Ctrl+wheel)', 'in'),
+      zoomButton('screen-full', 'Fit the whole run (0)', 'fit'),
+    );
+    toolbar.addEventListener('click', (event) => {
+      const which = (event.target as Element).closest('[data-timeline-zoom]')?.getAttribute('data-timeline-zoom');
+      if (which) this.zoomBy(which as 'in' | 'out' | 'fit', this.scroller.clientWidth / 2);
+    });
+    this.scroller.addEventListener(
+      'wheel',
+      (event) => {
+        if (!event.ctrlKey && !event.metaKey) return;
+        event.preventDefault();
+        this.zoomBy(event.deltaY < 0 ? 'in' : 'out', event.clientX - this.scroller.getBoundingClientRect().left);
+      },
+      { passive: false },
+    );
+    this.scroller.addEventListener('keydown', (event) => {
+      const which = event.key === '+' || event.key === '=' ? 'in' : event.key === '-' ? 'out' : event.key === '0' ? 'fit' : undefined;
+      if (!which || event.ctrlKey || event.altKey) return;
+      event.preventDefault();
+      this.zoomBy(which, this.scroller.clientWidth / 2);
+    });
+    this.element.append(toolbar, this.axis, this.scroller);
     this.scroller.addEventListener('scroll', () => {
+      this.axis.scrollLeft = this.scroller.scrollLeft;
+      this.pinLabels();
       if (this.scrollFrame) return;
       this.scrollFrame = requestAnimationFrame(() => {
         this.scrollFrame = 0;
@@ -45,6 +97,8 @@ export class TimelineView {
 
   /** `now` is the current time while the run goes on, the last event's time once it has stopped. */
   render(state: RunState, now: number): void {
+    this.lastRender = { state, now };
+    this.zoomLabel.textContent = `${Math.round(this.zoom * 100)}%`;
     const tasks = state.taskOrder.map((id) => state.tasks[id]).filter((t): t is TaskView => !!t);
     if (!tasks.length) {
       this.layout = undefined;
@@ -53,11 +107,12 @@ export class TimelineView {
       return;
     }
     const chartWidth = Math.max(360, (this.scroller.clientWidth || 900) - LABEL_WIDTH - 48);
-    const layout = (this.layout = layoutTimeline(tasks, Date.parse(state.createdAt), now, { chartWidth, axisHeight: 0 }));
+    const layout = (this.layout = layoutTimeline(tasks, state.integration.batchRecords, now, { chartWidth, axisHeight: 0, zoom: this.zoom }, Date.parse(state.createdAt)));
     // `now` is the last event's time once the run stopped, so live: the timings end where the bars do.
     this.timings = new Map(tasks.filter((t) => t.transitions.length).map((t) => [t.id, timingWords(taskTimings(state, t, { now, live: true }), formatDuration)]));
     const width = layout.width + 16;
-    this.caption.textContent = `from ${formatClock(state.createdAt)}, ${formatDuration(layout.end - layout.start)} shown`;
+    const before = layout.beforeStart ? ` (planning and approval took ${formatDuration(layout.beforeStart)} before it)` : '';
+    this.caption.textContent = `from the first task's start at ${formatClock(new Date(layout.start).toISOString())}${before}, ${formatDuration(layout.end - layout.start)} shown`;
 
     const axis = s('svg', { class: 'timeline', width, height: AXIS_HEIGHT, viewBox: `0 0 ${width} ${AXIS_HEIGHT}`, 'aria-hidden': 'true' });
     const grid = s('g', { class: 'grid' });
@@ -69,15 +124,26 @@ export class TimelineView {
 
     this.rowsGroup = s('g', { class: 'rows' });
     const body = s('svg', { class: 'timeline', width, height: layout.height, viewBox: `0 0 ${width} ${layout.height}`, role: 'group', 'aria-label': `Timeline of ${tasks.length} tasks` });
-    body.append(grid, this.rowsGroup);
+    body.append(grid, ...(layout.integration ? [drawIntegration(layout.integration, width)] : []), this.rowsGroup);
     this.scroller.replaceChildren(body);
+    this.axis.scrollLeft = this.scroller.scrollLeft;
     this.drawRows();
+  }
+
+  /** Zooms the time area, keeping the moment at `pointerX` (from the chart's left edge) in place. */
+  private zoomBy(which: 'in' | 'out' | 'fit', pointerX: number): void {
+    const old = this.zoom;
+    this.zoom = which === 'fit' ? 1 : nextZoom(old, which === 'in' ? 1 : -1);
+    if (this.zoom === old || !this.lastRender) return;
+    const scrollLeft = scrollForZoom(this.scroller.scrollLeft, pointerX, LABEL_WIDTH, old, this.zoom);
+    this.render(this.lastRender.state, this.lastRender.now);
+    this.scroller.scrollLeft = which === 'fit' ? 0 : scrollLeft;
   }
 
   private visibleRows(): [number, number] {
     const svg = this.rowsGroup?.ownerSVGElement;
     if (!svg) return [0, -1];
-    const top = this.scroller.getBoundingClientRect().top - svg.getBoundingClientRect().top;
+    const top = this.scroller.getBoundingClientRect().top - svg.getBoundingClientRect().top - (this.layout?.rows[0]?.y ?? 0);
     const height = this.scroller.clientHeight || 800;
     return [Math.max(0, Math.floor(top / ROW_HEIGHT)), Math.ceil((top + height) / ROW_HEIGHT)];
   }
@@ -94,27 +160,41 @@ export class TimelineView {
       rows.push(drawRow(row, i, this.layout.width + 16, this.timings.get(row.taskId)));
     }
     this.rowsGroup.replaceChildren(...rows);
+    this.pinLabels();
   }
+
+  /** The task names stay at the left edge while a zoomed chart scrolls sideways under them. */
+  private pinLabels(): void {
+    const x = Math.max(0, this.scroller.scrollLeft - SCROLL_PADDING);
+    this.scroller.classList.toggle('labels-pinned', x > 0);
+    for (const head of this.scroller.querySelectorAll('.row-head')) head.setAttribute('transform', `translate(${x},0)`);
+  }
+}
+
+/** The scroller's left padding (runView.css .scroll), before the chart's own x = 0. */
+const SCROLL_PADDING = 16;
+
+/** A row's name on a background of its own, so bars scrolled under it do not show through. */
+function rowHead(y: number, label: SVGTextElement): SVGGElement {
+  return s('g', { class: 'row-head' }, s('rect', { class: 'row-head-bg', x: 0, y, width: LABEL_WIDTH - 6, height: ROW_HEIGHT }), label);
 }
 
 function drawRow(row: TimelineRow, index: number, width: number, timings: string | undefined): SVGGElement {
   const g = s('g', { class: 'timeline-row' });
   if (index % 2 === 1) g.append(s('rect', { class: 'row-stripe', x: 0, y: row.y, width, height: ROW_HEIGHT }));
   const look = TASK_STATE_LOOK[row.state];
-  g.append(
-    s(
-      'text',
-      { class: 'row-label', x: 4, y: row.y + 17, tabindex: 0, role: 'button', ...actionAttrs('reveal', { taskId: row.taskId }) },
-      s('title', {}, `${row.taskId}: ${oneLine(row.title, 300)}\n${look.label}${timings ? `\n${timings}` : ''}\nClick to reveal the task in the Runs tree`),
-      oneLine(row.taskId, LABEL_CHARS),
-    ),
+  const label = s(
+    'text',
+    { class: 'row-label', x: 4, y: row.y + 17, tabindex: 0, role: 'button', ...actionAttrs('reveal', { taskId: row.taskId }) },
+    s('title', {}, `${row.taskId}: ${oneLine(row.title, 300)}\n${look.label}${timings ? `\n${timings}` : ''}\nClick to select it and reveal it in the Runs tree`),
+    oneLine(row.taskId, LABEL_CHARS),
   );
   for (const span of row.spans) {
     const spanLook = TASK_STATE_LOOK[span.state];
     g.append(
       s(
         'rect',
-        { class: `span ${toneClass(spanLook.tone)} state-${span.state.toLowerCase()}${span.open ? ' open' : ''}`, x: span.x, y: row.y + 4, width: span.width, height: 12, rx: 2 },
+        { class: `span phase-${span.phase} state-${span.state.toLowerCase()}${span.open ? ' open' : ''}`, x: span.x, y: row.y + 4, width: span.width, height: 12, rx: 2 },
         s('title', {}, `${row.taskId}: ${spanLook.label} for ${formatDuration(span.to - span.from)}${span.open ? ' (ongoing)' : ''}\n${oneLine(span.reason, 300)}`),
       ),
     );
@@ -140,5 +220,37 @@ function drawRow(row: TimelineRow, index: number, width: number, timings: string
       ),
     );
   }
+  g.append(rowHead(row.y, label));
+  return g;
+}
+
+function drawIntegration(row: IntegrationRow, width: number): SVGGElement {
+  const g = s('g', { class: 'timeline-row integration-row' });
+  g.append(s('rect', { class: 'integration-band', x: 0, y: row.y, width, height: ROW_HEIGHT }));
+  const label = s(
+    'text',
+    { class: 'row-label integration-label', x: 4, y: row.y + 17 },
+    s('title', {}, 'The merge queue: batches of green tasks merged onto the integration branch, and the integration gate run on each'),
+    'integration',
+  );
+  for (const b of row.batches) {
+    g.append(
+      s(
+        'rect',
+        { class: `span phase-queue batch${b.open ? ' open' : ''}`, x: b.x, y: row.y + 4, width: b.width, height: 12, rx: 2 },
+        s('title', {}, `Merge queue batch ${b.batch}: ${b.taskIds.join(', ')}, ${formatDuration(b.to - b.from)}${b.open ? ' (ongoing)' : ''}`),
+      ),
+    );
+  }
+  for (const gate of row.gates) {
+    g.append(
+      s(
+        'rect',
+        { class: `span phase-gate integration-gate ${gate.passed ? 'passed' : 'failed'}`, x: gate.x, y: row.y + 17, width: gate.width, height: 6, rx: 1 },
+        s('title', {}, `Integration gate ${gate.passed ? 'passed' : 'failed'}${gate.batch ? ` on batch ${gate.batch}` : ''}, ${formatDuration(gate.to - gate.from)} (ledger #${gate.seq})`),
+      ),
+    );
+  }
+  g.append(rowHead(row.y, label));
   return g;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { foldEvents } from '../../../src/engine/domain/projection';
-import { elapsedLabel, layoutTimeline, tickStep } from '../../../src/webview/runView/timelineLayout';
+import { elapsedLabel, layoutTimeline, nextZoom, scrollForZoom, tickStep, TIMELINE_ZOOMS } from '../../../src/webview/runView/timelineLayout';
 import { EventBuilder } from '../../helpers/eventBuilder';
 
 // EventBuilder stamps event n at 2026-01-01T00:00:0n (one second apart).
@@ -18,8 +18,8 @@ function run() {
 
 describe('timeline layout', () => {
   it('gives each state a span until the next transition, and a settled task a marker instead of a last span', () => {
-    const { state, tasks } = run();
-    const layout = layoutTimeline(tasks, Date.parse(state.createdAt), at(20), { chartWidth: 1000, labelWidth: 100 });
+    const { tasks } = run();
+    const layout = layoutTimeline(tasks, [], at(20), { chartWidth: 1000, labelWidth: 100 });
     const [a, b] = layout.rows;
     assert.deepEqual(a!.spans.map((s) => s.state), ['BUILDING', 'GATING', 'MECHANICAL_FAILED', 'BUILDING', 'GATING', 'CRITIC_REVIEWING']);
     assert.ok(a!.spans.every((s) => !s.open));
@@ -34,8 +34,8 @@ describe('timeline layout', () => {
   });
 
   it('draws attempts from their start to their end, or to now while one runs', () => {
-    const { state, tasks } = run();
-    const layout = layoutTimeline(tasks, Date.parse(state.createdAt), at(20), { chartWidth: 1000 });
+    const { tasks } = run();
+    const layout = layoutTimeline(tasks, [], at(20), { chartWidth: 1000 });
     const [a, b] = layout.rows;
     assert.deepEqual(a!.attempts.map((x) => [x.number, x.from, x.to, x.open]), [[1, at(1), at(3), false], [2, at(4), at(7), false]]);
     assert.equal(b!.attempts[0]!.open, true);
@@ -43,13 +43,14 @@ describe('timeline layout', () => {
   });
 
   it('maps time linearly onto the chart, right of the labels, and stacks rows below the axis', () => {
-    const { state, tasks } = run();
-    const layout = layoutTimeline(tasks, Date.parse(state.createdAt), at(20), { chartWidth: 1000, labelWidth: 100, axisHeight: 24, rowHeight: 30 });
-    assert.equal(layout.start, at(0));
+    const { tasks } = run();
+    const layout = layoutTimeline(tasks, [], at(20), { chartWidth: 1000, labelWidth: 100, axisHeight: 24, rowHeight: 30 });
+    // The axis starts when the first task started (a's build at 1s), not when the run was created.
+    assert.equal(layout.start, at(1));
     assert.equal(layout.end, at(20));
     const first = layout.rows[0]!.spans[0]!;
-    assert.equal(first.x, 100 + 1000 * (1 / 20));
-    assert.equal(first.width, 1000 * (1 / 20));
+    assert.equal(first.x, 100);
+    assert.equal(first.width, 1000 * (1 / 19));
     assert.deepEqual(layout.rows.map((r) => r.y), [24, 54]);
     assert.equal(layout.height, 24 + 2 * 30);
     for (const row of layout.rows) for (const s of [...row.spans, ...row.attempts]) assert.ok(s.x >= 100 && s.x + s.width <= 1100 + 1e-9);
@@ -61,9 +62,9 @@ describe('timeline layout', () => {
     const b = new EventBuilder();
     b.move('a', 'BUILD_STARTED');
     const state = foldEvents(b.events)!;
-    const layout = layoutTimeline([state.tasks.a!], Date.parse(state.createdAt), Date.parse(state.updatedAt) + 3_600_000, { chartWidth: 500, minBarWidth: 3 });
+    const layout = layoutTimeline([state.tasks.a!], [], Date.parse(state.updatedAt) + 3_600_000, { chartWidth: 500, minBarWidth: 3 });
     assert.ok(layout.rows[0]!.attempts[0]!.width >= 3);
-    assert.equal(layoutTimeline([], NaN, at(0)).rows.length, 0);
+    assert.equal(layoutTimeline([], [], at(0)).rows.length, 0);
   });
 
   it('picks round tick steps and labels time since the start', () => {
@@ -74,5 +75,85 @@ describe('timeline layout', () => {
     assert.equal(elapsedLabel(45_000), '45s');
     assert.equal(elapsedLabel(90_000), '1m 30s');
     assert.equal(elapsedLabel(2 * 3_600_000 + 15 * 60_000 + 5_000), '2h 15m');
+  });
+
+  it('leaves planning and approval out of the axis, and says how long they took', () => {
+    const b = new EventBuilder();
+    b.wait(10 * 60_000); // ten minutes of planning and approval
+    b.move('a', 'BUILD_STARTED', 'BUILD_FINISHED');
+    const state = foldEvents(b.events)!;
+    const tasks = state.taskOrder.map((id) => state.tasks[id]!);
+    const now = Date.parse(state.updatedAt) + 8_000;
+    const layout = layoutTimeline(tasks, [], now, { chartWidth: 1000, labelWidth: 100 }, Date.parse(state.createdAt));
+    assert.equal(layout.start, Date.parse(state.tasks.a!.transitions[0]!.at));
+    assert.equal(layout.beforeStart, 10 * 60_000 + 1000);
+    // The work fills the chart instead of its last tenth.
+    const building = layout.rows[0]!.spans[0]!;
+    assert.equal(building.x, 100);
+    assert.equal(building.width, 1000 * (1000 / 9000));
+    assert.ok(layout.ticks.every((t) => t.x >= 100));
+  });
+
+  it('colours spans by phase: building, gate, critic and merge queue apart', () => {
+    const b = new EventBuilder();
+    b.move('a', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'CRITIC_GREEN', 'MERGE_STARTED');
+    const state = foldEvents(b.events)!;
+    const layout = layoutTimeline([state.tasks.a!], [], Date.parse(state.updatedAt) + 1000);
+    assert.deepEqual(
+      layout.rows[0]!.spans.map((s) => [s.state, s.phase]),
+      [['BUILDING', 'build'], ['GATING', 'gate'], ['CRITIC_REVIEWING', 'critic'], ['GREEN', 'queue'], ['MERGING', 'queue']],
+    );
+  });
+
+  it('draws the merge queue batches and integration gates in an integration row above the tasks', () => {
+    const b = new EventBuilder();
+    b.move('a', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'CRITIC_GREEN');
+    b.add({ type: 'integration_prepared', branch: 'taskloom/run-1/integration', path: '/wt/integration' });
+    b.add({ type: 'merge_queued', taskId: 'a', commit: 'c'.repeat(40) });
+    const batch = b.add({ type: 'queue_batch', batch: 1, base: 'a'.repeat(40), taskIds: ['a'] });
+    const gate = b.add({
+      type: 'gate_result',
+      taskId: null,
+      attempt: 1,
+      passed: false,
+      commands: [{ command: 'npm test', exitCode: 1, durationMs: 400, output: 'x', timedOut: false }],
+      commit: 'd'.repeat(40),
+      taskIds: ['a'],
+    });
+    const state = foldEvents(b.events)!;
+    assert.deepEqual(state.integration.batchRecords, [
+      { batch: 1, taskIds: ['a'], startedAt: batch.at, gates: [{ seq: gate.seq, at: gate.at, passed: false, durationMs: 400 }] },
+    ]);
+    const tasks = state.taskOrder.map((id) => state.tasks[id]!);
+    const layout = layoutTimeline(tasks, state.integration.batchRecords, Date.parse(gate.at), { chartWidth: 1000, labelWidth: 100, axisHeight: 20, rowHeight: 30 });
+    const row = layout.integration!;
+    assert.equal(row.y, 20);
+    assert.deepEqual(row.batches.map((x) => [x.batch, x.from, x.to, x.open]), [[1, Date.parse(batch.at), Date.parse(gate.at), false]]);
+    assert.deepEqual(row.gates.map((g) => [g.seq, g.passed, g.to - g.from]), [[gate.seq, false, 400]]);
+    // The task rows start one row lower, and the picture is one row taller.
+    assert.deepEqual(layout.rows.map((r) => r.y), [50, 80]);
+    assert.equal(layout.height, 20 + 3 * 30);
+    assert.equal(layoutTimeline(tasks, [], Date.parse(gate.at)).integration, undefined);
+  });
+
+  it('zooms by widening the time area, and keeps the moment under the pointer in place', () => {
+    const { tasks } = run();
+    const fit = layoutTimeline(tasks, [], at(21), { chartWidth: 1000, labelWidth: 100 });
+    const zoomed = layoutTimeline(tasks, [], at(21), { chartWidth: 1000, labelWidth: 100, zoom: 4 });
+    assert.equal(fit.width, 1100);
+    assert.equal(zoomed.width, 100 + 4000);
+    assert.equal(zoomed.rows[0]!.spans[1]!.x - 100, 4 * (fit.rows[0]!.spans[1]!.x - 100));
+    assert.ok(zoomed.ticks.length > fit.ticks.length, 'more ticks when zoomed in');
+
+    assert.equal(nextZoom(1, 1), 1.5);
+    assert.equal(nextZoom(1.5, -1), 1);
+    assert.equal(nextZoom(1, -1), 1, 'never narrower than the fit');
+    assert.equal(nextZoom(TIMELINE_ZOOMS.at(-1)!, 1), TIMELINE_ZOOMS.at(-1));
+    assert.equal(nextZoom(2.5, 1), 3, 'from between two levels, the next one');
+    // The pointer 300px into the view (200px into the time area, scrolled 0) points at time-x 200;
+    // at twice the zoom that is time-x 400, so the view scrolls by 200 to keep it under the pointer.
+    assert.equal(scrollForZoom(0, 300, 100, 1, 2), 200);
+    assert.equal(scrollForZoom(200, 300, 100, 2, 1), 0);
+    assert.equal(scrollForZoom(0, 50, 100, 1, 2), 0, 'never scrolled before the start');
   });
 });

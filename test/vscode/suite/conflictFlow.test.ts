@@ -63,7 +63,7 @@ suite('A merge conflict that waits for you', function () {
     });
     const worktree = api.services.controller.model.run(folder, runId)!.state!.tasks[stuck]!.worktreePath!;
     assert.equal(tab.result.fsPath, join(worktree, 'index.js'));
-    assert.equal(tab.input1.scheme, 'taskloom-git', "the task's side is read from git");
+    assert.equal(tab.input1.scheme, 'taskloom-diff', "the task's side is read from git");
     await waitFor('the task to wait for the person', () => taskStates(api.services.controller.model.run(folder, runId)!)[stuck] === 'HUMAN_RESOLVING');
     // Both sides drawn: the task's helper on one input, the other task's on the other.
     await waitForPage({ selector: '.merge-editor .code-view.input:has-text("function trim")', timeoutMs: 30_000 });

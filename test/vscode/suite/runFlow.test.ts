@@ -1,14 +1,31 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { SUITE_GOAL } from '../fixtures/scenario';
-import { click, readTexts, waitFor as waitForPage, WEBVIEW_FRAMES } from './runnerControl';
+import type { RunEvent } from '../../../src/engine/domain/events';
+import { click, pressKey, readTexts, typeText, waitFor as waitForPage, WEBVIEW_FRAMES } from './runnerControl';
 import { takeScreenshot } from './screenshot';
 import { newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+const theme = (name: string | undefined) => vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
+const settle = () => new Promise((r) => setTimeout(r, 1500));
+/** Clicks a button of the run view (inside its webview). */
+const clickInRunView = (selector: string) => click({ selector, frames: WEBVIEW_FRAMES });
+/**
+ * Clicks a run view button and waits until the command behind it has asked its modal
+ * confirmation with `question`. VS Code refuses modal dialogs while extension tests run and says
+ * so, with the dialog's text, in a notification: that is how a test sees the very confirmation a
+ * user answers. Earlier notifications are cleared first, so only this one can match.
+ */
+async function clickAskingConfirmation(selector: string, question: string): Promise<void> {
+  await vscode.commands.executeCommand('notifications.clearAll');
+  await clickInRunView(selector);
+  const refused = `.notification-list-item:has-text("refused to show dialog in tests"):has-text(${JSON.stringify(question)})`;
+  await waitForPage({ selector: refused, timeoutMs: 20_000 });
+}
 
 /**
  * The whole user journey on a fixture repository with the scripted agent: Start Goal → plan
@@ -30,7 +47,21 @@ suite('A run from Start Goal to the applied integration', function () {
     });
     runId = planned.summary.runId;
     await takeScreenshot('plan-approval');
-    await vscode.commands.executeCommand('taskloom.approvePlan', { folder, runId });
+    // The run view is where the plan is approved: its graph, and Approve / Edit / Cancel above it.
+    await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
+    await waitFor('the run view to draw the plan', () => api.RunViewPanel.panels().find((p) => p.runId === runId && p.lastRenderedSeq > 0));
+    await waitForPage({ selector: '.plan-waiting vscode-button[data-choice="approve"]', frames: WEBVIEW_FRAMES });
+    assert.deepEqual(await readTexts({ selector: '.plan-waiting vscode-button', frames: WEBVIEW_FRAMES }), ['Approve', 'Edit Plan', 'Cancel Run']);
+    assert.equal((await readTexts({ selector: 'svg.graph .node-id', frames: WEBVIEW_FRAMES })).length, 5, 'the graph of the plan is the approval view');
+    for (const [name, shot] of [['Default Light Modern', 'light'], ['Default High Contrast', 'high-contrast'], ['Default Dark Modern', 'dark']] as const) {
+      await theme(name);
+      await settle();
+      await takeScreenshot(`plan-waiting-run-view-${shot}`);
+    }
+    await theme(undefined);
+    await clickInRunView('.plan-waiting vscode-button[data-choice="approve"]');
+    await waitFor('the plan to be approved', () => api.services.controller.model.run(folder, runId)?.state?.planApproved);
+    await waitForPage({ selector: '.plan-waiting', frames: WEBVIEW_FRAMES, state: 'detached' });
     const entry = await settled(api, folder, runId);
     assert.deepEqual(taskStates(entry), {
       slugify: 'MERGED',
@@ -68,19 +99,47 @@ suite('A run from Start Goal to the applied integration', function () {
     await takeScreenshot('tree-needs-human');
   });
 
-  test('Retry, Accept and Skip move the tasks on, and the run completes', async () => {
+  test('a Needs You task opens the run view on that task', async () => {
     const api = await taskloom();
-    await vscode.commands.executeCommand('taskloom.retryTask', { folder, runId, taskId: 'word-count' }, { note: 'split on any whitespace' });
+    const panel = api.RunViewPanel.panels().find((p) => p.runId === runId)!;
+    // Another section and another editor are in front: the link must still land.
+    await clickInRunView('vscode-tab-header[data-tab="usage"]');
+    await vscode.window.showTextDocument(vscode.Uri.file(join(folder, 'README.md')));
+    const item = api.services.needsYou.getChildren().find((i) => i.kind === 'task' && i.runId === runId && i.taskId === 'flaky');
+    assert.ok(item, 'flaky is in Needs You');
+    const { command } = api.services.needsYou.getTreeItem(item);
+    await vscode.commands.executeCommand(command!.command, ...(command!.arguments ?? []));
+    const landed = await waitFor('the run view to land on flaky', () => panel.lastFocused);
+    assert.deepEqual(landed, { found: true, taskId: 'flaky' });
+    await waitFor('the run view in front', () => panel.panel.active);
+    await waitForPage({ selector: 'svg.graph .node.selected', frames: WEBVIEW_FRAMES });
+    assert.deepEqual(await readTexts({ selector: '.task-control.selected .task-link', frames: WEBVIEW_FRAMES }), ['flaky']);
+    assert.deepEqual(await readTexts({ selector: '.task-control.selected vscode-button', frames: WEBVIEW_FRAMES }), ['Retry…', 'Accept…', 'Skip…', 'Diff']);
+    await takeScreenshot('run-view-needs-you-task');
+  });
+
+  test('Retry, Accept and Skip from the run view’s buttons move the tasks on, and the run completes', async () => {
+    const api = await taskloom();
+    // The same commands as the tree's inline actions: Retry asks for a note, Accept and Skip confirm.
+    await clickInRunView('.task-control[data-control-task="word-count"] vscode-button[data-choice="retry"]');
+    await waitForPage({ selector: '.quick-input-widget input' });
+    await typeText('split on any whitespace');
+    await pressKey('Enter');
     let entry = await settled(api, folder, runId);
-    assert.equal(taskStates(entry)['word-count'], 'MERGED');
+    await waitFor('word-count to merge', () => taskStates(api.services.controller.model.run(folder, runId)!)['word-count'] === 'MERGED');
+    entry = await settled(api, folder, runId);
     assert.match(entry.state!.tasks['word-count']!.humanNote ?? '', /whitespace/);
 
+    // Accept and Skip ask first, as from the tree; the test answers for the user through the command's option.
+    await clickAskingConfirmation('.task-control[data-control-task="title-case"] vscode-button[data-choice="accept"]', 'Accept task "title-case: Add titleCase()"?');
     await vscode.commands.executeCommand('taskloom.acceptTask', { folder, runId, taskId: 'title-case' }, { confirmed: true });
+    await waitFor('title-case to merge', () => taskStates(api.services.controller.model.run(folder, runId)!)['title-case'] === 'MERGED');
     entry = await settled(api, folder, runId);
-    assert.equal(taskStates(entry)['title-case'], 'MERGED');
     assert.equal(taskStates(entry).summary, 'MERGED', 'summary ran once both dependencies were merged');
 
+    await clickAskingConfirmation('.task-control[data-control-task="flaky"] vscode-button[data-choice="skip"]', 'Skip task "flaky:');
     await vscode.commands.executeCommand('taskloom.skipTask', { folder, runId, taskId: 'flaky' }, { confirmed: true });
+    await waitFor('flaky to be skipped', () => taskStates(api.services.controller.model.run(folder, runId)!).flaky === 'SKIPPED');
     entry = await settled(api, folder, runId);
     assert.equal(taskStates(entry).flaky, 'SKIPPED');
     assert.equal(entry.summary.status, 'completed');
@@ -99,11 +158,10 @@ suite('A run from Start Goal to the applied integration', function () {
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
     const entry = api.services.controller.model.run(folder, runId)!;
     const panel = await waitFor('the run view to draw the run', () =>
-      api.RunViewPanel.panels().find((p) => p.runId === runId && p.lastRenderedSeq === entry.state!.lastSeq),
+      // Open since the plan was approved: the view has every event of the run.
+      api.RunViewPanel.panels().find((p) => p.runId === runId && p.lastRenderedSeq > 0 && p.lastSentSeq === entry.state!.lastSeq),
     );
     assert.ok(panel.panel.visible);
-    const theme = (name: string) => vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
-    const settle = () => new Promise((r) => setTimeout(r, 1500));
     await theme('Default Dark Modern');
     await settle();
     await takeScreenshot('run-view-dark');
@@ -116,14 +174,66 @@ suite('A run from Start Goal to the applied integration', function () {
     await settle();
     await takeScreenshot('run-view-light-ledger');
     await click({ selector: 'vscode-tab-header[data-tab="timeline"]', frames: WEBVIEW_FRAMES });
+    const [integrationRow] = await readTexts({ selector: '.integration-label', frames: WEBVIEW_FRAMES });
+    assert.match(integrationRow ?? '', /integration$/, 'the merge queue has its row');
+    assert.ok((await readTexts({ selector: '.integration-row .batch', frames: WEBVIEW_FRAMES })).length >= 4, 'a batch per merge');
+    assert.match((await readTexts({ selector: '.timeline-caption', frames: WEBVIEW_FRAMES }))[0] ?? '', /^from the first task's start at .+ \(planning and approval took .+ before it\)/);
+    await takeScreenshot('run-view-light-timeline');
     await theme('Default High Contrast');
     await settle();
     await takeScreenshot('run-view-high-contrast-timeline');
+    await click({ selector: '[data-timeline-zoom="in"]', frames: WEBVIEW_FRAMES });
+    await click({ selector: '[data-timeline-zoom="in"]', frames: WEBVIEW_FRAMES });
+    assert.deepEqual(await readTexts({ selector: '.tab-timeline .zoom-label', frames: WEBVIEW_FRAMES }), ['200%']);
+    await takeScreenshot('run-view-high-contrast-timeline-zoomed');
     await click({ selector: 'vscode-tab-header[data-tab="usage"]', frames: WEBVIEW_FRAMES });
     await theme('Default Dark Modern');
     await settle();
     await takeScreenshot('run-view-dark-usage');
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
+    await theme(undefined);
+  });
+
+  test('a "ledger #N" link lands on entry N, even with another section and tab in front', async () => {
+    const api = await taskloom();
+    const panel = api.RunViewPanel.panels().find((p) => p.runId === runId)!;
+    const review = api.services.controller.model.run(folder, runId)!.state!.decisions.find((d) => d.kind === 'critic' && d.taskId === 'title-case')!;
+    assert.ok(review, 'title-case was reviewed');
+    await click({ selector: 'vscode-tab-header[data-tab="usage"]', frames: WEBVIEW_FRAMES });
+    await vscode.window.showTextDocument(vscode.Uri.file(join(folder, 'README.md')));
+    // What a Problems entry's "ledger #N" code runs.
+    await vscode.commands.executeCommand('taskloom.showRun', { folder, runId, taskId: 'title-case', seq: review.seq });
+    assert.deepEqual(await waitFor('the link to land', () => panel.lastFocused), { found: true, seq: review.seq });
+    await waitForPage({ selector: `li.entry.highlight[data-seq="${review.seq}"]`, frames: WEBVIEW_FRAMES });
+    const [text] = await readTexts({ selector: 'li.entry.highlight .entry-summary', frames: WEBVIEW_FRAMES });
+    assert.equal(text, review.summary);
+    await takeScreenshot('run-view-ledger-link');
+  });
+
+  test('a review’s "diff" in the ledger shows the diff that review read, not today’s', async () => {
+    const events = readFileSync(join(folder, '.taskloom', 'runs', runId, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as RunEvent);
+    const reviews = events.filter((e): e is Extract<RunEvent, { type: 'critic_verdict' }> => e.type === 'critic_verdict' && e.taskId === 'word-count');
+    assert.ok(reviews.length >= 2, 'word-count was reviewed again after resolving its README conflict');
+    const first = reviews[0]!;
+    assert.ok(first.commit && first.base, 'the verdict records the commits the critic read');
+    const tip = git(folder, 'rev-parse', 'taskloom/' + runId + '/word-count');
+    assert.notEqual(first.commit, tip, 'the task moved on after its first review');
+    await click({ selector: `li.entry[data-seq="${first.seq}"] button[data-action="diff"]`, frames: WEBVIEW_FRAMES });
+    await waitFor('the diff of review 1', () => vscode.window.tabGroups.activeTabGroup.activeTab?.label.includes('Taskloom word-count, review 1'));
+    const readme = await waitFor('README as review 1 read it', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'taskloom-diff' && d.uri.path.endsWith('README.md') && d.uri.query.includes(first.commit!) && d.getText().length > 0),
+    );
+    assert.equal(readme.getText(), git(folder, 'show', `${first.commit}:README.md`) + '\n');
+    assert.notEqual(readme.getText(), git(folder, 'show', `${tip}:README.md`) + '\n', 'today’s README differs');
+    await takeScreenshot('review-diff');
+  });
+
+  test('Show Task Diff from the palette works on a completed run', async () => {
+    void vscode.commands.executeCommand('taskloom.showTaskDiff');
+    await waitForPage({ selector: '.quick-input-widget .monaco-list-row:has-text("title-case")' });
+    await typeText('title-case');
+    await pressKey('Enter');
+    const tab = await waitFor('the diff of title-case', () => vscode.window.tabGroups.activeTabGroup.activeTab?.label.includes('Taskloom title-case') && vscode.window.tabGroups.activeTabGroup.activeTab);
+    assert.ok(tab);
   });
 
   test('Show Task Diff opens the task’s changes in the diff editor', async () => {
@@ -132,13 +242,13 @@ suite('A run from Start Goal to the applied integration', function () {
     const tab = await waitFor('the diff editor', () => vscode.window.tabGroups.activeTabGroup.activeTab?.label.includes('Taskloom slugify') && vscode.window.tabGroups.activeTabGroup.activeTab);
     assert.ok(tab);
     const modified = await waitFor('the changed file read at the task branch', () =>
-      vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'taskloom-git' && d.uri.path.endsWith('src/slugify.js') && d.getText().length > 0),
+      vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'taskloom-diff' && d.uri.path.endsWith('src/slugify.js') && d.getText().length > 0),
     );
     assert.match(modified.getText(), /slugify/);
     await takeScreenshot('task-diff');
   });
 
-  test('Apply Integration refuses a dirty tree, then merges the green work into the branch', async () => {
+  test('Apply Integration refuses a dirty tree, then Apply… in the run view merges the green work into the branch', async () => {
     const before = git(folder, 'rev-parse', 'HEAD');
     const dirty = join(folder, 'README.md');
     const original = await vscode.workspace.fs.readFile(vscode.Uri.file(dirty));
@@ -147,6 +257,8 @@ suite('A run from Start Goal to the applied integration', function () {
     assert.equal(git(folder, 'rev-parse', 'HEAD'), before, 'nothing was merged into a dirty tree');
     await vscode.workspace.fs.writeFile(vscode.Uri.file(dirty), original);
 
+    await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
+    await clickAskingConfirmation('.run-delivery vscode-button[data-choice="apply"]', 'Merge the green work of');
     await vscode.commands.executeCommand('taskloom.applyIntegration', { folder, runId }, { confirmed: true });
     await waitFor('the branch to move', () => git(folder, 'rev-parse', 'HEAD') !== before);
     assert.equal(git(folder, 'rev-parse', '--abbrev-ref', 'HEAD'), 'main');

@@ -1,0 +1,155 @@
+// The decisions the run waits for, where the user looks: Approve / Edit / Cancel on a plan
+// waiting for approval, Retry / Accept / Skip / Resolve / Continue on the tasks that allow them
+// (the engine's allowedHumanActions, the one source the tree's inline actions use too), and
+// Apply / Open Pull Request on a completed run. Each button posts a message; the extension runs
+// the same command the tree and the palette run, confirmations included.
+import type { HumanAction } from '../../engine/domain/events';
+import { allowedHumanActions } from '../../engine/domain/humanActions';
+import type { RunState, TaskView } from '../../engine/domain/runState';
+import { actionAttrs, type Action } from './actions';
+import { h, icon } from './dom';
+import { TASK_STATE_LOOK, toneClass } from './stateStyle';
+import { oneLine } from './text';
+
+const ACTION_LOOK: Record<HumanAction, { label: string; icon: string; title: string }> = {
+  retry: { label: 'Retry…', icon: 'debug-rerun', title: 'Run the task again, with a note for the agent' },
+  resolve: { label: 'Resolve by Hand', icon: 'git-compare', title: 'Resolve the conflict yourself in the merge editor' },
+  continue: { label: 'Continue', icon: 'check-all', title: 'Check your resolution with the gate and merge it' },
+  accept: { label: 'Accept…', icon: 'check', title: 'Take the work as it is, without passing review' },
+  skip: { label: 'Skip…', icon: 'debug-step-over', title: 'Leave the task out of the run' },
+};
+/** More tasks than this waiting for a decision are counted, not listed. */
+const MAX_TASK_ROWS = 8;
+
+interface Part {
+  id: string;
+  /** What the part shows: it is built again only when this changes. */
+  key: string;
+  build(): HTMLElement;
+}
+
+export class ControlsView {
+  readonly element = h('section', { class: 'run-controls', 'aria-label': 'Decisions' });
+  private readonly built = new Map<string, { key: string; element: HTMLElement }>();
+
+  /** `selected`: the task the user picked (in the graph, the timeline or by a link), shown first. */
+  render(state: RunState, selected: string | undefined): void {
+    const waiting = state.taskOrder.map((id) => state.tasks[id]).filter((t): t is TaskView => !!t && allowedHumanActions(t).length > 0);
+    const selectedTask = selected !== undefined ? state.tasks[selected] : undefined;
+    const rows = selectedTask ? [selectedTask, ...waiting.filter((t) => t.id !== selectedTask.id)] : waiting;
+    const shown = rows.slice(0, MAX_TASK_ROWS);
+    const hidden = rows.length - shown.length;
+    const parts: Part[] = [
+      ...(planAwaitingApproval(state) ? [{ id: 'plan', key: String(state.plan.tasks.length), build: () => planBar(state) }] : []),
+      ...(state.status === 'completed'
+        ? [{ id: 'delivery', key: JSON.stringify([state.integration.merged.length, state.integration.branch, state.applied?.branch, !!state.pullRequests['']]), build: () => deliveryBar(state) }]
+        : []),
+      ...shown.map((task) => ({
+        id: `task:${task.id}`,
+        key: JSON.stringify([task.state, task.lastReason, task.queueProblem?.kind, task.id === selected]),
+        build: () => taskRow(task, task.id === selected),
+      })),
+      ...(hidden > 0 ? [{ id: 'more', key: String(hidden), build: () => h('p', { class: 'muted controls-more' }, `${hidden} more task(s) wait for you: see Needs You, or the graph.`) }] : []),
+    ];
+    this.show(parts);
+  }
+
+  /**
+   * Builds only the parts that changed and leaves the others where they are: a live run sends
+   * events all the time, and a button rebuilt between the press and the release of a click
+   * would swallow it.
+   */
+  private show(parts: Part[]): void {
+    const elements = parts.map((part) => {
+      const previous = this.built.get(part.id);
+      if (previous?.key === part.key) return previous.element;
+      const element = part.build();
+      this.built.set(part.id, { key: part.key, element });
+      return element;
+    });
+    const keep = new Set(elements);
+    for (const id of [...this.built.keys()]) if (!parts.some((p) => p.id === id)) this.built.delete(id);
+    for (const child of [...this.element.children]) if (!keep.has(child as HTMLElement)) child.remove();
+    elements.forEach((element, i) => {
+      const at = this.element.children[i];
+      if (at !== element) this.element.insertBefore(element, at ?? null);
+    });
+    this.element.hidden = elements.length === 0;
+  }
+}
+
+/** The planner's draft is in and nobody has approved it (autopilot approves by itself). */
+export function planAwaitingApproval(state: Pick<RunState, 'status' | 'planApproved' | 'plan'>): boolean {
+  return state.status === 'planning' && !state.planApproved && state.plan.tasks.length > 0;
+}
+
+function button(label: string, codicon: string, action: Action, target: Parameters<typeof actionAttrs>[1], options: { title?: string; secondary?: boolean } = {}): HTMLElement {
+  return h('vscode-button', { icon: codicon, secondary: options.secondary, title: options.title, ...actionAttrs(action, target) }, label);
+}
+
+function planBar(state: RunState): HTMLElement {
+  const tasks = state.plan.tasks.length;
+  return h(
+    'div',
+    { class: 'control-bar plan-waiting tone-yellow', role: 'group', 'aria-label': 'Plan approval' },
+    icon('checklist', 'control-icon'),
+    h(
+      'span',
+      { class: 'control-text' },
+      h('strong', {}, 'The plan waits for your approval: '),
+      `${tasks} task${tasks === 1 ? '' : 's'}, drawn in the graph below. `,
+      h('button', { class: 'link', type: 'button', ...actionAttrs('plan-document'), title: 'Descriptions, acceptance criteria and predicted overlaps' }, icon('markdown'), 'plan as text'),
+    ),
+    h(
+      'span',
+      { class: 'control-buttons' },
+      button('Approve', 'pass', 'plan', { choice: 'approve' }, { title: 'Start the run with this plan' }),
+      button('Edit Plan', 'edit', 'plan', { choice: 'edit' }, { secondary: true, title: 'Open the plan as JSON; Taskloom checks it on every save' }),
+      button('Cancel Run', 'close', 'plan', { choice: 'cancel' }, { secondary: true, title: 'Do not run this plan' }),
+    ),
+  );
+}
+
+function deliveryBar(state: RunState): HTMLElement {
+  const merged = state.integration.merged.length;
+  const applied = state.applied ? ` Applied to ${state.applied.branch}.` : '';
+  return h(
+    'div',
+    { class: 'control-bar run-delivery tone-green', role: 'group', 'aria-label': 'Deliver the run' },
+    icon('pass-filled', 'control-icon'),
+    h('span', { class: 'control-text' }, h('strong', {}, 'Completed: '), `${merged} task${merged === 1 ? '' : 's'} merged on ${state.integration.branch ?? 'the integration branch'}.${applied}`),
+    h(
+      'span',
+      { class: 'control-buttons' },
+      button('Review Diff', 'git-compare', 'integration-diff', {}, { secondary: true, title: 'The whole run’s changes in the diff editor' }),
+      button('Apply…', 'git-merge', 'deliver', { choice: 'apply' }, { title: 'Merge the run into your current branch' }),
+      state.pullRequests[''] ? null : button('Open Pull Request', 'git-pull-request-create', 'deliver', { choice: 'pullRequest' }, { secondary: true }),
+    ),
+  );
+}
+
+function taskRow(task: TaskView, selected: boolean): HTMLElement {
+  const look = TASK_STATE_LOOK[task.state];
+  const actions = allowedHumanActions(task);
+  return h(
+    'div',
+    { class: `control-bar task-control ${toneClass(look.tone)}${selected ? ' selected' : ''}`, role: 'group', 'aria-label': `Task ${task.id}`, 'data-control-task': task.id },
+    icon(look.icon, 'control-icon'),
+    h(
+      'span',
+      { class: 'control-text' },
+      h('button', { class: 'link task-link', type: 'button', ...actionAttrs('reveal', { taskId: task.id }), title: `Reveal ${task.id} in the Runs tree` }, oneLine(task.id, 60)),
+      ` ${look.label}`,
+      task.lastReason ? h('span', { class: 'muted' }, ` — ${oneLine(task.lastReason, 240)}`) : null,
+    ),
+    h(
+      'span',
+      { class: 'control-buttons' },
+      ...actions.map((action, i) => {
+        const a = ACTION_LOOK[action];
+        return button(a.label, a.icon, 'decide', { taskId: task.id, choice: action }, { title: a.title, secondary: i > 0 });
+      }),
+      task.state === 'PENDING' ? null : button('Diff', 'diff', 'diff', { taskId: task.id }, { secondary: true, title: `Open the diff of ${task.id}` }),
+    ),
+  );
+}

@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { actionAttrs, messageFor, type Action, type ActionElement } from '../../../src/webview/runView/actions';
+
+/** An element as messageFor reads it: by its attributes only. */
+const element = (attrs: Record<string, string>): ActionElement => ({ getAttribute: (name) => attrs[name] ?? null });
+const message = (action: Action, target?: Parameters<typeof actionAttrs>[1]) => messageFor(element(actionAttrs(action, target)));
+
+describe('run view actions', () => {
+  it('turn the decision buttons into the messages the extension runs commands for', () => {
+    assert.deepEqual(message('decide', { taskId: 'a', choice: 'retry' }), { type: 'decideTask', taskId: 'a', action: 'retry' });
+    assert.deepEqual(message('decide', { taskId: 'a', choice: 'resolve' }), { type: 'decideTask', taskId: 'a', action: 'resolve' });
+    assert.deepEqual(message('plan', { choice: 'approve' }), { type: 'decidePlan', decision: 'approve' });
+    assert.deepEqual(message('plan', { choice: 'cancel' }), { type: 'decidePlan', decision: 'cancel' });
+    assert.deepEqual(message('deliver', { choice: 'pullRequest' }), { type: 'deliver', how: 'pullRequest' });
+    assert.deepEqual(message('plan-document'), { type: 'showPlanDocument' });
+  });
+
+  it('send a review’s seq with its diff, so the diff is the one that review read', () => {
+    assert.deepEqual(message('diff', { taskId: 'a', seq: 42 }), { type: 'showTaskDiff', taskId: 'a', reviewSeq: 42 });
+    assert.deepEqual(message('diff', { taskId: 'a' }), { type: 'showTaskDiff', taskId: 'a' });
+  });
+
+  it('post nothing for a choice they do not know, or a decision without its task', () => {
+    assert.equal(message('decide', { taskId: 'a', choice: 'merge' }), undefined);
+    assert.equal(message('decide', { choice: 'retry' }), undefined);
+    assert.equal(message('plan', { choice: 'delete' }), undefined);
+    assert.equal(message('deliver', {}), undefined);
+  });
+});
