@@ -652,7 +652,7 @@ describe('whole runs through the real claude CLI', { concurrency: 3 }, () => {
     assert.equal(task.state, 'NEEDS_HUMAN');
     const last = lastTransition(task);
     assert.equal(last.event, 'AGENT_FAILED', JSON.stringify(task.transitions));
-    assert.match(last.reason, /^actor failed \(agent_error\): claude: .*connection/is);
+    assert.match(last.reason, /^actor failed \(an agent error\): claude: .*connection/is);
     // Claude Code retries the stream (CLAUDE_CODE_MAX_RETRIES=2 from Taskloom), then tries once without streaming.
     const streams = requestsOf(s, 'actor').map((x) => x.request!.stream);
     const streamed = streams.filter(Boolean).length;

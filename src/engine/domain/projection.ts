@@ -309,7 +309,7 @@ function applyTransitionEffects(state: RunState, task: TaskView, from: TaskState
   const attemptGoesOn = e.to === 'GATING' || e.to === 'CRITIC_REVIEWING' || e.to === 'BUILDING' || e.to === 'RESOLVING';
   if (current && current.endedAt === undefined && isInFlight(from) && !attemptGoesOn) {
     current.endedAt = e.at;
-    current.outcome = `${e.to}: ${e.reason}`;
+    current.outcome = { state: e.to, reason: e.reason };
   }
   // The task's own work ends when it is approved (or stops); the merge queue does not add to it.
   const queueStep = e.event === 'MERGE_STARTED' || e.event === 'MERGE_VERIFIED' || (from === 'MERGING' && e.event === 'REQUEUED');

@@ -31,7 +31,8 @@ export interface AttemptRecord {
   number: number;
   startedAt: string;
   endedAt?: string;
-  outcome?: string;
+  /** The state the attempt ended in and why: data, so each view words it. */
+  outcome?: { state: TaskState; reason: string };
   commit?: string;
   /** 'resolve': the attempt resolved a conflict with integration (absent: a build). */
   kind?: 'resolve';
@@ -208,7 +209,7 @@ export interface QueueBatchRecord {
  * Bumped whenever what the projection derives changes shape: a snapshot made by another
  * version is not replayed onto, the run is rebuilt from its log instead.
  */
-export const PROJECTION_VERSION = 6;
+export const PROJECTION_VERSION = 7;
 
 export interface PullRequestReaction {
   id: number;

@@ -1,3 +1,4 @@
+import type { RunnerStatus } from './events';
 import type { RunStatus } from './runState';
 import type { TaskState } from './taskStates';
 
@@ -46,4 +47,17 @@ export const RUN_STATUS_WORDS: Record<RunStatus, string> = {
   needs_human: 'needs you',
   cancelled: 'cancelled',
   failed: 'failed',
+};
+
+/** How an agent call ended, in words: "the actor failed: an agent error" rather than agent_error. */
+export const RUNNER_STATUS_WORDS: Record<RunnerStatus, string> = {
+  ok: 'done',
+  agent_error: 'an agent error',
+  quota: 'a usage limit',
+  auth: 'not signed in',
+  max_turns: 'its turn limit',
+  cancelled: 'cancelled',
+  idle_timeout: 'no activity',
+  crashed: 'the agent crashed',
+  spawn_failed: 'the agent could not start',
 };

@@ -2,6 +2,7 @@ import type { RunnerInput, RunnerResult } from '../agents/runner';
 import { redactSecrets } from '../gate/redactSecrets';
 import type { RunContext } from './runContext';
 import { taskEnv } from './taskEnv';
+import { RUNNER_STATUS_WORDS } from '../domain/stateWords';
 
 /** What a call answered, and which agent answered it (for commit trailers and messages). */
 export type AgentCallResult = RunnerResult & { agent: string };
@@ -69,6 +70,6 @@ export function describeFailure(role: string, result: RunnerResult, stuckSeconds
     case 'cancelled':
       return `${role} was cancelled`;
     default:
-      return `${role} failed (${result.status})${result.error ? `: ${result.error}` : ''}`;
+      return `${role} failed (${RUNNER_STATUS_WORDS[result.status]})${result.error ? `: ${result.error}` : ''}`;
   }
 }

@@ -11,6 +11,7 @@ import { runProjectGate } from './projectGate';
 import type { RunContext } from './runContext';
 import { runTask } from './taskLoop';
 import { counted } from '../text/counted';
+import { TASK_STATE_WORDS } from '../domain/stateWords';
 
 /**
  * Drives a run from wherever its state is to an end. Two kinds of work go on side by side:
@@ -149,7 +150,7 @@ function settleUnreachableTasks(ctx: RunContext): void {
   }
   for (const { taskId, blockedBy } of findBlockedTasks(schedulable(ctx))) {
     const dep = session.task(blockedBy);
-    session.transition(taskId, 'DEPENDENCY_FAILED', `dependency "${blockedBy}" ended ${dep.state}: ${dep.lastReason}`);
+    session.transition(taskId, 'DEPENDENCY_FAILED', `dependency "${blockedBy}" stopped at "${TASK_STATE_WORDS[dep.state]}": ${dep.lastReason}`);
   }
 }
 

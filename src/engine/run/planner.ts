@@ -10,6 +10,7 @@ import { parsePlan, PlanValidationError } from '../plan/parsePlan';
 import { describeRepository } from '../workspace/repoContext';
 import { callAgent } from './agentCall';
 import type { RunContext } from './runContext';
+import { RUNNER_STATUS_WORDS } from '../domain/stateWords';
 
 /** Hints reach the editor and the CLI alike: each names its own way to the same step. */
 const START_FROM_PLAN = 'start from a plan you write (Start Goal › Use a plan file in the editor, --plan FILE in the CLI)';
@@ -120,7 +121,7 @@ async function call(
   });
   if (result.status !== 'ok') {
     throw new PlanningError(
-      `The ${role} failed while planning (${result.status})${result.error ? `: ${result.error}` : ''}`,
+      `The ${role} failed while planning (${RUNNER_STATUS_WORDS[result.status]})${result.error ? `: ${result.error}` : ''}`,
       result.status === 'quota' ? 'The agent hit a usage limit; try again later.' : `Check the agent with Taskloom: Doctor (\`taskloom doctor\`), or ${START_FROM_PLAN}.`,
     );
   }

@@ -312,7 +312,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     if (!attempt) return item;
     const open = !attempt.endedAt;
     item.description = attempt.endedAt
-      ? `${plainText(attempt.outcome ?? '', 80)} · ${formatDuration(Date.parse(attempt.endedAt) - Date.parse(attempt.startedAt))}`
+      ? `${attempt.outcome ? plainText(`${TASK_STATE_WORDS[attempt.outcome.state]}: ${attempt.outcome.reason}`, 80) : 'ended'} · ${formatDuration(Date.parse(attempt.endedAt) - Date.parse(attempt.startedAt))}`
       : driven
         ? 'in progress'
         : 'interrupted — Resume starts it again';

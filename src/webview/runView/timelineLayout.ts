@@ -3,7 +3,7 @@
 // through (from its transitions) as spans coloured by phase, its attempts as bars in a lane
 // below, and a marker where it settled; a row above the tasks shows the merge queue's batches
 // and the integration gates. Pure: no DOM; the view turns this into SVG.
-import type { QueueBatchRecord, TaskView } from '../../engine/domain/runState';
+import type { AttemptRecord, QueueBatchRecord, TaskView } from '../../engine/domain/runState';
 import type { TaskState } from '../../engine/domain/taskStates';
 
 /** What a span of time was spent on: each has its own colour, so gate, critic and merge queue read apart. */
@@ -64,7 +64,7 @@ export interface TimelineAttempt {
   from: number;
   to: number;
   open: boolean;
-  outcome?: string;
+  outcome?: AttemptRecord['outcome'];
 }
 
 export interface TimelineRow {

@@ -3,6 +3,7 @@
 // sideways with them; only the rows in view (plus a margin) are in the DOM, so a 500-task run
 // redraws in a few milliseconds. Zoom: the buttons, Ctrl+wheel, or + / - / 0 on the chart.
 import type { RunState, TaskView } from '../../engine/domain/runState';
+import { TASK_STATE_WORDS } from '../../engine/domain/stateWords';
 import { taskTimings } from '../../engine/domain/taskTimings';
 import { timingWords } from '../../engine/report/timingWords';
 import { actionAttrs } from './actions';
@@ -200,7 +201,7 @@ function drawRow(row: TimelineRow, index: number, width: number, timings: string
     );
   }
   for (const attempt of row.attempts) {
-    const what = attempt.outcome ? `\n${oneLine(attempt.outcome, 300)}` : attempt.open ? ' (ongoing)' : '';
+    const what = attempt.outcome ? `\n${oneLine(`${TASK_STATE_WORDS[attempt.outcome.state]}: ${attempt.outcome.reason}`, 300)}` : attempt.open ? ' (ongoing)' : '';
     g.append(
       s(
         'rect',
