@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { PlanFileError, jsonErrorOffset, loadPlanFile, parsePlanMarkdown } from '../../src/engine/plan/loadPlanFile';
-import { PlanValidationError } from '../../src/engine/plan/parsePlan';
+import { validationError } from '../helpers/planErrors';
 
 const dir = mkdtempSync(join(tmpdir(), 'taskloom-plan-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -13,16 +13,6 @@ function writePlan(name: string, text: string): string {
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;
-}
-
-function validationError(run: () => unknown): PlanValidationError {
-  try {
-    run();
-  } catch (err) {
-    assert.ok(err instanceof PlanValidationError, `expected PlanValidationError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected the plan to be rejected');
 }
 
 const EXAMPLE = `# Goal: add rate limiting

@@ -1,18 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parsePlanJson, parsePlanMarkdown } from '../../src/engine/plan/loadPlanFile';
-import { PlanValidationError } from '../../src/engine/plan/parsePlan';
+import { validationError } from '../helpers/planErrors';
 import { jsonSpans, lineSpan, spanOfOffsets, type TextSpan } from '../../src/engine/plan/problemSpans';
-
-function rejected(run: () => unknown): PlanValidationError {
-  try {
-    run();
-  } catch (err) {
-    assert.ok(err instanceof PlanValidationError, `expected PlanValidationError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected the plan to be rejected');
-}
 
 /** The text a span covers, as an editor would underline it. */
 function underlined(text: string, span: TextSpan | undefined): string {
@@ -60,13 +50,13 @@ describe('plan problems: where they are in the file', () => {
   test('a plan with a thousand broken tasks is located at once', () => {
     const tasks = Array.from({ length: 1000 }, (_, i) => `    { "id": "t${i}", "title": "", "description": "d" }`);
     const text = `{\n  "goal": "g",\n  "tasks": [\n${tasks.join(',\n')}\n  ]\n}\n`;
-    const error = rejected(() => parsePlanJson(text));
+    const error = validationError(() => parsePlanJson(text));
     assert.equal(error.problems.length, 1000);
     assert.equal(error.places[999]?.span?.line, 1003);
   });
 
   test('every problem of a JSON plan carries its span: empty title, unknown dependency, duplicate id, missing title', () => {
-    const error = rejected(() => parsePlanJson(JSON_PLAN));
+    const error = validationError(() => parsePlanJson(JSON_PLAN));
     const spans = new Map(error.problems.map((p, i) => [p, error.places[i]?.span]));
     const find = (part: string) => [...spans].find(([p]) => p.includes(part)) ?? assert.fail(`no problem about ${part}: ${error.problems.join('; ')}`);
     assert.equal(underlined(JSON_PLAN, find('tasks[1].title')[1]), '""');
@@ -78,13 +68,13 @@ describe('plan problems: where they are in the file', () => {
 
   test('a JSON syntax error sits where the text breaks', () => {
     const text = '{\n  "goal": "x",\n  "tasks": [ }\n}';
-    const error = rejected(() => parsePlanJson(text));
+    const error = validationError(() => parsePlanJson(text));
     assert.deepEqual(error.places[0]?.span, { line: 3, column: 14, endLine: 3, endColumn: 15 });
   });
 
   test('a Markdown plan problem sits on its real line', () => {
     const text = ['# Goal: add rate limiting', '', '- [ ] config: Add limiter settings', '  Read limits.', '- [ ] api: Add middleware', '  - depends: nowhere', 'stray text'].join('\n');
-    const error = rejected(() => parsePlanMarkdown(text));
+    const error = validationError(() => parsePlanMarkdown(text));
     const lineOf = (part: string) => error.places[error.problems.findIndex((p) => p.includes(part))]?.span?.line;
     assert.equal(lineOf('outside any task'), 7);
     assert.equal(lineOf('unknown task "nowhere"'), 5, "a task's problem is on its task line");

@@ -10,6 +10,7 @@ import { actionAttrs, type Action } from './actions';
 import { h, icon } from './dom';
 import { TASK_STATE_LOOK, toneClass } from './stateStyle';
 import { oneLine } from './text';
+import { counted } from '../../engine/text/counted';
 
 const ACTION_LOOK: Record<HumanAction, { label: string; icon: string; title: string }> = {
   retry: { label: 'Retry…', icon: 'debug-rerun', title: 'Run the task again, with a note for the agent' },
@@ -49,7 +50,7 @@ export class ControlsView {
         key: JSON.stringify([task.state, task.lastReason, task.queueProblem?.kind, task.id === selected]),
         build: () => taskRow(task, task.id === selected),
       })),
-      ...(hidden > 0 ? [{ id: 'more', key: String(hidden), build: () => h('p', { class: 'muted controls-more' }, `${hidden} more task(s) wait for you: see Needs You, or the graph.`) }] : []),
+      ...(hidden > 0 ? [{ id: 'more', key: String(hidden), build: () => h('p', { class: 'muted controls-more' }, `${counted(hidden, 'more task')} ${hidden === 1 ? 'waits' : 'wait'} for you: see Needs You, or the graph.`) }] : []),
     ];
     this.show(parts);
   }
