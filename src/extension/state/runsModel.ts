@@ -113,10 +113,14 @@ export class RunsModel {
     this.scheduleFlush();
   }
 
-  /** Marks whether this window's engine is driving the run now. */
+  /**
+   * Marks whether this window's engine is driving the run now. A request's events arrive before
+   * its answer, so a run they already finished (a last skip that completes it) stays finished.
+   */
   setActive(folder: string, runId: string, active: boolean): void {
     const entry = this.run(folder, runId);
     if (!entry || entry.summary.active === active) return;
+    if (active && entry.state && entry.state.lastSeq > 0 && !LIVE_STATUSES.has(entry.state.status)) return;
     entry.summary = { ...entry.summary, active };
     this.runChange(folder, runId).run = true;
     this.scheduleFlush();
@@ -206,6 +210,9 @@ export class RunsModel {
     return change;
   }
 }
+
+/** Statuses in which an engine may be working on the run. */
+const LIVE_STATUSES: ReadonlySet<RunState['status']> = new Set(['planning', 'running', 'integrating']);
 
 const key = (folder: string, runId: string) => `${folder}\u0000${runId}`;
 

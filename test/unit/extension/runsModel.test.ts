@@ -56,6 +56,9 @@ describe('RunsModel', () => {
     flush();
     const summary = model.run('/repo', 'run-1')!.summary;
     assert.deepEqual([summary.done, summary.total, summary.status, summary.active], [1, 2, 'needs_human', false]);
+    // A decision's events (ending the run) arrive before its answer: the answer does not revive it.
+    model.setActive('/repo', 'run-1', true);
+    assert.equal(model.run('/repo', 'run-1')!.summary.active, false, 'a finished run stays finished');
   });
 
   it('when the engine is gone, a building task shows as interrupted: no spinner, no growing clock, the same in words', () => {
