@@ -1,4 +1,5 @@
-import type { RunStatus, TaskView } from '../../engine/domain/runState';
+import type { TranscriptLine } from '../../engine/domain/events';
+import type { RunStatus, TaskView, TranscriptRecord } from '../../engine/domain/runState';
 import { allowedHumanActions } from '../../engine/domain/humanActions';
 import { TASK_STATE_WORDS } from '../../engine/domain/stateWords';
 import type { TaskTimings } from '../../engine/domain/taskTimings';
@@ -119,6 +120,16 @@ export function taskDescription(task: TaskView, timings: TaskTimings): string {
   if (task.startedAt) parts.push(formatDuration(timings.totalMs));
   return parts.join(' · ');
 }
+
+/** The task's agent call under way, while an engine drives the run: the one whose newest line its row shows. */
+export function openTranscript(task: Pick<TaskView, 'transcripts'>, driven: boolean): TranscriptRecord | undefined {
+  const record = task.transcripts.at(-1);
+  return driven && record && record.ended === undefined ? record : undefined;
+}
+
+/** A transcript line in a label: its text, and how often it came in a row. */
+export const transcriptLineWords = (line: TranscriptLine, max = 300): string =>
+  `${plainText(line.text, max)}${line.n && line.n > 1 ? ` ×${line.n}` : ''}`;
 
 // CSI/OSC escape sequences and other control characters an agent may print.
 const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[\u0000-\u0008\u000b-\u001f\u007f]/g;

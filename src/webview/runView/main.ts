@@ -20,6 +20,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const message = event.data as Partial<ToWebview> | null;
   if (message?.type === 'state' && message.state && typeof message.state === 'object') app.receive(message as ToWebview);
   else if (message?.type === 'events' && Array.isArray(message.events)) app.receive(message as ToWebview);
+  else if (message?.type === 'decisions' && Array.isArray(message.decisions) && typeof message.seq === 'number') app.receive(message as ToWebview);
+  else if (message?.type === 'histories' && message.histories && typeof message.seq === 'number') app.receive(message as ToWebview);
+  else if (message?.type === 'transcript' && Array.isArray(message.calls)) app.receive(message as ToWebview);
 });
 
 host.post({ type: 'ready' });

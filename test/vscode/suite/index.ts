@@ -21,6 +21,7 @@ const testModules: Record<string, () => unknown> = {
   conflictFlow: () => require('./conflictFlow.test'),
   pullRequestFlow: () => require('./pullRequestFlow.test'),
   extensionBench: () => require('./extensionBench.test'),
+  transcriptFlow: () => require('./transcriptFlow.test'),
 };
 
 function selectedModules(): string[] {
