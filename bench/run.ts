@@ -1,6 +1,6 @@
 // Taskloom's benchmark: `npm run bench` (or `node --import tsx bench/run.ts`). Every figure is a
 // ratio against a baseline measured in the same run; the results go to stdout and bench/RESULTS.md.
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeTempRepo, type TempRepo } from '../test/helpers/tempRepo';
@@ -24,7 +24,11 @@ const progress = (message: string): void => {
   process.stderr.write(`bench: ${message}\n`);
 };
 
-/** BENCH_SECTIONS=3,4 runs only those sections (2 needs 1, so it brings it along) and leaves RESULTS.md alone. */
+/**
+ * BENCH_SECTIONS=3,4 runs only those sections (2 needs 1, so it brings it along) and replaces just
+ * them in RESULTS.md, saying when and under what load they were measured (the machine table stays
+ * the full run's).
+ */
 function wantedSections(): Set<number> {
   const raw = process.env.BENCH_SECTIONS?.trim();
   const wanted = new Set(raw ? raw.split(',').map((n) => Number(n.trim())) : ALL_SECTIONS);
@@ -70,13 +74,36 @@ async function main(): Promise<void> {
   machine.loadAverage += ` at the start, ${loadavg()[0]!.toFixed(2)} at the end`;
 
   process.stdout.write(`${machineLine(machine)}\n\n${ordered.map(renderText).join('\n\n')}\n\nTotal: ${seconds.toFixed(1)} s\n`);
+  const file = join(__dirname, 'RESULTS.md');
   if (ordered.length === ALL_SECTIONS.length) {
-    const file = join(__dirname, 'RESULTS.md');
     writeFileSync(file, resultsMarkdown(machine, ordered, seconds));
     progress(`wrote ${file}`);
-  } else {
-    progress('not all sections ran: bench/RESULTS.md left as it was');
+  } else if (existsSync(file) && ordered.length > 0) {
+    writeFileSync(file, spliceSections(readFileSync(file, 'utf8'), ordered, machine));
+    progress(`replaced section(s) ${ordered.map((s) => s.title.split('.')[0]).join(', ')} of ${file}`);
   }
+}
+
+/** RESULTS.md with these sections replaced (each by its number), noting that they were run alone. */
+function spliceSections(markdown: string, sections: Section[], m: MachineDescription): string {
+  let out = markdown;
+  for (const section of sections) {
+    const number = section.title.split('.')[0]!;
+    const rendered = renderMarkdown({
+      ...section,
+      notes: [...section.notes, `Regenerated alone (\`BENCH_SECTIONS=${number}\`) on ${m.date}, load average ${m.loadAverage}; the machine table above is the full run's.`],
+    });
+    const heading = new RegExp(`^## ${number}\\. .*$`, 'm');
+    const found = heading.exec(out);
+    if (!found) {
+      out = `${out.trimEnd()}\n\n${rendered}`;
+      continue;
+    }
+    const next = out.slice(found.index + found[0].length).search(/^## /m);
+    const end = next < 0 ? out.length : found.index + found[0].length + next;
+    out = `${out.slice(0, found.index)}${rendered}\n${out.slice(end)}`;
+  }
+  return out;
 }
 
 function machineLine(m: MachineDescription): string {

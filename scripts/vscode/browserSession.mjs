@@ -265,6 +265,10 @@ function runnerActions(session, prepared, page, reload) {
       await locate(page, { selector, frames }).first().waitFor({ state, timeout: timeoutMs });
       return {};
     },
+    async selectOption({ selector, frames, value, timeoutMs = 10_000 }) {
+      await locate(page, { selector, frames }).first().selectOption(value, { timeout: timeoutMs });
+      return {};
+    },
     async texts({ selector, frames }) {
       // textContent, not innerText: SVG elements (the run view's graph) have no innerText.
       return { texts: await locate(page, { selector, frames }).allTextContents() };

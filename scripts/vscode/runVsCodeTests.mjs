@@ -39,7 +39,7 @@
 //   takeScreenshot(name)        page.screenshot() → test-artifacts/screenshots/<session>-<name>.png
 //   runPaletteCommand(title)    F1, type the title, click the entry labelled exactly so
 //   typeText(text), pressKey(key)   the keyboard, e.g. answering a showInputBox
-//   click(target), waitFor(target), readTexts(target)   a Playwright selector, optionally
+//   click(target), waitFor(target), readTexts(target), selectOption(target + value)   a Playwright selector, optionally
 //                               inside iframes (`frames`, outermost first; WEBVIEW_FRAMES for a
 //                               webview's content)
 //   reloadWindow()              a real window reload, as Developer: Reload Window
@@ -81,9 +81,9 @@ if (unknownNames.length > 0) {
   console.error(`vscode: no session named ${unknownNames.join(', ')} (known: ${known.map((s) => s.name).join(', ')})`);
   process.exit(1);
 }
-const sessions = selectSessions(known, filters).filter(
-  (s) => options.session.length === 0 || options.session.includes(s.name),
-);
+// A session named with --session runs even when it runs only when named (the benchmark).
+const candidates = filters.length === 0 && options.session.length > 0 ? known : selectSessions(known, filters);
+const sessions = candidates.filter((s) => options.session.length === 0 || options.session.includes(s.name));
 if (options.list) {
   for (const s of sessions) console.log(`${s.name.padEnd(14)} ${s.extension.padEnd(11)} ${s.description}`);
   process.exit(0);

@@ -35,6 +35,8 @@ export class RunsController implements vscode.Disposable {
         if (!this.model.applyEvents(folder, runId, events)) void this.loadRun(folder, runId);
       }),
       engine.onDidStop(() => this.model.markAllStopped()),
+      // What the agents print, as they print it: the output channel shows a long step is alive.
+      engine.onActivity(({ runId, taskId, line }) => log.info(`${runId} ${taskId ?? '(run)'} ${line}`)),
       engine.onDidRestart(() => void this.refreshAll({ reloadStates: true })),
       vscode.workspace.onDidChangeWorkspaceFolders(({ removed }) => {
         for (const folder of removed) this.model.removeFolder(folder.uri.fsPath);

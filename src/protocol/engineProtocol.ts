@@ -8,6 +8,7 @@ import type { RunState } from '../engine/domain/runState';
 import type { RunIndexEntry } from '../engine/domain/runIndex';
 import type { TextSpan } from '../engine/domain/textSpan';
 import type { RunSettings } from './runSettings';
+import type { TranscriptBatch } from './runViewPages';
 
 /** Every request names the workspace folder (an absolute path) it acts on: one server serves all roots. */
 export interface FolderParams {
@@ -350,9 +351,13 @@ export interface ActivityParams {
   folder: string;
   runId: string;
   taskId: string | null;
+  /** `<role>: <what it did>`, redacted. */
   line: string;
 }
-/** A line of what an agent or the gate is doing now (not durable; for progress and the output channel). */
+/**
+ * A line of what an agent is doing now, as it prints it (not durable: the output channel shows
+ * it; the durable, bounded record is the run's agent_transcript events).
+ */
 export namespace ActivityNotification {
   export const method = 'taskloom/activity';
   export const type = new NotificationType<ActivityParams>(method);
@@ -365,6 +370,24 @@ export interface RunEventParams extends RunParams {
 export namespace RunEventRequest {
   export const method = 'taskloom/runEvent';
   export const type = new RequestType<RunEventParams, RunEvent | null, UserFacingErrorData>(method);
+}
+
+export interface TranscriptParams extends RunParams {
+  /** The batches to read: the seqs of agent_transcript events (TranscriptRecord.batches). */
+  seqs: number[];
+}
+export interface TranscriptResult {
+  /** Those of the asked seqs that are transcript batches, in seq order, each with its call (TranscriptRecord.seq); redacted, as in the log. */
+  batches: Array<TranscriptBatch & { call: number }>;
+}
+/**
+ * Batches of agent transcripts, read from the run's log by seq (the state keeps only where they
+ * are; other lines of the log are not even parsed): the run view asks for a call's lines when it
+ * shows them, and folds later batches from EventsNotification on top.
+ */
+export namespace TranscriptRequest {
+  export const method = 'taskloom/transcript';
+  export const type = new RequestType<TranscriptParams, TranscriptResult, UserFacingErrorData>(method);
 }
 
 export interface CheckPlanParams {

@@ -2,15 +2,25 @@
 // carried by postMessage. The webview folds `events` onto the last `state` with the engine's
 // own pure projection, so it shows exactly what the tree and the CLI show.
 import type { HumanAction, RunEvent } from '../engine/domain/events';
-import type { RunState } from '../engine/domain/runState';
+import type { Decision, RunState } from '../engine/domain/runState';
+import type { PagedOut, RunHistories, TranscriptCallLines } from './runViewPages';
 
 export type ToWebview =
-  /** The whole run; sent when the view opens, after a reload, and after an engine restart. */
-  | { type: 'state'; state: RunState }
+  /**
+   * The run; sent when the view opens, after a reload, and after an engine restart. `omitted`:
+   * a first page (runViewPages.ts), without the histories and the older decisions.
+   */
+  | { type: 'state'; state: RunState; omitted?: PagedOut }
   /** New events after the last state or events message, in seq order. */
   | { type: 'events'; events: RunEvent[] }
   /** Bring a task or a ledger entry into view (a deep link): its tab is selected, it is scrolled to and highlighted. */
-  | ({ type: 'focus' } & RunViewFocus);
+  | ({ type: 'focus' } & RunViewFocus)
+  /** Every decision, as of event `seq` (answers loadDecisions). */
+  | { type: 'decisions'; seq: number; decisions: Decision[] }
+  /** The tasks' histories, as of event `seq` (answers loadHistories). */
+  | { type: 'histories'; seq: number; histories: RunHistories }
+  /** The lines of agent calls' transcripts, as the log has them (answers loadTranscript). */
+  | { type: 'transcript'; calls: TranscriptCallLines[] };
 
 /** What a deep link lands on: a ledger entry by its seq, else a task (a seq wins when both are given). */
 export interface RunViewFocus {
@@ -41,12 +51,20 @@ export type FromWebview =
   /** Open the run's pull request (by its key: '' for the run's, else the task id of a stacked one) in the browser. */
   | { type: 'openPullRequest'; key: string }
   /** Open the gate output of a decision (ledger entry) as a read-only document. */
-  | { type: 'showGateOutput'; seq: number };
+  | { type: 'showGateOutput'; seq: number }
+  /** The first page left decisions out and the view needs them all (a search). */
+  | { type: 'loadDecisions' }
+  /** The first page left the histories out and a tab shows them (timeline, transcripts). */
+  | { type: 'loadHistories' }
+  /** The lines of these calls' transcripts (TranscriptRecord.seq). */
+  | { type: 'loadTranscript'; calls: number[] };
 
 /** What the webview keeps with setState so a reload restores the same run and the search text. */
 export interface RunViewPersistedState {
   folder: string;
   runId: string;
   search?: string;
-  tab?: 'graph' | 'ledger' | 'timeline' | 'usage';
+  tab?: 'graph' | 'ledger' | 'timeline' | 'usage' | 'transcript';
+  /** The task whose transcript the Transcript tab shows ('' for the run's own calls). */
+  transcriptTask?: string;
 }

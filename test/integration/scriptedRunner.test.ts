@@ -159,13 +159,19 @@ describe('ScriptedRunner', { concurrency: 4 }, () => {
     assert.deepEqual(critic.usage, { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.5 });
   });
 
-  it('reports activity while it works, often enough for a watchdog', async () => {
-    const { cwd, runner } = setup({ tasks: { t1: { actor: [{ delayMs: 900 }] } } });
+  it('keeps a watchdog quiet while it works (heartbeats on its output), and says only its scripted lines', async () => {
+    const say = ['reading the code', 'running the tests'];
+    const { cwd, runner } = setup({ tasks: { t1: { actor: [{ delayMs: 5000, say }] } } });
     const activity: RunnerActivity[] = [];
-    const result = await runner.run(input(cwd, { idleTimeoutMs: 1500 }), (a) => activity.push(a));
+    // Twice the watchdog's limit; the limit itself generous, as a loaded machine starts node slowly.
+    const result = await runner.run(input(cwd, { idleTimeoutMs: 2500 }), (a) => activity.push(a));
     assert.equal(result.status, 'ok', result.error);
-    assert.ok(activity.length >= 4, `only ${activity.length} activity events`);
     assert.match(activity[0]!.message, /scripted actor started on task t1, attempt 1/);
+    assert.deepEqual(
+      activity.slice(1).map((a) => [a.kind, a.message]),
+      say.map((message) => ['text', message]),
+      'the heartbeats are not activity',
+    );
   });
 
   it('stops a hanging agent as idle_timeout and leaves no process behind', async () => {

@@ -62,6 +62,18 @@ export const sessions = [
     onlyWhenNamed: true,
   },
   {
+    name: 'transcript',
+    description: 'a slow agent step: its transcript streams into the run view and its latest line into the task row; a reload shows it again',
+    extension: 'development',
+    suites: ['transcriptFlow'],
+    workspace: (root) => {
+      const folder = join(root, 'greeter');
+      execFileSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'makeTranscriptWorkspace.ts'), folder], { stdio: 'inherit' });
+      return folder;
+    },
+    timeoutSeconds: 300,
+  },
+  {
     name: 'resume',
     description: 'reload the window mid-run → the Resume notification → Resume finishes the run',
     extension: 'development',

@@ -10,8 +10,10 @@ export type AgentRole = 'planner' | 'actor' | 'critic';
  * The version of the event format this release writes, carried by every event as `v`. Events
  * without one were written by release 0.1 (version 1). Every older version stays loadable: its
  * logs are test fixtures (test/fixtures/logs) that the current code loads and resumes.
+ * Version 3 added `agent_transcript`: a release that reads up to 2 refuses such a log with "update
+ * Taskloom" rather than failing on an event type it does not know.
  */
-export const EVENT_SCHEMA_VERSION = 2;
+export const EVENT_SCHEMA_VERSION = 3;
 
 /** Two tasks whose files (hints, or files really changed) meet; `first` comes first in dependency order. */
 export interface OverlapPair {
@@ -138,6 +140,25 @@ export type RunEventBody =
       base?: string;
       commit?: string;
     }
+  /**
+   * What an agent call printed while it worked, a batch at a time (run/transcriptRecorder.ts). The
+   * call's first batch starts its transcript, and its seq names the call: later batches carry it
+   * as `call`, and so does the call's `runner_call` as `transcript`. A call keeps at most its first
+   * TRANSCRIPT_LIMITS.headLines lines, one sampled line now and then past them, and its last
+   * lines; `omitted` counts those left out just before this batch's lines.
+   */
+  | {
+      type: 'agent_transcript';
+      taskId: string | null;
+      /** Absent on the first batch, which is the call's. */
+      call?: number;
+      /** The call's role, attempt and purpose (as in RunnerInput), on its first batch. */
+      role?: AgentRole;
+      attempt?: number;
+      purpose?: 'resolve' | 'fix';
+      lines: TranscriptLine[];
+      omitted?: number;
+    }
   | {
       type: 'runner_call';
       taskId: string | null;
@@ -153,6 +174,8 @@ export type RunEventBody =
       resumed?: boolean;
       /** Last lines of the agent's output, kept for a human when the call did not succeed. */
       detail?: string;
+      /** The seq of the call's first `agent_transcript` batch (absent when it printed nothing, and in logs from before transcripts). */
+      transcript?: number;
     }
   | { type: 'human_decision'; taskId: string; action: HumanAction; note?: string }
   | { type: 'integration_prepared'; branch: string; path: string }
@@ -234,6 +257,16 @@ export type RunEventBody =
   | { type: 'run_resumed'; reason: string }
   | { type: 'run_finished'; status: RunEndStatus; summary: string; counts?: RunCounts }
   | { type: 'warning'; message: string; taskId?: string };
+
+/** One line of an agent's transcript: a message, a tool call (file edited, command run) or a status. */
+export interface TranscriptLine {
+  kind: 'text' | 'tool' | 'status';
+  text: string;
+  /** When the agent printed it, in ms since its call started. */
+  ms: number;
+  /** The same line came this many times in a row (absent: once). */
+  n?: number;
+}
 
 /** How many copied paths a `worktree_setup` event lists (a virtualenv copied whole has thousands). */
 export const WORKTREE_COPIED_LISTED = 50;

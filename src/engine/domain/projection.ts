@@ -2,6 +2,7 @@ import { EVENT_SCHEMA_VERSION, type EventOf, type RunEvent } from './events';
 import { PULL_REQUEST_HANDLERS } from './pullRequestProjection';
 import { decide, failureLines, findingLines, taskOf } from './decisionLedger';
 import { QUEUE_HANDLERS, recordIntegrationGate } from './queueProjection';
+import { endTranscript, interruptOpenTranscripts, TRANSCRIPT_HANDLERS } from './transcriptProjection';
 import { PROJECTION_VERSION, type RunState, type TaskView } from './runState';
 import { TaskStateMachine } from './taskStateMachine';
 import { isInFlight, isQueued, isSettled, type TaskState } from './taskStates';
@@ -55,6 +56,7 @@ type Handlers = { [T in RunEvent['type']]: (state: RunState, event: EventOf<T>) 
 const HANDLERS: Handlers = {
   ...QUEUE_HANDLERS,
   ...PULL_REQUEST_HANDLERS,
+  ...TRANSCRIPT_HANDLERS,
   run_created: () => {},
   plan_proposed(state, e) {
     if (Object.values(state.tasks).some((t) => t.transitions.length > 0)) {
@@ -169,12 +171,21 @@ const HANDLERS: Handlers = {
       state.usage.byTask[e.taskId] = addUsage(state.usage.byTask[e.taskId] ?? ZERO_USAGE, e.usage);
       const task = taskOf(state, e.taskId);
       task.usage = addUsage(task.usage, e.usage);
-      task.calls.push({ seq: e.seq, at: e.at, role: e.role, status: e.status, durationMs: e.durationMs, during: task.state });
+      task.calls.push({
+        seq: e.seq,
+        at: e.at,
+        role: e.role,
+        status: e.status,
+        durationMs: e.durationMs,
+        during: task.state,
+        ...(e.transcript !== undefined ? { transcript: e.transcript } : {}),
+      });
       if (e.role === 'actor' && e.sessionId) {
         task.actorSessionId = e.sessionId;
         task.actorSessionAgent = e.agent;
       }
     }
+    if (e.transcript !== undefined) endTranscript(state, e.taskId, e.transcript, e.status);
   },
   human_decision(state, e) {
     const task = taskOf(state, e.taskId);
@@ -201,6 +212,7 @@ const HANDLERS: Handlers = {
     state.pausedReason = undefined;
     state.finishedSummary = undefined;
     state.finishedCounts = undefined;
+    interruptOpenTranscripts(state);
     decide(state, e, 'run', `Run resumed: ${e.reason}`);
   },
   run_finished(state, e) {
@@ -360,6 +372,7 @@ function createRunState(e: EventOf<'run_created'>): RunState {
     warnings: [],
     pullRequests: {},
     stops: [],
+    transcripts: [],
     lastSeq: e.seq,
   };
   installPlan(state, e.plan);
@@ -404,6 +417,7 @@ function newTask(t: PlanTask): TaskView {
     usage: { ...ZERO_USAGE },
     calls: [],
     gateRuns: [],
+    transcripts: [],
   };
 }
 

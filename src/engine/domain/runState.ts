@@ -1,4 +1,16 @@
-import type { AgentRole, ApplyHistory, EventOf, GateCommandResult, OverlapMode, OverlapPair, PullRequestReactionKind, RunCounts, RunEndStatus, RunnerStatus } from './events';
+import type {
+  AgentRole,
+  ApplyHistory,
+  EventOf,
+  GateCommandResult,
+  OverlapMode,
+  OverlapPair,
+  PullRequestReactionKind,
+  RunCounts,
+  RunEndStatus,
+  RunnerStatus,
+  TranscriptLine,
+} from './events';
 import type { Plan } from './plan';
 import type { RunConfig } from './runConfig';
 import type { TaskEvent, TaskState } from './taskStates';
@@ -72,6 +84,37 @@ export interface AgentCallRecord {
   durationMs: number;
   /** The task's state when the call ended: BUILDING, RESOLVING, CRITIC_REVIEWING… (MERGED: a pull request's fix). */
   during: TaskState;
+  /** The seq of its transcript (TranscriptRecord.seq), when it printed anything. */
+  transcript?: number;
+}
+
+/**
+ * One agent call's transcript, as far as the state keeps it: where its batches are in the log
+ * and its newest line. The lines themselves stay in the log (agent_transcript events), read by
+ * seq when someone looks (the engine's TranscriptRequest), so a long run's state does not carry
+ * every line its agents printed.
+ */
+export interface TranscriptRecord {
+  /** The seq of the call's first batch: the call's id. */
+  seq: number;
+  /** When the first batch was written (about when the call started printing). */
+  at: string;
+  role: AgentRole;
+  /** As RunnerInput: the actor's attempt (its resolution when resolving), the critic's review, the planner's round. */
+  attempt: number;
+  purpose?: 'resolve' | 'fix';
+  /** The task's attempt (its index in TaskView.attempts) in progress when the call started. */
+  attemptIndex?: number;
+  /** Seqs of the call's batches, oldest first. */
+  batches: number[];
+  /** Lines in the log, and lines left out past the per-call cap. */
+  lines: number;
+  omitted: number;
+  /** The newest line kept. */
+  last?: TranscriptLine;
+  updatedAt: string;
+  /** Set by the call's runner_call: how it ended. `interrupted`: the process stopped during the call (set at resume). */
+  ended?: RunnerStatus | 'interrupted';
 }
 
 /** One run of a task's gate: how long its commands took together. */
@@ -150,6 +193,8 @@ export interface TaskView {
   /** Every agent call and gate run of the task, over all its tries: where its time went. */
   calls: AgentCallRecord[];
   gateRuns: GateRunRecord[];
+  /** The transcripts of its agent calls that printed anything, oldest first. */
+  transcripts: TranscriptRecord[];
   startedAt?: string;
   finishedAt?: string;
 }
@@ -272,5 +317,7 @@ export interface RunState {
   warnings: string[];
   /** When nobody drove the run (see RunStop), oldest first. */
   stops: RunStop[];
+  /** Transcripts of the calls made for no task (planning, the integration's pull request fixes). */
+  transcripts: TranscriptRecord[];
   lastSeq: number;
 }

@@ -14,20 +14,23 @@ export interface TaskCounts {
 
 /** The counts every view shows, so "3/5 done" means the same in the CLI, the tree, the status bar and the run view. */
 export function countTasks(state: Pick<RunState, 'tasks'>): TaskCounts {
-  const tasks = Object.values(state.tasks);
-  const done = doneTasks(state.tasks);
-  return {
-    total: tasks.length,
-    done: done.size,
-    merged: tasks.filter((t) => t.state === 'MERGED').length,
-    skipped: tasks.filter((t) => t.state === 'SKIPPED').length,
-  };
+  // Counted on every batch of events the editor folds: one pass, no allocation per task.
+  let total = 0;
+  let merged = 0;
+  let skipped = 0;
+  for (const id in state.tasks) {
+    total += 1;
+    const taskState = state.tasks[id]!.state;
+    if (taskState === 'MERGED') merged += 1;
+    else if (taskState === 'SKIPPED') skipped += 1;
+  }
+  return { total, done: skipped === 0 ? merged : doneTasks(state.tasks).size, merged, skipped };
 }
 
 /** Ids of the tasks that are done: MERGED, or SKIPPED by a person or because of such a skip. */
 export function doneTasks(tasks: Readonly<Record<string, TaskView>>): Set<string> {
   const memo = new Map<string, boolean>();
-  const isDone = (id: string, seen: Set<string>): boolean => {
+  const isDone = (id: string, seen: ReadonlySet<string>): boolean => {
     const known = memo.get(id);
     if (known !== undefined) return known;
     const task = tasks[id];
@@ -40,5 +43,7 @@ export function doneTasks(tasks: Readonly<Record<string, TaskView>>): Set<string
     memo.set(id, done);
     return done;
   };
-  return new Set(Object.keys(tasks).filter((id) => isDone(id, new Set())));
+  return new Set(Object.keys(tasks).filter((id) => isDone(id, NONE_SEEN)));
 }
+
+const NONE_SEEN: ReadonlySet<string> = new Set();

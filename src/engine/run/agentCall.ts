@@ -3,13 +3,14 @@ import { redactSecrets } from '../gate/redactSecrets';
 import type { RunContext } from './runContext';
 import { taskEnv } from './taskEnv';
 import { RUNNER_STATUS_WORDS } from '../domain/stateWords';
+import { TranscriptRecorder } from './transcriptRecorder';
 
 /** What a call answered, and which agent answered it (for commit trailers and messages). */
 export type AgentCallResult = RunnerResult & { agent: string };
 
 /**
- * Runs one agent call with the agent of its role (or its task's own actor) and records it as a
- * `runner_call` event, whatever its outcome.
+ * Runs one agent call with the agent of its role (or its task's own actor) and records it: what
+ * it prints as its transcript while it works, then a `runner_call` event, whatever its outcome.
  */
 export async function callAgent(
   ctx: Pick<RunContext, 'session' | 'agents' | 'signal'>,
@@ -17,16 +18,20 @@ export async function callAgent(
 ): Promise<AgentCallResult> {
   const started = Date.now();
   const { runner, model: chosenModel } = ctx.agents.forCall(input.role, input.taskId);
+  const transcript = new TranscriptRecorder((body) => ctx.session.emit(body), input);
   let result: RunnerResult;
   try {
     const model = input.model ?? chosenModel;
-    result = await runner.run({
-      ...input,
-      env: { ...taskEnv(ctx.session.state, input.taskId), ...input.env },
-      ...(model ? { model } : {}),
-      idleTimeoutMs: ctx.session.state.config.stuckThresholdSeconds * 1000,
-      signal: ctx.signal,
-    });
+    result = await runner.run(
+      {
+        ...input,
+        env: { ...taskEnv(ctx.session.state, input.taskId), ...input.env },
+        ...(model ? { model } : {}),
+        idleTimeoutMs: ctx.session.state.config.stuckThresholdSeconds * 1000,
+        signal: ctx.signal,
+      },
+      (activity) => transcript.add(activity),
+    );
   } catch (error) {
     result = {
       status: 'crashed',
@@ -40,6 +45,7 @@ export async function callAgent(
   // The store redacts every event, but the error also feeds reasons and messages built from the
   // result (describeFailure), so it leaves here without secrets already.
   if (result.error) result = { ...result, error: redactSecrets(result.error) };
+  const transcriptSeq = transcript.finish();
   ctx.session.emit({
     type: 'runner_call',
     taskId: input.taskId,
@@ -53,6 +59,7 @@ export async function callAgent(
     ...(result.sessionId ? { sessionId: result.sessionId } : {}),
     ...(input.resumeSessionId ? { resumed: true } : {}),
     ...(result.status !== 'ok' && result.error ? { detail: result.error } : {}),
+    ...(transcriptSeq !== undefined ? { transcript: transcriptSeq } : {}),
   });
   return { ...result, agent: runner.name };
 }

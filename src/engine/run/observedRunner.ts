@@ -1,5 +1,6 @@
 import type { AgentRunner, RunnerActivity, RunnerInput } from '../agents/runner';
 import { redactSecrets } from '../gate/redactSecrets';
+import { relativeToCwd } from './transcriptRecorder';
 
 /** Hears every activity line of every call a runner makes, with the call it came from. */
 export type ActivityListener = (input: RunnerInput, activity: RunnerActivity) => void;
@@ -16,7 +17,7 @@ export function observedRunner(runner: AgentRunner, listener: ActivityListener):
         onActivity?.(activity);
         try {
           // Live lines go to the editor's output channel, never through the store: redact them here.
-          listener(input, { ...activity, message: redactSecrets(activity.message) });
+          listener(input, { ...activity, message: redactSecrets(relativeToCwd(activity.message, input.cwd)) });
         } catch {
           // A listener's failure is not the agent's.
         }

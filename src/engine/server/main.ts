@@ -21,6 +21,7 @@ import {
   RejectPlanRequest,
   ResumeRequest,
   RunEventRequest,
+  TranscriptRequest,
   StartGoalRequest,
   TaskDecisionRequest,
   ResolveByHandRequest,
@@ -33,7 +34,7 @@ import { cancel, resume, taskDecision, resolveByHand, continueTask } from './dri
 import { EventBatcher } from './eventBatcher';
 import { openPullRequest, watchPullRequests } from './pullRequestRequests';
 import { approvePlan, checkPlan, rejectPlan, startGoal } from './planRequests';
-import { diff, doctor, fileAtCommit, getRun, listRuns, predictOverlaps, runEvent } from './queryRequests';
+import { diff, doctor, fileAtCommit, getRun, listRuns, predictOverlaps, runEvent, transcript } from './queryRequests';
 import { ServerLog } from './serverLog';
 import type { ServerOutput } from './serverOutput';
 import { toResponseError } from './userError';
@@ -95,6 +96,7 @@ handle(DiffRequest.type, (p) => diff(hosts, p));
 handle(FileAtCommitRequest.type, (p) => fileAtCommit(hosts, p));
 handle(DoctorRequest.type, (p) => doctor(p));
 handle(RunEventRequest.type, (p) => runEvent(hosts, p));
+handle(TranscriptRequest.type, (p) => transcript(hosts, p));
 handle(CheckPlanRequest.type, (p) => checkPlan(p));
 
 connection.onInitialize(() => ({ capabilities: {}, serverInfo: { name: 'taskloom-engine' } }));

@@ -10,6 +10,8 @@ import type {
   RunEventParams,
   RunListEntry,
   RunParams,
+  TranscriptParams,
+  TranscriptResult,
 } from '../../protocol/engineProtocol';
 import type { RunSettings } from '../../protocol/runSettings';
 import { runConfigFromSettings, SettingsError } from '../run/runConfigFromSettings';
@@ -183,5 +185,26 @@ export async function runEvent(hosts: WorkspaceHosts, params: RunEventParams): P
       if (error !== FOUND) throw error;
     }
     return found;
+  });
+}
+
+/** At most this many batches per request: every batch of a few calls (a call has at most ~250). */
+const MAX_TRANSCRIPT_BATCHES = 5000;
+
+/** Transcript batches by seq, read from the log without parsing the lines between them. */
+export async function transcript(hosts: WorkspaceHosts, params: TranscriptParams): Promise<TranscriptResult> {
+  const seqs = new Set(Array.isArray(params.seqs) ? params.seqs.filter((seq) => Number.isInteger(seq) && seq > 0) : []);
+  if (seqs.size > MAX_TRANSCRIPT_BATCHES) throw new UserError(`At most ${MAX_TRANSCRIPT_BATCHES} transcript batches at a time, not ${seqs.size}`);
+  const host = await hosts.forFolder(params.folder);
+  return host.withStore((store) => {
+    const runId = checkedRunId(params.runId);
+    if (seqs.size === 0) {
+      if (!existsSync(store.runPaths(runId).events)) throw new RunNotFoundError(runId);
+      return { batches: [] };
+    }
+    const batches = store.events(runId, { seqs }).events.flatMap((e) =>
+      e.type === 'agent_transcript' ? [{ seq: e.seq, call: e.call ?? e.seq, lines: e.lines, ...(e.omitted ? { omitted: e.omitted } : {}) }] : [],
+    );
+    return { batches };
   });
 }

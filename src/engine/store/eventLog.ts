@@ -76,6 +76,12 @@ export interface ReadOptions {
    * keeps no copy of the log). What it throws aborts the read and reaches the caller.
    */
   onEvent?: (event: RunEvent) => void;
+  /**
+   * Only these events (by seq) are wanted: other lines are recognised by their `{"seq":N,`
+   * prefix and not parsed (as lines under `afterSeq` are), and the read ends after the last of
+   * them. For looking up a few events of a long log.
+   */
+  seqs?: ReadonlySet<number>;
 }
 
 export interface ReadResult {
@@ -104,6 +110,9 @@ const SEQ_PREFIX = /^\{"seq":(\d+),/;
 class OffsetMismatch {
   constructor(readonly reason: string) {}
 }
+
+/** Thrown out of a read with `seqs` once the last of them was read. */
+class ReadDone {}
 
 /**
  * The append-only JSONL log of one run. Each append is fsync'ed before it returns, so an
@@ -203,6 +212,8 @@ export class EventLog {
       throw new Error(`fromOffset must be a byte offset, not ${String(fromOffset)}`);
     }
     const onEvent = options.onEvent;
+    const wanted = options.seqs;
+    const lastWanted = wanted ? Math.max(0, ...wanted) : Infinity;
     let fd: number;
     try {
       fd = fs.openSync(file, 'r');
@@ -236,11 +247,12 @@ export class EventLog {
     /** Handles the line in `data[start, end)`; false when it cannot be parsed (it may be a torn last line). */
     const handleLine = (data: Buffer, start: number, end: number): boolean => {
       lineNo += 1;
-      if (afterSeq > 0 && expectFirst === undefined) {
+      if ((afterSeq > 0 || wanted) && expectFirst === undefined) {
         const seq = seqPrefix(data, start, end);
-        if (seq !== undefined && seq <= afterSeq) {
+        if (seq !== undefined && (seq <= afterSeq || (wanted !== undefined && !wanted.has(seq)))) {
           if (suspect) refuseSuspect();
           takeSeq(seq);
+          if (seq > lastWanted) throw new ReadDone();
           return true;
         }
       }
@@ -262,10 +274,11 @@ export class EventLog {
         expectFirst = undefined;
       }
       takeSeq(event.seq);
-      if (event.seq > afterSeq) {
+      if (event.seq > afterSeq && (wanted === undefined || wanted.has(event.seq))) {
         if (onEvent) onEvent(event);
         else events.push(event);
       }
+      if (event.seq >= lastWanted) throw new ReadDone();
       return true;
     };
 
@@ -306,6 +319,8 @@ export class EventLog {
         warnings.push(tornLineWarning(file, suspect.bytes));
       }
     } catch (error) {
+      // Every wanted event was read: the rest of the log is not (so lastSeq and endOffset stop there).
+      if (error instanceof ReadDone) return { events, warnings, lastSeq, endOffset };
       if (!(error instanceof OffsetMismatch)) throw error;
       return { events: [], warnings: [], lastSeq: 0, endOffset: 0, mismatch: error.reason };
     } finally {

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { HumanAction, RunEvent } from '../../engine/domain/events';
 import type { FromWebview, RunViewFocus, RunViewPersistedState, ToWebview } from '../../protocol/webviewMessages';
-import { RunEventRequest } from '../../protocol/engineProtocol';
+import { RunEventRequest, TranscriptRequest } from '../../protocol/engineProtocol';
+import { firstPage, historiesOf, type TranscriptCallLines } from '../../protocol/runViewPages';
 import { showPlanDocument } from '../commands/planCommands';
 import { showError } from '../connection/userErrors';
 import { showReadOnlyText } from '../documents/readOnlyText';
@@ -141,11 +142,40 @@ export class RunViewPanel implements vscode.Disposable {
     }
     this.sentSeq = state.lastSeq;
     this.panel.title = `Taskloom: ${plainText(state.goal || this.runId, 40)}`;
-    this.post({ type: 'state', state });
+    // A first page: a long run's histories and older decisions follow when a tab asks for them.
+    this.post({ type: 'state', ...firstPage(state) });
     if (this.pendingFocus) {
       this.post({ type: 'focus', ...this.pendingFocus });
       this.pendingFocus = undefined;
     }
+  }
+
+  /** What a first page left out, as of the last event the webview was sent (it ignores an answer of another seq). */
+  private async sendRest(what: 'decisions' | 'histories'): Promise<void> {
+    const state = await this.services.controller.state(this.folder, this.runId);
+    if (!state || !this.ready) return;
+    if (what === 'decisions') this.post({ type: 'decisions', seq: state.lastSeq, decisions: state.decisions });
+    else this.post({ type: 'histories', seq: state.lastSeq, histories: historiesOf(state) });
+  }
+
+  /** The lines of these calls (by TranscriptRecord.seq), read from the log by the batches the run's state lists. */
+  private async sendTranscript(calls: number[]): Promise<void> {
+    const answer: TranscriptCallLines[] = calls.map((seq) => ({ seq, batches: [] }));
+    try {
+      const state = await this.services.controller.state(this.folder, this.runId);
+      const wanted = new Set(calls);
+      const records = state ? [...state.transcripts, ...Object.values(state.tasks).flatMap((t) => t.transcripts)].filter((r) => wanted.has(r.seq)) : [];
+      const seqs = records.flatMap((r) => r.batches);
+      if (seqs.length > 0) {
+        const { batches } = await this.services.engine.request(TranscriptRequest.type, { folder: this.folder, runId: this.runId, seqs });
+        const byCall = new Map(answer.map((call) => [call.seq, call]));
+        for (const { call, ...batch } of batches) byCall.get(call)?.batches.push(batch);
+      }
+    } catch (error) {
+      // Answered with what there is, so the view stops waiting; the error is the user's to see.
+      showError('read the transcript', error);
+    }
+    this.post({ type: 'transcript', calls: answer });
   }
 
   private sendEvents(events: RunEvent[]): void {
@@ -199,6 +229,15 @@ export class RunViewPanel implements vscode.Disposable {
         return;
       case 'showGateOutput':
         await this.showGateOutput(message.seq);
+        return;
+      case 'loadDecisions':
+        await this.sendRest('decisions');
+        return;
+      case 'loadHistories':
+        await this.sendRest('histories');
+        return;
+      case 'loadTranscript':
+        if (Array.isArray(message.calls)) await this.sendTranscript(message.calls.filter((seq) => Number.isInteger(seq)));
         return;
       case 'openPullRequest': {
         // Only a pull request the run recorded: the webview names it, it does not hand over a URL.

@@ -34,12 +34,23 @@ export interface RunEntry {
 
 export type Scheduler = (flush: () => void) => void;
 
-/** Coalesces into one flush per timer tick: 50,000 events in a burst still cost one refresh. */
-export const timerScheduler =
-  (delayMs = 30): Scheduler =>
-  (flush) => {
-    setTimeout(flush, delayMs);
+/**
+ * Flushes as soon as the current task ends when the last flush is at least `intervalMs` old (an
+ * event of a quiet run reaches the views at once), else `intervalMs` after it: a burst of
+ * 50,000 events costs one flush per interval, however the notifications arrive.
+ */
+export const throttledScheduler = (intervalMs = 30): Scheduler => {
+  let last = -Infinity;
+  return (flush) => {
+    const run = () => {
+      last = performance.now();
+      flush();
+    };
+    const wait = last + intervalMs - performance.now();
+    if (wait <= 0) setImmediate(run);
+    else setTimeout(run, wait);
   };
+};
 
 /**
  * The extension's picture of every run in every folder: run summaries from `listRuns`, full
@@ -54,7 +65,7 @@ export class RunsModel {
   /** Runs whose events came with a gap (e.g. after an engine restart): their state must be fetched again. */
   private readonly stale = new Set<string>();
 
-  constructor(private readonly schedule: Scheduler = timerScheduler()) {}
+  constructor(private readonly schedule: Scheduler = throttledScheduler()) {}
 
   onDidChange(listener: (change: ModelChange) => void): () => void {
     this.listeners.add(listener);

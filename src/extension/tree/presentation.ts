@@ -1,4 +1,5 @@
-import type { RunStatus, TaskView } from '../../engine/domain/runState';
+import type { TranscriptLine } from '../../engine/domain/events';
+import type { RunStatus, TaskView, TranscriptRecord } from '../../engine/domain/runState';
 import { allowedHumanActions } from '../../engine/domain/humanActions';
 import { isInterruptedStep, taskStateWords } from '../../engine/domain/stateWords';
 import type { TaskTimings } from '../../engine/domain/taskTimings';
@@ -136,6 +137,16 @@ export function taskDescription(task: TaskView, timings: TaskTimings, driven: bo
   if (task.startedAt) parts.push(formatDuration(timings.totalMs));
   return parts.join(' · ');
 }
+
+/** The task's agent call under way, while an engine drives the run: the one whose newest line its row shows. */
+export function openTranscript(task: Pick<TaskView, 'transcripts'>, driven: boolean): TranscriptRecord | undefined {
+  const record = task.transcripts.at(-1);
+  return driven && record && record.ended === undefined ? record : undefined;
+}
+
+/** A transcript line in a label: its text, and how often it came in a row. */
+export const transcriptLineWords = (line: TranscriptLine, max = 300): string =>
+  `${plainText(line.text, max)}${line.n && line.n > 1 ? ` ×${line.n}` : ''}`;
 
 /** Agent text made safe for a one-line label: no terminal escapes or control characters, bounded length. */
 export function plainText(text: string, max = 300): string {

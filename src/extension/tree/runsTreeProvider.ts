@@ -18,7 +18,9 @@ import {
   taskDescription,
   taskLook,
   type Look,
+  openTranscript,
   PULL_REQUEST_LOOK,
+  transcriptLineWords,
 } from './presentation';
 import { pullRequestSummaries, pullRequestWords } from '../../engine/report/traceReport';
 import { isInterruptedStep, TASK_STATE_WORDS, taskStateWords } from '../../engine/domain/stateWords';
@@ -35,8 +37,11 @@ export type RunsNode =
   | { kind: 'transitions'; id: string; folder: string; runId: string; taskId: string }
   | { kind: 'transition'; id: string; folder: string; runId: string; taskId: string; index: number };
 
-/** Longer than VS Code's 200 ms debounce of tree changes, so each fire is drawn. */
-const MIN_FIRE_INTERVAL_MS = 250;
+/**
+ * Just over VS Code's 200 ms debounce of tree changes: a fire this long after the previous one
+ * finds no debounce pending and goes through at once (see scheduleFire).
+ */
+export const MIN_FIRE_INTERVAL_MS = 210;
 /** However busy the window, a changed row is fired within this. */
 const MAX_FIRE_DELAY_MS = 1_000;
 
@@ -74,6 +79,11 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
   /** Fires the rows a model change touched: a run row, its changed task rows, or a folder when runs came and went. */
   refresh(change: ModelChange): void {
     if (change.folders.size > 0) {
+      // The whole tree is read again, queued rows with it; and the debounce starts anew (see scheduleFire).
+      clearTimeout(this.fireTimer);
+      this.fireTimer = undefined;
+      this.queued.clear();
+      this.lastFire = performance.now();
       this.changeEmitter.fire(undefined);
       return;
     }
@@ -94,11 +104,14 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
 
   private readonly shownRunRows = new Map<string, string>();
 
-  // Pacing. VS Code debounces tree changes (200 ms, and each change restarts the wait), then
-  // queues each refresh behind the previous one. Rows fired every few ms would keep a busy
-  // run's tree from updating at all until the run paused, so changes are gathered and fired
-  // at most every MIN_FIRE_INTERVAL_MS; and when VS Code reads fired rows late (its queue is
-  // long) the next fire waits about as long, so a busy window gets fewer, larger refreshes.
+  // Pacing. VS Code's extension host debounces tree changes for 200 ms with a leading edge
+  // (extHostTreeViews: Event.debounce(…, 200, true)): a change when none is pending goes to the
+  // window at once; a change within 200 ms of the previous one restarts the wait, so changes
+  // every few ms would hold a busy run's rows back until the run paused. So rows are gathered
+  // and fired at once when the last fire is MIN_FIRE_INTERVAL_MS old (the debounce has lapsed:
+  // an event of a run that is not busy reaches its row in a few ms), else exactly that long
+  // after the last fire. And when VS Code reads fired rows late (its queue is long) the next
+  // fire waits about as long after the last, so a busy window gets fewer, larger refreshes.
   private readonly queued = new Map<string, RunsNode>();
   private readonly firedAt = new Map<string, number>();
   private readLagMs = 0;
@@ -107,8 +120,10 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
 
   private scheduleFire(): void {
     if (this.fireTimer || this.queued.size === 0) return;
-    const paced = this.lastFire + MIN_FIRE_INTERVAL_MS - performance.now();
-    this.fireTimer = setTimeout(() => this.fireQueued(), Math.max(0, Math.min(MAX_FIRE_DELAY_MS, Math.max(paced, this.readLagMs))));
+    const since = performance.now() - this.lastFire;
+    const wait = Math.min(MAX_FIRE_DELAY_MS, Math.max(MIN_FIRE_INTERVAL_MS, this.readLagMs) - since);
+    if (wait <= 0) this.fireQueued();
+    else this.fireTimer = setTimeout(() => this.fireQueued(), wait);
   }
 
   private fireQueued(): void {
@@ -203,6 +218,12 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     return this.controller.model.run(node.folder, node.runId)?.state?.tasks[node.taskId];
   }
 
+  /** Tooltips are built when one is hovered, not with every row an event redraws. */
+  resolveTreeItem(item: vscode.TreeItem, node: RunsNode): vscode.TreeItem {
+    if (node.kind === 'task' && item.tooltip === undefined) item.tooltip = this.taskTooltip(node);
+    return item;
+  }
+
   getTreeItem(node: RunsNode): vscode.TreeItem {
     this.noteRead(node);
     switch (node.kind) {
@@ -273,17 +294,33 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     item.iconPath = themeIcon(taskLook(task.state, driven));
     const timings = taskTimings(entry.state, task, { now: Date.now(), live: driven });
     item.description = taskDescription(task, timings, driven);
+    // While its agent works, the row ends with what the agent did last.
+    const newest = openTranscript(task, driven)?.last;
+    if (newest) item.description += ` — ${transcriptLineWords(newest, 80)}`;
     item.contextValue = taskContextValue(task);
+    if (task.attempts.length === 0 && task.transitions.length === 0) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
+    return item;
+  }
+
+  private taskTooltip(node: Extract<RunsNode, { kind: 'task' }>): vscode.MarkdownString | undefined {
+    const entry = this.controller.model.run(node.folder, node.runId);
+    const task = entry?.state?.tasks[node.taskId];
+    if (!entry?.state || !task) return undefined;
+    const driven = entry.summary.active;
+    const timings = taskTimings(entry.state, task, { now: Date.now(), live: driven });
     const tip = new vscode.MarkdownString();
     tip.appendMarkdown('**').appendText(`${task.id}: ${plainText(task.title)}`).appendMarkdown('**\n\n');
     tip.appendText(`${taskStateWords(task.state, driven)} — ${plainText(task.lastReason || 'not started')}`);
     if (isInterruptedStep(task.state, driven)) tip.appendMarkdown('\n\n').appendText('Nothing runs it now: Resume starts this step again.');
+    const open = openTranscript(task, driven);
+    if (open?.last) {
+      const what = open.purpose === 'resolve' ? 'resolving' : open.purpose === 'fix' ? 'fixing' : `${open.role === 'critic' ? 'review' : 'attempt'} ${open.attempt}`;
+      tip.appendMarkdown('\n\n').appendText(`Now (${open.role}, ${what}, ${formatDuration(open.last.ms)} in): ${transcriptLineWords(open.last, 500)}`);
+    }
     if (task.dependsOn.length) tip.appendMarkdown('\n\n').appendText(`After: ${task.dependsOn.join(', ')}`);
     if (task.branch) tip.appendMarkdown('\n\n').appendText(`Branch: ${task.branch}`);
     if (task.transitions.length) tip.appendMarkdown('\n\n').appendText(timingWords(timings, formatDuration));
-    item.tooltip = tip;
-    if (task.attempts.length === 0 && task.transitions.length === 0) item.collapsibleState = vscode.TreeItemCollapsibleState.None;
-    return item;
+    return tip;
   }
 
   private pullRequestItem(node: Extract<RunsNode, { kind: 'pullRequest' }>): vscode.TreeItem {

@@ -1,9 +1,11 @@
 // The plan as a dependency graph (SVG). The layout depends only on the tasks and their
 // dependencies, so it is computed when the plan changes; a batch of events only recolours boxes.
+// Boxes are made when they come near the visible area: a plan of hundreds of tasks costs the
+// first paint the boxes on screen, not thousands of SVG elements to lay out and paint.
 import type { RunState, TaskView } from '../../engine/domain/runState';
 import { actionAttrs } from './actions';
 import { afterLayout, centerIn, h, icon, s } from './dom';
-import { DEFAULT_GRAPH_OPTIONS, layoutGraph, type GraphLayout } from './graphLayout';
+import { DEFAULT_GRAPH_OPTIONS, layoutGraph, type GraphLayout, type LaidOutNode } from './graphLayout';
 import { legend } from './legend';
 import { TASK_STATE_LOOK, toneClass } from './stateStyle';
 import { oneLine } from './text';
@@ -15,6 +17,8 @@ const TEXT_WIDTH = DEFAULT_GRAPH_OPTIONS.nodeWidth - 26 - 8;
 const ID_CHAR_PX = 7.4;
 const TITLE_CHAR_PX = 6.2;
 const STATE_CHAR_PX = 5.8;
+/** Boxes this far (in view heights and widths) outside the visible area are made too, so a scroll finds them drawn. */
+const BUILD_MARGIN = 1;
 
 export class GraphView {
   readonly element = h('div', { class: 'panel-body' });
@@ -24,9 +28,14 @@ export class GraphView {
   private layout: GraphLayout | undefined;
   private svg: SVGSVGElement | undefined;
   private readonly nodes = new Map<string, { group: SVGGElement; id: SVGTextElement; label: SVGTextElement; tip: SVGTitleElement; stateText: SVGTextElement }>();
+  /** Laid-out boxes not made yet (far from the visible area), and where the made ones go. */
+  private unbuilt: LaidOutNode[] = [];
+  private nodeLayer: SVGGElement | undefined;
+  /** The latest view of each task, for boxes made later. */
+  private readonly tasks = new Map<string, TaskView>();
+  private buildFrame = 0;
   private zoom = 1;
   private selected: string | undefined;
-  private readonly tasks = new Map<string, TaskView>();
 
   constructor() {
     const zoomButton = (name: string, title: string, delta: number) =>
@@ -46,19 +55,22 @@ export class GraphView {
       if (button) this.setZoom(Number(button.getAttribute('data-zoom')));
     });
     this.element.append(toolbar, this.scroller);
+    const soon = () => {
+      if (!this.buildFrame) this.buildFrame = requestAnimationFrame(() => this.buildVisible());
+    };
+    this.scroller.addEventListener('scroll', soon, { passive: true });
+    new ResizeObserver(soon).observe(this.scroller);
   }
 
   render(state: RunState): void {
     const tasks = state.taskOrder.map((id) => state.tasks[id]).filter((t): t is TaskView => !!t);
+    for (const task of tasks) this.tasks.set(task.id, task);
     const key = JSON.stringify(tasks.map((t) => [t.id, t.dependsOn]));
     if (key !== this.planKey) {
       this.planKey = key;
       this.build(tasks);
     }
-    for (const task of tasks) {
-      this.tasks.set(task.id, task);
-      this.paint(task);
-    }
+    for (const task of tasks) this.paint(task);
   }
 
   /** Marks the task's box as the selected one. */
@@ -73,6 +85,9 @@ export class GraphView {
 
   /** Scrolls the task's box into view and focuses it; false when the graph has no such box. */
   reveal(taskId: string): boolean {
+    // A box far from the visible area is not made yet: a link to it makes it first.
+    const unbuilt = this.unbuilt.findIndex((n) => n.id === taskId);
+    if (unbuilt >= 0 && this.nodeLayer) this.buildNode(this.nodeLayer, this.unbuilt.splice(unbuilt, 1)[0]!);
     const node = this.nodes.get(taskId);
     if (!node) return false;
     afterLayout(() => {
@@ -84,6 +99,10 @@ export class GraphView {
 
   private build(tasks: TaskView[]): void {
     this.nodes.clear();
+    this.unbuilt = [];
+    this.nodeLayer = undefined;
+    const ids = new Set(tasks.map((t) => t.id));
+    for (const id of [...this.tasks.keys()]) if (!ids.has(id)) this.tasks.delete(id);
     if (!tasks.length) {
       this.layout = undefined;
       this.svg = undefined;
@@ -101,29 +120,55 @@ export class GraphView {
     const edges = s('g', { class: 'edges' });
     for (const e of layout.edges) edges.append(s('path', { class: 'edge', d: e.d, 'marker-end': 'url(#arrow)' }));
     const nodes = s('g', { class: 'nodes' });
-    for (const n of layout.nodes) {
-      const tip = s('title');
-      const label = s('text', { class: 'node-title', x: n.x + 26, y: n.y + 31 });
-      const id = s('text', { class: 'node-id', x: n.x + 26, y: n.y + 16 });
-      const stateText = s('text', { class: 'node-state', x: n.x + n.width - 8, y: n.y + 16, 'text-anchor': 'end' });
-      const group = s(
-        'g',
-        { class: 'node', tabindex: 0, role: 'button', ...actionAttrs('reveal', { taskId: n.id }) },
-        tip,
-        s('rect', { class: 'node-box', x: n.x, y: n.y, width: n.width, height: n.height, rx: 4 }),
-        s('rect', { class: 'node-strip', x: n.x, y: n.y, width: 5, height: n.height, rx: 2 }),
-        s('circle', { class: 'node-dot', cx: n.x + 15, cy: n.y + n.height / 2, r: 5 }),
-        id,
-        stateText,
-        label,
-      );
-      nodes.append(group);
-      this.nodes.set(n.id, { group, id, label, tip, stateText });
-    }
     svg.append(edges, nodes);
     this.svg = svg;
+    this.nodeLayer = nodes;
+    this.unbuilt = [...layout.nodes];
     this.applyZoom();
     this.scroller.replaceChildren(svg);
+  }
+
+  /** Makes the boxes in or near the visible area (once each). */
+  private buildVisible(): void {
+    this.buildFrame = 0;
+    const layer = this.nodeLayer;
+    if (!layer || this.unbuilt.length === 0) return;
+    // Before the panel is laid out it has no size: a window's worth is assumed.
+    const width = this.scroller.clientWidth || 1200;
+    const height = this.scroller.clientHeight || 900;
+    const left = (this.scroller.scrollLeft - BUILD_MARGIN * width) / this.zoom;
+    const right = (this.scroller.scrollLeft + (1 + BUILD_MARGIN) * width) / this.zoom;
+    const top = (this.scroller.scrollTop - BUILD_MARGIN * height) / this.zoom;
+    const bottom = (this.scroller.scrollTop + (1 + BUILD_MARGIN) * height) / this.zoom;
+    const later: LaidOutNode[] = [];
+    for (const n of this.unbuilt) {
+      const near = n.x + n.width >= left && n.x <= right && n.y + n.height >= top && n.y <= bottom;
+      if (near) this.buildNode(layer, n);
+      else later.push(n);
+    }
+    this.unbuilt = later;
+  }
+
+  private buildNode(layer: SVGGElement, n: LaidOutNode): void {
+    const tip = s('title');
+    const label = s('text', { class: 'node-title', x: n.x + 26, y: n.y + 31 });
+    const id = s('text', { class: 'node-id', x: n.x + 26, y: n.y + 16 });
+    const stateText = s('text', { class: 'node-state', x: n.x + n.width - 8, y: n.y + 16, 'text-anchor': 'end' });
+    const group = s(
+      'g',
+      { class: 'node', tabindex: 0, role: 'button', ...actionAttrs('reveal', { taskId: n.id }) },
+      tip,
+      s('rect', { class: 'node-box', x: n.x, y: n.y, width: n.width, height: n.height, rx: 4 }),
+      s('rect', { class: 'node-strip', x: n.x, y: n.y, width: 5, height: n.height, rx: 2 }),
+      s('circle', { class: 'node-dot', cx: n.x + 15, cy: n.y + n.height / 2, r: 5 }),
+      id,
+      stateText,
+      label,
+    );
+    layer.append(group);
+    this.nodes.set(n.id, { group, id, label, tip, stateText });
+    const task = this.tasks.get(n.id);
+    if (task) this.paint(task);
   }
 
   private paint(task: TaskView): void {
@@ -171,5 +216,7 @@ export class GraphView {
     if (!this.svg || !this.layout) return;
     this.svg.setAttribute('width', String(Math.ceil(this.layout.width * this.zoom)));
     this.svg.setAttribute('height', String(Math.ceil(this.layout.height * this.zoom)));
+    // Zoomed out, more of the plan is in view.
+    this.buildVisible();
   }
 }

@@ -1,6 +1,7 @@
 // Searching the decisions ledger. A run can hold tens of thousands of decisions, so the filter
 // walks newest first, keeps at most `limit` matches for display and only counts the rest.
 import type { Decision } from '../../engine/domain/runState';
+import { FIRST_PAGE_DECISIONS } from '../../protocol/runViewPages';
 import { displayText } from './text';
 
 export interface LedgerQuery {
@@ -19,7 +20,8 @@ export interface LedgerPage {
   matching: number;
 }
 
-export const LEDGER_PAGE_SIZE = 500;
+/** As many as a first page of the run carries, so the unfiltered ledger never waits for more. */
+export const LEDGER_PAGE_SIZE = FIRST_PAGE_DECISIONS;
 
 export function parseLedgerQuery(text: string): LedgerQuery {
   const query: LedgerQuery = { words: [], kinds: [], tasks: [] };

@@ -1,5 +1,6 @@
 // The decisions ledger: newest first, searchable, each entry linked to its task, its diff and
-// (for gate decisions) the gate output. At most LEDGER_PAGE_SIZE entries are in the DOM.
+// (for gate decisions) the gate output. At most LEDGER_PAGE_SIZE entries are in the DOM. A first
+// page holds only the newest decisions: a search asks for the others (`paging`).
 import type { Decision, RunState } from '../../engine/domain/runState';
 import { actionAttrs } from './actions';
 import { afterLayout, centerIn, h, icon } from './dom';
@@ -10,6 +11,12 @@ import { displayText, oneLine } from './text';
 import { counted } from '../../engine/text/counted';
 
 const SEARCH_DELAY_MS = 150;
+
+/** The decisions the state was sent without (a first page's older ones), and how to get them. */
+export interface LedgerPaging {
+  omitted(): number;
+  loadAll(): void;
+}
 
 interface Rendered {
   decisions: Decision[];
@@ -42,6 +49,7 @@ export class LedgerView {
     initialQuery: string,
     private readonly onQueryChange: (query: string) => void,
     private readonly requestRender: () => void,
+    private readonly paging: LedgerPaging = { omitted: () => 0, loadAll: () => {} },
   ) {
     this.query = initialQuery;
     (this.search as HTMLElement & { value: string }).value = initialQuery;
@@ -64,6 +72,8 @@ export class LedgerView {
 
   render(state: RunState): void {
     const { decisions } = state;
+    // A search must see every decision, not only the first page's.
+    if (this.query.trim() && this.paging.omitted() > 0) this.paging.loadAll();
     const r = this.rendered;
     if (r && r.decisions === decisions && r.query === this.query && decisions.length >= r.length) {
       if (decisions.length > r.length) this.addNewest(r);
@@ -100,9 +110,12 @@ export class LedgerView {
 
   private showCounts(): void {
     const r = this.rendered!;
-    const total = r.decisions.length.toLocaleString('en-US');
-    this.count.textContent = this.query.trim() ? `${r.matching.toLocaleString('en-US')} of ${total} decisions` : `${total} decisions`;
-    const hidden = r.matching - Math.min(r.matching, LEDGER_PAGE_SIZE);
+    const omitted = this.paging.omitted();
+    const total = (r.decisions.length + omitted).toLocaleString('en-US');
+    const searched = omitted > 0 ? ` (in the newest ${r.decisions.length.toLocaleString('en-US')}; loading the others…)` : '';
+    this.count.textContent = this.query.trim() ? `${r.matching.toLocaleString('en-US')} of ${total} decisions${searched}` : `${total} decisions`;
+    // Unfiltered, every decision a first page left out is an older entry not shown.
+    const hidden = r.matching + (this.query.trim() ? 0 : omitted) - Math.min(r.matching, LEDGER_PAGE_SIZE);
     this.more.textContent =
       hidden > 0
         ? `${hidden.toLocaleString('en-US')} older ${hidden === 1 ? 'entry' : 'entries'} not shown: the newest ${LEDGER_PAGE_SIZE} matches are listed — refine the search to find others.`

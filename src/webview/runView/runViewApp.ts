@@ -1,6 +1,8 @@
-// The run view: header, the decisions waiting (controls) and four tabs (graph, ledger, timeline,
-// usage) over one RunModel. Messages fold into the model as they arrive; drawing happens at most
-// once per animation frame, and only for the tab in view (the others catch up when they are opened).
+// The run view: header, the decisions waiting (controls) and five tabs (graph, ledger, timeline,
+// usage, transcript) over one RunModel. Messages fold into the model as they arrive; drawing happens
+// at most once per animation frame, and only for the tab in view (the others catch up when they are
+// opened). The first state is a first page (protocol/runViewPages.ts): a tab that needs what it
+// left out asks for it when it is shown.
 import type { RunState } from '../../engine/domain/runState';
 import type { RunViewFocus, RunViewPersistedState, ToWebview } from '../../protocol/webviewMessages';
 import { listenForActions } from './actionListener';
@@ -11,17 +13,21 @@ import { HeaderView } from './headerView';
 import { LedgerView } from './ledgerView';
 import { RunModel } from './runModel';
 import { TimelineView } from './timelineView';
+import { TranscriptView } from './transcriptView';
 import { UsageView } from './usageView';
 import type { RunViewHost } from './vscodeApi';
 
 type Tab = NonNullable<RunViewPersistedState['tab']>;
-const TABS: readonly Tab[] = ['graph', 'ledger', 'timeline', 'usage'];
+const TABS: readonly Tab[] = ['graph', 'ledger', 'timeline', 'usage', 'transcript'];
 const TAB_LOOK: Record<Tab, { label: string; icon: string }> = {
   graph: { label: 'Graph', icon: 'type-hierarchy' },
   ledger: { label: 'Decisions', icon: 'law' },
   timeline: { label: 'Timeline', icon: 'history' },
   usage: { label: 'Usage', icon: 'graph' },
+  transcript: { label: 'Transcript', icon: 'terminal' },
 };
+/** Tabs drawn from the tasks' histories, which a first page leaves out. */
+const NEEDS_HISTORIES: ReadonlySet<Tab> = new Set(['timeline', 'transcript']);
 const ACTIVE_STATUSES: ReadonlySet<RunState['status']> = new Set(['planning', 'running', 'integrating']);
 /** While a run goes on, the timeline's open bars grow this often even without events. */
 const TIMELINE_TICK_MS = 2000;
@@ -52,6 +58,9 @@ export class RunViewApp {
   private awaitingState = true;
   /** A `state` arrived and has not been drawn yet: the next draw reports `rendered`. */
   private paintPending = false;
+  private readonly transcript: TranscriptView;
+  /** What was asked for since the last state (each at most once). */
+  private readonly asked = new Set<'decisions' | 'histories'>();
 
   constructor(
     private readonly root: HTMLElement,
@@ -60,12 +69,22 @@ export class RunViewApp {
     const saved = host.persisted();
     this.tab = saved.tab && TABS.includes(saved.tab) ? saved.tab : 'graph';
     const timeline = new TimelineView();
-    this.ledger = new LedgerView(saved.search ?? '', (search) => host.persist({ search }), () => this.invalidate('ledger'));
+    this.ledger = new LedgerView(saved.search ?? '', (search) => host.persist({ search }), () => this.invalidate('ledger'), {
+      omitted: () => this.model.decisionsOmitted,
+      loadAll: () => this.ask('decisions'),
+    });
+    this.transcript = new TranscriptView(
+      saved.transcriptTask,
+      (task) => host.persist({ transcriptTask: task }),
+      (calls) => host.post({ type: 'loadTranscript', calls }),
+      () => this.invalidate('transcript'),
+    );
     this.views = {
       graph: this.graph,
       ledger: this.ledger,
       timeline: { element: timeline.element, render: (state) => timeline.render(state, this.now(state)) },
       usage: new UsageView(),
+      transcript: { element: this.transcript.element, render: (state) => this.transcript.render(state, ACTIVE_STATUSES.has(state.status)) },
     };
 
     const headers = TABS.map((tab) => {
@@ -93,26 +112,53 @@ export class RunViewApp {
   }
 
   receive(message: ToWebview): void {
-    if (message.type === 'state') {
-      this.model.setState(message.state);
-      this.awaitingState = false;
-      this.paintPending = true;
-      this.host.persist({ folder: message.state.repoRoot, runId: message.state.runId });
-      if (!this.root.contains(this.tabs)) this.root.replaceChildren(this.header.element, this.controls.element, this.tabs);
-      // A plan waiting for approval is approved on its graph.
-      if (planAwaitingApproval(message.state)) this.showTab('graph');
-    } else if (message.type === 'focus') {
-      this.pendingFocus = { ...(message.taskId !== undefined ? { taskId: message.taskId } : {}), ...(message.seq !== undefined ? { seq: message.seq } : {}) };
-    } else {
-      const outcome = this.model.applyEvents(message.events);
-      if (outcome.resync && !this.awaitingState) {
-        // Missing or unfoldable events: the extension answers `ready` with the whole state.
-        this.awaitingState = true;
-        this.host.post({ type: 'ready' });
+    switch (message.type) {
+      case 'state':
+        this.model.setState(message.state, message.omitted);
+        this.asked.clear();
+        this.awaitingState = false;
+        this.paintPending = true;
+        this.host.persist({ folder: message.state.repoRoot, runId: message.state.runId });
+        if (!this.root.contains(this.tabs)) this.root.replaceChildren(this.header.element, this.controls.element, this.tabs);
+        // A plan waiting for approval is approved on its graph.
+        if (planAwaitingApproval(message.state)) this.showTab('graph');
+        break;
+      case 'focus':
+        this.pendingFocus = { ...(message.taskId !== undefined ? { taskId: message.taskId } : {}), ...(message.seq !== undefined ? { seq: message.seq } : {}) };
+        break;
+      case 'events': {
+        this.transcript.noteEvents(message.events);
+        const outcome = this.model.applyEvents(message.events);
+        if (outcome.resync) this.resync();
+        if (!outcome.changed) return;
+        break;
       }
-      if (!outcome.changed) return;
+      case 'decisions':
+        if (!this.model.setDecisions(message.seq, message.decisions)) this.resync();
+        break;
+      case 'histories':
+        if (!this.model.setHistories(message.seq, message.histories)) this.resync();
+        break;
+      case 'transcript':
+        this.transcript.receive(message.calls);
+        this.invalidate('transcript');
+        return;
     }
     this.schedule();
+  }
+
+  /** Missing or unfoldable events, or an answer that does not fit the state: the extension answers `ready` with the whole state. */
+  private resync(): void {
+    if (this.awaitingState) return;
+    this.awaitingState = true;
+    this.host.post({ type: 'ready' });
+  }
+
+  /** Asks once per state for what the first page left out. */
+  private ask(what: 'decisions' | 'histories'): void {
+    if (this.asked.has(what) || this.awaitingState) return;
+    this.asked.add(what);
+    this.host.post(what === 'decisions' ? { type: 'loadDecisions' } : { type: 'loadHistories' });
   }
 
   private invalidate(part: Tab): void {
@@ -133,10 +179,13 @@ export class RunViewApp {
       this.header.render(state);
       this.controls.render(state, this.selected);
       this.counters.graph!.textContent = String(state.taskOrder.length);
-      this.counters.ledger!.textContent = state.decisions.length.toLocaleString('en-US');
+      this.counters.ledger!.textContent = (state.decisions.length + this.model.decisionsOmitted).toLocaleString('en-US');
       this.drawn.set('header', version);
     }
-    if (this.drawn.get(this.tab) !== version) {
+    const waiting = NEEDS_HISTORIES.has(this.tab) && this.model.historiesMissing;
+    this.views[this.tab].element.classList.toggle('awaiting-history', waiting);
+    if (waiting) this.ask('histories');
+    else if (this.drawn.get(this.tab) !== version) {
       this.views[this.tab].render(state);
       this.drawn.set(this.tab, version);
     }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { attentionItems } from '../../../src/extension/state/attention';
-import { plainText, runContextValue, runPhase, taskContextValue, TASK_LOOK } from '../../../src/extension/tree/presentation';
+import { openTranscript, plainText, runContextValue, runPhase, taskContextValue, TASK_LOOK, transcriptLineWords } from '../../../src/extension/tree/presentation';
 import { resumeMessage } from '../../../src/extension/resumeMessage';
 import { TASK_STATES } from '../../../src/engine/domain/taskStates';
 import { foldEvents } from '../../../src/engine/domain/projection';
@@ -80,5 +80,19 @@ describe('tree presentation', () => {
     const [item] = attentionItems('/repo', summary({ status: 'needs_human', runId: 'r' }), state);
     assert.deepEqual(item && [item.kind, item.label], ['conflict', 'Merge conflict: a']);
     assert.equal(taskContextValue(state.tasks.a!), 'task.NEEDS_HUMAN.can-retry.can-resolve.can-skip');
+  });
+
+  it('shows the newest line of the agent call under way, only while the run is driven', () => {
+    const b = new EventBuilder();
+    b.move('a', 'BUILD_STARTED');
+    b.add({ type: 'agent_transcript', taskId: 'a', role: 'actor', attempt: 1, lines: [{ kind: 'tool', text: 'Bash: npm test', ms: 4000 }, { kind: 'tool', text: 'Bash: npm test', ms: 9000 }] });
+    const task = foldEvents(b.events)!.tasks.a!;
+    const open = openTranscript(task, true);
+    assert.equal(open && transcriptLineWords(open.last!), 'Bash: npm test ×2');
+    assert.equal(openTranscript(task, false), undefined, 'a run nobody drives has no call under way');
+    const usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
+    b.add({ type: 'runner_call', taskId: 'a', role: 'actor', agent: 'scripted', model: 'm', status: 'ok', usage, durationMs: 9500, quotaHit: false, transcript: task.transcripts[0]!.seq });
+    assert.equal(openTranscript(foldEvents(b.events)!.tasks.a!, true), undefined, 'the call ended');
+    assert.equal(transcriptLineWords({ kind: 'text', text: 'a\u001b[31m red \n line', ms: 0 }), 'a red line');
   });
 });

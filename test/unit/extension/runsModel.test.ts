@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RunsModel, type ModelChange } from '../../../src/extension/state/runsModel';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { RunsModel, throttledScheduler, type ModelChange } from '../../../src/extension/state/runsModel';
 import { taskStateWords } from '../../../src/engine/domain/stateWords';
 import { INTERRUPTED_LOOK, taskLook } from '../../../src/extension/tree/presentation';
 import { EventBuilder } from '../../helpers/eventBuilder';
@@ -90,5 +91,25 @@ describe('RunsModel', () => {
     model.setRuns('/repo', [{ ...entry.summary, lastSeq: entry.summary.lastSeq + 5 }]);
     assert.equal(model.run('/repo', 'run-1')?.state, undefined, 'the engine has more: fetch again');
     assert.ok(model.isStale('/repo', 'run-1'));
+  });
+
+  it('flushes an event of a quiet run on the next turn, and a burst at most once an interval', async () => {
+    const model = new RunsModel(throttledScheduler(200));
+    const flushes: number[] = [];
+    model.onDidChange(() => flushes.push(performance.now()));
+    const b = new EventBuilder('run-1');
+    model.applyEvents('/repo', 'run-1', b.events.slice());
+    await nextTurn();
+    assert.equal(flushes.length, 1, 'no timer wait for the first change');
+    const seen = b.events.length;
+    b.move('a', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED');
+    for (const event of b.events.slice(seen)) {
+      model.applyEvents('/repo', 'run-1', [event]);
+      await nextTurn();
+    }
+    assert.equal(flushes.length, 1, 'changes within the interval wait for it');
+    await new Promise((r) => setTimeout(r, 250));
+    assert.equal(flushes.length, 2, 'then one flush takes them all');
+    assert.ok(flushes[1]! - flushes[0]! >= 195);
   });
 });

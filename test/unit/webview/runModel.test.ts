@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RunEvent } from '../../../src/engine/domain/events';
 import { foldEvents } from '../../../src/engine/domain/projection';
+import { firstPage, historiesOf } from '../../../src/protocol/runViewPages';
 import { RunModel, runProgress } from '../../../src/webview/runView/runModel';
 import { EventBuilder } from '../../helpers/eventBuilder';
 
@@ -50,6 +51,25 @@ describe('run model (the webview copy of the run)', () => {
     assert.deepEqual(bad.applyEvents(tail.slice(1)), { changed: false, resync: false });
     bad.setState(state());
     assert.equal(bad.applyEvents(tail).resync, false);
+  });
+
+  it('folds events onto a first page, and takes its histories and decisions back at the same seq to the engine’s state', () => {
+    const { all, head, tail } = split();
+    const page = firstPage(foldEvents(head)!);
+    const model = new RunModel();
+    model.setState(structuredClone(page.state), page.omitted);
+    assert.equal(model.historiesMissing, true);
+    model.applyEvents(tail);
+    const engine = foldEvents(all)!;
+    assert.equal(model.setHistories(engine.lastSeq - 1, structuredClone(historiesOf(engine))), false, 'an answer of another seq does not fit');
+    assert.equal(model.setHistories(engine.lastSeq, structuredClone(historiesOf(engine))), true);
+    assert.equal(model.setDecisions(engine.lastSeq, structuredClone(engine.decisions)), true);
+    assert.equal(model.historiesMissing, false);
+    assert.equal(model.decisionsOmitted, 0);
+    // What the first page left out of the gate and critic (the last full answers) the view never shows.
+    const { lastGate: _g, lastVerdict: _v, ...a } = engine.tasks.a!;
+    assert.deepEqual(model.state!.tasks.a, a);
+    assert.deepEqual(model.state!.decisions, engine.decisions);
   });
 
   it('ignores events before the first state', () => {

@@ -12,13 +12,26 @@ export interface ExtensionBenchResult {
   activationMs: number;
   /** Registering as many commands and making an output channel, nothing else: the floor of any activation. */
   activationBaselineMs: number;
-  /** Per pace of arrival: a steady stream (a busy real run) and a burst (replaying a backlog). */
-  streams: Array<{ events: number; intervalMs: number; latencyMs: { p50: number; p95: number; max: number }; treeItemsPerEvent: number }>;
+  /**
+   * Per pace of arrival: a real run's (a few events a second, gaps above VS Code's 200 ms tree
+   * debounce), a steady stream (a very busy run) and a burst (replaying a backlog).
+   */
+  streams: Array<{
+    pace: 'realistic' | 'steady' | 'burst';
+    events: number;
+    /** The gap between two events: fixed, or drawn from [min, max]. */
+    intervalMs: number | { min: number; max: number };
+    latencyMs: { p50: number; p95: number; max: number };
+    treeItemsPerEvent: number;
+  }>;
+  /** Where an event's time goes in the extension host: folding it into the model, and building a task row for VS Code. */
+  costMs: { foldPerEvent: number; flush: number; taskRow: number };
   fullRefreshes: number;
   /** One full refresh of the same tree (what a refresh per event would cost each time). */
   fullRefreshMs: number;
   fullRefreshItems: number;
-  firstPaintMs: { big: number; small: number };
+  /** The median of FIRST_PAINTS openings of each, alternating (a loaded machine makes single ones noisy), and each opening. */
+  firstPaintMs: { big: number; small: number; bigRuns: number[]; smallRuns: number[] };
   bigRun: { tasks: number; events: number };
 }
 
@@ -27,6 +40,7 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 };
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const FIRST_PAINTS = 3;
 
 suite('Extension benchmark', function () {
   this.timeout(300_000);
@@ -57,6 +71,10 @@ suite('Extension benchmark', function () {
       const pending: Array<{ nodeId: string; at: number }> = [];
       let latencies: number[] = [];
       let treeItemCalls = 0;
+      let taskRowMs = 0;
+      let taskRows = 0;
+      let foldMs = 0;
+      let folded = 0;
       runsTree.getTreeItem = (node: RunsNode) => {
         treeItemCalls += 1;
         const now = performance.now();
@@ -66,22 +84,48 @@ suite('Extension benchmark', function () {
             pending.splice(i, 1);
           }
         }
-        return getTreeItem(node);
+        const item = getTreeItem(node);
+        if (node.kind === 'task') {
+          taskRowMs += performance.now() - now;
+          taskRows += 1;
+        }
+        return item;
       };
+      // A flush hands a change to every listener (the Runs tree, Needs You, the status bar…).
+      const model = controller.model;
+      const flush = model.flush.bind(model);
+      let flushMs = 0;
+      let flushes = 0;
+      model.flush = () => {
+        const t0 = performance.now();
+        flush();
+        flushMs += performance.now() - t0;
+        flushes += 1;
+      };
+      // A seeded draw, so every run of the benchmark sees the same gaps.
+      let seed = 11;
+      const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+      const paces: Array<{ pace: ExtensionBenchResult['streams'][number]['pace']; events: number; gap: () => number; intervalMs: ExtensionBenchResult['streams'][number]['intervalMs'] }> = [
+        { pace: 'realistic', events: 100, gap: () => 220 + random() * 380, intervalMs: { min: 220, max: 600 } },
+        { pace: 'steady', events: (big.liveEvents - 100) / 2, gap: () => 20, intervalMs: 20 },
+        { pace: 'burst', events: (big.liveEvents - 100) / 2, gap: () => 2, intervalMs: 2 },
+      ];
       const streams: ExtensionBenchResult['streams'] = [];
-      for (const intervalMs of [20, 2]) {
-        const events = big.liveEvents / 2;
+      for (const { pace, events, gap, intervalMs } of paces) {
         latencies = [];
         const callsBefore = treeItemCalls;
         for (let i = 0; i < events; i++) {
           const event = stream.next();
           const at = performance.now();
           assert.ok(controller.model.applyEvents(folder, big.runId, [event]), `event ${event.seq} folds`);
+          foldMs += performance.now() - at;
+          folded += 1;
           if ('taskId' in event && typeof event.taskId === 'string') pending.push({ nodeId: runsTree.taskNode(folder, big.runId, event.taskId).id, at });
-          await pause(intervalMs);
+          await pause(gap());
         }
         await waitFor('every event shown in the tree', () => pending.length === 0, 60_000);
         streams.push({
+          pace,
           events,
           intervalMs,
           latencyMs: { p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: Math.max(...latencies) },
@@ -106,14 +150,21 @@ suite('Extension benchmark', function () {
         return ms;
       };
       await firstPaint(BENCH_RUNS.small.runId); // warms the webview machinery once
+      const bigRuns: number[] = [];
+      const smallRuns: number[] = [];
+      for (let i = 0; i < FIRST_PAINTS; i++) {
+        bigRuns.push(await firstPaint(big.runId));
+        smallRuns.push(await firstPaint(BENCH_RUNS.small.runId));
+      }
       const result: ExtensionBenchResult = {
         activationMs: api.activationMs,
         activationBaselineMs,
         streams,
+        costMs: { foldPerEvent: foldMs / folded, flush: flushMs / flushes, taskRow: taskRowMs / taskRows },
         fullRefreshes,
         fullRefreshMs,
         fullRefreshItems,
-        firstPaintMs: { big: await firstPaint(big.runId), small: await firstPaint(BENCH_RUNS.small.runId) },
+        firstPaintMs: { big: percentile(bigRuns, 50), small: percentile(smallRuns, 50), bigRuns, smallRuns },
         bigRun: { tasks: big.tasks, events: big.recordedEvents + big.liveEvents },
       };
       console.log(`[taskloom-bench] ${JSON.stringify(result)}`);
@@ -123,6 +174,7 @@ suite('Extension benchmark', function () {
     } finally {
       runsTree.getTreeItem = getTreeItem;
       runsTree.getChildren = getChildren;
+      delete (controller.model as Partial<typeof controller.model>).flush;
     }
   });
 });

@@ -22,6 +22,7 @@ const testModules: Record<string, () => unknown> = {
   pullRequestFlow: () => require('./pullRequestFlow.test'),
   extensionBench: () => require('./extensionBench.test'),
   problemsFlow: () => require('./problemsFlow.test'),
+  transcriptFlow: () => require('./transcriptFlow.test'),
 };
 
 function selectedModules(): string[] {

@@ -99,6 +99,11 @@ export async function waitFor(
   await askRunner('waitFor', target);
 }
 
+/** Picks the option with this value in the first <select> matching the target, as a person would. */
+export async function selectOption(target: PageTarget & { value: string }): Promise<void> {
+  await askRunner('selectOption', target);
+}
+
 /** The rendered text of every element matching the target, now (no waiting). */
 export async function readTexts(target: PageTarget): Promise<string[]> {
   return (await askRunner<{ texts: string[] }>('texts', target)).texts;

@@ -436,7 +436,7 @@ function addTokens(into: ClaudeTokenCounts, add: ClaudeTokenCounts): void {
   into.cacheWriteTokens += add.cacheWriteTokens;
 }
 
-/** A short description of a tool call: `Write src/a.ts`, `Bash: npm test`. */
+/** A short description of a tool call: `Write src/a.ts`, `Bash: npm test`, `TodoWrite: 2/5 done`. */
 export function describeToolUse(name: string, input: unknown): string {
   const args = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
   const str = (key: string) => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
@@ -444,6 +444,16 @@ export function describeToolUse(name: string, input: unknown): string {
   if (name === 'Bash' && str('command')) return oneLine(`Bash: ${str('command')}`);
   if ((name === 'Grep' || name === 'Glob') && str('pattern')) return oneLine(`${name} ${str('pattern')}${target ? ` in ${target}` : ''}`);
   if (target) return oneLine(`${name} ${target}`);
+  if (name === 'TodoWrite' && Array.isArray(args.todos)) {
+    const todos = args.todos.filter((t): t is Record<string, unknown> => t !== null && typeof t === 'object');
+    const current = todos.find((t) => t.status === 'in_progress');
+    const done = todos.filter((t) => t.status === 'completed').length;
+    const now = typeof current?.content === 'string' ? ` — now: ${current.content}` : '';
+    return oneLine(`TodoWrite: ${done}/${todos.length} done${now}`);
+  }
+  // A sub-agent (Task, Agent) by what it was asked, a web tool by its address or query.
+  const about = str('description') ?? str('url') ?? str('query') ?? str('prompt');
+  if (about) return oneLine(`${name}: ${about}`);
   return name;
 }
 

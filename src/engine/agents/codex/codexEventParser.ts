@@ -140,7 +140,7 @@ export class CodexEventParser {
       case 'reasoning':
         return done && typeof item.text === 'string' ? [status(`thinking: ${item.text}`)] : [];
       case 'command_execution': {
-        const command = typeof item.command === 'string' ? item.command : '?';
+        const command = typeof item.command === 'string' ? unwrapShell(item.command) : '?';
         if (!done) return type === 'item.started' ? [tool(`$ ${command}`)] : [];
         const code = typeof item.exit_code === 'number' ? item.exit_code : undefined;
         return [tool(`$ ${command} → ${code === undefined ? String(item.status ?? 'done') : `exit ${code}`}`)];
@@ -207,6 +207,19 @@ function errorMessage(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (isObject(value) && typeof value.message === 'string') return value.message;
   return undefined;
+}
+
+/**
+ * The command as the agent wrote it: codex runs each one as `/bin/bash -lc '<command>'`, which
+ * says nothing in a transcript.
+ */
+export function unwrapShell(command: string): string {
+  const wrapped = /^(?:\S*\/)?(?:ba|z|da)?sh -l?c (.+)$/s.exec(command.trim());
+  if (!wrapped) return command;
+  const inner = wrapped[1]!;
+  const quoted = /^'((?:[^']|'\\'')*)'$/s.exec(inner) ?? /^"((?:[^"\\]|\\.)*)"$/s.exec(inner);
+  if (!quoted) return inner;
+  return inner.startsWith("'") ? quoted[1]!.replaceAll("'\\''", "'") : quoted[1]!.replace(/\\(.)/g, '$1');
 }
 
 function kindLetter(kind: unknown): string {

@@ -23,6 +23,10 @@ export const activityLineSchema = z.object({
 });
 export type ActivityLine = z.input<typeof activityLineSchema>;
 
+/** Printed while the agent "thinks": output that keeps the watchdog quiet, as a real agent's stream does, but no activity to show. */
+export const heartbeatLineSchema = z.object({ type: z.literal('heartbeat') });
+export type HeartbeatLine = z.infer<typeof heartbeatLineSchema>;
+
 export const resultLineSchema = z.object({
   type: z.literal('result'),
   status: z.enum(['ok', 'agent_error', 'quota']),
@@ -39,4 +43,4 @@ export const resultLineSchema = z.object({
 });
 export type ResultLine = z.infer<typeof resultLineSchema>;
 
-export const agentLineSchema = z.discriminatedUnion('type', [activityLineSchema, resultLineSchema]);
+export const agentLineSchema = z.discriminatedUnion('type', [activityLineSchema, heartbeatLineSchema, resultLineSchema]);

@@ -42,6 +42,8 @@ const patchSchema = z.strictObject({
 const stepSchema = z
   .strictObject({
     delayMs: count.optional(),
+    /** Lines the agent prints while it works, spread over `delayMs` (its messages, as a real agent's transcript). */
+    say: z.array(z.string()).optional(),
     write: z.record(z.string(), z.string()).optional(),
     /** Replaces the first occurrence of `find`. */
     patch: z.array(patchSchema).optional(),

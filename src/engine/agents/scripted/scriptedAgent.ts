@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CriticVerdict } from '../../domain/verdict';
-import type { ActivityLine, AgentRequest, ResultLine } from './agentProtocol';
+import type { ActivityLine, AgentRequest, HeartbeatLine, ResultLine } from './agentProtocol';
 import { applyStepFiles, StepError } from './applyStepFiles';
 import { keepBothSides } from './keepBothSides';
 import { loadScenario, ScenarioError, selectStep, type Scenario, type ScenarioStep } from './scenario';
@@ -8,8 +8,10 @@ import { loadScenario, ScenarioError, selectStep, type Scenario, type ScenarioSt
 /** How the call ends: with a result line, or by misbehaving like a real agent can. */
 export type AgentOutcome = { kind: 'result'; line: ResultLine } | { kind: 'hang' } | { kind: 'crash' };
 
-/** Frequent enough to keep any sensible watchdog quiet while the agent "thinks". */
+/** Heartbeats this often keep any sensible watchdog quiet while the agent "thinks". */
 export const ACTIVITY_INTERVAL_MS = 200;
+
+type Emit = (line: ActivityLine | HeartbeatLine) => void;
 
 const ZERO = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
@@ -17,7 +19,7 @@ const ZERO = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTo
 export async function performScriptedCall(
   request: AgentRequest,
   cwd: string,
-  emit: (line: ActivityLine) => void,
+  emit: Emit,
 ): Promise<AgentOutcome> {
   const { role, taskId, attempt, purpose } = request;
   const sessionId = `scripted-${taskId ?? 'run'}-${role}`;
@@ -38,7 +40,7 @@ export async function performScriptedCall(
     result({ status, text, ...(structured === undefined ? {} : { structured }), usage, costUsd, sessionId });
 
   if (step?.hang) return { kind: 'hang' };
-  await think(step?.delayMs ?? scenario.defaults?.delayMs ?? 0, emit);
+  await think(step?.delayMs ?? scenario.defaults?.delayMs ?? 0, step?.say ?? [], emit);
 
   if (!step && purpose === 'resolve') {
     const done = keepBothSides(cwd);
@@ -98,12 +100,28 @@ function unscripted(role: AgentRequest['role'], subject: string, finish: Finish)
 
 const greenVerdict = (summary: string): CriticVerdict => ({ decision: 'green', summary, findings: [] });
 
-async function think(delayMs: number, emit: (line: ActivityLine) => void): Promise<void> {
-  const until = Date.now() + delayMs;
+/**
+ * Waits `delayMs`, saying each of `say` at even intervals in it, with heartbeats in between:
+ * output for the watchdog, not activity (a transcript shows what the agent said, not its pulse).
+ */
+async function think(delayMs: number, say: string[], emit: Emit): Promise<void> {
+  const start = Date.now();
+  const until = start + delayMs;
+  let said = 0;
+  // Line i is due at (i + 1) / (n + 1) of the way; with no delay they are all said at once.
+  const dueAt = (i: number) => start + ((i + 1) * delayMs) / (say.length + 1);
+  const sayDue = () => {
+    while (said < say.length && Date.now() >= dueAt(said)) emit({ type: 'activity', kind: 'text', message: say[said++]! });
+  };
+  sayDue();
   while (Date.now() < until) {
-    await sleep(Math.min(ACTIVITY_INTERVAL_MS, until - Date.now()));
-    if (Date.now() < until) emit({ type: 'activity', kind: 'text', message: 'working…' });
+    const next = said < say.length ? Math.min(dueAt(said), until) : until;
+    await sleep(Math.max(0, Math.min(ACTIVITY_INTERVAL_MS, next - Date.now())));
+    const before = said;
+    sayDue();
+    if (said === before && Date.now() < until) emit({ type: 'heartbeat' });
   }
+  while (said < say.length) emit({ type: 'activity', kind: 'text', message: say[said++]! });
 }
 
 const result = (line: Omit<ResultLine, 'type'>): AgentOutcome => ({ kind: 'result', line: { type: 'result', ...line } });

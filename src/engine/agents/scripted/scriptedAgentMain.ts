@@ -1,10 +1,10 @@
 // The scripted agent as a real process (bundled to dist/scripted-agent.js), so hangs,
 // crashes and the watchdog's kills are real. Reads one request on stdin, prints JSON lines.
-import type { ActivityLine, AgentRequest, ResultLine } from './agentProtocol';
+import type { ActivityLine, AgentRequest, HeartbeatLine, ResultLine } from './agentProtocol';
 
 const CRASH_EXIT_CODE = 3;
 
-const print = (line: ActivityLine | ResultLine) => process.stdout.write(`${JSON.stringify(line)}\n`);
+const print = (line: ActivityLine | HeartbeatLine | ResultLine) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
