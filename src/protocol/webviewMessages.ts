@@ -13,6 +13,8 @@ export type ToWebview =
   | { type: 'state'; state: RunState; omitted?: PagedOut }
   /** New events after the last state or events message, in seq order. */
   | { type: 'events'; events: RunEvent[] }
+  /** Whether an engine drives the run now: with none, a step under way was interrupted (it does not spin or grow). */
+  | { type: 'driven'; driven: boolean }
   /** Bring a task or a ledger entry into view (a deep link): its tab is selected, it is scrolled to and highlighted. */
   | ({ type: 'focus' } & RunViewFocus)
   /** Every decision, as of event `seq` (answers loadDecisions). */

@@ -31,6 +31,7 @@ const DELIVERY_COMMANDS = { apply: 'taskloom.applyIntegration', pullRequest: 'ta
 export class RunViewPanel implements vscode.Disposable {
   private static readonly open = new Map<string, RunViewPanel>();
   private readonly disposables: vscode.Disposable[] = [];
+  private sentDriven: boolean | undefined;
   private sentSeq = 0;
   private ready = false;
   private renderedSeq = 0;
@@ -95,7 +96,16 @@ export class RunViewPanel implements vscode.Disposable {
         if (params.folder === folder && params.runId === runId) this.sendEvents(params.events);
       }),
       services.engine.onDidRestart(() => void this.sendState({ refetch: true })),
+      { dispose: services.controller.model.onDidChange(() => this.sendDriven()) },
     );
+  }
+
+  /** Tells the view when the run stops (or starts) being driven: the engine or the window went away, or a resume. */
+  private sendDriven(force = false): void {
+    const driven = this.services.controller.model.run(this.folder, this.runId)?.summary.active ?? false;
+    if (!this.ready || (!force && driven === this.sentDriven)) return;
+    this.sentDriven = driven;
+    this.post({ type: 'driven', driven });
   }
 
   /** The last seq the webview was sent (the in-VS-Code tests wait on it). */
@@ -144,6 +154,7 @@ export class RunViewPanel implements vscode.Disposable {
     this.panel.title = `Taskloom: ${plainText(state.goal || this.runId, 40)}`;
     // A first page: a long run's histories and older decisions follow when a tab asks for them.
     this.post({ type: 'state', ...firstPage(state) });
+    this.sendDriven(true);
     if (this.pendingFocus) {
       this.post({ type: 'focus', ...this.pendingFocus });
       this.pendingFocus = undefined;

@@ -3,6 +3,7 @@
 // Boxes are made when they come near the visible area: a plan of hundreds of tasks costs the
 // first paint the boxes on screen, not thousands of SVG elements to lay out and paint.
 import type { RunState, TaskView } from '../../engine/domain/runState';
+import { isInterruptedStep, taskStateWords } from '../../engine/domain/stateWords';
 import { actionAttrs } from './actions';
 import { afterLayout, centerIn, h, icon, s } from './dom';
 import { DEFAULT_GRAPH_OPTIONS, layoutGraph, type GraphLayout, type LaidOutNode } from './graphLayout';
@@ -36,6 +37,8 @@ export class GraphView {
   private buildFrame = 0;
   private zoom = 1;
   private selected: string | undefined;
+  /** Whether an engine drives the run: a step under way without one reads "interrupted". */
+  driven = true;
 
   constructor() {
     const zoomButton = (name: string, title: string, delta: number) =>
@@ -174,7 +177,9 @@ export class GraphView {
   private paint(task: TaskView): void {
     const node = this.nodes.get(task.id);
     if (!node) return;
-    const look = TASK_STATE_LOOK[task.state];
+    // A box has little room: "interrupted" alone (its colour still says the step), the tooltip has both.
+    const interrupted = isInterruptedStep(task.state, this.driven);
+    const look = interrupted ? { ...TASK_STATE_LOOK[task.state], label: 'interrupted' } : TASK_STATE_LOOK[task.state];
     const cls = `node ${toneClass(look.tone)} state-${task.state.toLowerCase()}${task.id === this.selected ? ' selected' : ''}`;
     if (node.group.getAttribute('class') !== cls) node.group.setAttribute('class', cls);
     const title = oneLine(task.title, Math.floor(TEXT_WIDTH / TITLE_CHAR_PX));
@@ -186,7 +191,7 @@ export class GraphView {
     if (node.id.textContent !== id) node.id.textContent = id;
     const tip = [
       `${task.id}: ${oneLine(task.title, 300)}`,
-      `${look.label} — ${oneLine(task.lastReason, 300)}`,
+      `${interrupted ? taskStateWords(task.state, false) : look.label} — ${oneLine(task.lastReason, 300)}`,
       task.dependsOn.length ? `after ${task.dependsOn.join(', ')}` : 'no dependencies',
       ...task.overlapWarnings.map((w) => `⚠ overlaps ${w.otherTaskId}: both changed ${w.files.join(', ')}`),
       'Click to select it here and reveal it in the Runs tree',

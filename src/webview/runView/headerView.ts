@@ -10,14 +10,22 @@ import { LEGEND_STATES, RUN_STATUS_LOOK, TASK_STATE_LOOK, toneClass } from './st
 import { displayText, oneLine } from './text';
 import { counted } from '../../engine/text/counted';
 
+const LIVE_STATUSES: ReadonlySet<RunState['status']> = new Set(['planning', 'running', 'integrating']);
+const INTERRUPTED_STATUS = { tone: 'yellow', label: 'stopped, interrupted' } as const;
+
 export class HeaderView {
   readonly element = h('header', { class: 'run-header' });
+  /** Whether an engine drives the run: a live status without one is a run that stopped mid-step. */
+  driven = true;
 
   render(state: RunState): void {
     const progress = runProgress(state);
-    const status = RUN_STATUS_LOOK[state.status];
+    const interrupted = !this.driven && LIVE_STATUSES.has(state.status);
+    const status = interrupted ? INTERRUPTED_STATUS : RUN_STATUS_LOOK[state.status];
     const usage = state.usage.total;
-    const stopped = state.pausedReason ?? state.finishedSummary;
+    const stopped = interrupted
+      ? 'Nothing is running this run now: the engine or the window that drove it went away. Resume goes on where it stopped; nothing it recorded is lost.'
+      : (state.pausedReason ?? state.finishedSummary);
 
     const bar = s('svg', { class: 'progress-bar', viewBox: '0 0 100 6', preserveAspectRatio: 'none', role: 'img', 'aria-label': `${progress.done} of ${progress.total} tasks done` });
     let x = 0;

@@ -55,6 +55,8 @@ export class RunViewApp {
   /** The model version each part last drew; -1 forces a draw. */
   private readonly drawn = new Map<Tab | 'header', number>();
   private readonly scrollByTab = new Map<Tab, { top: number; left: number }>();
+  /** An engine drives the run (the extension says when not): until told otherwise, the status is believed. */
+  private driven = true;
   private awaitingState = true;
   /** A `state` arrived and has not been drawn yet: the next draw reports `rendered`. */
   private paintPending = false;
@@ -84,7 +86,7 @@ export class RunViewApp {
       ledger: this.ledger,
       timeline: { element: timeline.element, render: (state) => timeline.render(state, this.now(state)) },
       usage: new UsageView(),
-      transcript: { element: this.transcript.element, render: (state) => this.transcript.render(state, ACTIVE_STATUSES.has(state.status)) },
+      transcript: { element: this.transcript.element, render: (state) => this.transcript.render(state, this.live(state)) },
     };
 
     const headers = TABS.map((tab) => {
@@ -107,7 +109,7 @@ export class RunViewApp {
     new ResizeObserver(() => this.invalidate('timeline')).observe(timeline.element);
     setInterval(() => {
       const state = this.model.state;
-      if (state && this.tab === 'timeline' && ACTIVE_STATUSES.has(state.status)) this.invalidate('timeline');
+      if (state && this.tab === 'timeline' && this.live(state)) this.invalidate('timeline');
     }, TIMELINE_TICK_MS);
   }
 
@@ -143,6 +145,12 @@ export class RunViewApp {
         this.transcript.receive(message.calls);
         this.invalidate('transcript');
         return;
+      case 'driven':
+        // Every part words the steps under way differently now: all redraw.
+        this.driven = message.driven;
+        this.header.driven = this.graph.driven = message.driven;
+        this.drawn.clear();
+        break;
     }
     this.schedule();
   }
@@ -244,7 +252,12 @@ export class RunViewApp {
     return this.views[tab].element.querySelector('.scroll');
   }
 
+  /** Working now: a live status and an engine driving it (a dead engine's run keeps its status until resumed). */
+  private live(state: RunState): boolean {
+    return this.driven && ACTIVE_STATUSES.has(state.status);
+  }
+
   private now(state: RunState): number {
-    return ACTIVE_STATUSES.has(state.status) ? Date.now() : Date.parse(state.updatedAt);
+    return this.live(state) ? Date.now() : Date.parse(state.updatedAt);
   }
 }

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
 import { RUNNING_STEP_STATES } from '../../../src/engine/domain/stateWords';
 import { SUITE_GOAL } from '../fixtures/scenario';
-import { click, readTexts, reloadWindow, testPhase, waitFor as waitForPage } from './runnerControl';
+import { click, readTexts, reloadWindow, testPhase, waitFor as waitForPage, WEBVIEW_FRAMES } from './runnerControl';
 import { takeScreenshot } from './screenshot';
 import { newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
@@ -73,6 +73,13 @@ suite('Resume after a window reload', function () {
     const needsYou = api.services.needsYou.getChildren();
     assert.ok(needsYou.some((item) => item.kind === 'stopped' && item.runId === runId), 'the stopped run waits in Needs You, to resume');
     await takeScreenshot('engine-gone-interrupted');
+    // The run view says the same: the run is stopped mid-step, not "running" with a growing bar.
+    await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
+    await waitForPage({ selector: '.status-pill:has-text("stopped, interrupted")', frames: WEBVIEW_FRAMES, timeoutMs: 30_000 });
+    const inFlight = stopped.taskOrder.filter((id) => RUNNING_STEP_STATES.has(stopped.tasks[id]!.state));
+    const boxStates = await readTexts({ selector: 'svg.graph .node-state', frames: WEBVIEW_FRAMES });
+    assert.equal(boxStates.filter((text) => text.includes('interrupted')).length, inFlight.length, `graph: ${boxStates.join(' | ')}`);
+    await takeScreenshot('engine-gone-run-view');
     await vscode.commands.executeCommand('taskloom.resumeLastRun', { folder, runId });
     const entry = await settled(api, folder, runId);
     assert.deepEqual(taskStates(entry), {
