@@ -10,6 +10,7 @@ import { h, icon } from './dom';
 import { formatClock, formatDuration } from './format';
 import { displayText, oneLine } from './text';
 import { callWords, latestKey, lineClock, recordsOf, RUN_KEY, transcriptGroups, TranscriptLines, type ShownLine } from './transcriptModel';
+import { counted } from '../../engine/text/counted';
 
 const FOLLOW = 'follow';
 const KIND_ICON: Record<TranscriptLine['kind'], string> = { text: 'comment', tool: 'tools', status: 'info' };
@@ -109,7 +110,7 @@ export class TranscriptView {
       if (view.details.open) this.drawLines(view, record.seq);
     }
     const who = key === RUN_KEY ? 'the run (planning, integration fixes)' : key;
-    this.note.textContent = `${records.length} call(s) of ${who}${this.choice === undefined ? ' — following the latest activity' : ''}`;
+    this.note.textContent = `${counted(records.length, 'call')} of ${who}${this.choice === undefined ? ' — following the latest activity' : ''}`;
   }
 
   private renderPicker(state: RunState): void {
