@@ -190,13 +190,13 @@ export const AGENT_FAULT_CASES: FaultCase[] = [
   {
     kind: 'critic exits 0 with an error payload',
     actor: 'ok', critic: 'errorPayload', stuckSeconds: CALM,
-    role: 'critic', status: 'agent_error', event: 'AGENT_FAILED', reason: /critic failed \(agent_error\).*answered with an error/,
+    role: 'critic', status: 'agent_error', event: 'AGENT_FAILED', reason: /critic failed \(an agent error\).*answered with an error/,
     boundSeconds: 45,
   },
   {
     kind: 'critic crashes (exit 1 after output)',
     actor: 'ok', critic: 'exit1', stuckSeconds: CALM,
-    role: 'critic', status: 'agent_error', event: 'AGENT_FAILED', reason: /critic failed \(agent_error\).*exited with code 1/,
+    role: 'critic', status: 'agent_error', event: 'AGENT_FAILED', reason: /critic failed \(an agent error\).*exited with code 1/,
     boundSeconds: 45,
   },
 ];
