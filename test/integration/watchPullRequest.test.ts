@@ -90,8 +90,10 @@ describe('taskloom watch', () => {
     const before = d.r.git(['rev-parse', 'main']);
     const applied = await cli(d, ['apply', '--squash', '--yes']);
     assert.equal(applied.code, 0, applied.stdout + applied.stderr);
+    // The two tasks ran side by side: their commits come in the order they merged, then the fixes.
+    const subjects = d.r.git(['log', '--reverse', '--format=%s', `${before}..main`]).split('\n');
     assert.deepEqual(
-      d.r.git(['log', '--reverse', '--format=%s', `${before}..main`]).split('\n'),
+      [...subjects.slice(0, 2).sort(), ...subjects.slice(2)],
       ['End greetings with an exclamation mark', 'Say goodbye too', 'Greet with more warmth: fixes from its pull request'],
     );
     assert.doesNotMatch(d.r.git(['show', 'main:src/farewell.js']), /console\.log/);

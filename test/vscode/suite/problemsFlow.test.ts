@@ -121,8 +121,8 @@ suite('Findings, documents and the ways in', function () {
     secondRun = entry.summary.runId;
     assert.match(started, /\*\*Plan for\*\* .+ \(5 tasks\)/);
     assert.match(started, new RegExp(`Run ${secondRun} waits for the user to approve this plan`));
-    // As after Start Goal, the plan opens for review with Approve / Edit / Cancel Run.
-    await waitFor('the plan to review', () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'taskloom-plan' && d.uri.path.includes(secondRun)));
+    // As after Start Goal, the plan opens for review in the run view, with Approve / Edit / Cancel Run.
+    await waitFor('the plan to review in the run view', () => api.RunViewPanel.panels().find((p) => p.runId === secondRun));
     await waitForPage({ selector: `.notification-list-item:has-text("drafted 5 task")` });
   });
 
