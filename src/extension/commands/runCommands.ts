@@ -26,6 +26,7 @@ export interface TrustOptions {
 export async function resumeRun(services: Services, arg?: unknown, options: TrustOptions = {}): Promise<void> {
   const ref = await pickRun(services.controller, arg, isResumable, 'Taskloom: there is no stopped run to resume.');
   if (!ref) return;
+  const sinceSeq = services.controller.model.run(ref.folder, ref.runId)?.state?.lastSeq;
   try {
     try {
       await services.engine.request(ResumeRequest.type, { ...ref, ...(options.trustRun ? { trustRun: true } : {}) });
@@ -40,7 +41,7 @@ export async function resumeRun(services: Services, arg?: unknown, options: Trus
     showError('resume the run', error);
     return;
   }
-  services.controller.model.setActive(ref.folder, ref.runId, true);
+  services.controller.model.setActive(ref.folder, ref.runId, true, sinceSeq);
   await services.controller.loadRun(ref.folder, ref.runId);
   showDriveProgress(services, ref);
 }

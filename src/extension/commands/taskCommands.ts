@@ -108,6 +108,7 @@ export async function continueTask(services: Services, arg?: unknown, options: T
 
 async function sendDecision(services: Services, ref: TaskRef, decision: { action: 'retry' | 'accept' | 'skip'; note?: string }, trustRun: boolean): Promise<void> {
   const params = { ...ref, ...decision };
+  const sinceSeq = services.controller.model.run(ref.folder, ref.runId)?.state?.lastSeq;
   try {
     try {
       await services.engine.request(TaskDecisionRequest.type, { ...params, ...(trustRun ? { trustRun: true } : {}) });
@@ -122,7 +123,7 @@ async function sendDecision(services: Services, ref: TaskRef, decision: { action
     showError(`${decision.action} the task`, error);
     return;
   }
-  services.controller.model.setActive(ref.folder, ref.runId, true);
+  services.controller.model.setActive(ref.folder, ref.runId, true, sinceSeq);
   showDriveProgress(services, ref);
 }
 

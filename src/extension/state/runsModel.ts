@@ -30,6 +30,8 @@ export interface RunEntry {
   summary: RunListEntry;
   /** Loaded on demand (tree expansion, run view); folded live from then on. */
   state?: RunState;
+  /** The seq of the last run_finished folded live (see setActive). */
+  finishedSeq?: number;
 }
 
 export type Scheduler = (flush: () => void) => void;
@@ -115,7 +117,7 @@ export class RunsModel {
     this.folders.set(folder, runs);
     const existing = runs.get(state.runId);
     const isNew = !existing;
-    runs.set(state.runId, { folder, summary: summaryOf(state, existing?.summary, active), state });
+    runs.set(state.runId, { folder, summary: summaryOf(state, existing?.summary, active), state, ...(existing?.finishedSeq !== undefined ? { finishedSeq: existing.finishedSeq } : {}) });
     this.stale.delete(key(folder, state.runId));
     if (isNew) this.pendingChange().folders.add(folder);
     const change = this.runChange(folder, state.runId);
@@ -125,13 +127,14 @@ export class RunsModel {
   }
 
   /**
-   * Marks whether this window's engine is driving the run now. A request's events arrive before
-   * its answer, so a run they already finished (a last skip that completes it) stays finished.
+   * Marks whether this window's engine is driving the run now. `sinceSeq`: the run's last seq
+   * before the request that drives it; a run_finished folded after it means that drive already
+   * ended (a last skip completes a run before its answer arrives), so the run stays finished.
    */
-  setActive(folder: string, runId: string, active: boolean): void {
+  setActive(folder: string, runId: string, active: boolean, sinceSeq?: number): void {
     const entry = this.run(folder, runId);
     if (!entry || entry.summary.active === active) return;
-    if (active && entry.state && entry.state.lastSeq > 0 && !LIVE_STATUSES.has(entry.state.status)) return;
+    if (active && sinceSeq !== undefined && (entry.finishedSeq ?? -1) > sinceSeq) return;
     entry.summary = { ...entry.summary, active };
     this.runChange(folder, runId).run = true;
     this.scheduleFlush();
@@ -162,6 +165,8 @@ export class RunsModel {
       if (events[0]?.type === 'run_created') {
         const active = events.reduce<boolean>((now, event) => activityAfter(event) ?? now, true);
         this.setState(folder, foldFresh(events), active);
+        const finished = [...events].reverse().find((event) => event.type === 'run_finished');
+        if (finished) this.run(folder, runId)!.finishedSeq = finished.seq;
         return true;
       }
       this.stale.add(key(folder, runId));
@@ -178,6 +183,7 @@ export class RunsModel {
         return false;
       }
       applyEvent(state, event);
+      if (event.type === 'run_finished') entry.finishedSeq = event.seq;
       noteChange(change, event);
       active = activityAfter(event) ?? active;
     }
@@ -221,9 +227,6 @@ export class RunsModel {
     return change;
   }
 }
-
-/** Statuses in which an engine may be working on the run. */
-const LIVE_STATUSES: ReadonlySet<RunState['status']> = new Set(['planning', 'running', 'integrating']);
 
 const key = (folder: string, runId: string) => `${folder}\u0000${runId}`;
 

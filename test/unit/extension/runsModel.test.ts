@@ -58,8 +58,11 @@ describe('RunsModel', () => {
     const summary = model.run('/repo', 'run-1')!.summary;
     assert.deepEqual([summary.done, summary.total, summary.status, summary.active], [1, 2, 'needs_human', false]);
     // A decision's events (ending the run) arrive before its answer: the answer does not revive it.
-    model.setActive('/repo', 'run-1', true);
-    assert.equal(model.run('/repo', 'run-1')!.summary.active, false, 'a finished run stays finished');
+    model.setActive('/repo', 'run-1', true, 0);
+    assert.equal(model.run('/repo', 'run-1')!.summary.active, false, 'a run finished since the request stays finished');
+    // A decision on a run that finished before it (a drive winding down takes it up again) is driven.
+    model.setActive('/repo', 'run-1', true, b.events.at(-1)!.seq);
+    assert.equal(model.run('/repo', 'run-1')!.summary.active, true);
   });
 
   it('when the engine is gone, a building task shows as interrupted: no spinner, no growing clock, the same in words', () => {

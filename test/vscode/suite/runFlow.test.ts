@@ -146,10 +146,13 @@ suite('A run from Start Goal to the applied integration', function () {
     assert.equal(entry.state!.integration.merged.length, 4);
     // The progress toast does not just vanish: the end is said, with the next step a button away.
     const ended = '.notification-list-item:has-text("completed —")';
+    // A toast hides itself after some seconds (sooner on a loaded machine than the run's end is seen here): the notification centre keeps it.
+    await vscode.commands.executeCommand('notifications.showList');
     await waitForPage({ selector: ended, timeoutMs: 30_000 });
     const [message] = await readTexts({ selector: `${ended} .notification-list-item-message` });
     assert.match(message ?? '', /^Taskloom: ".+" completed — 5\/5 done, integration gate passed\.$/);
     assert.deepEqual(await readTexts({ selector: `${ended} a.monaco-button` }), ['Review Diff', 'Apply…', 'Open Pull Request']);
+    await vscode.commands.executeCommand('notifications.hideList');
     await takeScreenshot('tree-completed');
   });
 
@@ -174,6 +177,8 @@ suite('A run from Start Goal to the applied integration', function () {
     await settle();
     await takeScreenshot('run-view-light-ledger');
     await click({ selector: 'vscode-tab-header[data-tab="timeline"]', frames: WEBVIEW_FRAMES });
+    // The timeline draws once the task histories the first page left out have arrived.
+    await waitForPage({ selector: '.integration-label', frames: WEBVIEW_FRAMES });
     const [integrationRow] = await readTexts({ selector: '.integration-label', frames: WEBVIEW_FRAMES });
     assert.match(integrationRow ?? '', /integration$/, 'the merge queue has its row');
     assert.ok((await readTexts({ selector: '.integration-row .batch', frames: WEBVIEW_FRAMES })).length >= 4, 'a batch per merge');
