@@ -1,4 +1,4 @@
-import type { RunState } from '../../engine/domain/runState';
+import { LIVE_RUN_STATUSES, type RunState } from '../../engine/domain/runState';
 import type { TimingClock } from '../../engine/domain/taskTimings';
 import { stepWords, timingWords } from '../../engine/report/timingWords';
 import { buildTraceReport, pullRequestWords, type TraceReport } from '../../engine/report/traceReport';
@@ -27,14 +27,13 @@ export async function traceCommand(argv: string[]): Promise<number> {
   }
 }
 
-const DRIVEN_STATUSES: ReadonlySet<RunState['status']> = new Set(['planning', 'running', 'integrating']);
 
 /**
  * Timings as of now. A run whose status says it goes on is only live while a process holds the
  * workspace lock; otherwise it stopped (its tasks wait for a resume), whatever its status says.
  */
 function timingClock(state: RunState, repoRoot: string): TimingClock {
-  return { now: Date.now(), live: DRIVEN_STATUSES.has(state.status) && liveLockOwner(taskloomPaths(repoRoot).dir) !== undefined };
+  return { now: Date.now(), live: LIVE_RUN_STATUSES.has(state.status) && liveLockOwner(taskloomPaths(repoRoot).dir) !== undefined };
 }
 
 function formatTrace(r: TraceReport): string {

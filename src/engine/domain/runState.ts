@@ -29,6 +29,9 @@ export const RUN_STATUSES = [
 ] as const satisfies readonly (RunEndStatus | 'planning' | 'running' | 'integrating')[];
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
+/** Statuses of a run an engine is working on: without one driving it, the run stopped mid-way. */
+export const LIVE_RUN_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>(['planning', 'running', 'integrating']);
+
 export interface TransitionRecord {
   seq: number;
   at: string;

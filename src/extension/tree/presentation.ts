@@ -1,5 +1,5 @@
 import type { TranscriptLine } from '../../engine/domain/events';
-import type { RunStatus, TaskView, TranscriptRecord } from '../../engine/domain/runState';
+import { LIVE_RUN_STATUSES, type RunStatus, type TaskView, type TranscriptRecord } from '../../engine/domain/runState';
 import { allowedHumanActions } from '../../engine/domain/humanActions';
 import { isInterruptedStep, taskStateWords } from '../../engine/domain/stateWords';
 import type { TaskTimings } from '../../engine/domain/taskTimings';
@@ -61,14 +61,13 @@ export const PULL_REQUEST_LOOK: Record<'open' | 'merged' | 'closed' | 'needsYou'
   needsYou: { icon: 'git-pull-request', color: 'errorForeground' },
 };
 
-const LIVE_STATUSES: ReadonlySet<RunStatus> = new Set(['planning', 'running', 'integrating']);
 
 /**
  * A run's phase as the user sees it: a run whose status says it is working but that no
  * engine is working on (the window or the engine went away) is "stopped", and resumable.
  */
 export function runPhase(summary: RunListEntry, planTasks: number | undefined): keyof typeof RUN_LOOK {
-  if (summary.active || !LIVE_STATUSES.has(summary.status)) return summary.status;
+  if (summary.active || !LIVE_RUN_STATUSES.has(summary.status)) return summary.status;
   if (summary.status === 'planning') return (planTasks ?? 1) > 0 ? 'awaitingApproval' : 'stopped';
   return 'stopped';
 }

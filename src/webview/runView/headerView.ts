@@ -1,5 +1,5 @@
 // The run at a glance: goal, status, progress by state, cost and tokens, and why it stopped.
-import type { RunState } from '../../engine/domain/runState';
+import { LIVE_RUN_STATUSES, type RunState } from '../../engine/domain/runState';
 import { totalTokens } from '../../engine/domain/usage';
 import { pullRequestSummaries, pullRequestWords } from '../../engine/report/traceReport';
 import { actionAttrs } from './actions';
@@ -10,7 +10,6 @@ import { LEGEND_STATES, RUN_STATUS_LOOK, TASK_STATE_LOOK, toneClass } from './st
 import { displayText, oneLine } from './text';
 import { counted } from '../../engine/text/counted';
 
-const LIVE_STATUSES: ReadonlySet<RunState['status']> = new Set(['planning', 'running', 'integrating']);
 const INTERRUPTED_STATUS = { tone: 'yellow', label: 'stopped, interrupted' } as const;
 
 export class HeaderView {
@@ -20,7 +19,7 @@ export class HeaderView {
 
   render(state: RunState): void {
     const progress = runProgress(state);
-    const interrupted = !this.driven && LIVE_STATUSES.has(state.status);
+    const interrupted = !this.driven && LIVE_RUN_STATUSES.has(state.status);
     const status = interrupted ? INTERRUPTED_STATUS : RUN_STATUS_LOOK[state.status];
     const usage = state.usage.total;
     const stopped = interrupted

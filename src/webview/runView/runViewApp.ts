@@ -3,7 +3,7 @@
 // at most once per animation frame, and only for the tab in view (the others catch up when they are
 // opened). The first state is a first page (protocol/runViewPages.ts): a tab that needs what it
 // left out asks for it when it is shown.
-import type { RunState } from '../../engine/domain/runState';
+import { LIVE_RUN_STATUSES, type RunState } from '../../engine/domain/runState';
 import type { RunViewFocus, RunViewPersistedState, ToWebview } from '../../protocol/webviewMessages';
 import { listenForActions } from './actionListener';
 import { ControlsView, planAwaitingApproval } from './controlsView';
@@ -28,7 +28,6 @@ const TAB_LOOK: Record<Tab, { label: string; icon: string }> = {
 };
 /** Tabs drawn from the tasks' histories, which a first page leaves out. */
 const NEEDS_HISTORIES: ReadonlySet<Tab> = new Set(['timeline', 'transcript']);
-const ACTIVE_STATUSES: ReadonlySet<RunState['status']> = new Set(['planning', 'running', 'integrating']);
 /** While a run goes on, the timeline's open bars grow this often even without events. */
 const TIMELINE_TICK_MS = 2000;
 
@@ -254,7 +253,7 @@ export class RunViewApp {
 
   /** Working now: a live status and an engine driving it (a dead engine's run keeps its status until resumed). */
   private live(state: RunState): boolean {
-    return this.driven && ACTIVE_STATUSES.has(state.status);
+    return this.driven && LIVE_RUN_STATUSES.has(state.status);
   }
 
   private now(state: RunState): number {
