@@ -1,7 +1,15 @@
 import * as vscode from 'vscode';
 import type { RunsController } from '../runsController';
 import { attentionItems, type AttentionItem } from '../state/attention';
-import { plainText, runWhen, taskContextValue } from './presentation';
+import { plainText, runContextValue, runWhen, taskContextValue } from './presentation';
+
+/** A run's row here has the menus of its row in Runs (package.json matches the context value). */
+const RUN_ROW_CONTEXT: Record<Exclude<AttentionItem, { taskId: string }>['kind'], string> = {
+  planApproval: runContextValue('awaitingApproval', false),
+  stopped: runContextValue('stopped', false, true),
+  planFailed: runContextValue('failed', false),
+  paused: runContextValue('paused', false, true),
+};
 
 const ICONS: Record<AttentionItem['kind'], string> = {
   task: 'warning',
@@ -57,37 +65,17 @@ export class NeedsYouTreeProvider implements vscode.TreeDataProvider<AttentionIt
       .appendText(plainText(item.reason, 2000));
     tree.iconPath = new vscode.ThemeIcon(ICONS[item.kind], new vscode.ThemeColor(item.kind === 'task' ? 'errorForeground' : 'charts.yellow'));
     tree.id = `${item.kind}:${item.folder}:${item.runId}:${'taskId' in item ? item.taskId : ''}`;
-    switch (item.kind) {
-      case 'task': {
-        const task = this.controller.model.run(item.folder, item.runId)?.state?.tasks[item.taskId];
-        tree.contextValue = task ? taskContextValue(task) : 'task';
-        tree.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [item] };
-        break;
-      }
-      case 'planApproval':
-        tree.contextValue = 'run.awaitingApproval.awaitingApproval';
-        tree.command = { command: 'taskloom.reviewPlan', title: 'Review Plan', arguments: [item] };
-        break;
-      case 'stopped':
-        tree.contextValue = 'run.stopped.resumable';
-        tree.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [item] };
-        break;
-      case 'planFailed':
-        tree.contextValue = 'run.failed';
-        tree.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [item] };
-        break;
-      case 'paused':
-        tree.contextValue = 'run.paused.resumable';
-        tree.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [item] };
-        break;
-      case 'conflict': {
-        // The task's own context value: its Retry / Resolve by Hand / Continue / Skip actions.
-        const task = this.controller.model.run(item.folder, item.runId)?.state?.tasks[item.taskId];
-        tree.contextValue = task ? taskContextValue(task) : 'conflict';
-        tree.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [item] };
-        break;
-      }
+    if ('taskId' in item) {
+      // The task's own context value: the decisions its state allows (Retry, Resolve by Hand, Continue, Accept, Skip).
+      const task = this.controller.model.run(item.folder, item.runId)?.state?.tasks[item.taskId];
+      tree.contextValue = task ? taskContextValue(task) : item.kind;
+    } else {
+      tree.contextValue = RUN_ROW_CONTEXT[item.kind];
     }
+    tree.command =
+      item.kind === 'planApproval'
+        ? { command: 'taskloom.reviewPlan', title: 'Review Plan', arguments: [item] }
+        : { command: 'taskloom.showRun', title: 'Show Run', arguments: [item] };
     return tree;
   }
 
