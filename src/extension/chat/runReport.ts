@@ -1,13 +1,14 @@
 import type { RunState } from '../../engine/domain/runState';
-import { TASK_STATE_WORDS } from '../../engine/domain/stateWords';
+import { taskStateWords } from '../../engine/domain/stateWords';
 import { countTasks } from '../../engine/domain/taskCounts';
+import { counted } from '../../engine/text/counted';
 import type { RunListEntry } from '../../protocol/engineProtocol';
 import { attentionItems } from '../state/attention';
 import { formatCost, formatTokens, phaseWords, plainText, runPhase } from '../tree/presentation';
 
 /**
  * A run's state as Markdown for a language model or the chat: where the run is, each task in
- * the one vocabulary of task states, and what waits for you. Agent text is shown as plain text.
+ * the one vocabulary of task states (a step no engine runs is interrupted, as in the tree), and what waits for you. Agent text is shown as plain text.
  */
 export function runReport(folder: string, summary: RunListEntry, state: RunState): string {
   const counts = countTasks(state);
@@ -21,7 +22,7 @@ export function runReport(folder: string, summary: RunListEntry, state: RunState
     '| --- | --- | --- | --- |',
     ...state.taskOrder.map((id) => {
       const task = state.tasks[id]!;
-      return `| \`${id}\` | ${cell(task.title)} | ${TASK_STATE_WORDS[task.state]} | ${cell(task.lastReason)} |`;
+      return `| \`${id}\` | ${cell(task.title)} | ${taskStateWords(task.state, summary.active)} | ${cell(task.lastReason)} |`;
     }),
   ];
   const waiting = attentionItems(folder, summary, state);
@@ -32,7 +33,7 @@ export function runReport(folder: string, summary: RunListEntry, state: RunState
 /** The drafted plan as Markdown: tasks in order with what they build on. */
 export function planReport(state: RunState): string {
   return [
-    `**Plan for** ${plainText(state.goal, 300)} (${state.plan.tasks.length} tasks)`,
+    `**Plan for** ${plainText(state.goal, 300)} (${counted(state.plan.tasks.length, 'task')})`,
     '',
     ...state.plan.tasks.map(
       (t, i) => `${i + 1}. \`${t.id}\` ${plainText(t.title, 200)}${t.dependsOn.length ? ` — after ${t.dependsOn.map((d) => `\`${d}\``).join(', ')}` : ''}`,
