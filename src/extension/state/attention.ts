@@ -1,8 +1,8 @@
 import type { RunState } from '../../engine/domain/runState';
 import { isWaitingForHuman } from '../../engine/domain/taskStates';
-import { resumeOutlook } from '../../engine/domain/resumeOutlook';
 import type { RunListEntry } from '../../protocol/engineProtocol';
 import { runPhase } from '../tree/presentation';
+import { isResumable } from './resumable';
 import { counted } from '../../engine/text/counted';
 
 /** Something only the human can move on: one row of the Needs You view. */
@@ -31,7 +31,7 @@ export function attentionItems(folder: string, summary: RunListEntry, state: Run
   const phase = runPhase(summary, state.plan.tasks.length);
   if (state.status === 'paused') {
     items.push({ ...base, kind: 'paused', label: `Run paused: ${state.goal}`, reason: state.pausedReason ?? 'paused' });
-  } else if (phase === 'stopped' && resumeOutlook(state).kind === 'works') {
+  } else if (phase === 'stopped' && isResumable({ folder, summary, state })) {
     items.push({ ...base, kind: 'stopped', label: `Run stopped: ${state.goal}`, reason: `at ${summary.done} of ${summary.total} tasks; Resume goes on where it stopped` });
   } else if (state.status === 'failed' && state.plan.tasks.length === 0) {
     items.push({ ...base, kind: 'planFailed', label: `Planning failed: ${state.goal}`, reason: state.finishedSummary ?? 'the planner gave no plan' });
