@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
-import type { CriticFindingDto } from '../protocol/engineProtocol';
 import type { FileFinding } from '../engine/report/criticFindings';
 import type { RunsController } from './runsController';
 import { branchFileUri } from './documents/branchFileDocuments';
 import { openFindingsOf, waitsForYou } from './openFindings';
 
-const SEVERITY: Record<CriticFindingDto['severity'], vscode.DiagnosticSeverity> = {
+const SEVERITY: Record<FileFinding['severity'], vscode.DiagnosticSeverity> = {
   blocker: vscode.DiagnosticSeverity.Error,
   major: vscode.DiagnosticSeverity.Warning,
   minor: vscode.DiagnosticSeverity.Information,

@@ -323,30 +323,6 @@ export namespace EventsNotification {
   export const type = new NotificationType<EventsParams>(method);
 }
 
-export interface CriticFindingDto {
-  taskId: string;
-  /** The decision (ledger entry) the finding belongs to. */
-  seq: number;
-  /** Relative to the repository root. */
-  file: string;
-  line?: number;
-  severity: 'blocker' | 'major' | 'minor' | 'nit';
-  category: string;
-  message: string;
-  blocking: boolean;
-}
-export interface FindingsParams {
-  folder: string;
-  runId: string;
-  /** Replaces every finding of the run the client holds. */
-  findings: CriticFindingDto[];
-}
-/** The run's current critic findings on files, for the Problems panel. */
-export namespace FindingsNotification {
-  export const method = 'taskloom/findings';
-  export const type = new NotificationType<FindingsParams>(method);
-}
-
 export interface ActivityParams {
   folder: string;
   runId: string;

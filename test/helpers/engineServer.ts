@@ -15,9 +15,7 @@ import type { RunEvent } from '../../src/engine/domain/events';
 import {
   ActivityNotification,
   EventsNotification,
-  FindingsNotification,
   type ActivityParams,
-  type FindingsParams,
 } from '../../src/protocol/engineProtocol';
 
 export const ENGINE_SERVER = join(__dirname, '..', '..', 'dist', 'engine-server.js');
@@ -29,7 +27,6 @@ export const ENGINE_SERVER = join(__dirname, '..', '..', 'dist', 'engine-server.
 export class EngineServerProcess {
   /** Events received, per run, in arrival order. */
   readonly events = new Map<string, RunEvent[]>();
-  readonly findings: FindingsParams[] = [];
   readonly activity: ActivityParams[] = [];
   stderr = '';
   /** The server's log lines (window/logMessage), with their level: 1 error, 2 warning, 3 info, 4 log. */
@@ -55,10 +52,6 @@ export class EngineServerProcess {
       const list = server.events.get(params.runId) ?? [];
       list.push(...params.events);
       server.events.set(params.runId, list);
-      server.wake();
-    });
-    connection.onNotification(FindingsNotification.type, (params) => {
-      server.findings.push(params);
       server.wake();
     });
     connection.onNotification(ActivityNotification.type, (params) => {

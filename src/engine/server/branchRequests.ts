@@ -41,7 +41,6 @@ export async function discardRun(hosts: WorkspaceHosts, output: ServerOutput, pa
     const runId = checkedRunId(params.runId);
     host.assertIdle(runId);
     const removed = await discardRunFor(engine, engine.session(runId), params.force === true);
-    output.findings({ folder: params.folder, runId, findings: [] });
     output.log(`Discarded run ${runId}: ${counted(removed.worktrees.length, 'worktree')}, ${counted(removed.branches.length, 'branch', 'branches')} removed`);
   });
 }

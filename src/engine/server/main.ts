@@ -15,7 +15,6 @@ import {
   DoctorRequest,
   EventsNotification,
   FileAtCommitRequest,
-  FindingsNotification,
   GetRunRequest,
   ListRunsRequest,
   RejectPlanRequest,
@@ -49,7 +48,6 @@ const serverLog = new ServerLog();
 const sent = (method: string) => (error: unknown) => serverLog.error(`Could not send ${method}: ${String(error)}`);
 const output: ServerOutput = {
   events: (params) => void connection.sendNotification(EventsNotification.type, params).catch(sent(EventsNotification.method)),
-  findings: (params) => void connection.sendNotification(FindingsNotification.type, params).catch(sent(FindingsNotification.method)),
   activity: (params) => void connection.sendNotification(ActivityNotification.type, params).catch(sent(ActivityNotification.method)),
   log: serverLog.info,
 };

@@ -13,10 +13,8 @@ import type { NotificationType, RequestType } from 'vscode-languageserver-protoc
 import {
   ActivityNotification,
   EventsNotification,
-  FindingsNotification,
   type ActivityParams,
   type EventsParams,
-  type FindingsParams,
 } from '../../protocol/engineProtocol';
 import { log } from '../logger';
 
@@ -36,11 +34,9 @@ export class EngineClient implements vscode.Disposable {
   /** The language client's own policy, made with the client (it needs the client to exist). */
   private defaultHandler: ErrorHandler | undefined;
   private readonly eventsEmitter = new vscode.EventEmitter<EventsParams>();
-  private readonly findingsEmitter = new vscode.EventEmitter<FindingsParams>();
   private readonly activityEmitter = new vscode.EventEmitter<ActivityParams>();
   private readonly restartEmitter = new vscode.EventEmitter<void>();
   readonly onEvents = this.eventsEmitter.event;
-  readonly onFindings = this.findingsEmitter.event;
   readonly onActivity = this.activityEmitter.event;
   /** The engine came back after a crash (not fired on the first start). */
   readonly onDidRestart = this.restartEmitter.event;
@@ -84,7 +80,6 @@ export class EngineClient implements vscode.Disposable {
     const client = new LanguageClient('taskloom.engine', 'Taskloom Engine', serverOptions, clientOptions);
     this.defaultHandler = client.createDefaultErrorHandler(MAX_RESTARTS);
     this.listen(client, EventsNotification.type, this.eventsEmitter);
-    this.listen(client, FindingsNotification.type, this.findingsEmitter);
     this.listen(client, ActivityNotification.type, this.activityEmitter);
     let firstStart = true;
     client.onDidChangeState(({ newState }) => {
@@ -144,7 +139,6 @@ export class EngineClient implements vscode.Disposable {
 
   async dispose(): Promise<void> {
     this.eventsEmitter.dispose();
-    this.findingsEmitter.dispose();
     this.activityEmitter.dispose();
     this.restartEmitter.dispose();
     this.stopEmitter.dispose();
