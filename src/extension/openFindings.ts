@@ -1,10 +1,7 @@
-import type { RunState, TaskView } from '../engine/domain/runState';
+import { isRunOver, type RunState, type TaskView } from '../engine/domain/runState';
 import type { TaskEvent } from '../engine/domain/taskStates';
 import { isInFlight, isWaitingForHuman } from '../engine/domain/taskStates';
 import { criticFindingsOf, type FileFinding } from '../engine/report/criticFindings';
-
-/** A run that is over has nothing left for its findings to ask of anyone. */
-const FINISHED_RUNS: ReadonlySet<RunState['status']> = new Set(['completed', 'cancelled']);
 
 /** A person's decision on a task: whatever the critic said before it is settled. */
 const DECISIONS: ReadonlySet<TaskEvent> = new Set(['HUMAN_RETRY', 'HUMAN_ACCEPTED', 'HUMAN_SKIPPED', 'HAND_RESOLVED']);
@@ -15,7 +12,8 @@ const DECISIONS: ReadonlySet<TaskEvent> = new Set(['HUMAN_RETRY', 'HUMAN_ACCEPTE
  * A retried task starts over, an accepted one is green, a skipped or merged one is done.
  */
 export function openFindingsOf(state: RunState): FileFinding[] {
-  if (FINISHED_RUNS.has(state.status)) return [];
+  // A run that is over has nothing left for its findings to ask of anyone.
+  if (isRunOver(state.status)) return [];
   return criticFindingsOf(state).filter((finding) => {
     const task = state.tasks[finding.taskId];
     return task !== undefined && heldByReview(task) && !decidedSince(task, finding.seq);

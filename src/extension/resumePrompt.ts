@@ -6,6 +6,7 @@ import type { RunEntry } from './state/runsModel';
 import { counted } from '../engine/text/counted';
 import { resumeMessage } from './resumeMessage';
 import { plainText, runPhase } from './tree/presentation';
+import { isRunOver } from '../engine/domain/runState';
 
 /** How long to wait for the previous window's engine to let go of the workspace after a reload. */
 const PREVIOUS_ENGINE_GRACE_MS = 8_000;
@@ -28,7 +29,7 @@ export async function promptToResume(services: Services): Promise<void> {
       log.info(`${folder}: ${listed.drivenElsewhere}; not offering to resume here.`);
       continue;
     }
-    const entry = controller.model.runs(folder).find((e) => e.summary.status !== 'completed' && e.summary.status !== 'cancelled');
+    const entry = controller.model.runs(folder).find((e) => !isRunOver(e.summary.status));
     if (!entry) continue;
     void offer(services, entry);
   }

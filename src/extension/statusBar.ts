@@ -6,6 +6,7 @@ import type { RunsController } from './runsController';
 const ENGINE_RESTART_GRACE_MS = 5_000;
 import type { RunEntry } from './state/runsModel';
 import { formatCost, phaseWords, plainText, RUN_LOOK, runPhase } from './tree/presentation';
+import { isRunOver } from '../engine/domain/runState';
 
 /**
  * The status bar item: the run being driven (or else the newest unfinished one) as
@@ -43,7 +44,7 @@ export class RunStatusBar implements vscode.Disposable {
 
   private current(): RunEntry | undefined {
     const runs = this.controller.model.allRuns();
-    return runs.find((e) => e.summary.active) ?? runs.find((e) => e.summary.status !== 'completed' && e.summary.status !== 'cancelled');
+    return runs.find((e) => e.summary.active) ?? runs.find((e) => !isRunOver(e.summary.status));
   }
 
   update(): void {

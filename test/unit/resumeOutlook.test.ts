@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { Plan } from '../../src/engine/domain/plan';
 import { foldEvents } from '../../src/engine/domain/projection';
 import { resumeOutlook } from '../../src/engine/domain/resumeOutlook';
+import { isRunOver } from '../../src/engine/domain/runState';
 import { EventBuilder } from '../helpers/eventBuilder';
 
 const plan: Plan = {
@@ -32,6 +33,23 @@ describe('resumeOutlook: Resume is offered only where it would work', () => {
     b.move('a', 'BUILD_STARTED', 'AGENT_FAILED').move('b', 'DEPENDENCY_FAILED');
     b.move('c', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'CRITIC_GREEN', 'MERGE_STARTED', 'MERGE_VERIFIED');
     assert.deepEqual(resumeOutlook(foldEvents(b.events)!), { kind: 'waitsForYou', tasks: 1 });
+  });
+
+  it('a run that failed on an engine error mid-build resumes, so it is not over (gc keeps its worktrees)', () => {
+    const b = new EventBuilder('r', plan);
+    b.move('a', 'BUILD_STARTED');
+    b.add({ type: 'run_finished', status: 'failed', summary: 'engine error: boom' });
+    const state = foldEvents(b.events)!;
+    assert.equal(state.status, 'failed');
+    assert.equal(resumeOutlook(state).kind, 'works');
+    assert.equal(isRunOver(state.status), false);
+  });
+
+  it('a completed or cancelled run is over', () => {
+    assert.deepEqual(
+      (['completed', 'cancelled', 'needs_human', 'paused', 'failed'] as const).map(isRunOver),
+      [true, true, false, false, false],
+    );
   });
 
   it('a run with no plan has nothing to resume', () => {

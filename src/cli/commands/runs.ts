@@ -4,6 +4,7 @@ import { EXIT } from '../cliErrors';
 import { dim, formatBytes, table, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
 import { counted } from '../../engine/text/counted';
+import { isRunOver } from '../../engine/domain/runState';
 
 export async function runsCommand(argv: string[]): Promise<number> {
   const { values, cwd } = parseCommandArgs(argv, { json: { type: 'boolean' } });
@@ -31,7 +32,7 @@ export async function runsCommand(argv: string[]): Promise<number> {
       const rows = [['run', 'status', 'updated', 'events', 'disk', 'goal']];
       for (const r of runs) rows.push([r.runId, r.status, r.updatedAt.replace('T', ' ').slice(0, 19), String(r.lastSeq), r.diskBytes ? formatBytes(r.diskBytes) : '-', oneLine(r.goal, 80)]);
       const total = runs.reduce((sum, r) => sum + r.diskBytes, 0);
-      const finished = runs.filter((r) => r.diskBytes > 0 && ['completed', 'cancelled', 'failed'].includes(r.status));
+      const finished = runs.filter((r) => r.diskBytes > 0 && isRunOver(r.status));
       const hint = finished.length ? `; finished runs hold ${formatBytes(finished.reduce((s, r) => s + r.diskBytes, 0))}, \`taskloom gc\` frees what is safe to` : '';
       process.stdout.write(`${table(rows)}\n${dim(`${counted(runs.length, 'run')}, worktrees on disk: ${formatBytes(total)}${hint}`)}\n`);
     }

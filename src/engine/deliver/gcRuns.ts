@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isOpenAsSeen } from '../domain/pullRequestStatus';
-import type { RunState, RunStatus } from '../domain/runState';
+import { isRunOver, type RunState, type RunStatus } from '../domain/runState';
 import type { TaskloomEngine } from '../run/engine';
 import { actorSnapshotRefPrefix } from '../workspace/actorSnapshot';
 import { measureDiskUsage } from '../workspace/diskUsage';
@@ -8,9 +8,6 @@ import { createGit } from '../workspace/git';
 import { isInside, listWorktrees } from '../workspace/worktreeOps';
 import { WorktreeManager } from '../workspace/worktreeManager';
 import { unpublishedWork } from './discardRun';
-
-/** Runs that nothing will drive again: what they left in the repository is only taking space. */
-const FINISHED: readonly RunStatus[] = ['completed', 'cancelled', 'failed'];
 
 /** What one finished run still holds in the repository. */
 export interface RunLeftovers {
@@ -51,9 +48,10 @@ export async function gcRuns(engine: TaskloomEngine, options: { dryRun: boolean 
   // `git worktree prune` says what it removes on stderr only).
   outcome.staleEntries = registered.filter((e) => e.prunable).length;
   for (const entry of engine.store.listRuns()) {
-    if (!FINISHED.includes(entry.status)) continue;
+    // A run that is over: what it left in the repository is only taking space.
+    if (!isRunOver(entry.status)) continue;
     const { state } = engine.store.loadRun(entry.runId);
-    if (!FINISHED.includes(state.status)) continue;
+    if (!isRunOver(state.status)) continue;
     const manager = new WorktreeManager(engine.repo, state.runId, state.config.worktree?.root);
     const left = await leftovers(engine, state, manager, registered);
     if (left.worktrees + left.branches + left.snapshotRefs === 0 && left.bytes === 0) continue;

@@ -32,6 +32,14 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 /** Statuses of a run an engine is working on: without one driving it, the run stopped mid-way. */
 export const LIVE_RUN_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>(['planning', 'running', 'integrating']);
 
+/**
+ * Statuses of a run that is over: nothing will drive it again. Every other run is unfinished —
+ * Resume, Plan Again or a decision can still take it on (a run that failed on an engine error
+ * resumes), so `gc` leaves what it holds and "Resume last run" considers it.
+ */
+const OVER_RUN_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>(['completed', 'cancelled']);
+export const isRunOver = (status: RunStatus): boolean => OVER_RUN_STATUSES.has(status);
+
 export interface TransitionRecord {
   seq: number;
   at: string;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { EVENT_SCHEMA_VERSION, type RunEvent, type RunEventBody } from '../domain/events';
 import { applyEvent } from '../domain/projection';
-import type { RunState } from '../domain/runState';
+import { isRunOver, type RunState } from '../domain/runState';
 import { derivedFilesUpToDate, writeDerivedFiles } from './derivedFiles';
 import { redactEventBody, redactorFor, type Redactor } from '../gate/redactSecrets';
 import { stripTerminalControls } from '../text/terminalText';
@@ -266,7 +266,7 @@ export class RunStore {
 
   /** The newest run that is not completed or cancelled: what "Resume last run" offers. */
   latestUnfinishedRunId(): string | undefined {
-    return this.listRuns().find((run) => run.status !== 'completed' && run.status !== 'cancelled')?.runId;
+    return this.listRuns().find((run) => !isRunOver(run.status))?.runId;
   }
 
   /**

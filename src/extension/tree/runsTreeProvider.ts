@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AttemptRecord, RunState, TaskView, TransitionRecord } from '../../engine/domain/runState';
+import { isRunOver, type AttemptRecord, type RunState, type TaskView, type TransitionRecord } from '../../engine/domain/runState';
 import type { RunsController } from '../runsController';
 import type { ModelChange, RunEntry } from '../state/runsModel';
 import { isResumable } from '../state/resumable';
@@ -381,7 +381,7 @@ function runTooltip(entry: RunEntry, phase: string): vscode.MarkdownString {
   tip.appendMarkdown('**').appendText(plainText(summary.goal || summary.runId)).appendMarkdown('**\n\n');
   tip.appendText(`${summary.runId} — ${phase}, ${summary.done} of ${summary.total} tasks done`);
   if (summary.diskBytes !== undefined) {
-    const gc = summary.diskBytes > 0 && ['completed', 'cancelled', 'failed'].includes(summary.status) ? ' (`taskloom gc` frees it)' : '';
+    const gc = summary.diskBytes > 0 && isRunOver(summary.status) ? ' (`taskloom gc` frees it)' : '';
     tip.appendMarkdown('\n\n').appendText(`Worktrees on disk: ${formatBytes(summary.diskBytes)}${gc}`);
   }
   if (state) appendStateLines(tip, state);
