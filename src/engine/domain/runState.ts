@@ -33,9 +33,9 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 export const LIVE_RUN_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>(['planning', 'running', 'integrating']);
 
 /**
- * Statuses of a run that is over: nothing will drive it again. Every other run is unfinished —
- * Resume, Plan Again or a decision can still take it on (a run that failed on an engine error
- * resumes), so `gc` leaves what it holds and "Resume last run" considers it.
+ * Statuses of a run that is over: completed, or cancelled by a person (who may still resume it by
+ * name). Every other run is unfinished — Resume, Plan Again or a decision takes it on (a run that
+ * failed on an engine error resumes), so "Resume last run" considers it and `gc` leaves what it holds.
  */
 const OVER_RUN_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>(['completed', 'cancelled']);
 export const isRunOver = (status: RunStatus): boolean => OVER_RUN_STATUSES.has(status);
