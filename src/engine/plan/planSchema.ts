@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Plan } from '../domain/plan';
+import { ID_MAX_LENGTH, idPattern, isSafeId } from '../domain/ids';
 import { AGENT_KINDS, type AgentKind } from '../domain/runConfig';
 import { stripTerminalControls } from '../text/terminalText';
 
@@ -7,8 +8,7 @@ import { stripTerminalControls } from '../text/terminalText';
  * A task id becomes part of a git branch (`taskloom/<run>/<task>`) and of a worktree folder,
  * so it must be safe for both on every platform and in every shell.
  */
-export const TASK_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,47}$/i;
-export const TASK_ID_MAX_LENGTH = 48;
+const TASK_ID_MAX_LENGTH = ID_MAX_LENGTH.task;
 /** `integration` is the run's own branch, so no task may take its name. */
 export const RESERVED_TASK_IDS: readonly string[] = ['integration'];
 /** Names Windows will not create as a file or folder, with or without an extension. */
@@ -58,8 +58,8 @@ export function taskIdProblems(id: string): string[] {
   else if (id.endsWith('.')) problems.push('ends with "."');
   if (RESERVED_TASK_IDS.includes(id.toLowerCase())) problems.push('is reserved for the run\'s integration branch');
   if (WINDOWS_DEVICE_NAME.test(id)) problems.push('is a device name Windows cannot use as a folder');
-  // The checks above name the reason; the pattern is the contract, so it has the last word.
-  if (problems.length === 0 && !TASK_ID_PATTERN.test(id)) problems.push(`does not match ${TASK_ID_PATTERN}`);
+  // The checks above name the reason; the id rule is the contract, so it has the last word.
+  if (problems.length === 0 && !isSafeId(id, 'task')) problems.push(`does not match ${idPattern('task')}`);
   return problems;
 }
 
@@ -101,7 +101,7 @@ export const TaskIdSchema = text(Number.MAX_SAFE_INTEGER, false)
   // What the JSON schema says instead of the refinement above: the same pattern, without the `i` flag JSON schema lacks.
   .meta({
     description: 'Short id, part of the task\'s branch and worktree folder: letters, digits, ".", "_" and "-", starting with a letter or digit.',
-    pattern: TASK_ID_PATTERN.source.replaceAll('a-z', 'a-zA-Z'),
+    pattern: idPattern('task').source,
     maxLength: TASK_ID_MAX_LENGTH,
   });
 

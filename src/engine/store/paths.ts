@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { ID_MAX_LENGTH, isSafeId } from '../domain/ids';
 
 /** Where everything of one workspace lives on disk, under `<repoRoot>/.taskloom/`. */
 export interface TaskloomPaths {
@@ -31,13 +32,11 @@ export function runPaths(runsDir: string, runId: string): RunPaths {
   };
 }
 
-const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-
-export const isValidRunId = (runId: string): boolean => RUN_ID.test(runId) && !runId.includes('..');
+export const isValidRunId = (runId: string): boolean => isSafeId(runId, 'run');
 
 /** A run id becomes a directory name, so anything that could step outside `runs/` is refused. */
 export function assertValidRunId(runId: string): void {
   if (!isValidRunId(runId)) {
-    throw new Error(`Invalid run id ${JSON.stringify(runId)}: use letters, digits, ".", "_" and "-" (at most 128)`);
+    throw new Error(`Invalid run id ${JSON.stringify(runId)}: use letters, digits, ".", "_" and "-" (at most ${ID_MAX_LENGTH.run})`);
   }
 }

@@ -3,6 +3,7 @@ import { copyFile, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
+import { ID_MAX_LENGTH, isSafeId, type IdKind } from '../domain/ids';
 import { deleteActorSnapshotRefs } from './actorSnapshot';
 import { WorkspaceError } from './errors';
 import type { CommitIdentity } from './commitIdentity';
@@ -61,9 +62,6 @@ export interface CleanupResult {
 
 export const INTEGRATION_NAME = '@integration';
 
-/** Ids end up in branch names and paths, so only plain names are allowed. */
-const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-
 const FULL_HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 /** In a parked worktree's git directory: which task it last served (recorded as recycledFrom). */
@@ -91,7 +89,7 @@ export class WorktreeManager {
     /** The run's worktree root (RunConfig.worktree.root); absent: inside the repository. */
     root?: string,
   ) {
-    assertSafeId(runId, 'run id');
+    assertSafeId(runId, 'run');
     this.worktreeDir = runWorktreeDir(repo.root, runId, root);
     this.integrationBranch = `taskloom/${runId}/integration`;
     this.repoRoot = repo.root;
@@ -99,12 +97,12 @@ export class WorktreeManager {
   }
 
   taskBranch(taskId: string): string {
-    assertSafeId(taskId, 'task id');
+    assertSafeId(taskId, 'task');
     return `taskloom/${this.runId}/${taskId}`;
   }
 
   taskPath(taskId: string): string {
-    assertSafeId(taskId, 'task id');
+    assertSafeId(taskId, 'task');
     return join(this.worktreeDir, taskId);
   }
 
@@ -442,7 +440,7 @@ export class WorktreeManager {
     integration: string | null,
     isGreen: boolean,
   ): Promise<string | null> {
-    if (!SAFE_ID.test(taskId)) return 'not a Taskloom task worktree';
+    if (!isSafeId(taskId, 'task')) return 'not a Taskloom task worktree';
     // The worktree's HEAD is its branch tip (or the commit checked out when detached).
     const tip = entry.head;
     if (!tip) return 'no commit checked out';
@@ -464,11 +462,11 @@ export class WorktreeManager {
   }
 }
 
-function assertSafeId(id: string, what: string): void {
-  if (!SAFE_ID.test(id) || id.includes('..') || id.endsWith('.lock')) {
+function assertSafeId(id: string, kind: IdKind): void {
+  if (!isSafeId(id, kind)) {
     throw new WorkspaceError(
-      `Invalid ${what} "${id}"`,
-      'Ids may use letters, digits, ".", "_" and "-" (starting with a letter or digit), as they become branch names.',
+      `Invalid ${kind} id "${id}"`,
+      `Ids may use letters, digits, ".", "_" and "-" (starting with a letter or digit, at most ${ID_MAX_LENGTH[kind]}), as they become branch names.`,
     );
   }
 }
