@@ -5,6 +5,7 @@ import { dim, formatBytes, table, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
 import { counted } from '../../engine/text/counted';
 import { isRunOver } from '../../engine/domain/runState';
+import { oneLine } from '../../engine/text/clip';
 
 export async function runsCommand(argv: string[]): Promise<number> {
   const { values, cwd } = parseCommandArgs(argv, { json: { type: 'boolean' } });
@@ -42,8 +43,3 @@ export async function runsCommand(argv: string[]): Promise<number> {
   }
 }
 
-/** A goal in a table cell: one line, cut short. */
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}

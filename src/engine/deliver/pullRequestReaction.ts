@@ -16,7 +16,7 @@ import { callAgent, describeFailure } from '../run/agentCall';
 import { runProjectGate } from '../run/projectGate';
 import type { RunSession } from '../run/runSession';
 import { agentLabel } from '../run/taskCommits';
-import { clip } from '../text/clip';
+import { clipMiddle } from '../text/clip';
 import { commitMessage } from '../workspace/commitMessage';
 import { leftoverConflictMarkers } from '../workspace/conflictMarkers';
 import { WorkspaceError } from '../workspace/errors';
@@ -150,10 +150,10 @@ async function mergeBase(ctx: WatchContext, pr: PullRequestRecord, reaction: Pul
       prompt: resolvePrompt({
         goal: session.state.goal,
         task: conflictTask(pr.number, pr.head, pr.base, session.state.goal),
-        files: files.map((file) => ({ path: file, text: clip(readTextOrReason(join(path, file)), FILE_LIMIT) })),
-        ours: clip(sides.ours, DIFF_LIMIT),
+        files: files.map((file) => ({ path: file, text: clipMiddle(readTextOrReason(join(path, file)), FILE_LIMIT) })),
+        ours: clipMiddle(sides.ours, DIFF_LIMIT),
         theirs: [],
-        theirsDiff: clip(sides.theirs, DIFF_LIMIT),
+        theirsDiff: clipMiddle(sides.theirs, DIFF_LIMIT),
       }),
       cwd: path,
       access: 'workspace-write',
@@ -228,7 +228,7 @@ async function fixLoop(
       purpose: 'fix',
       taskId: group.taskId,
       attempt: reviews,
-      prompt: criticPrompt(group.task, clip(diff, DIFF_LIMIT), lastGate),
+      prompt: criticPrompt(group.task, clipMiddle(diff, DIFF_LIMIT), lastGate),
       cwd: path,
       access: 'read-only',
       outputSchema: CRITIC_VERDICT_JSON_SCHEMA,

@@ -1,6 +1,6 @@
 import type { PlanTask } from '../domain/plan';
 import type { CheckResult, Review, ReviewComment } from '../forge/forge';
-import { clip } from '../text/clip';
+import { clipMiddle } from '../text/clip';
 
 /** What an agent is shown of one check's output, at most. */
 const CHECK_OUTPUT_LIMIT = 12_000;
@@ -71,7 +71,7 @@ function describeCheck(check: CheckResult): string {
   const more = check.annotations.length > ANNOTATION_LIMIT ? [`- … and ${check.annotations.length - ANNOTATION_LIMIT} more`] : [];
   return [
     `Check "${check.name}" failed${check.url ? ` (${check.url})` : ''}.`,
-    check.output.trim() ? `Its output:\n\`\`\`\n${clip(check.output.trim(), CHECK_OUTPUT_LIMIT)}\n\`\`\`` : '',
+    check.output.trim() ? `Its output:\n\`\`\`\n${clipMiddle(check.output.trim(), CHECK_OUTPUT_LIMIT)}\n\`\`\`` : '',
     notes.length ? `Its annotations:\n${[...notes, ...more].join('\n')}` : '',
   ]
     .filter(Boolean)

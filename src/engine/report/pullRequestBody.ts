@@ -1,14 +1,14 @@
 import type { RunState } from '../domain/runState';
 import { TASK_STATE_WORDS } from '../domain/stateWords';
 import { counted } from '../text/counted';
+import { clipEnd } from '../text/clip';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
 const money = (usd: number): string => (usd === 0 ? '$0' : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`);
 
 /** The pull request's title: the run's goal, on one line. */
 export function pullRequestTitle(state: RunState): string {
-  const line = state.goal.split('\n')[0]!.trim();
-  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+  return clipEnd(state.goal.split('\n')[0]!.trim(), 120);
 }
 
 /** The pull request's description, from the ledger: the plan, each task (state, attempts, cost), the integration gate. */

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { PlanTask } from '../domain/plan';
 import { resolvePrompt } from '../loop/resolutionPrompts';
-import { clip } from '../text/clip';
+import { clipMiddle } from '../text/clip';
 import { readTextOrReason } from '../workspace/readTextOrReason';
 import { actorSnapshotRef, snapshotWorktree } from '../workspace/actorSnapshot';
 import { callAgent } from './agentCall';
@@ -36,10 +36,10 @@ export async function resolveStep(ctx: RunContext, task: PlanTask, path: string)
   const prompt = resolvePrompt({
     goal: session.state.goal,
     task,
-    files: resolution.files.map((file) => ({ path: file, text: clip(readTextOrReason(join(path, file)), FILE_LIMIT) })),
-    ours: clip(sides.ours, DIFF_LIMIT),
+    files: resolution.files.map((file) => ({ path: file, text: clipMiddle(readTextOrReason(join(path, file)), FILE_LIMIT) })),
+    ours: clipMiddle(sides.ours, DIFF_LIMIT),
     theirs: theirTasks,
-    theirsDiff: clip(sides.theirs, DIFF_LIMIT),
+    theirsDiff: clipMiddle(sides.theirs, DIFF_LIMIT),
     ...(view.humanNote ? { humanNote: view.humanNote } : {}),
   });
   const result = await callAgent(ctx, {

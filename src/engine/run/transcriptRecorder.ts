@@ -1,6 +1,7 @@
 import { sep } from 'node:path';
 import type { RunnerActivity, RunnerInput } from '../agents/runner';
 import type { RunEvent, RunEventBody, TranscriptLine } from '../domain/events';
+import { oneLine } from '../text/clip';
 
 /**
  * How much of a call's transcript the log keeps, and how often it is written. A real agent
@@ -199,9 +200,7 @@ export class TranscriptRecorder {
  * left out of paths (`/…/worktrees/run/task/src/a.ts` reads `src/a.ts`).
  */
 export function transcriptLine(activity: RunnerActivity, cwd: string | undefined, ms: number, maxChars: number): TranscriptLine {
-  let text = relativeToCwd(activity.message, cwd).replace(/\s+/g, ' ').trim();
-  if (text.length > maxChars) text = `${text.slice(0, maxChars - 1)}…`;
-  return { kind: activity.kind, text, ms: Math.max(0, Math.round(ms)) };
+  return { kind: activity.kind, text: oneLine(relativeToCwd(activity.message, cwd), maxChars), ms: Math.max(0, Math.round(ms)) };
 }
 
 /** `text` with the paths under `cwd` written relative to it (agents print absolute ones). */

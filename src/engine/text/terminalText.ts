@@ -1,3 +1,5 @@
+import { oneLine } from './clip';
+
 // Text from agents and tools (plans, findings, summaries, gate output) is untrusted: it may carry
 // escape sequences that recolour, move the cursor, retitle or hyperlink a terminal, and control
 // or bidi characters that make it read differently from what it is. Every view strips them with
@@ -17,3 +19,6 @@ export function stripTerminalControls(text: string): string {
   if (!HAS_CONTROL.test(text)) return text;
   return text.replace(ESCAPES, '').replace(/\r\n?/g, '\n').replace(CONTROLS, '');
 }
+
+/** Untrusted text as one line of a label or summary: no escapes or controls, whitespace collapsed, cut at `max`. */
+export const displayLine = (text: string, max = Infinity): string => oneLine(stripTerminalControls(text), max);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { clipEnd } from '../../engine/text/clip';
 import { reviewPlan } from '../commands/planCommands';
 import { approveAndDrive, planGoal } from '../commands/startGoal';
 import type { Services } from '../services';
@@ -94,5 +95,5 @@ function requireFolder(services: Services, given: string | undefined): string {
   throw new Error(`Say which workspace folder (the "folder" input): ${folders.join(', ')}${given ? ` (not ${given})` : ''}.`);
 }
 
-const short = (goal: string): string => (goal.length > 80 ? `${goal.slice(0, 79)}…` : goal);
+const short = (goal: string): string => clipEnd(goal, 80);
 const text = (value: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(value)]);

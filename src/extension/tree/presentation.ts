@@ -6,7 +6,7 @@ import type { TaskTimings } from '../../engine/domain/taskTimings';
 import type { TaskState } from '../../engine/domain/taskStates';
 import { totalTokens, type TokenUsage } from '../../engine/domain/usage';
 import type { RunListEntry } from '../../protocol/engineProtocol';
-import { stripTerminalControls } from '../../engine/text/terminalText';
+import { displayLine } from '../../engine/text/terminalText';
 
 /** A codicon id and a theme colour id: how a state looks in the tree and the status bar. */
 export interface Look {
@@ -148,7 +148,4 @@ export const transcriptLineWords = (line: TranscriptLine, max = 300): string =>
   `${plainText(line.text, max)}${line.n && line.n > 1 ? ` ×${line.n}` : ''}`;
 
 /** Agent text made safe for a one-line label: no terminal escapes or control characters, bounded length. */
-export function plainText(text: string, max = 300): string {
-  const clean = stripTerminalControls(text).replace(/\s+/g, ' ').trim();
-  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
-}
+export const plainText = (text: string, max = 300): string => displayLine(text, max);

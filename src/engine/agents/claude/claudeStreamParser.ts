@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RunnerActivity } from '../runner';
 import { parseJsonObject } from '../parseJsonObject';
+import { clipEnd, oneLine } from '../../text/clip';
 
 /**
  * Incremental parser of `claude -p --output-format stream-json --verbose` output, one JSON
@@ -316,9 +317,9 @@ export class ClaudeStreamParser {
       this.s.lastApiError = {
         status: parsed.data.api_error_status ?? this.s.lastApiError?.status,
         kind: parsed.data.api_error_type ?? parsed.data.error ?? undefined,
-        message: text === '' ? undefined : clip(text, 2000),
+        message: text === '' ? undefined : clipEnd(text, 2000),
       };
-      return [status(text === '' ? `API error (${parsed.data.error ?? 'unknown'})` : oneLine(text))];
+      return [status(text === '' ? `API error (${parsed.data.error ?? 'unknown'})` : activityLine(text))];
     }
     this.s.lastApiError = undefined; // the API answered again
     // One API message may come as several assistant lines (one per content block): count its
@@ -332,8 +333,8 @@ export class ClaudeStreamParser {
     const activities: RunnerActivity[] = [];
     for (const b of message.content) {
       if (b.type === 'text' && b.text && b.text.trim() !== '') {
-        this.s.lastAssistantText = clip(b.text, MAX_TEXT_CHARS);
-        activities.push({ kind: 'text', message: oneLine(b.text) });
+        this.s.lastAssistantText = clipEnd(b.text, MAX_TEXT_CHARS);
+        activities.push({ kind: 'text', message: activityLine(b.text) });
       } else if (b.type === 'tool_use' && b.name) {
         this.s.toolCalls++;
         activities.push({ kind: 'tool', message: describeToolUse(b.name, b.input) });
@@ -348,7 +349,7 @@ export class ClaudeStreamParser {
     const activities: RunnerActivity[] = [];
     for (const b of parsed.data.message.content) {
       if (b.type === 'tool_result' && b.is_error) {
-        activities.push(status(`tool error: ${oneLine(textOfContent(b.content))}`));
+        activities.push(status(`tool error: ${activityLine(textOfContent(b.content))}`));
       }
     }
     return activities;
@@ -376,8 +377,8 @@ export class ClaudeStreamParser {
     const result: ClaudeResult = {
       subtype: r.subtype,
       isError: r.is_error,
-      text: clip(r.result ?? '', MAX_TEXT_CHARS),
-      errors: (r.errors ?? []).slice(0, MAX_ERRORS).map((e) => clip(typeof e === 'string' ? e : JSON.stringify(e), 2000)),
+      text: clipEnd(r.result ?? '', MAX_TEXT_CHARS),
+      errors: (r.errors ?? []).slice(0, MAX_ERRORS).map((e) => clipEnd(typeof e === 'string' ? e : JSON.stringify(e), 2000)),
       hasStructured: r.structured_output !== undefined && r.structured_output !== null,
       permissionDenials: r.permission_denials?.length ?? 0,
       ...(r.num_turns !== undefined ? { numTurns: r.num_turns } : {}),
@@ -441,19 +442,19 @@ export function describeToolUse(name: string, input: unknown): string {
   const args = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
   const str = (key: string) => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
   const target = str('file_path') ?? str('notebook_path') ?? str('path');
-  if (name === 'Bash' && str('command')) return oneLine(`Bash: ${str('command')}`);
-  if ((name === 'Grep' || name === 'Glob') && str('pattern')) return oneLine(`${name} ${str('pattern')}${target ? ` in ${target}` : ''}`);
-  if (target) return oneLine(`${name} ${target}`);
+  if (name === 'Bash' && str('command')) return activityLine(`Bash: ${str('command')}`);
+  if ((name === 'Grep' || name === 'Glob') && str('pattern')) return activityLine(`${name} ${str('pattern')}${target ? ` in ${target}` : ''}`);
+  if (target) return activityLine(`${name} ${target}`);
   if (name === 'TodoWrite' && Array.isArray(args.todos)) {
     const todos = args.todos.filter((t): t is Record<string, unknown> => t !== null && typeof t === 'object');
     const current = todos.find((t) => t.status === 'in_progress');
     const done = todos.filter((t) => t.status === 'completed').length;
     const now = typeof current?.content === 'string' ? ` — now: ${current.content}` : '';
-    return oneLine(`TodoWrite: ${done}/${todos.length} done${now}`);
+    return activityLine(`TodoWrite: ${done}/${todos.length} done${now}`);
   }
   // A sub-agent (Task, Agent) by what it was asked, a web tool by its address or query.
   const about = str('description') ?? str('url') ?? str('query') ?? str('prompt');
-  if (about) return oneLine(`${name}: ${about}`);
+  if (about) return activityLine(`${name}: ${about}`);
   return name;
 }
 
@@ -471,13 +472,6 @@ function textOfContent(content: unknown): string {
   return '';
 }
 
-const status = (message: string): RunnerActivity => ({ kind: 'status', message: oneLine(message) });
+const status = (message: string): RunnerActivity => ({ kind: 'status', message: activityLine(message) });
 
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_ACTIVITY_CHARS ? `${flat.slice(0, MAX_ACTIVITY_CHARS - 1)}…` : flat;
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
+const activityLine = (text: string): string => oneLine(text, MAX_ACTIVITY_CHARS);

@@ -1,5 +1,6 @@
 import type { RunnerActivity } from '../runner';
 import { parseJsonObject } from '../parseJsonObject';
+import { clipEnd } from '../../text/clip';
 
 /**
  * Incremental parser of `codex exec --json` output (one JSON object per line). Pure: it only
@@ -110,7 +111,7 @@ export class CodexEventParser {
       }
       case 'error': {
         const message = typeof event.message === 'string' ? event.message : errorMessage(event.error) ?? 'error';
-        this.s.errors.push(cut(message, 4000));
+        this.s.errors.push(clipEnd(message, 4000));
         if (this.s.errors.length > MAX_ERRORS) this.s.errors.shift();
         activities.push(status(`error: ${message}`));
         break;
@@ -236,6 +237,6 @@ function kindLetter(kind: unknown): string {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const cut = (text: string, max = MAX_ACTIVITY_CHARS) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const cut = (text: string) => clipEnd(text, MAX_ACTIVITY_CHARS);
 const status = (message: string): RunnerActivity => ({ kind: 'status', message: cut(message) });
 const tool = (message: string): RunnerActivity => ({ kind: 'tool', message: cut(message) });

@@ -1,4 +1,5 @@
 import { parseJsonObject } from '../parseJsonObject';
+import { clipEnd } from '../../text/clip';
 
 /** Keys an error object may have besides `error`; an object with any other key is an answer, not an error. */
 const ERROR_OBJECT_KEYS = new Set(['error', 'message', 'code', 'status', 'type', 'details', 'request_id']);
@@ -41,4 +42,4 @@ function describe(value: unknown): string | undefined {
   return clip(JSON.stringify(value));
 }
 
-const clip = (text: string): string => (text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS - 1)}…` : text);
+const clip = (text: string): string => clipEnd(text, MAX_MESSAGE_CHARS);
