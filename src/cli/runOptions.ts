@@ -1,6 +1,6 @@
-import { DEFAULT_RUN_CONFIG, type AgentKind, type RunConfig } from '../engine/domain/runConfig';
-import { runConfigFromSettings, type ExtraRunSettings, type SettingName } from '../engine/run/runConfigFromSettings';
-import type { RunSettings } from '../protocol/runSettings';
+import type { AgentKind, RunConfig } from '../engine/domain/runConfig';
+import { runConfigFromSettings } from '../engine/run/runConfigFromSettings';
+import type { ExtraRunSettings, RunSettings, SettingName } from '../engine/domain/runSettings';
 import { UsageError } from './cliErrors';
 
 /** Flags shared by `run` and `demo` that shape a run's config. */
@@ -104,9 +104,10 @@ export const FLAG_LABELS: Record<SettingName, string> = {
 /** The flags as RunSettings; runConfigFromSettings (shared with the editor) does the defaults and the checks. */
 export function buildRunConfig(flags: RunConfigFlags, cwd: string, repoRoot: string): RunConfig {
   const model = flags.model;
-  const agent = (flags.agent ?? (flags.script ? 'scripted' : 'claude')) as AgentKind;
+  // A scenario file alone means the scripted agent; otherwise the default agent is the engine's call.
+  const agent = (flags.agent ?? (flags.script ? 'scripted' : undefined)) as AgentKind | undefined;
   const settings: RunSettings & ExtraRunSettings = {
-    agent,
+    ...(agent ? { agent } : {}),
     models: {
       ...(flags['planner-model'] ?? model ? { planner: flags['planner-model'] ?? model } : {}),
       ...(flags['actor-model'] ?? model ? { actor: flags['actor-model'] ?? model } : {}),
@@ -122,13 +123,13 @@ export function buildRunConfig(flags: RunConfigFlags, cwd: string, repoRoot: str
     // Whichever roles use the command agent take its command line.
     ...(flags.command !== undefined ? { commandArgv: parseCommandTemplate(flags.command) } : {}),
     ...(flags.script ? { scriptedScenario: flags.script } : {}),
-    maxParallel: numberFlag('parallel', flags.parallel) ?? DEFAULT_RUN_CONFIG.maxParallel,
+    maxParallel: numberFlag('parallel', flags.parallel),
     gateCommands: flags.gate ?? [],
     actorAllowedCommands: flags['allow-command'] ?? [],
-    maxAttempts: numberFlag('max-attempts', flags['max-attempts']) ?? DEFAULT_RUN_CONFIG.maxGateFixAttempts,
-    maxReviewCycles: numberFlag('max-reviews', flags['max-reviews']) ?? DEFAULT_RUN_CONFIG.maxReviewCycles,
-    stuckThresholdSeconds: numberFlag('stuck-seconds', flags['stuck-seconds']) ?? DEFAULT_RUN_CONFIG.stuckThresholdSeconds,
-    gateTimeoutSeconds: numberFlag('gate-timeout', flags['gate-timeout']) ?? DEFAULT_RUN_CONFIG.gateTimeoutSeconds,
+    maxAttempts: numberFlag('max-attempts', flags['max-attempts']),
+    maxReviewCycles: numberFlag('max-reviews', flags['max-reviews']),
+    stuckThresholdSeconds: numberFlag('stuck-seconds', flags['stuck-seconds']),
+    gateTimeoutSeconds: numberFlag('gate-timeout', flags['gate-timeout']),
     budgets: {
       runUsd: numberFlag('budget-usd', flags['budget-usd']),
       runTokens: numberFlag('budget-tokens', flags['budget-tokens']),

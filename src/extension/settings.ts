@@ -1,52 +1,36 @@
 import * as vscode from 'vscode';
-import type { AgentKind } from '../engine/domain/runConfig';
-import type { RunSettings } from '../protocol/runSettings';
+import type { ApplyHistory } from '../engine/domain/events';
+import { EDITOR_SETTING_KEYS, type RunSettings } from '../protocol/runSettings';
 
-const optionalNumber = (value: number | null | undefined): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
-const optionalText = (value: string | undefined): string | undefined => (value?.trim() ? value.trim() : undefined);
-
-/** The `taskloom.*` settings for a folder (folder-level settings win in multi-root workspaces). */
+/**
+ * The `taskloom.*` settings for a folder (folder-level settings win in multi-root workspaces),
+ * each read by its key in EDITOR_SETTING_KEYS and passed on as it is: the engine checks them and
+ * applies the defaults (the manifest declares the same ones, so the Settings editor shows them).
+ */
 export function readRunSettings(folder: string): RunSettings {
-  const config = vscode.workspace.getConfiguration('taskloom', vscode.Uri.file(folder));
-  const models = {
-    planner: optionalText(config.get<string>('models.planner')),
-    actor: optionalText(config.get<string>('models.actor')),
-    critic: optionalText(config.get<string>('models.critic')),
-  };
-  const role = (name: 'planner' | 'actor' | 'critic') => {
-    const agent = optionalText(config.get<string>(`roles.${name}.agent`));
-    const model = optionalText(config.get<string>(`roles.${name}.model`));
-    return { ...(agent ? { agent } : {}), ...(model ? { model } : {}) };
-  };
-  const budgets = {
-    runUsd: optionalNumber(config.get<number | null>('budget.runUsd')),
-    runTokens: optionalNumber(config.get<number | null>('budget.runTokens')),
-    taskUsd: optionalNumber(config.get<number | null>('budget.taskUsd')),
-    taskTokens: optionalNumber(config.get<number | null>('budget.taskTokens')),
-  };
-  return {
-    agent: config.get<AgentKind>('agent', 'claude'),
-    models: Object.fromEntries(Object.entries(models).filter(([, v]) => v)),
-    roles: { planner: role('planner'), actor: role('actor'), critic: role('critic') },
-    claudePath: optionalText(config.get<string>('claude.path')),
-    codexPath: optionalText(config.get<string>('codex.path')),
-    commandArgv: config.get<string[]>('command.argv', []),
-    scriptedScenario: optionalText(config.get<string>('scripted.scenario')),
-    maxParallel: config.get<number>('maxParallel', 2),
-    gateCommands: config.get<string[]>('gate.commands', []).filter((c) => c.trim()),
-    actorAllowedCommands: config.get<string[]>('actor.allowedCommands', []).filter((c) => c.trim()),
-    maxAttempts: config.get<number>('maxAttempts', 3),
-    maxReviewCycles: config.get<number>('maxReviewCycles', 3),
-    stuckThresholdSeconds: config.get<number>('stuckThresholdSeconds', 300),
-    gateTimeoutSeconds: config.get<number>('gate.timeoutSeconds', 600),
-    budgets: Object.fromEntries(Object.entries(budgets).filter(([, v]) => v !== undefined)),
-    overlap: config.get<string>('schedule.overlap', 'serialize'),
-    worktreeCopy: config.get<string[]>('worktree.copy', []).filter((p) => p.trim()),
-    worktreeSetup: config.get<string[]>('worktree.setup', []).filter((c) => c.trim()),
-    worktreeRoot: optionalText(config.get<string>('worktree.root')),
-  };
+  const config = vscode.workspace.getConfiguration(undefined, vscode.Uri.file(folder));
+  const settings: Record<string, unknown> = {};
+  for (const [field, key] of Object.entries(EDITOR_SETTING_KEYS)) {
+    const value = config.get<unknown>(key);
+    if (value !== undefined) setDotted(settings, field, value);
+  }
+  return settings as RunSettings;
 }
 
-export const isAutopilot = (folder: string): boolean =>
-  vscode.workspace.getConfiguration('taskloom', vscode.Uri.file(folder)).get<boolean>('autopilot', false);
+function setDotted(target: Record<string, unknown>, dotted: string, value: unknown): void {
+  const parts = dotted.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+  node[parts.at(-1)!] = value;
+}
+
+/** An editor-only `taskloom.*` setting, its default being the manifest's. */
+const editorSetting = <T>(folder: string, key: string): T | undefined =>
+  vscode.workspace.getConfiguration('taskloom', vscode.Uri.file(folder)).get<T>(key);
+
+export const isAutopilot = (folder: string): boolean => editorSetting<boolean>(folder, 'autopilot') === true;
+/** As the user set it (the manifest's enum, but settings.json takes anything): the server checks it. */
+export const applyHistory = (folder: string): ApplyHistory | undefined => editorSetting<ApplyHistory>(folder, 'apply.history');
+export const githubApiUrl = (folder: string): string => editorSetting<string>(folder, 'github.apiUrl')?.trim() ?? '';
+export const keepsPullRequestsGreen = (folder: string): boolean => editorSetting<boolean>(folder, 'pullRequests.keepGreen') !== false;
+export const pullRequestPollSeconds = (folder: string): number | undefined => editorSetting<number>(folder, 'pullRequests.pollSeconds');

@@ -156,8 +156,8 @@ export namespace ContinueTaskRequest {
 }
 
 export interface ApplyIntegrationParams extends RunParams {
-  /** `merge` (one merge commit) or `squash` (one commit per task); the setting taskloom.apply.history. */
-  history: ApplyHistory;
+  /** `merge` (one merge commit, the default) or `squash` (one commit per task); the setting taskloom.apply.history. */
+  history?: ApplyHistory;
 }
 export interface ApplyIntegrationResult {
   /** The user's branch, now at `commit`. */

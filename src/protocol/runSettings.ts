@@ -1,42 +1,39 @@
-import type { AgentKind } from '../engine/domain/runConfig';
+import type { SettingName } from '../engine/domain/runSettings';
+
+export type { RoleSetting, RunSettings } from '../engine/domain/runSettings';
 
 /**
- * The `taskloom.*` settings that shape a new run, as the extension reads them. The server
- * turns them into a RunConfig (src/engine/run/runConfigFromSettings.ts) with the same defaults
- * and checks as the CLI's flags.
+ * The editor's setting for each RunSettings field: the extension reads each by this name, and
+ * the server names it in messages about that setting (the CLI names its flags instead).
  */
-export interface RoleSetting {
-  agent?: string;
-  model?: string;
-}
-
-export interface RunSettings {
-  agent: AgentKind;
-  models: { planner?: string; actor?: string; critic?: string };
-  /** A role's own agent and model (`taskloom.roles.<role>.*`); unset parts fall back to `agent` and `models`. */
-  roles?: { planner?: RoleSetting; actor?: RoleSetting; critic?: RoleSetting };
-  claudePath?: string;
-  codexPath?: string;
-  /** The command agent's argv template ({prompt_file}, {model}, {cwd}, {role}, {access}). */
-  commandArgv?: string[];
-  /** The scripted agent's scenario file (absolute, or relative to the folder). */
-  scriptedScenario?: string;
-  maxParallel: number;
-  /** Empty: detected from the project (package.json scripts, Makefile…). */
-  gateCommands: string[];
-  /** Commands the actor may run besides the gate's (Claude Code enforces the list). */
-  actorAllowedCommands?: string[];
-  maxAttempts: number;
-  maxReviewCycles: number;
-  stuckThresholdSeconds: number;
-  gateTimeoutSeconds: number;
-  budgets: { runUsd?: number; runTokens?: number; taskUsd?: number; taskTokens?: number };
-  /** Tasks whose files hints overlap: 'serialize' (default), 'warn' or 'off'. */
-  overlap?: string;
-  /** gitignore patterns of untracked files copied into each new worktree, besides `.worktreeinclude`'s. */
-  worktreeCopy?: string[];
-  /** Commands run once in each new worktree before its actor starts. */
-  worktreeSetup?: string[];
-  /** Where worktrees live: 'inside' (the default, `.taskloom/worktrees`) or a folder, relative to the repository. */
-  worktreeRoot?: string;
-}
+export const EDITOR_SETTING_KEYS: Record<SettingName, `taskloom.${string}`> = {
+  agent: 'taskloom.agent',
+  'models.planner': 'taskloom.models.planner',
+  'models.actor': 'taskloom.models.actor',
+  'models.critic': 'taskloom.models.critic',
+  'roles.planner.agent': 'taskloom.roles.planner.agent',
+  'roles.actor.agent': 'taskloom.roles.actor.agent',
+  'roles.critic.agent': 'taskloom.roles.critic.agent',
+  'roles.planner.model': 'taskloom.roles.planner.model',
+  'roles.actor.model': 'taskloom.roles.actor.model',
+  'roles.critic.model': 'taskloom.roles.critic.model',
+  claudePath: 'taskloom.claude.path',
+  codexPath: 'taskloom.codex.path',
+  commandArgv: 'taskloom.command.argv',
+  scriptedScenario: 'taskloom.scripted.scenario',
+  maxParallel: 'taskloom.maxParallel',
+  gateCommands: 'taskloom.gate.commands',
+  actorAllowedCommands: 'taskloom.actor.allowedCommands',
+  maxAttempts: 'taskloom.maxAttempts',
+  maxReviewCycles: 'taskloom.maxReviewCycles',
+  stuckThresholdSeconds: 'taskloom.stuckThresholdSeconds',
+  gateTimeoutSeconds: 'taskloom.gate.timeoutSeconds',
+  'budgets.runUsd': 'taskloom.budget.runUsd',
+  'budgets.runTokens': 'taskloom.budget.runTokens',
+  'budgets.taskUsd': 'taskloom.budget.taskUsd',
+  'budgets.taskTokens': 'taskloom.budget.taskTokens',
+  overlap: 'taskloom.schedule.overlap',
+  worktreeCopy: 'taskloom.worktree.copy',
+  worktreeSetup: 'taskloom.worktree.setup',
+  worktreeRoot: 'taskloom.worktree.root',
+};

@@ -6,27 +6,18 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { agentFor, agentsInUse, planAgentProblems } from '../../src/engine/domain/agentRoles';
 import { DEFAULT_RUN_CONFIG } from '../../src/engine/domain/runConfig';
-import { EDITOR_SETTING_LABELS, runConfigFromSettings, SettingsError } from '../../src/engine/run/runConfigFromSettings';
-import type { RunSettings } from '../../src/protocol/runSettings';
+import { runConfigFromSettings, SettingsError } from '../../src/engine/run/runConfigFromSettings';
+import { EDITOR_SETTING_KEYS, type RunSettings } from '../../src/protocol/runSettings';
 
 const dir = mkdtempSync(join(tmpdir(), 'taskloom-settings-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 writeFileSync(join(dir, 'scenario.json'), '{}');
 writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'node --test' } }));
 
-const base: RunSettings = {
-  agent: 'claude',
-  models: {},
-  maxParallel: 2,
-  gateCommands: [],
-  maxAttempts: 3,
-  maxReviewCycles: 3,
-  stuckThresholdSeconds: 300,
-  gateTimeoutSeconds: 600,
-  budgets: {},
-};
+// Nothing set: every default is the engine's.
+const base: RunSettings = {};
 const build = (over: Partial<RunSettings> & Record<string, unknown>) =>
-  runConfigFromSettings({ ...base, ...over } as RunSettings, { baseDir: dir, repoRoot: dir, env: {} });
+  runConfigFromSettings({ ...base, ...over } as RunSettings, { baseDir: dir, repoRoot: dir, env: {}, labels: EDITOR_SETTING_KEYS });
 
 describe('runConfigFromSettings', () => {
   it('builds the CLI defaults from default settings, detecting the gate', () => {
@@ -115,7 +106,7 @@ describe('runConfigFromSettings', () => {
   });
 
   it('names CLI flags instead when given their labels', () => {
-    const labels = { ...EDITOR_SETTING_LABELS, maxParallel: '--parallel' };
+    const labels = { ...EDITOR_SETTING_KEYS, maxParallel: '--parallel' };
     assert.throws(
       () => runConfigFromSettings({ ...base, maxParallel: -2 }, { baseDir: dir, repoRoot: dir, labels }),
       /^SettingsError: --parallel must be a whole number ≥ 1, got -2$/,

@@ -8,9 +8,9 @@ import { buildRunConfig } from '../../src/cli/runOptions';
 import { foldEvents } from '../../src/engine/domain/projection';
 import { freePort, isPortFree } from '../../src/engine/process/freePort';
 import { runConfigFromSettings } from '../../src/engine/run/runConfigFromSettings';
+import { EDITOR_SETTING_KEYS, type RunSettings } from '../../src/protocol/runSettings';
 import { taskEnv } from '../../src/engine/run/taskEnv';
 import { runWorktreeDir } from '../../src/engine/workspace/worktreeRoot';
-import type { RunSettings } from '../../src/protocol/runSettings';
 import { EventBuilder } from '../helpers/eventBuilder';
 
 const repo = realpathSync(mkdtempSync(join(tmpdir(), 'taskloom-wtsettings-')));
@@ -27,7 +27,7 @@ const base: RunSettings = {
   gateTimeoutSeconds: 600,
   budgets: {},
 };
-const build = (over: Partial<RunSettings>) => runConfigFromSettings({ ...base, ...over }, { baseDir: repo, repoRoot: repo, env: {} });
+const build = (over: Partial<RunSettings>) => runConfigFromSettings({ ...base, ...over }, { baseDir: repo, repoRoot: repo, env: {}, labels: EDITOR_SETTING_KEYS });
 
 describe('worktree settings', () => {
   it('records nothing when nothing is set, so such a run reads like an older one', () => {

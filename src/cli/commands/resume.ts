@@ -1,3 +1,4 @@
+import { FLAG_LABELS } from '../runOptions';
 import { assertAgentsInstalled } from '../../engine/run/assertAgentInstalled';
 import { TaskloomEngine } from '../../engine/run/engine';
 import { EXIT, UsageError } from '../cliErrors';
@@ -27,7 +28,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
     }
     if (!(await confirmForeignRun(engine, session, values.yes === true, `taskloom resume ${runId}`))) return EXIT.needsHuman;
     for (const warning of engine.warnings.splice(0)) process.stderr.write(yellow(`warning: ${warning}\n`));
-    assertAgentsInstalled(session.state.config, session.state.plan);
+    assertAgentsInstalled(session.state.config, session.state.plan, FLAG_LABELS);
     engine.prepareResume(session, `taskloom resume (was ${session.state.status})`);
     return await driveWithProgress(engine, session);
   } finally {

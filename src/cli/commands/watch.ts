@@ -1,5 +1,5 @@
 import { forgeFor } from '../../engine/deliver/pullRequests';
-import { watchedPullRequests } from '../../engine/deliver/watchPullRequests';
+import { WATCH_INTERVAL_SECONDS, watchedPullRequests } from '../../engine/deliver/watchPullRequests';
 import { TaskloomEngine } from '../../engine/run/engine';
 import { EXIT, UsageError } from '../cliErrors';
 import { dim, green, red, yellow } from '../format';
@@ -8,7 +8,6 @@ import { createProgressPrinter } from '../progressPrinter';
 
 export const WATCH_USAGE = 'taskloom watch [RUN_ID] [--interval SECONDS] [--timeout SECONDS] [--cwd DIR]';
 
-const DEFAULT_INTERVAL_SECONDS = 30;
 
 /**
  * `taskloom watch`: keeps the run's pull requests green (failing checks, reviews that request
@@ -17,7 +16,7 @@ const DEFAULT_INTERVAL_SECONDS = 30;
  */
 export async function watchCommand(argv: string[]): Promise<number> {
   const { values, positionals, cwd } = parseCommandArgs(argv, { interval: { type: 'string' }, timeout: { type: 'string' } });
-  const intervalSeconds = seconds(values.interval as string | undefined, '--interval') ?? DEFAULT_INTERVAL_SECONDS;
+  const intervalSeconds = seconds(values.interval as string | undefined, '--interval') ?? WATCH_INTERVAL_SECONDS;
   const timeoutSeconds = seconds(values.timeout as string | undefined, '--timeout');
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom watch' });
   const controller = new AbortController();

@@ -23,6 +23,8 @@ export interface WatchOutcome {
 
 /** Polls that fail in a row (network, a rate limit) before `watch` gives up with the forge's error. */
 const POLL_FAILURE_LIMIT = 3;
+/** How often a watch asks the forge, unless told (`--interval`, `taskloom.pullRequests.pollSeconds`). */
+export const WATCH_INTERVAL_SECONDS = 30;
 
 /** One look at every pull request of the run: it reacted (look again at once), waits, or `watch` ends. */
 export type WatchPass =

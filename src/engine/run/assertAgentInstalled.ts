@@ -2,7 +2,8 @@ import { agentsInUse, planAgentProblems } from '../domain/agentRoles';
 import type { Plan } from '../domain/plan';
 import type { AgentConfig, RunConfig } from '../domain/runConfig';
 import { resolveExecutable } from '../process/findOnPath';
-import { EDITOR_SETTING_LABELS, SettingsError, type SettingName } from './runConfigFromSettings';
+import type { SettingName } from '../domain/runSettings';
+import { SettingsError } from './runConfigFromSettings';
 
 const INSTALL: Record<'claude' | 'codex', string> = {
   claude: 'Install Claude Code (npm i -g @anthropic-ai/claude-code)',
@@ -14,7 +15,7 @@ const INSTALL: Record<'claude' | 'codex', string> = {
  * names an actor the run has no configuration for, rather than on the first call of every task.
  * The scripted agent ships with Taskloom.
  */
-export function assertAgentsInstalled(config: RunConfig, plan?: Plan, labels: Record<SettingName, string> = EDITOR_SETTING_LABELS): void {
+export function assertAgentsInstalled(config: RunConfig, plan: Plan | undefined, labels: Record<SettingName, string>): void {
   const problems = plan ? planAgentProblems(config, plan) : [];
   if (problems.length) throw new SettingsError(`The plan names an agent the run cannot call: ${problems.join('; ')}`, 'Configure that agent, or change the task\'s "agent".');
   for (const use of agentsInUse(config, plan)) assertAgentInstalled(use.agent, use.roles, labels);

@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import type { RunSettings } from '../../protocol/runSettings';
 import { validateCommandTemplate } from '../agents/command/commandRunner';
 import type { Budgets } from '../domain/budget';
 import type { OverlapMode } from '../domain/events';
 import { AGENT_ROLES } from '../domain/agentRoles';
+import { RUN_SETTING_DEFAULTS, WORKTREES_INSIDE, type ExtraRunSettings, type RunSettings, type SettingName } from '../domain/runSettings';
 import type { AgentRole } from '../domain/events';
 import { AGENT_KINDS, DEFAULT_RUN_CONFIG, type AgentConfig, type AgentKind, type RoleAgent, type RoleModels, type RunConfig, type WorktreeConfig } from '../domain/runConfig';
 import { detectGateCommands } from '../gate/detectGateCommands';
-import { INSIDE_ROOT, resolveWorktreeRoot } from '../workspace/worktreeRoot';
+import { resolveWorktreeRoot } from '../workspace/worktreeRoot';
 
 /** A setting that cannot make a run; the message names the setting (or the CLI flag) to change. */
 export class SettingsError extends Error {
@@ -21,56 +21,13 @@ export class SettingsError extends Error {
   }
 }
 
-/** Settings the CLI has as flags and the editor does not (yet): they default to off. */
-export interface ExtraRunSettings {
-  allowUnverified?: boolean;
-  /** Extra `-c key=value` settings for codex, e.g. a model provider. */
-  codexConfig?: string[];
-}
-
-/** How the editor calls each RunSettings field (its `taskloom.*` setting), for messages. The CLI names its flags instead. */
-export const EDITOR_SETTING_LABELS = {
-  agent: 'taskloom.agent',
-  'models.planner': 'taskloom.models.planner',
-  'models.actor': 'taskloom.models.actor',
-  'models.critic': 'taskloom.models.critic',
-  'roles.planner.agent': 'taskloom.roles.planner.agent',
-  'roles.actor.agent': 'taskloom.roles.actor.agent',
-  'roles.critic.agent': 'taskloom.roles.critic.agent',
-  'roles.planner.model': 'taskloom.roles.planner.model',
-  'roles.actor.model': 'taskloom.roles.actor.model',
-  'roles.critic.model': 'taskloom.roles.critic.model',
-  claudePath: 'taskloom.claude.path',
-  codexPath: 'taskloom.codex.path',
-  commandArgv: 'taskloom.command.argv',
-  scriptedScenario: 'taskloom.scripted.scenario',
-  maxParallel: 'taskloom.maxParallel',
-  gateCommands: 'taskloom.gate.commands',
-  actorAllowedCommands: 'taskloom.actor.allowedCommands',
-  maxAttempts: 'taskloom.maxAttempts',
-  maxReviewCycles: 'taskloom.maxReviewCycles',
-  stuckThresholdSeconds: 'taskloom.stuckThresholdSeconds',
-  gateTimeoutSeconds: 'taskloom.gate.timeoutSeconds',
-  'budgets.runUsd': 'taskloom.budget.runUsd',
-  'budgets.runTokens': 'taskloom.budget.runTokens',
-  'budgets.taskUsd': 'taskloom.budget.taskUsd',
-  'budgets.taskTokens': 'taskloom.budget.taskTokens',
-  overlap: 'taskloom.schedule.overlap',
-  worktreeCopy: 'taskloom.worktree.copy',
-  worktreeSetup: 'taskloom.worktree.setup',
-  worktreeRoot: 'taskloom.worktree.root',
-} as const;
-
-/** A RunSettings field, dotted for the nested ones. */
-export type SettingName = keyof typeof EDITOR_SETTING_LABELS;
-
 export interface RunConfigContext {
   /** A relative scenario path is taken from here (the workspace folder, or the CLI's --cwd). */
   baseDir: string;
   /** Where gate commands are detected when none are set. */
   repoRoot: string;
-  /** How messages name each setting; default EDITOR_SETTING_LABELS. */
-  labels?: Record<SettingName, string>;
+  /** How messages name each setting: the editor's settings or the CLI's flags. */
+  labels: Record<SettingName, string>;
   /** For TASKLOOM_CLAUDE_PATH / TASKLOOM_CODEX_PATH; default process.env. */
   env?: NodeJS.ProcessEnv;
 }
@@ -83,7 +40,7 @@ export interface RunConfigContext {
  * Pure apart from reading the project for gate detection and checking the scenario file exists.
  */
 export function runConfigFromSettings(settings: RunSettings & ExtraRunSettings, context: RunConfigContext): RunConfig {
-  const label = context.labels ?? EDITOR_SETTING_LABELS;
+  const label = context.labels;
   const budgets = buildBudgets(settings.budgets ?? {}, label);
   const gateCommands = stringList(settings.gateCommands, label.gateCommands).filter((c) => c.trim() !== '');
   const actorAllowed = stringList(settings.actorAllowedCommands, label.actorAllowedCommands)
@@ -91,11 +48,11 @@ export function runConfigFromSettings(settings: RunSettings & ExtraRunSettings, 
     .filter(Boolean);
   return {
     ...DEFAULT_RUN_CONFIG,
-    maxParallel: positiveInt(label.maxParallel, settings.maxParallel, DEFAULT_RUN_CONFIG.maxParallel),
-    maxGateFixAttempts: positiveInt(label.maxAttempts, settings.maxAttempts, DEFAULT_RUN_CONFIG.maxGateFixAttempts),
-    maxReviewCycles: positiveInt(label.maxReviewCycles, settings.maxReviewCycles, DEFAULT_RUN_CONFIG.maxReviewCycles),
-    stuckThresholdSeconds: positiveInt(label.stuckThresholdSeconds, settings.stuckThresholdSeconds, DEFAULT_RUN_CONFIG.stuckThresholdSeconds),
-    gateTimeoutSeconds: positiveInt(label.gateTimeoutSeconds, settings.gateTimeoutSeconds, DEFAULT_RUN_CONFIG.gateTimeoutSeconds),
+    maxParallel: positiveInt(label.maxParallel, settings.maxParallel, RUN_SETTING_DEFAULTS.maxParallel),
+    maxGateFixAttempts: positiveInt(label.maxAttempts, settings.maxAttempts, RUN_SETTING_DEFAULTS.maxAttempts),
+    maxReviewCycles: positiveInt(label.maxReviewCycles, settings.maxReviewCycles, RUN_SETTING_DEFAULTS.maxReviewCycles),
+    stuckThresholdSeconds: positiveInt(label.stuckThresholdSeconds, settings.stuckThresholdSeconds, RUN_SETTING_DEFAULTS.stuckThresholdSeconds),
+    gateTimeoutSeconds: positiveInt(label.gateTimeoutSeconds, settings.gateTimeoutSeconds, RUN_SETTING_DEFAULTS.gateTimeoutSeconds),
     allowUnverified: settings.allowUnverified ?? false,
     overlap: overlapMode(settings.overlap, label.overlap),
     ...worktreeConfig(settings, context.repoRoot, label),
@@ -112,7 +69,7 @@ export function runConfigFromSettings(settings: RunSettings & ExtraRunSettings, 
  * checked strictly, and the others the settings make usable, for plan tasks that name their own.
  */
 function buildAgents(settings: RunSettings & ExtraRunSettings, context: RunConfigContext, label: Record<SettingName, string>): Pick<RunConfig, 'agent' | 'roles' | 'agents'> {
-  const defaultKind = agentKind(settings.agent ?? 'claude', label.agent);
+  const defaultKind = agentKind(settings.agent ?? RUN_SETTING_DEFAULTS.agent, label.agent);
   const models = roleModels(settings.models ?? {}, label);
   const cast = (role: AgentRole): RoleAgent => {
     const own = settings.roles?.[role] ?? {};
@@ -181,14 +138,14 @@ function buildAgentConfig(
   }
 }
 
-function roleModels(models: RunSettings['models'], label: Record<SettingName, string>): RoleModels {
+function roleModels(models: NonNullable<RunSettings['models']>, label: Record<SettingName, string>): RoleModels {
   const planner = optionalString(models.planner, label['models.planner']);
   const actor = optionalString(models.actor, label['models.actor']);
   const critic = optionalString(models.critic, label['models.critic']);
   return { ...(planner ? { planner } : {}), ...(actor ? { actor } : {}), ...(critic ? { critic } : {}) };
 }
 
-function buildBudgets(budgets: RunSettings['budgets'], label: Record<SettingName, string>): Budgets | undefined {
+function buildBudgets(budgets: NonNullable<RunSettings['budgets']>, label: Record<SettingName, string>): Budgets | undefined {
   const checked: Budgets = {
     runUsd: positiveNumber(label['budgets.runUsd'], budgets.runUsd),
     runTokens: positiveNumber(label['budgets.runTokens'], budgets.runTokens),
@@ -205,7 +162,7 @@ function worktreeConfig(settings: RunSettings, repoRoot: string, label: Record<S
   const setup = stringList(settings.worktreeSetup, label.worktreeSetup).filter((c) => c.trim() !== '');
   const { root, problem } = resolveWorktreeRoot(optionalString(settings.worktreeRoot, label.worktreeRoot), repoRoot);
   if (problem) {
-    throw new SettingsError(`${label.worktreeRoot}: ${problem}`, `Use "${INSIDE_ROOT}" (the default, .taskloom/worktrees) or a folder outside the repository, e.g. ../${basename(repoRoot)}-worktrees.`);
+    throw new SettingsError(`${label.worktreeRoot}: ${problem}`, `Use "${WORKTREES_INSIDE}" (the default, .taskloom/worktrees) or a folder outside the repository, e.g. ../${basename(repoRoot)}-worktrees.`);
   }
   return copy.length || setup.length || root ? { worktree: { copy, setup, ...(root ? { root } : {}) } } : {};
 }
@@ -213,7 +170,7 @@ function worktreeConfig(settings: RunSettings, repoRoot: string, label: Record<S
 const OVERLAP_MODES: readonly OverlapMode[] = ['serialize', 'warn', 'off'];
 
 function overlapMode(value: unknown, name: string): OverlapMode {
-  if (value === undefined || value === null || value === '') return DEFAULT_RUN_CONFIG.overlap!;
+  if (value === undefined || value === null || value === '') return RUN_SETTING_DEFAULTS.overlap!;
   if (!OVERLAP_MODES.includes(value as OverlapMode)) throw new SettingsError(`${name} must be one of ${OVERLAP_MODES.join(', ')}, got ${show(value)}`);
   return value as OverlapMode;
 }

@@ -1,3 +1,4 @@
+import { EDITOR_SETTING_KEYS } from '../../protocol/runSettings';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   ContinueTaskResult,
@@ -41,7 +42,7 @@ export async function resume(hosts: WorkspaceHosts, output: ServerOutput, params
       throw new UserError(`Run ${runId} stopped before its plan was approved, so nothing was built`, 'Start the goal again.');
     }
     assertKnownOrTrusted(engine, session, params.trustRun === true);
-    assertAgentsInstalled(state.config, state.plan);
+    assertAgentsInstalled(state.config, state.plan, EDITOR_SETTING_KEYS);
     engine.prepareResume(session, `resumed from the editor (was ${state.status})`);
     driveInBackground(host, session, params.folder, output);
     return { runId };
@@ -87,7 +88,7 @@ export async function taskDecision(hosts: WorkspaceHosts, output: ServerOutput, 
     }
     if (!host.activeWork(params.runId)) {
       assertKnownOrTrusted(engine, session, params.trustRun === true);
-      assertAgentsInstalled(session.state.config, session.state.plan);
+      assertAgentsInstalled(session.state.config, session.state.plan, EDITOR_SETTING_KEYS);
     }
     const note = typeof params.note === 'string' && params.note.trim() ? params.note.trim() : undefined;
     await guardDecision(() => engine.recordHumanDecision(session, params.taskId, params.action, note));
@@ -126,7 +127,7 @@ export async function continueTask(hosts: WorkspaceHosts, output: ServerOutput, 
     const session = decidableSession(host, engine, params);
     if (!host.activeWork(params.runId)) {
       assertKnownOrTrusted(engine, session, params.trustRun === true);
-      assertAgentsInstalled(session.state.config, session.state.plan);
+      assertAgentsInstalled(session.state.config, session.state.plan, EDITOR_SETTING_KEYS);
     }
     const outcome = await guardDecision(() => engine.continueAfterHandResolution(session, params.taskId, new AbortController().signal));
     if (!outcome.passed) {

@@ -8,7 +8,7 @@ import type {
   StartGoalParams,
   StartGoalResult,
 } from '../../protocol/engineProtocol';
-import type { RunSettings } from '../../protocol/runSettings';
+import { EDITOR_SETTING_KEYS, type RunSettings } from '../../protocol/runSettings';
 import type { Plan } from '../domain/plan';
 import { loadPlanFile, parsePlanJson } from '../plan/loadPlanFile';
 import { parsePlan, PlanValidationError } from '../plan/parsePlan';
@@ -40,8 +40,8 @@ export async function startGoal(
   const planFromFile = planFile ? loadPlanFile(resolve(params.folder, planFile)) : undefined;
   const started = await host.withEngine((engine) => {
     // Settings the editor left out take the defaults, as flags the CLI was not given do.
-    const config = runConfigFromSettings(params.settings ?? ({} as RunSettings), { baseDir: params.folder, repoRoot: engine.repo.root });
-    assertAgentsInstalled(config, planFromFile);
+    const config = runConfigFromSettings(params.settings ?? ({} as RunSettings), { baseDir: params.folder, repoRoot: engine.repo.root, labels: EDITOR_SETTING_KEYS });
+    assertAgentsInstalled(config, planFromFile, EDITOR_SETTING_KEYS);
     const runGoal = goal || planFromFile!.goal;
     // Without a plan the run starts in `planning`: a plan file, too, waits for the human's approval.
     const created = engine.createRun(undefined, config, runGoal);
@@ -82,7 +82,7 @@ export async function approvePlan(hosts: WorkspaceHosts, output: ServerOutput, p
       throw new UserError(`Run ${state.runId} has no plan waiting for approval (it is ${state.status})`, 'Start the goal again.');
     }
     const edited: Plan | undefined = params.plan !== undefined && params.plan !== null ? { ...parsePlan(params.plan), goal: state.goal } : undefined;
-    assertAgentsInstalled(state.config, edited ?? state.plan);
+    assertAgentsInstalled(state.config, edited ?? state.plan, EDITOR_SETTING_KEYS);
     if (edited && !samePlan(edited, state.plan)) session.emit({ type: 'plan_proposed', round: lastPlanRound(engine.store, state.runId) + 1, plan: edited });
     engine.approvePlan(session, params.by === 'autopilot' ? 'autopilot' : 'human');
     driveInBackground(host, session, params.folder, output);

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CancellationToken } from 'vscode-languageserver/node';
 import type { OpenPullRequestParams, OpenPullRequestResult, WatchPullRequestsParams, WatchPullRequestsResult } from '../../protocol/engineProtocol';
 import { forgeFor, openPullRequests } from '../deliver/pullRequests';
-import { watchedPullRequests, type WatchPass } from '../deliver/watchPullRequests';
+import { WATCH_INTERVAL_SECONDS, watchedPullRequests, type WatchPass } from '../deliver/watchPullRequests';
 import { ForgeError } from '../forge/forge';
 import { LockHeldError } from '../store/lock';
 import { checkedRunId } from './checkedParams';
@@ -10,7 +10,6 @@ import type { ServerOutput } from './serverOutput';
 import { UserError } from './userError';
 import type { WorkspaceHosts } from './workspaceHosts';
 
-const DEFAULT_INTERVAL_SECONDS = 30;
 /** Passes that fail in a row on the forge (network, rate limit) before the watch gives up with the error. */
 const FORGE_FAILURE_LIMIT = 3;
 
@@ -43,7 +42,7 @@ export async function watchPullRequests(hosts: WorkspaceHosts, output: ServerOut
   const runId = checkedRunId(params.runId);
   const controller = new AbortController();
   const listener = token.onCancellationRequested(() => controller.abort());
-  const intervalMs = (params.intervalSeconds ?? DEFAULT_INTERVAL_SECONDS) * 1000;
+  const intervalMs = (params.intervalSeconds ?? WATCH_INTERVAL_SECONDS) * 1000;
   try {
     const [first] = await host.withStore((store) => watchedPullRequests(store.loadRun(runId).state.pullRequests));
     if (!first) throw new UserError(`Run ${runId} has no pull request to watch`, 'Open one first: Taskloom: Open Pull Request.');

@@ -13,7 +13,7 @@ import type {
   TranscriptParams,
   TranscriptResult,
 } from '../../protocol/engineProtocol';
-import type { RunSettings } from '../../protocol/runSettings';
+import { EDITOR_SETTING_KEYS, type RunSettings } from '../../protocol/runSettings';
 import { runConfigFromSettings, SettingsError } from '../run/runConfigFromSettings';
 import type { RunEvent } from '../domain/events';
 import type { RunState } from '../domain/runState';
@@ -151,7 +151,7 @@ export async function doctor(params: FolderParams & { settings?: Partial<RunSett
 /** The run config these settings make, or why they make none: the doctor checks what a run would use. */
 function doctorSettings(folder: string, settings: Partial<RunSettings> | undefined): DoctorOptions {
   try {
-    return { config: runConfigFromSettings((settings ?? {}) as RunSettings, { baseDir: folder, repoRoot: folder }) };
+    return { config: runConfigFromSettings((settings ?? {}) as RunSettings, { baseDir: folder, repoRoot: folder, labels: EDITOR_SETTING_KEYS }) };
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
     return { settingsProblem: { message: error.message, ...(error.hint ? { hint: error.hint } : {}) } };

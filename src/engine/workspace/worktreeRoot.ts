@@ -1,7 +1,6 @@
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { WORKTREES_INSIDE } from '../domain/runSettings';
 
-/** `taskloom.worktree.root` / `--worktree-root` meaning the default: inside the repository. */
-export const INSIDE_ROOT = 'inside';
 
 /**
  * The folder of one run's worktrees (its tasks', the integration's, a pull request's):
@@ -21,7 +20,7 @@ export function runWorktreeDir(repoRoot: string, runId: string, root?: string): 
  */
 export function resolveWorktreeRoot(value: string | undefined, repoRoot: string): { root?: string; problem?: string } {
   const text = value?.trim();
-  if (!text || text === INSIDE_ROOT) return {};
+  if (!text || text === WORKTREES_INSIDE) return {};
   const root = resolve(repoRoot, text);
   const inRepo = relative(repoRoot, root);
   const inside = inRepo === '' || !(inRepo === '..' || inRepo.startsWith(`..${sep}`) || isAbsolute(inRepo));

@@ -1,3 +1,4 @@
+import { githubApiUrl, keepsPullRequestsGreen, pullRequestPollSeconds } from '../settings';
 import * as vscode from 'vscode';
 import { OpenPullRequestRequest, WatchPullRequestsRequest, type ForgeParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
 import { showError, userData } from '../connection/userErrors';
@@ -15,7 +16,7 @@ const key = (ref: RunRef) => `${ref.folder}\n${ref.runId}`;
  * uses GITHUB_TOKEN, GH_TOKEN or the GitHub CLI's login.
  */
 async function forgeParams(folder: string, ask: boolean): Promise<ForgeParams> {
-  const apiUrl = vscode.workspace.getConfiguration('taskloom', vscode.Uri.file(folder)).get<string>('github.apiUrl', '').trim();
+  const apiUrl = githubApiUrl(folder);
   // A custom API (Enterprise, or a test server) is not the github.com VS Code signs in to.
   if (apiUrl) return { apiUrl };
   const session = await vscode.authentication.getSession('github', ['repo'], ask ? { createIfNone: true } : { silent: true }).then(
@@ -77,10 +78,10 @@ export function keepPullRequestGreen(services: Services, ref: RunRef): Promise<v
   if (running) return running;
   const watch = (async () => {
     try {
-      const intervalSeconds = vscode.workspace.getConfiguration('taskloom', vscode.Uri.file(ref.folder)).get<number>('pullRequests.pollSeconds', 30);
+      const intervalSeconds = pullRequestPollSeconds(ref.folder);
       const result = await withForge(ref.folder, (forge) =>
         vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Taskloom: keeping the pull request green', cancellable: true }, (_progress, token) =>
-          services.engine.request(WatchPullRequestsRequest.type, { ...ref, intervalSeconds, ...forge }, token),
+          services.engine.request(WatchPullRequestsRequest.type, { ...ref, ...(intervalSeconds ? { intervalSeconds } : {}), ...forge }, token),
         ),
       );
       if (!result) return;
@@ -117,7 +118,7 @@ export async function openPullRequestInBrowser(services: Services, arg?: unknown
  */
 export function watchUnfinishedPullRequests(services: Services): void {
   for (const folder of services.controller.folders()) {
-    if (!vscode.workspace.getConfiguration('taskloom', vscode.Uri.file(folder)).get<boolean>('pullRequests.keepGreen', true)) continue;
+    if (!keepsPullRequestsGreen(folder)) continue;
     for (const entry of services.controller.model.runs(folder)) {
       if (entry.summary.pullRequestsToWatch > 0) void keepPullRequestGreen(services, { folder, runId: entry.summary.runId });
     }

@@ -11,7 +11,7 @@ import { showDriveProgress } from '../driveProgress';
 import { confirmUnknownRun, showError, userData } from '../connection/userErrors';
 import { log } from '../logger';
 import type { Services } from '../services';
-import { readRunSettings } from '../settings';
+import { applyHistory, readRunSettings } from '../settings';
 import { plainText } from '../tree/presentation';
 import { isResumable } from '../state/resumable';
 import { pickFolder, pickRun, type RunRef } from './runRef';
@@ -106,7 +106,7 @@ export async function applyIntegration(services: Services, arg?: unknown, option
     if (answer !== 'Apply') return;
   }
   try {
-    const history = vscode.workspace.getConfiguration('taskloom', vscode.Uri.file(ref.folder)).get<'merge' | 'squash'>('apply.history', 'merge');
+    const history = applyHistory(ref.folder);
     const result = await services.engine.request(ApplyIntegrationRequest.type, { ...ref, history });
     const leftOut = result.leftOut.length ? ` Not included (skipped): ${result.leftOut.map((t) => t.taskId).join(', ')}.` : '';
     void vscode.window.showInformationMessage(

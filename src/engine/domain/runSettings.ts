@@ -1,0 +1,91 @@
+import { DEFAULT_RUN_CONFIG, type AgentKind } from './runConfig';
+
+/**
+ * What a person chose for a new run, before defaults and checks: the editor's `taskloom.*`
+ * settings or the CLI's flags. Values come as JSON a user may have mistyped, so every field is
+ * optional and checked when the run's config is made (engine/run/runConfigFromSettings.ts), the
+ * one place that applies RUN_SETTING_DEFAULTS.
+ */
+export interface RoleSetting {
+  agent?: string;
+  model?: string;
+}
+
+export interface RunSettings {
+  agent?: AgentKind;
+  models?: { planner?: string; actor?: string; critic?: string };
+  /** A role's own agent and model; unset parts fall back to `agent` and `models`. */
+  roles?: { planner?: RoleSetting; actor?: RoleSetting; critic?: RoleSetting };
+  claudePath?: string;
+  codexPath?: string;
+  /** The command agent's argv template ({prompt_file}, {model}, {cwd}, {role}, {access}). */
+  commandArgv?: string[];
+  /** The scripted agent's scenario file (absolute, or relative to the folder). */
+  scriptedScenario?: string;
+  maxParallel?: number;
+  /** Empty: detected from the project (package.json scripts, Makefile…). */
+  gateCommands?: string[];
+  /** Commands the actor may run besides the gate's (Claude Code enforces the list). */
+  actorAllowedCommands?: string[];
+  maxAttempts?: number;
+  maxReviewCycles?: number;
+  stuckThresholdSeconds?: number;
+  gateTimeoutSeconds?: number;
+  budgets?: { runUsd?: number | null; runTokens?: number | null; taskUsd?: number | null; taskTokens?: number | null };
+  /** Tasks whose files hints overlap: 'serialize' (default), 'warn' or 'off'. */
+  overlap?: string;
+  /** gitignore patterns of untracked files copied into each new worktree, besides `.worktreeinclude`'s. */
+  worktreeCopy?: string[];
+  /** Commands run once in each new worktree before its actor starts. */
+  worktreeSetup?: string[];
+  /** Where worktrees live: WORKTREES_INSIDE (the default, `.taskloom/worktrees`) or a folder, relative to the repository. */
+  worktreeRoot?: string;
+}
+
+/** Settings the CLI has as flags and the editor does not: they default to off. */
+export interface ExtraRunSettings {
+  allowUnverified?: boolean;
+  /** Extra `-c key=value` settings for codex, e.g. a model provider. */
+  codexConfig?: string[];
+}
+
+/** A RunSettings field, dotted for the nested ones: what each shell maps to its own name for messages. */
+export type SettingName =
+  | 'agent'
+  | `models.${'planner' | 'actor' | 'critic'}`
+  | `roles.${'planner' | 'actor' | 'critic'}.${'agent' | 'model'}`
+  | 'claudePath'
+  | 'codexPath'
+  | 'commandArgv'
+  | 'scriptedScenario'
+  | 'maxParallel'
+  | 'gateCommands'
+  | 'actorAllowedCommands'
+  | 'maxAttempts'
+  | 'maxReviewCycles'
+  | 'stuckThresholdSeconds'
+  | 'gateTimeoutSeconds'
+  | `budgets.${'runUsd' | 'runTokens' | 'taskUsd' | 'taskTokens'}`
+  | 'overlap'
+  | 'worktreeCopy'
+  | 'worktreeSetup'
+  | 'worktreeRoot';
+
+/** `worktreeRoot` meaning the default: inside the repository. */
+export const WORKTREES_INSIDE = 'inside';
+
+/**
+ * What an unset setting means, where it means a value: the one source of the defaults. The
+ * editor's manifest declares the same (a test compares them); settings not listed here are
+ * off or empty when unset.
+ */
+export const RUN_SETTING_DEFAULTS = {
+  agent: 'claude',
+  maxParallel: DEFAULT_RUN_CONFIG.maxParallel,
+  maxAttempts: DEFAULT_RUN_CONFIG.maxGateFixAttempts,
+  maxReviewCycles: DEFAULT_RUN_CONFIG.maxReviewCycles,
+  stuckThresholdSeconds: DEFAULT_RUN_CONFIG.stuckThresholdSeconds,
+  gateTimeoutSeconds: DEFAULT_RUN_CONFIG.gateTimeoutSeconds,
+  overlap: DEFAULT_RUN_CONFIG.overlap,
+  worktreeRoot: WORKTREES_INSIDE,
+} as const satisfies Partial<Record<SettingName, unknown>>;
