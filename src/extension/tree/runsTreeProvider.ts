@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { AttemptRecord, RunState, TaskView, TransitionRecord } from '../../engine/domain/runState';
+import { Disposable, toDisposable } from '../disposable';
 import type { RunsController } from '../runsController';
 import type { ModelChange, RunEntry } from '../state/runsModel';
 import { isResumable } from '../state/resumable';
@@ -51,14 +52,15 @@ const themeIcon = (look: Look) => new vscode.ThemeIcon(look.icon, look.color ? n
  * The Runs tree: folder (multi-root only) → run → task → attempts and transitions. Nodes are
  * kept by id so an event refreshes exactly the rows it touched, not the whole tree.
  */
-export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vscode.Disposable {
-  private readonly changeEmitter = new vscode.EventEmitter<RunsNode | RunsNode[] | undefined>();
+export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvider<RunsNode> {
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<RunsNode | RunsNode[] | undefined>());
   readonly onDidChangeTreeData = this.changeEmitter.event;
   private readonly nodes = new Map<string, RunsNode>();
-  private readonly unsubscribe: () => void;
 
   constructor(private readonly controller: RunsController) {
-    this.unsubscribe = controller.model.onDidChange((change) => this.refresh(change));
+    super();
+    this._register(toDisposable(controller.model.onDidChange((change) => this.refresh(change))));
+    this._register(toDisposable(() => clearTimeout(this.fireTimer)));
   }
 
   private node<N extends RunsNode>(fresh: N): N {
@@ -366,12 +368,6 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     item.iconPath = themeIcon(TASK_LOOK[t.to]);
     item.tooltip = `${t.event} (#${t.seq})\n${plainText(t.reason, 2000)}`;
     return item;
-  }
-
-  dispose(): void {
-    this.unsubscribe();
-    clearTimeout(this.fireTimer);
-    this.changeEmitter.dispose();
   }
 }
 
