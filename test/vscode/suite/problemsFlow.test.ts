@@ -7,7 +7,7 @@ import type { ChatStream } from '../../../src/extension/chat/chatParticipant';
 import { SUITE_GOAL } from '../fixtures/scenario';
 import { click, pressKey, readTexts, waitFor as waitForPage, WEBVIEW_FRAMES } from './runnerControl';
 import { takeScreenshot } from './screenshot';
-import { EXTENSION_ID, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
+import { answeringConfirmations, EXTENSION_ID, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
@@ -88,7 +88,7 @@ suite('Findings, documents and the ways in', function () {
   test('gate output opens as a read-only document, not an Untitled one to save', async () => {
     const api = await taskloom();
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId: firstRun });
-    await waitFor('the run view', () => api.RunViewPanel.panels().find((p) => p.runId === firstRun));
+    await waitFor('the run view', () => api.services.runViews.panels().find((p) => p.runId === firstRun));
     await click({ selector: 'vscode-tab-header[data-tab="ledger"]', frames: WEBVIEW_FRAMES });
     await click({ selector: '[data-action="gate-output"]', frames: WEBVIEW_FRAMES });
     const document = await waitFor('the gate output', () => vscode.window.activeTextEditor?.document.uri.scheme === 'taskloom-text' && vscode.window.activeTextEditor.document);
@@ -122,7 +122,7 @@ suite('Findings, documents and the ways in', function () {
     assert.match(started, /\*\*Plan for\*\* .+ \(5 tasks\)/);
     assert.match(started, new RegExp(`Run ${secondRun} waits for the user to approve this plan`));
     // As after Start Goal, the plan opens for review in the run view, with Approve / Edit / Cancel Run.
-    await waitFor('the plan to review in the run view', () => api.RunViewPanel.panels().find((p) => p.runId === secondRun));
+    await waitFor('the plan to review in the run view', () => api.services.runViews.panels().find((p) => p.runId === secondRun));
     await waitForPage({ selector: `.notification-list-item:has-text("drafted 5 task")` });
   });
 
@@ -193,7 +193,8 @@ suite('Findings, documents and the ways in', function () {
       return ids.has(firstRun) && ids.has(secondRun) ? ids : undefined;
     });
     assert.equal(runs.size, 2);
-    await vscode.commands.executeCommand('taskloom.acceptTask', { folder, runId: firstRun, taskId: 'title-case' }, { confirmed: true });
+    const asked = await answeringConfirmations(api, 'Accept', () => vscode.commands.executeCommand('taskloom.acceptTask', { folder, runId: firstRun, taskId: 'title-case' }));
+    assert.equal(asked.length, 1, 'Accept asked first');
     await settled(api, folder, firstRun);
     await waitFor('the accepted task’s findings to go', () => !criticProblems().some((p) => p.runId === firstRun && /empty text/.test(p.d.message)));
     assert.ok(criticProblems().some((p) => p.runId === secondRun && /empty text/.test(p.d.message)), 'the other run’s finding stays');

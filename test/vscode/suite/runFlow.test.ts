@@ -7,7 +7,8 @@ import { SUITE_GOAL } from '../fixtures/scenario';
 import type { RunEvent } from '../../../src/engine/domain/events';
 import { click, pressKey, readTexts, typeText, waitFor as waitForPage, WEBVIEW_FRAMES } from './runnerControl';
 import { takeScreenshot } from './screenshot';
-import { newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
+import { watchRunViews } from './runViewWatch';
+import { answeringConfirmations, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 const theme = (name: string | undefined) => vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
@@ -15,16 +16,17 @@ const settle = () => new Promise((r) => setTimeout(r, 1500));
 /** Clicks a button of the run view (inside its webview). */
 const clickInRunView = (selector: string) => click({ selector, frames: WEBVIEW_FRAMES });
 /**
- * Clicks a run view button and waits until the command behind it has asked its modal
- * confirmation with `question`. VS Code refuses modal dialogs while extension tests run and says
- * so, with the dialog's text, in a notification: that is how a test sees the very confirmation a
- * user answers. Earlier notifications are cleared first, so only this one can match.
+ * Clicks a run view button whose command asks a modal confirmation, answers `action` to it in
+ * the user's place (through the test API), and checks the question put was `question`.
  */
-async function clickAskingConfirmation(selector: string, question: string): Promise<void> {
-  await vscode.commands.executeCommand('notifications.clearAll');
-  await clickInRunView(selector);
-  const refused = `.notification-list-item:has-text("refused to show dialog in tests"):has-text(${JSON.stringify(question)})`;
-  await waitForPage({ selector: refused, timeoutMs: 20_000 });
+async function clickConfirming(selector: string, action: string, question: string): Promise<void> {
+  const api = await taskloom();
+  const asked = await answeringConfirmations(api, action, async (soFar) => {
+    await clickInRunView(selector);
+    await waitFor(`the ${action} confirmation`, () => soFar.length > 0);
+  });
+  assert.equal(asked.length, 1, `one confirmation: ${asked.join(' | ')}`);
+  assert.ok(asked[0]!.startsWith(question), asked[0]);
 }
 
 /**
@@ -49,7 +51,7 @@ suite('A run from Start Goal to the applied integration', function () {
     await takeScreenshot('plan-approval');
     // The run view is where the plan is approved: its graph, and Approve / Edit / Cancel above it.
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
-    await waitFor('the run view to draw the plan', () => api.RunViewPanel.panels().find((p) => p.runId === runId && p.lastRenderedSeq > 0));
+    await waitFor('the run view to draw the plan', () => watchRunViews(api).drawn(runId));
     await waitForPage({ selector: '.plan-waiting vscode-button[data-choice="approve"]', frames: WEBVIEW_FRAMES });
     assert.deepEqual(await readTexts({ selector: '.plan-waiting vscode-button', frames: WEBVIEW_FRAMES }), ['Approve', 'Edit Plan', 'Cancel Run']);
     assert.equal((await readTexts({ selector: 'svg.graph .node-id', frames: WEBVIEW_FRAMES })).length, 5, 'the graph of the plan is the approval view');
@@ -101,15 +103,17 @@ suite('A run from Start Goal to the applied integration', function () {
 
   test('a Needs You task opens the run view on that task', async () => {
     const api = await taskloom();
-    const panel = api.RunViewPanel.panels().find((p) => p.runId === runId)!;
+    const views = watchRunViews(api);
+    const panel = views.panel(runId)!;
     // Another section and another editor are in front: the link must still land.
     await clickInRunView('vscode-tab-header[data-tab="usage"]');
     await vscode.window.showTextDocument(vscode.Uri.file(join(folder, 'README.md')));
     const item = api.services.needsYou.getChildren().find((i) => i.kind === 'task' && i.runId === runId && i.taskId === 'flaky');
     assert.ok(item, 'flaky is in Needs You');
     const { command } = api.services.needsYou.getTreeItem(item);
+    views.of(panel).lastFocused = undefined;
     await vscode.commands.executeCommand(command!.command, ...(command!.arguments ?? []));
-    const landed = await waitFor('the run view to land on flaky', () => panel.lastFocused);
+    const landed = await waitFor('the run view to land on flaky', () => views.of(panel).lastFocused);
     assert.deepEqual(landed, { found: true, taskId: 'flaky' });
     await waitFor('the run view in front', () => panel.panel.active);
     await waitForPage({ selector: 'svg.graph .node.selected', frames: WEBVIEW_FRAMES });
@@ -130,15 +134,13 @@ suite('A run from Start Goal to the applied integration', function () {
     entry = await settled(api, folder, runId);
     assert.match(entry.state!.tasks['word-count']!.humanNote ?? '', /whitespace/);
 
-    // Accept and Skip ask first, as from the tree; the test answers for the user through the command's option.
-    await clickAskingConfirmation('.task-control[data-control-task="title-case"] vscode-button[data-choice="accept"]', 'Accept task "title-case: Add titleCase()"?');
-    await vscode.commands.executeCommand('taskloom.acceptTask', { folder, runId, taskId: 'title-case' }, { confirmed: true });
+    // Accept and Skip ask first, as from the tree; the test answers for the user.
+    await clickConfirming('.task-control[data-control-task="title-case"] vscode-button[data-choice="accept"]', 'Accept', 'Accept task "title-case: Add titleCase()"?');
     await waitFor('title-case to merge', () => taskStates(api.services.controller.model.run(folder, runId)!)['title-case'] === 'MERGED');
     entry = await settled(api, folder, runId);
     assert.equal(taskStates(entry).summary, 'MERGED', 'summary ran once both dependencies were merged');
 
-    await clickAskingConfirmation('.task-control[data-control-task="flaky"] vscode-button[data-choice="skip"]', 'Skip task "flaky:');
-    await vscode.commands.executeCommand('taskloom.skipTask', { folder, runId, taskId: 'flaky' }, { confirmed: true });
+    await clickConfirming('.task-control[data-control-task="flaky"] vscode-button[data-choice="skip"]', 'Skip', 'Skip task "flaky:');
     await waitFor('flaky to be skipped', () => taskStates(api.services.controller.model.run(folder, runId)!).flaky === 'SKIPPED');
     entry = await settled(api, folder, runId);
     assert.equal(taskStates(entry).flaky, 'SKIPPED');
@@ -162,7 +164,7 @@ suite('A run from Start Goal to the applied integration', function () {
     const entry = api.services.controller.model.run(folder, runId)!;
     const panel = await waitFor('the run view to draw the run', () =>
       // Open since the plan was approved: the view has every event of the run.
-      api.RunViewPanel.panels().find((p) => p.runId === runId && p.lastRenderedSeq > 0 && p.lastSentSeq === entry.state!.lastSeq),
+      watchRunViews(api).drawn(runId, entry.state!.lastSeq),
     );
     assert.ok(panel.panel.visible);
     await theme('Default Dark Modern');
@@ -200,14 +202,16 @@ suite('A run from Start Goal to the applied integration', function () {
 
   test('a "ledger #N" link lands on entry N, even with another section and tab in front', async () => {
     const api = await taskloom();
-    const panel = api.RunViewPanel.panels().find((p) => p.runId === runId)!;
+    const views = watchRunViews(api);
+    const panel = views.panel(runId)!;
     const review = api.services.controller.model.run(folder, runId)!.state!.decisions.find((d) => d.kind === 'critic' && d.taskId === 'title-case')!;
     assert.ok(review, 'title-case was reviewed');
     await click({ selector: 'vscode-tab-header[data-tab="usage"]', frames: WEBVIEW_FRAMES });
     await vscode.window.showTextDocument(vscode.Uri.file(join(folder, 'README.md')));
     // What a Problems entry's "ledger #N" code runs.
+    views.of(panel).lastFocused = undefined;
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId, taskId: 'title-case', seq: review.seq });
-    assert.deepEqual(await waitFor('the link to land', () => panel.lastFocused), { found: true, seq: review.seq });
+    assert.deepEqual(await waitFor('the link to land', () => views.of(panel).lastFocused), { found: true, seq: review.seq });
     await waitForPage({ selector: `li.entry.highlight[data-seq="${review.seq}"]`, frames: WEBVIEW_FRAMES });
     const [text] = await readTexts({ selector: 'li.entry.highlight .entry-summary', frames: WEBVIEW_FRAMES });
     assert.equal(text, review.summary);
@@ -258,13 +262,13 @@ suite('A run from Start Goal to the applied integration', function () {
     const dirty = join(folder, 'README.md');
     const original = await vscode.workspace.fs.readFile(vscode.Uri.file(dirty));
     await vscode.workspace.fs.writeFile(vscode.Uri.file(dirty), Buffer.from('uncommitted edit\n'));
-    await vscode.commands.executeCommand('taskloom.applyIntegration', { folder, runId }, { confirmed: true });
+    const api = await taskloom();
+    await answeringConfirmations(api, 'Apply', () => vscode.commands.executeCommand('taskloom.applyIntegration', { folder, runId }));
     assert.equal(git(folder, 'rev-parse', 'HEAD'), before, 'nothing was merged into a dirty tree');
     await vscode.workspace.fs.writeFile(vscode.Uri.file(dirty), original);
 
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
-    await clickAskingConfirmation('.run-delivery vscode-button[data-choice="apply"]', 'Merge the green work of');
-    await vscode.commands.executeCommand('taskloom.applyIntegration', { folder, runId }, { confirmed: true });
+    await clickConfirming('.run-delivery vscode-button[data-choice="apply"]', 'Apply', 'Merge the green work of');
     await waitFor('the branch to move', () => git(folder, 'rev-parse', 'HEAD') !== before);
     assert.equal(git(folder, 'rev-parse', '--abbrev-ref', 'HEAD'), 'main');
     for (const file of ['src/slugify.js', 'src/wordCount.js', 'src/titleCase.js', 'src/summary.js']) {
