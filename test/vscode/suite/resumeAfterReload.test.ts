@@ -1,13 +1,25 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { RUNNING_STEP_STATES } from '../../../src/engine/domain/stateWords';
 import { SUITE_GOAL } from '../fixtures/scenario';
 import { click, readTexts, reloadWindow, testPhase, waitFor as waitForPage, WEBVIEW_FRAMES } from './runnerControl';
 import { takeScreenshot } from './screenshot';
-import { newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
+import { answeringConfirmations, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
 const RESUME_TOAST = '.notification-list-item:has-text("stopped at")';
+
+/**
+ * Empties this session's record of the runs created here (the session has a state folder of its
+ * own, see sessions.mjs): every run in the workspace is then one Taskloom did not start.
+ */
+function forgetCreatedRuns(): void {
+  const stateDir = process.env.TASKLOOM_STATE_DIR;
+  assert.ok(stateDir && stateDir.includes('taskloom-resume-session-state'), `the session's own state folder (${stateDir})`);
+  writeFileSync(join(stateDir, 'created-runs.jsonl'), '');
+}
 
 /**
  * Reload the window in the middle of a run (the extension host and its engine die with it):
@@ -80,7 +92,17 @@ suite('Resume after a window reload', function () {
     const boxStates = await readTexts({ selector: 'svg.graph .node-state', frames: WEBVIEW_FRAMES });
     assert.equal(boxStates.filter((text) => text.includes('interrupted')).length, inFlight.length, `graph: ${boxStates.join(' | ')}`);
     await takeScreenshot('engine-gone-run-view');
-    await vscode.commands.executeCommand('taskloom.resumeLastRun', { folder, runId });
+
+    // Without the record that it was started here (as for a .taskloom/ that came with the
+    // repository), Resume first shows what the run would execute, and a No leaves it stopped.
+    forgetCreatedRuns();
+    const declined = await answeringConfirmations(api, undefined, () => vscode.commands.executeCommand('taskloom.resumeLastRun', { folder, runId }));
+    assert.equal(declined.length, 1, `Resume asked once: ${declined.join(' | ')}`);
+    assert.match(declined[0]!, /was not started by Taskloom on this machine/);
+    assert.match(declined[0]!, /gate command: .*\n(.|\n)*unfinished tasks: \d/);
+    assert.equal(api.services.controller.model.run(folder, runId)!.summary.active, false, 'declined: the run stays stopped');
+    const agreed = await answeringConfirmations(api, 'Resume Anyway', () => vscode.commands.executeCommand('taskloom.resumeLastRun', { folder, runId }));
+    assert.equal(agreed.length, 1, 'Resume Anyway was asked, and agreed to');
     const entry = await settled(api, folder, runId);
     assert.deepEqual(taskStates(entry), {
       slugify: 'MERGED',

@@ -15,13 +15,14 @@ export async function taskloom(): Promise<TaskloomTestApi> {
 
 /**
  * Answers the extension's modal confirmations in the user's place while `body` runs: agrees to
- * `action` only, and returns the questions it was asked (a test asserts the question was put).
+ * `agreeTo` only (nothing, when undefined), and returns what it was asked, each as the question
+ * and its detail on the lines after it (a test asserts the question was put).
  */
-export async function answeringConfirmations(api: TaskloomTestApi, action: string, body: (asked: readonly string[]) => PromiseLike<unknown>): Promise<string[]> {
+export async function answeringConfirmations(api: TaskloomTestApi, agreeTo: string | undefined, body: (asked: readonly string[]) => PromiseLike<unknown>): Promise<string[]> {
   const asked: string[] = [];
-  const answering = api.answerConfirmations(async (message, _detail, offered) => {
-    asked.push(message);
-    return offered === action;
+  const answering = api.answerConfirmations(async (message, detail, action) => {
+    asked.push(`${message}\n${detail}`);
+    return action === agreeTo;
   });
   try {
     await body(asked);
