@@ -3,6 +3,7 @@ import { registerChatParticipant } from './chat/chatParticipant';
 import { registerTaskloomTools } from './chat/taskloomTools';
 import { modalConfirm } from './confirm';
 import { CriticDiagnostics } from './diagnostics';
+import { toDisposable } from './disposable';
 import { BRANCH_FILE_SCHEME, BranchFileDocuments } from './documents/branchFileDocuments';
 import { ReadOnlyTexts } from './documents/readOnlyText';
 import { DriveProgress } from './driveProgress';
@@ -70,12 +71,12 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
       needsYouView.badge = count ? { value: count, tooltip: count === 1 ? '1 thing needs you' : `${count} things need you` } : undefined;
       void vscode.commands.executeCommand('setContext', 'taskloom.needsYouCount', count);
     }),
-    {
-      dispose: controller.model.onDidChange(() => {
+    toDisposable(
+      controller.model.onDidChange(() => {
         const resumable = controller.model.allRuns().some(isResumable);
         void vscode.commands.executeCommand('setContext', 'taskloom.hasResumableRun', resumable);
       }),
-    },
+    ),
     ...registerCommands(services),
   );
   // Showing the Runs view is a reason to start the engine; so is a workspace with runs in it.

@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import { handleChatRequest, type ChatRequestParts, type ChatStream } from './chat/chatParticipant';
 import type { Confirm } from './confirm';
+import { toDisposable } from './disposable';
 import type { RunViewTap } from './runView/runViews';
 import type { Services } from './services';
 
@@ -27,13 +28,13 @@ export function testApi(services: Services, activationMs: number): TaskloomTestA
     answerConfirmations(confirm) {
       const previous = services.confirm;
       services.confirm = confirm;
-      return { dispose: () => (services.confirm = previous) };
+      return toDisposable(() => (services.confirm = previous));
     },
     tapRunViews(tap) {
       const { runViews } = services;
       const previous = runViews.tap;
       runViews.tap = tap;
-      return { dispose: () => (runViews.tap = previous) };
+      return toDisposable(() => (runViews.tap = previous));
     },
     handleChatRequest: (request, stream, token) => handleChatRequest(services, request, stream, token),
   };

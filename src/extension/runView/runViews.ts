@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { FromWebview, RunViewFocus, RunViewPersistedState, ToWebview } from '../../protocol/webviewMessages';
-import { Disposable } from '../disposable';
+import { Disposable, toDisposable } from '../disposable';
 import type { Services } from '../services';
 import { options, RunViewPanel } from './runViewPanel';
 
@@ -31,7 +31,7 @@ export class RunViews extends Disposable {
         },
       }),
     );
-    this._register({ dispose: () => [...this.open.values()].forEach((view) => view.dispose()) });
+    this._register(toDisposable(() => [...this.open.values()].forEach((view) => view.dispose())));
   }
 
   /** Opens (or reveals) the run's view; with `focus`, it lands on that ledger entry or task. */
