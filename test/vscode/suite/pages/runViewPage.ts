@@ -1,6 +1,6 @@
 // The run view as the suites see it: its webview's elements by what they are, so a change of
 // markup in src/webview is fixed here once, not in every test that reads the view.
-import { click, readTexts, waitFor, WEBVIEW_FRAMES, type PageTarget } from '../runnerControl';
+import { click, readTexts, selectOption, waitFor, WEBVIEW_FRAMES, type PageTarget } from '../runnerControl';
 
 type Tab = 'ledger' | 'timeline' | 'usage' | 'transcript';
 type Choice = 'retry' | 'accept' | 'skip' | 'resolve' | 'continue';
@@ -51,4 +51,11 @@ export const runView = {
   zoomLabels: () => readTexts(inView('.tab-timeline .zoom-label')),
 
   pullRequestTexts: () => readTexts(inView('.run-pull-request')),
+
+  /** The Transcript tab: the agent's lines, the call headings, and which task's calls it shows. */
+  transcriptLineShown: (text: string, timeoutMs = 30_000) => waitFor(inView(`.transcript-text:text-is(${JSON.stringify(text)})`, timeoutMs)),
+  transcriptLines: () => readTexts(inView('.transcript-text')),
+  transcriptCallHeads: () => readTexts(inView('.transcript-call-head strong')),
+  transcriptTaskPickerShown: () => waitFor(inView('select.transcript-task', 30_000)),
+  pickTranscriptTask: (value: string) => selectOption({ ...inView('select.transcript-task'), value }),
 };

@@ -50,6 +50,8 @@ export const workbench = {
   readOnlyMessageShown: () => waitFor({ selector: '.monaco-editor-overlaymessage:has-text("read-only")' }),
   /** The open walkthrough, once it says `text`. */
   walkthroughSaying: (text: string) => waitFor({ selector: `.gettingStartedContainer:has-text(${JSON.stringify(text)})` }),
+  /** The descriptions of the rows of every tree on screen (the Runs tree's task rows among them). */
+  treeRowDescriptions: () => readTexts({ selector: '.monaco-list-row .label-description' }),
   /** The Explorer's first row (where a user's focus would be). */
   focusExplorer: () => click({ selector: '.explorer-folders-view .monaco-list-row' }),
 };
