@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { FileFinding } from '../engine/report/criticFindings';
 import type { RunsController } from './runsController';
 import { branchFileUri } from './documents/branchFileDocuments';
+import { Disposable, toDisposable } from './disposable';
 import { openFindingsOf, waitsForYou } from './openFindings';
 
 const SEVERITY: Record<FileFinding['severity'], vscode.DiagnosticSeverity> = {
@@ -18,19 +19,19 @@ const key = (folder: string, runId: string) => `${folder}\u0000${runId}`;
  * its task's branch. Built from the runs' states as they fold (not the language client's
  * diagnostics), so it survives engine restarts; a run stopped for you is loaded for its findings.
  */
-export class CriticDiagnostics implements vscode.Disposable {
-  private readonly collection = vscode.languages.createDiagnosticCollection('taskloom');
+export class CriticDiagnostics extends Disposable {
+  private readonly collection = this._register(vscode.languages.createDiagnosticCollection('taskloom'));
   private readonly byRun = new Map<string, { folder: string; runId: string; findings: FileFinding[] }>();
   private readonly requested = new Set<string>();
-  private readonly unsubscribe: () => void;
 
   constructor(private readonly controller: RunsController) {
-    this.unsubscribe = controller.model.onDidChange((change) => {
+    super();
+    this._register(toDisposable(controller.model.onDidChange((change) => {
       let changed = change.folders.size > 0 && this.forgetRemovedRuns();
       for (const run of change.runs) if (this.update(run.folder, run.runId)) changed = true;
       for (const folder of change.folders) for (const entry of controller.model.runs(folder)) if (this.update(folder, entry.summary.runId)) changed = true;
       if (changed) this.rebuild();
-    });
+    })));
   }
 
   /** Recomputes one run's findings; true when they changed. */
@@ -78,10 +79,5 @@ export class CriticDiagnostics implements vscode.Disposable {
     }
     this.collection.clear();
     for (const { uri, diagnostics } of byFile.values()) this.collection.set(uri, diagnostics);
-  }
-
-  dispose(): void {
-    this.unsubscribe();
-    this.collection.dispose();
   }
 }

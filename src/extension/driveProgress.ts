@@ -2,56 +2,65 @@ import * as vscode from 'vscode';
 import { CancelRequest } from '../protocol/engineProtocol';
 import type { RunRef } from './commands/runRef';
 import { showError } from './connection/userErrors';
-import type { Services } from './services';
+import type { EngineClient } from './connection/engineClient';
+import type { RunsController } from './runsController';
 import { isWaitingForHuman } from '../engine/domain/taskStates';
 import { plainText } from './tree/presentation';
 import { RUN_STATUS_WORDS, TASK_STATE_WORDS } from '../engine/domain/stateWords';
 
-const shown = new Set<string>();
-
 /**
  * A progress notification for a run the engine is driving: green/total and what is happening,
  * with a Cancel button that cancels the engine's work (agents and gates are stopped). Ends
- * when the engine stops working on the run.
+ * when the engine stops working on the run. One per run at a time.
  */
-export function showDriveProgress(services: Services, ref: RunRef): void {
-  const key = `${ref.folder}\u0000${ref.runId}`;
-  if (shown.has(key)) return;
-  shown.add(key);
-  const { model } = services.controller;
-  void vscode.window
-    .withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Taskloom', cancellable: true },
-      (progress, token) =>
-        new Promise<void>((resolve) => {
-          let lastMessage = '';
-          const update = () => {
-            const entry = model.run(ref.folder, ref.runId);
-            if (!entry || !entry.summary.active) {
-              stop();
-              return;
+export class DriveProgress {
+  private readonly shown = new Set<string>();
+
+  constructor(
+    private readonly controller: RunsController,
+    private readonly engine: Pick<EngineClient, 'request'>,
+  ) {}
+
+  show(ref: RunRef): void {
+    const key = `${ref.folder}\u0000${ref.runId}`;
+    if (this.shown.has(key)) return;
+    this.shown.add(key);
+    const { controller, engine, shown } = this;
+    const { model } = controller;
+    void vscode.window
+      .withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Taskloom', cancellable: true },
+        (progress, token) =>
+          new Promise<void>((resolve) => {
+            let lastMessage = '';
+            const update = () => {
+              const entry = model.run(ref.folder, ref.runId);
+              if (!entry || !entry.summary.active) {
+                stop();
+                return;
+              }
+              const state = entry.state;
+              const busy = state?.taskOrder.map((id) => state.tasks[id]!).find((t) => ['BUILDING', 'GATING', 'CRITIC_REVIEWING'].includes(t.state));
+              const what = state?.status === 'integrating' ? 'merging green work' : busy ? `${busy.id}: ${TASK_STATE_WORDS[busy.state]}` : RUN_STATUS_WORDS[entry.summary.status];
+              const message = `${entry.summary.done}/${entry.summary.total} done — ${plainText(what, 80)}`;
+              if (message !== lastMessage) progress.report({ message });
+              lastMessage = message;
+            };
+            const unsubscribe = model.onDidChange(update);
+            const cancel = token.onCancellationRequested(() => {
+              engine.request(CancelRequest.type, ref).catch((error: unknown) => showError('cancel the run', error));
+            });
+            function stop() {
+              unsubscribe();
+              cancel.dispose();
+              shown.delete(key);
+              resolve();
+              notifyRunEnded(controller, ref);
             }
-            const state = entry.state;
-            const busy = state?.taskOrder.map((id) => state.tasks[id]!).find((t) => ['BUILDING', 'GATING', 'CRITIC_REVIEWING'].includes(t.state));
-            const what = state?.status === 'integrating' ? 'merging green work' : busy ? `${busy.id}: ${TASK_STATE_WORDS[busy.state]}` : RUN_STATUS_WORDS[entry.summary.status];
-            const message = `${entry.summary.done}/${entry.summary.total} done — ${plainText(what, 80)}`;
-            if (message !== lastMessage) progress.report({ message });
-            lastMessage = message;
-          };
-          const unsubscribe = model.onDidChange(update);
-          const cancel = token.onCancellationRequested(() => {
-            services.engine.request(CancelRequest.type, ref).catch((error: unknown) => showError('cancel the run', error));
-          });
-          function stop() {
-            unsubscribe();
-            cancel.dispose();
-            shown.delete(key);
-            resolve();
-            notifyRunEnded(services, ref);
-          }
-          update();
-        }),
-    );
+            update();
+          }),
+      );
+  }
 }
 
 /**
@@ -59,8 +68,8 @@ export function showDriveProgress(services: Services, ref: RunRef): void {
  * toast vanishing alone reads as nothing (or everything) having happened. A run the engine merely
  * stopped driving (it died) is told by the engine-restart notice instead.
  */
-function notifyRunEnded(services: Services, ref: RunRef): void {
-  const entry = services.controller.model.run(ref.folder, ref.runId);
+function notifyRunEnded(controller: RunsController, ref: RunRef): void {
+  const entry = controller.model.run(ref.folder, ref.runId);
   if (!entry || entry.summary.active) return;
   const { summary, state } = entry;
   const goal = `"${plainText(summary.goal, 60)}"`;

@@ -1,15 +1,18 @@
 import * as vscode from 'vscode';
-import { handleChatRequest, registerChatParticipant, type ChatRequestParts, type ChatStream } from './chat/chatParticipant';
+import { registerChatParticipant } from './chat/chatParticipant';
 import { registerTaskloomTools } from './chat/taskloomTools';
+import { modalConfirm } from './confirm';
 import { CriticDiagnostics } from './diagnostics';
+import { toDisposable } from './disposable';
 import { BRANCH_FILE_SCHEME, BranchFileDocuments } from './documents/branchFileDocuments';
-import { registerReadOnlyText } from './documents/readOnlyText';
+import { ReadOnlyTexts } from './documents/readOnlyText';
+import { DriveProgress } from './driveProgress';
 import { EngineClient } from './connection/engineClient';
 import { reporting } from './connection/userErrors';
 import { log } from './logger';
 import { promptToResume } from './resumePrompt';
 import { RunsController } from './runsController';
-import { RunViewPanel } from './runView/runViewPanel';
+import { RunViews } from './runView/runViews';
 import type { Services } from './services';
 import { isResumable } from './state/resumable';
 import { RunStatusBar } from './statusBar';
@@ -17,21 +20,13 @@ import { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
 import { RunsTreeProvider } from './tree/runsTreeProvider';
 import { watchUnfinishedPullRequests } from './commands/pullRequestCommands';
 import { registerCommands } from './commands/registerCommands';
-
-/** What the extension hands to tests and the benchmark (not a public API). */
-export interface TaskloomExtensionApi {
-  services: Services;
-  activationMs: number;
-  RunViewPanel: typeof RunViewPanel;
-  /** The @taskloom participant's handler, for a window whose VS Code shows no chat view. */
-  handleChatRequest: (request: ChatRequestParts, stream: ChatStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult>;
-}
+import { testApi, type TaskloomTestApi } from './testApi';
 
 /**
  * Activation wires the views and commands and returns at once: the engine process starts on
  * first use (a command, the Runs view, or a workspace that has runs to resume).
  */
-export function activate(context: vscode.ExtensionContext): TaskloomExtensionApi {
+export function activate(context: vscode.ExtensionContext): TaskloomTestApi | undefined {
   const started = performance.now();
   const engine = new EngineClient(context.asAbsolutePath('dist/engine-server.js'));
   activeEngine = engine;
@@ -40,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): TaskloomExtensionApi
   const runsView = vscode.window.createTreeView('taskloom.runs', { treeDataProvider: runsTree, showCollapseAll: true });
   const needsYou = new NeedsYouTreeProvider(controller);
   const needsYouView = vscode.window.createTreeView('taskloom.needsYou', { treeDataProvider: needsYou });
+  let runViews: RunViews | undefined;
   const services: Services = {
     context,
     engine,
@@ -47,7 +43,15 @@ export function activate(context: vscode.ExtensionContext): TaskloomExtensionApi
     runsTree,
     runsView,
     needsYou,
-    showRun: async (folder, runId, focus) => RunViewPanel.show(services, folder, runId, focus),
+    // Made on first use: a run view needs the services it is part of.
+    get runViews() {
+      return (runViews ??= new RunViews(services));
+    },
+    readOnlyText: new ReadOnlyTexts(),
+    driveProgress: new DriveProgress(controller, engine),
+    confirm: modalConfirm,
+    planEdits: new Map(),
+    pullRequestWatches: new Map(),
   };
   context.subscriptions.push(
     log,
@@ -56,23 +60,23 @@ export function activate(context: vscode.ExtensionContext): TaskloomExtensionApi
     runsView,
     needsYou,
     needsYouView,
+    services.runViews,
+    services.readOnlyText,
     new RunStatusBar(controller, engine),
     new CriticDiagnostics(controller),
     vscode.workspace.registerTextDocumentContentProvider(BRANCH_FILE_SCHEME, new BranchFileDocuments(services)),
-    registerReadOnlyText(),
     ...registerTaskloomTools(services),
     registerChatParticipant(services),
-    RunViewPanel.registerSerializer(services),
     needsYou.onDidChangeCount((count) => {
       needsYouView.badge = count ? { value: count, tooltip: count === 1 ? '1 thing needs you' : `${count} things need you` } : undefined;
       void vscode.commands.executeCommand('setContext', 'taskloom.needsYouCount', count);
     }),
-    {
-      dispose: controller.model.onDidChange(() => {
+    toDisposable(
+      controller.model.onDidChange(() => {
         const resumable = controller.model.allRuns().some(isResumable);
         void vscode.commands.executeCommand('setContext', 'taskloom.hasResumableRun', resumable);
       }),
-    },
+    ),
     ...registerCommands(services),
   );
   // Showing the Runs view is a reason to start the engine; so is a workspace with runs in it.
@@ -93,7 +97,7 @@ export function activate(context: vscode.ExtensionContext): TaskloomExtensionApi
   });
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
-  return { services, activationMs, RunViewPanel, handleChatRequest: (request, stream, token) => handleChatRequest(services, request, stream, token) };
+  return context.extensionMode === vscode.ExtensionMode.Test ? testApi(services, activationMs) : undefined;
 }
 
 async function hasRuns(folders: string[]): Promise<boolean> {

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { RunState } from '../engine/domain/runState';
 import { GetRunRequest, ListRunsRequest, type ListRunsResult } from '../protocol/engineProtocol';
 import type { EngineClient } from './connection/engineClient';
+import { Disposable } from './disposable';
 import { log } from './logger';
 import { RunsModel } from './state/runsModel';
 
@@ -11,33 +12,34 @@ import { RunsModel } from './state/runsModel';
  * someone looks at, live events folded on top, and a full re-read after an engine restart or
  * when events arrive with a gap.
  */
-export class RunsController implements vscode.Disposable {
+export class RunsController extends Disposable {
   readonly model = new RunsModel();
   /** Per folder: another process drives it (the lock holder, for the user), if any. */
   readonly drivenElsewhere = new Map<string, string>();
-  private readonly disposables: vscode.Disposable[] = [];
   private readonly fetching = new Map<string, Promise<RunState | undefined>>();
 
   constructor(private readonly engine: EngineClient) {
+    super();
     // Another process (the CLI, another window) taking or letting go of a workspace: list its
     // runs again, which also has the engine send that process's events here as they are written.
-    const lockWatcher = vscode.workspace.createFileSystemWatcher('**/.taskloom/lock', false, true, false);
+    const lockWatcher = this._register(vscode.workspace.createFileSystemWatcher('**/.taskloom/lock', false, true, false));
     const onLock = (uri: vscode.Uri) => {
       // The folder whose own .taskloom/lock it is: by path, so /ws/app does not claim /ws/app2's.
       const folder = this.folders().find((f) => join(f, '.taskloom', 'lock') === uri.fsPath);
       if (folder) void this.refresh(folder);
     };
-    this.disposables.push(
-      lockWatcher,
-      lockWatcher.onDidCreate(onLock),
-      lockWatcher.onDidDelete(onLock),
+    this._register(lockWatcher.onDidCreate(onLock));
+    this._register(lockWatcher.onDidDelete(onLock));
+    this._register(
       engine.onEvents(({ folder, runId, events }) => {
         if (!this.model.applyEvents(folder, runId, events)) void this.loadRun(folder, runId);
       }),
-      engine.onDidStop(() => this.model.markAllStopped()),
-      // What the agents print, as they print it: the output channel shows a long step is alive.
-      engine.onActivity(({ runId, taskId, line }) => log.info(`${runId} ${taskId ?? '(run)'} ${line}`)),
-      engine.onDidRestart(() => void this.refreshAll({ reloadStates: true })),
+    );
+    this._register(engine.onDidStop(() => this.model.markAllStopped()));
+    // What the agents print, as they print it: the output channel shows a long step is alive.
+    this._register(engine.onActivity(({ runId, taskId, line }) => log.info(`${runId} ${taskId ?? '(run)'} ${line}`)));
+    this._register(engine.onDidRestart(() => void this.refreshAll({ reloadStates: true })));
+    this._register(
       vscode.workspace.onDidChangeWorkspaceFolders(({ removed }) => {
         for (const folder of removed) this.model.removeFolder(folder.uri.fsPath);
         void this.refreshAll();
@@ -99,9 +101,5 @@ export class RunsController implements vscode.Disposable {
       this.fetching.set(key, pending);
     }
     return pending;
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }

@@ -1,11 +1,15 @@
 import type * as vscode from 'vscode';
-import type { RunViewFocus } from '../protocol/webviewMessages';
+import type { RunRef } from './commands/runRef';
+import type { Confirm } from './confirm';
 import type { EngineClient } from './connection/engineClient';
+import type { ReadOnlyTexts } from './documents/readOnlyText';
+import type { DriveProgress } from './driveProgress';
 import type { RunsController } from './runsController';
+import type { RunViews } from './runView/runViews';
 import type { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
 import type { RunsNode, RunsTreeProvider } from './tree/runsTreeProvider';
 
-/** What the commands and views share; built once in `activate`. */
+/** What the commands and views share; built once in `activate`, and all the state the window keeps. */
 export interface Services {
   context: vscode.ExtensionContext;
   engine: EngineClient;
@@ -13,6 +17,13 @@ export interface Services {
   runsTree: RunsTreeProvider;
   runsView: vscode.TreeView<RunsNode>;
   needsYou: NeedsYouTreeProvider;
-  /** Opens (or reveals) the run view of a run; with `focus`, on that ledger entry or task. */
-  showRun(folder: string, runId: string, focus?: RunViewFocus): Promise<void>;
+  readonly runViews: RunViews;
+  readOnlyText: ReadOnlyTexts;
+  driveProgress: DriveProgress;
+  /** Every modal confirmation (the test API answers them in the user's place). */
+  confirm: Confirm;
+  /** Plan edits open in this window, by the edited file's path. */
+  planEdits: Map<string, RunRef>;
+  /** Runs whose pull requests this window keeps green, so a second Keep Green joins the first instead of racing it. */
+  pullRequestWatches: Map<string, Promise<void>>;
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { EngineClient } from './connection/engineClient';
+import { Disposable, toDisposable } from './disposable';
 import type { RunsController } from './runsController';
 
 /** How long a stopped engine may take to come back by itself before the status bar says it is stopped. */
@@ -12,10 +13,8 @@ import { isRunOver } from '../engine/domain/runState';
  * The status bar item: the run being driven (or else the newest unfinished one) as
  * green/total and cost; a click shows the run. Hidden when there is nothing to show.
  */
-export class RunStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('taskloom.run', vscode.StatusBarAlignment.Left, 50);
-  private readonly unsubscribe: () => void;
-  private readonly engineWatch: vscode.Disposable[];
+export class RunStatusBar extends Disposable {
+  private readonly item = this._register(vscode.window.createStatusBarItem('taskloom.run', vscode.StatusBarAlignment.Left, 50));
   /** The engine process is gone and nothing has started it again: that outranks any run. */
   private engineStopped = false;
   private stopCheck: ReturnType<typeof setTimeout> | undefined;
@@ -24,9 +23,11 @@ export class RunStatusBar implements vscode.Disposable {
     private readonly controller: RunsController,
     engine: Pick<EngineClient, 'onDidStop' | 'onDidRestart' | 'isRunning'>,
   ) {
+    super();
     this.item.name = 'Taskloom Run';
-    this.unsubscribe = controller.model.onDidChange(() => this.update());
-    this.engineWatch = [
+    this._register(toDisposable(controller.model.onDidChange(() => this.update())));
+    this._register(toDisposable(() => clearTimeout(this.stopCheck)));
+    this._register(
       engine.onDidStop(() => {
         // The client reports Stopped before it restarts: only a stop it stays in counts.
         clearTimeout(this.stopCheck);
@@ -35,11 +36,13 @@ export class RunStatusBar implements vscode.Disposable {
           this.update();
         }, ENGINE_RESTART_GRACE_MS);
       }),
+    );
+    this._register(
       engine.onDidRestart(() => {
         this.engineStopped = false;
         this.update();
       }),
-    ];
+    );
   }
 
   private current(): RunEntry | undefined {
@@ -70,12 +73,5 @@ export class RunStatusBar implements vscode.Disposable {
     this.item.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [{ folder: entry.folder, runId: summary.runId }] };
     this.item.backgroundColor = phase === 'needs_human' || phase === 'failed' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
-  }
-
-  dispose(): void {
-    this.unsubscribe();
-    for (const d of this.engineWatch) d.dispose();
-    clearTimeout(this.stopCheck);
-    this.item.dispose();
   }
 }

@@ -18,6 +18,7 @@
 //   onlyWhenNamed   run only when a filter names it (the benchmark, run by `npm run bench`)
 import { execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gitRepoFromFixture } from '../../scripts/vscode/workspaceFixtures.mjs';
 
@@ -79,6 +80,8 @@ export const sessions = [
     extension: 'development',
     suites: ['resumeAfterReload'],
     workspace: demoWorkspace(1200, 'autopilot'),
+    // Its own record of the runs created here: the suite empties it to make its run one Taskloom did not start.
+    env: { TASKLOOM_STATE_DIR: join(tmpdir(), `taskloom-resume-session-state-${process.pid}`) },
     timeoutSeconds: 420,
   },
   {

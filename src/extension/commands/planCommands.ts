@@ -59,7 +59,7 @@ export async function reviewPlan(services: Services, ref: RunRef): Promise<void>
     void vscode.window.showInformationMessage(`The plan of "${plainText(state.goal, 80)}" is no longer waiting for approval (${state.status}).`);
     return;
   }
-  await services.showRun(ref.folder, ref.runId);
+  services.runViews.show(ref.folder, ref.runId);
   const tasks = state.plan.tasks.length;
   const choice = await vscode.window.showInformationMessage(
     `Taskloom drafted ${counted(tasks, 'task')} for "${plainText(state.goal, 80)}". Start the run with this plan?`,
@@ -83,8 +83,6 @@ export async function rejectPlan(services: Services, ref: RunRef): Promise<void>
 /** Edited plans live in the extension's storage, never in the user's repository. */
 const editFile = (services: Services, runId: string) => join(services.context.globalStorageUri.fsPath, 'plans', `${runId}.plan.json`);
 
-const editing = new Map<string, RunRef>();
-
 /** Opens the plan as JSON; each save re-validates it and offers to approve a valid plan. */
 export async function editPlan(services: Services, ref: RunRef): Promise<void> {
   const state = await services.controller.state(ref.folder, ref.runId);
@@ -92,7 +90,7 @@ export async function editPlan(services: Services, ref: RunRef): Promise<void> {
   const file = editFile(services, ref.runId);
   await mkdir(join(services.context.globalStorageUri.fsPath, 'plans'), { recursive: true });
   await writeFile(file, `${JSON.stringify(state.plan, null, 2)}\n`);
-  editing.set(file, ref);
+  services.planEdits.set(file, ref);
   // A tab of its own: the plan's read-only preview must not take its place.
   await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
   void vscode.window.showInformationMessage('Edit the plan and save: Taskloom checks it on every save and then asks to approve it.');
@@ -103,7 +101,7 @@ export function watchPlanEdits(services: Services, diagnostics: vscode.Diagnosti
   // One word on the plan's problems at a time, gone once they are fixed: a toast would stay beside "valid".
   let problemsMessage: vscode.Disposable | undefined;
   const saved = vscode.workspace.onDidSaveTextDocument(async (document) => {
-    const ref = editing.get(document.uri.fsPath);
+    const ref = services.planEdits.get(document.uri.fsPath);
     if (!ref) return;
     // The engine checks it: the same rules as approval, and the extension stays small.
     const { problems, spans, plan } = await services.engine.request(CheckPlanRequest.type, { text: document.getText(), source: document.uri.fsPath });
@@ -117,7 +115,7 @@ export function watchPlanEdits(services: Services, diagnostics: vscode.Diagnosti
     diagnostics.delete(document.uri);
     const choice = await vscode.window.showInformationMessage(`The edited plan is valid (${plan.tasks.length} tasks). Approve it and start?`, 'Approve', 'Keep Editing');
     if (choice !== 'Approve') return;
-    editing.delete(document.uri.fsPath);
+    services.planEdits.delete(document.uri.fsPath);
     await approveAndDrive(services, ref, plan, 'human');
   });
   return vscode.Disposable.from(saved, { dispose: () => problemsMessage?.dispose() });
@@ -134,7 +132,7 @@ function planDiagnostic(message: string, span: TextSpan | null): vscode.Diagnost
 /** Approves a run's plan: as edited, when an edit of it is open, else as proposed. */
 export async function approvePlanFromEdit(services: Services, ref: RunRef): Promise<void> {
   const file = editFile(services, ref.runId);
-  const open = editing.has(file) ? vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file) : undefined;
+  const open = services.planEdits.has(file) ? vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file) : undefined;
   let plan: Plan | undefined;
   if (open) {
     const checked = await services.engine.request(CheckPlanRequest.type, { text: open.getText(), source: file });
@@ -144,6 +142,6 @@ export async function approvePlanFromEdit(services: Services, ref: RunRef): Prom
     }
     plan = checked.plan;
   }
-  editing.delete(file);
+  services.planEdits.delete(file);
   await approveAndDrive(services, ref, plan, 'human');
 }

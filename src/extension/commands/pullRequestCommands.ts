@@ -6,8 +6,6 @@ import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
 import { pickRun, type RunRef } from './runRef';
 
-/** Runs watched in this window, so a second Keep Green joins the first instead of racing it. */
-const watching = new Map<string, Promise<void>>();
 const key = (ref: RunRef) => `${ref.folder}\n${ref.runId}`;
 
 /**
@@ -74,7 +72,7 @@ export async function openPullRequest(services: Services, arg?: unknown, options
  * meanwhile. Progress shows in the status bar; the end is a notification with what to do next.
  */
 export function keepPullRequestGreen(services: Services, ref: RunRef): Promise<void> {
-  const running = watching.get(key(ref));
+  const running = services.pullRequestWatches.get(key(ref));
   if (running) return running;
   const watch = (async () => {
     try {
@@ -90,10 +88,10 @@ export function keepPullRequestGreen(services: Services, ref: RunRef): Promise<v
     } catch (error) {
       showError('keep the pull request green', error);
     } finally {
-      watching.delete(key(ref));
+      services.pullRequestWatches.delete(key(ref));
     }
   })();
-  watching.set(key(ref), watch);
+  services.pullRequestWatches.set(key(ref), watch);
   return watch;
 }
 

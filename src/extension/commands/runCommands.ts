@@ -7,7 +7,6 @@ import {
   ResumeRequest,
 } from '../../protocol/engineProtocol';
 import type { RunViewFocus } from '../../protocol/webviewMessages';
-import { showDriveProgress } from '../driveProgress';
 import { confirmUnknownRun, showError, userData } from '../connection/userErrors';
 import { log } from '../logger';
 import type { Services } from '../services';
@@ -17,22 +16,16 @@ import { isResumable } from '../state/resumable';
 import { pickFolder, pickRun, type RunRef } from './runRef';
 import { counted } from '../../engine/text/counted';
 
-
-export interface TrustOptions {
-  /** Drive a run not started by Taskloom on this machine without asking (tests, automation that already asked). */
-  trustRun?: boolean;
-}
-
-export async function resumeRun(services: Services, arg?: unknown, options: TrustOptions = {}): Promise<void> {
+export async function resumeRun(services: Services, arg?: unknown): Promise<void> {
   const ref = await pickRun(services.controller, arg, isResumable, 'Taskloom: there is no stopped run to resume.');
   if (!ref) return;
   const sinceSeq = services.controller.model.run(ref.folder, ref.runId)?.state?.lastSeq;
   try {
     try {
-      await services.engine.request(ResumeRequest.type, { ...ref, ...(options.trustRun ? { trustRun: true } : {}) });
+      await services.engine.request(ResumeRequest.type, ref);
     } catch (error) {
       // A run whose .taskloom/ came with the repository: only with the user's say-so, after seeing what would run.
-      const confirmed = await confirmUnknownRun(error);
+      const confirmed = await confirmUnknownRun(services.confirm, error);
       if (confirmed === undefined) throw error;
       if (!confirmed) return;
       await services.engine.request(ResumeRequest.type, { ...ref, trustRun: true });
@@ -43,7 +36,7 @@ export async function resumeRun(services: Services, arg?: unknown, options: Trus
   }
   services.controller.model.setActive(ref.folder, ref.runId, true, sinceSeq);
   await services.controller.loadRun(ref.folder, ref.runId);
-  showDriveProgress(services, ref);
+  services.driveProgress.show(ref);
 }
 
 export async function cancelRun(services: Services, arg?: unknown): Promise<void> {
@@ -52,35 +45,28 @@ export async function cancelRun(services: Services, arg?: unknown): Promise<void
   await services.engine.request(CancelRequest.type, ref).catch((error: unknown) => showError('cancel the run', error));
 }
 
-export interface ConfirmOptions {
-  /** Skip the confirmation dialog (tests, automation that already asked). */
-  confirmed?: boolean;
-}
-
-export async function discardRun(services: Services, arg?: unknown, options: ConfirmOptions = {}): Promise<void> {
+export async function discardRun(services: Services, arg?: unknown): Promise<void> {
   const ref = await pickRun(services.controller, arg, (e) => !e.summary.active, 'Taskloom: there is no run to discard.');
   if (!ref) return;
   const goal = services.controller.model.run(ref.folder, ref.runId)?.summary.goal ?? ref.runId;
-  if (!options.confirmed) {
-    const answer = await vscode.window.showWarningMessage(
-      `Discard the run "${plainText(goal, 80)}"?`,
-      { modal: true, detail: 'Its worktrees, its taskloom/ branches, snapshot refs and record are deleted. Work applied to your branch stays.' },
-      'Discard',
-    );
-    if (answer !== 'Discard') return;
-  }
+  const discard = await services.confirm(
+    `Discard the run "${plainText(goal, 80)}"?`,
+    'Its worktrees, its taskloom/ branches, snapshot refs and record are deleted. Work applied to your branch stays.',
+    'Discard',
+  );
+  if (!discard) return;
   try {
     try {
       await services.engine.request(DiscardRunRequest.type, ref);
     } catch (error) {
       const lost = userData(error)?.unpublishedWork;
       if (!lost) throw error;
-      const anyway = await vscode.window.showWarningMessage(
+      const anyway = await services.confirm(
         `The run holds work that was never applied or pushed (${lost.join(', ')}). Discard it anyway?`,
-        { modal: true, detail: 'That work is deleted with the run. Apply Integration to Current Branch keeps it.' },
+        'That work is deleted with the run. Apply Integration to Current Branch keeps it.',
         'Discard Anyway',
       );
-      if (anyway !== 'Discard Anyway') return;
+      if (!anyway) return;
       await services.engine.request(DiscardRunRequest.type, { ...ref, force: true });
     }
   } catch (error) {
@@ -89,22 +75,17 @@ export async function discardRun(services: Services, arg?: unknown, options: Con
   await services.controller.refresh(ref.folder);
 }
 
-export async function applyIntegration(services: Services, arg?: unknown, options: ConfirmOptions = {}): Promise<void> {
+export async function applyIntegration(services: Services, arg?: unknown): Promise<void> {
   const ref = await pickRun(services.controller, arg, (e) => e.summary.status === 'completed', 'Taskloom: no completed run has work to apply.');
   if (!ref) return;
   const state = await services.controller.state(ref.folder, ref.runId);
   if (!state) return;
-  if (!options.confirmed) {
-    const answer = await vscode.window.showWarningMessage(
-      `Merge the green work of "${plainText(state.goal, 80)}" into your current branch?`,
-      {
-        modal: true,
-        detail: `Applying brings ${counted(state.integration.merged.length, 'merged task')} from ${state.integration.branch ?? 'the integration branch'} into the branch checked out in ${ref.folder}. Your working tree must be clean.`,
-      },
-      'Apply',
-    );
-    if (answer !== 'Apply') return;
-  }
+  const apply = await services.confirm(
+    `Merge the green work of "${plainText(state.goal, 80)}" into your current branch?`,
+    `Applying brings ${counted(state.integration.merged.length, 'merged task')} from ${state.integration.branch ?? 'the integration branch'} into the branch checked out in ${ref.folder}. Your working tree must be clean.`,
+    'Apply',
+  );
+  if (!apply) return;
   try {
     const history = applyHistory(ref.folder);
     const result = await services.engine.request(ApplyIntegrationRequest.type, { ...ref, history });
@@ -121,7 +102,7 @@ export async function applyIntegration(services: Services, arg?: unknown, option
 
 export async function showRunCommand(services: Services, arg?: unknown): Promise<void> {
   const ref = await pickRun(services.controller, arg, () => true, 'Taskloom: there are no runs yet. Start one with "Taskloom: Start Goal".');
-  if (ref) await services.showRun(ref.folder, ref.runId, focusOf(arg));
+  if (ref) services.runViews.show(ref.folder, ref.runId, focusOf(arg));
 }
 
 /** A link's target inside the run: a Problems entry's "ledger #N" carries a seq, a Needs You row its task. */
@@ -142,7 +123,7 @@ export async function openDecisionsLedger(services: Services, arg?: unknown): Pr
     await vscode.commands.executeCommand('markdown.showPreview', ledger);
   } catch {
     // The ledger file is written as the run goes; before that the run view has the same entries.
-    await services.showRun(ref.folder, ref.runId);
+    services.runViews.show(ref.folder, ref.runId);
   }
 }
 

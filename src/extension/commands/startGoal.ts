@@ -6,7 +6,6 @@ import type { Services } from '../services';
 import { isAutopilot, readRunSettings } from '../settings';
 import { pickFolder } from './runRef';
 import { reviewPlan } from './planCommands';
-import { showDriveProgress } from '../driveProgress';
 import { counted } from '../../engine/text/counted';
 
 /** Arguments for scripted use (tests, keybindings): any part left out is asked for. */
@@ -110,5 +109,5 @@ export async function approveAndDrive(
     return;
   }
   services.controller.model.setActive(ref.folder, ref.runId, true);
-  showDriveProgress(services, ref);
+  services.driveProgress.show(ref);
 }

@@ -3,16 +3,13 @@ import type { HumanAction } from '../../engine/domain/events';
 import { allowedHumanActions } from '../../engine/domain/humanActions';
 import type { TaskView } from '../../engine/domain/runState';
 import { ContinueTaskRequest, ResolveByHandRequest, TaskDecisionRequest } from '../../protocol/engineProtocol';
-import { showDriveProgress } from '../driveProgress';
 import { confirmUnknownRun, showError } from '../connection/userErrors';
-import { showReadOnlyText } from '../documents/readOnlyText';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
 import { openMergeEditor } from './mergeEditor';
 import { pickTask, type TaskRef } from './runRef';
-import type { ConfirmOptions, TrustOptions } from './runCommands';
 
-export interface DecisionOptions extends ConfirmOptions, TrustOptions {
+export interface DecisionOptions {
   /** For retry: what the actor should do differently. Asked for when absent. */
   note?: string;
 }
@@ -25,7 +22,7 @@ export async function decideTask(services: Services, action: 'retry' | 'accept' 
   const task = (await services.controller.state(ref.folder, ref.runId))?.tasks[ref.taskId];
   if (!task) return;
   let note = options.note;
-  if (action === 'retry' && note === undefined && !options.confirmed) {
+  if (action === 'retry' && note === undefined) {
     note = await vscode.window.showInputBox({
       title: `Retry ${ref.taskId}`,
       prompt: task.queueProblem ? 'A note for the agent resolving it (optional): how should the two sides be combined?' : 'A note for the agent (optional): what should it do differently?',
@@ -34,16 +31,15 @@ export async function decideTask(services: Services, action: 'retry' | 'accept' 
     });
     if (note === undefined) return;
   }
-  if (action !== 'retry' && !options.confirmed) {
+  if (action !== 'retry') {
     const detail =
       action === 'accept'
         ? 'Its work is committed as it is and goes to the merge queue, without passing review.'
         : 'It is left out of the run; tasks that depend on it are skipped too. The rest of the run goes on.';
     const label = action === 'accept' ? 'Accept' : 'Skip';
-    const answer = await vscode.window.showWarningMessage(`${label} task "${ref.taskId}: ${plainText(task.title, 80)}"?`, { modal: true, detail }, label);
-    if (answer !== label) return;
+    if (!(await services.confirm(`${label} task "${ref.taskId}: ${plainText(task.title, 80)}"?`, detail, label))) return;
   }
-  await sendDecision(services, ref, { action, ...(note?.trim() ? { note: note.trim() } : {}) }, options.trustRun === true);
+  await sendDecision(services, ref, { action, ...(note?.trim() ? { note: note.trim() } : {}) });
 }
 
 /**
@@ -73,16 +69,16 @@ export async function resolveTask(services: Services, arg?: unknown): Promise<vo
 }
 
 /** Continue after resolving by hand: the gate runs on the result; when it passes the task is merged and the run goes on. */
-export async function continueTask(services: Services, arg?: unknown, options: TrustOptions = {}): Promise<void> {
+export async function continueTask(services: Services, arg?: unknown): Promise<void> {
   const ref = await pickTask(services.controller, arg, allows('continue'), 'Taskloom: no task is being resolved by hand.');
   if (!ref) return;
   const request = (trustRun: boolean) => services.engine.request(ContinueTaskRequest.type, { ...ref, ...(trustRun ? { trustRun: true } : {}) });
   let result;
   try {
     try {
-      result = await request(options.trustRun === true);
+      result = await request(false);
     } catch (error) {
-      const confirmed = await confirmUnknownRun(error);
+      const confirmed = await confirmUnknownRun(services.confirm, error);
       if (confirmed === undefined) throw error;
       if (!confirmed) return;
       result = await request(true);
@@ -98,23 +94,23 @@ export async function continueTask(services: Services, arg?: unknown, options: T
       'Show Output',
     );
     if (choice === 'Show Output' && failure) {
-      await showReadOnlyText(`Gate output ${ref.taskId}.log`, failure.output);
+      await services.readOnlyText.show(`Gate output ${ref.taskId}.log`, failure.output);
     }
     return;
   }
   services.controller.model.setActive(ref.folder, ref.runId, true);
-  showDriveProgress(services, ref);
+  services.driveProgress.show(ref);
 }
 
-async function sendDecision(services: Services, ref: TaskRef, decision: { action: 'retry' | 'accept' | 'skip'; note?: string }, trustRun: boolean): Promise<void> {
+async function sendDecision(services: Services, ref: TaskRef, decision: { action: 'retry' | 'accept' | 'skip'; note?: string }): Promise<void> {
   const params = { ...ref, ...decision };
   const sinceSeq = services.controller.model.run(ref.folder, ref.runId)?.state?.lastSeq;
   try {
     try {
-      await services.engine.request(TaskDecisionRequest.type, { ...params, ...(trustRun ? { trustRun: true } : {}) });
+      await services.engine.request(TaskDecisionRequest.type, params);
     } catch (error) {
       // The run is driven afterwards: one not started on this machine needs the user's say-so first.
-      const confirmed = await confirmUnknownRun(error);
+      const confirmed = await confirmUnknownRun(services.confirm, error);
       if (confirmed === undefined) throw error;
       if (!confirmed) return;
       await services.engine.request(TaskDecisionRequest.type, { ...params, trustRun: true });
@@ -124,7 +120,7 @@ async function sendDecision(services: Services, ref: TaskRef, decision: { action
     return;
   }
   services.controller.model.setActive(ref.folder, ref.runId, true, sinceSeq);
-  showDriveProgress(services, ref);
+  services.driveProgress.show(ref);
 }
 
 export async function openTaskWorktree(services: Services, arg?: unknown, where?: 'newWindow' | 'workspace'): Promise<void> {

@@ -16,6 +16,7 @@ import {
   type ActivityParams,
   type EventsParams,
 } from '../../protocol/engineProtocol';
+import { Disposable } from '../disposable';
 import { log } from '../logger';
 
 /** Crashes within the language client's window (3 minutes) after which it stops restarting the engine. */
@@ -28,23 +29,25 @@ const MAX_RESTARTS = 4;
  * `onDidRestart` lets the views fetch the runs again: the engine's log on disk is the truth,
  * so nothing the crashed engine acknowledged is lost.
  */
-export class EngineClient implements vscode.Disposable {
+export class EngineClient extends Disposable {
   private client: LanguageClient | undefined;
   private starting: Promise<LanguageClient> | undefined;
   /** The language client's own policy, made with the client (it needs the client to exist). */
   private defaultHandler: ErrorHandler | undefined;
-  private readonly eventsEmitter = new vscode.EventEmitter<EventsParams>();
-  private readonly activityEmitter = new vscode.EventEmitter<ActivityParams>();
-  private readonly restartEmitter = new vscode.EventEmitter<void>();
+  private readonly eventsEmitter = this._register(new vscode.EventEmitter<EventsParams>());
+  private readonly activityEmitter = this._register(new vscode.EventEmitter<ActivityParams>());
+  private readonly restartEmitter = this._register(new vscode.EventEmitter<void>());
   readonly onEvents = this.eventsEmitter.event;
   readonly onActivity = this.activityEmitter.event;
   /** The engine came back after a crash (not fired on the first start). */
   readonly onDidRestart = this.restartEmitter.event;
-  private readonly stopEmitter = new vscode.EventEmitter<void>();
+  private readonly stopEmitter = this._register(new vscode.EventEmitter<void>());
   /** The engine process is gone (crashed, or stopped for good): nothing it drove is running now. */
   readonly onDidStop = this.stopEmitter.event;
 
-  constructor(private readonly serverModule: string) {}
+  constructor(private readonly serverModule: string) {
+    super();
+  }
 
   get isRunning(): boolean {
     return this.client?.state === State.Running;
@@ -137,11 +140,9 @@ export class EngineClient implements vscode.Disposable {
     else await this.start();
   }
 
-  async dispose(): Promise<void> {
-    this.eventsEmitter.dispose();
-    this.activityEmitter.dispose();
-    this.restartEmitter.dispose();
-    this.stopEmitter.dispose();
+  /** Also stops the engine process, waiting (a little) for it to go: deactivate awaits this. */
+  override async dispose(): Promise<void> {
+    super.dispose();
     const client = this.client;
     this.client = undefined;
     if (client?.isRunning()) await client.stop(5_000).catch(() => undefined);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-languageclient/node';
 import type { UserFacingErrorData } from '../../protocol/engineProtocol';
+import type { Confirm } from '../confirm';
 import { log } from '../logger';
 
 /** Cancelled by the user (a progress notification's Cancel): not an error to report. */
@@ -48,14 +49,13 @@ export function reporting<A extends unknown[]>(action: string, body: (...args: A
  * For an engine refusal to drive a run not started on this machine: asks, in a modal listing what
  * would run, whether to go on anyway. Undefined when the error is something else.
  */
-export async function confirmUnknownRun(error: unknown): Promise<boolean | undefined> {
+export async function confirmUnknownRun(confirm: Confirm, error: unknown): Promise<boolean | undefined> {
   const unknownRun = userData(error)?.unknownRun;
   if (!unknownRun) return undefined;
   const message = error instanceof Error ? error.message : String(error);
-  const answer = await vscode.window.showWarningMessage(
+  return confirm(
     `Taskloom: ${message}.`,
-    { modal: true, detail: `Resuming it would run:\n${unknownRun.whatWouldRun.join('\n')}\n\nOnly resume it if you trust this repository.` },
+    `Resuming it would run:\n${unknownRun.whatWouldRun.join('\n')}\n\nOnly resume it if you trust this repository.`,
     'Resume Anyway',
   );
-  return answer === 'Resume Anyway';
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
 
 /**
  * `taskloom-text:/<name>?<id>`: text Taskloom shows (a gate's output), as a read-only document:
@@ -8,21 +9,27 @@ import * as vscode from 'vscode';
 const SCHEME = 'taskloom-text';
 /** The texts of the last few documents shown; gate output can be megabytes. */
 const KEPT = 20;
-const texts = new Map<string, string>();
-let next = 0;
 
-export function registerReadOnlyText(): vscode.Disposable {
-  return vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
-    provideTextDocumentContent: (uri) =>
-      texts.get(uri.query) ?? 'This output was shown in an earlier window. Open it again from the run view or the task.',
-  });
-}
+export class ReadOnlyTexts extends Disposable {
+  private readonly texts = new Map<string, string>();
+  private next = 0;
 
-/** Opens `text` read-only in a preview tab titled `name` (its extension picks the language, e.g. `.log`). */
-export async function showReadOnlyText(name: string, text: string): Promise<vscode.TextEditor> {
-  const id = String(++next);
-  texts.set(id, text);
-  for (const old of texts.keys()) if (texts.size > KEPT) texts.delete(old);
-  const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${name.replaceAll('/', '∕')}`, query: id });
-  return vscode.window.showTextDocument(uri, { preview: true });
+  constructor() {
+    super();
+    this._register(
+      vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
+        provideTextDocumentContent: (uri) =>
+          this.texts.get(uri.query) ?? 'This output was shown in an earlier window. Open it again from the run view or the task.',
+      }),
+    );
+  }
+
+  /** Opens `text` read-only in a preview tab titled `name` (its extension picks the language, e.g. `.log`). */
+  async show(name: string, text: string): Promise<vscode.TextEditor> {
+    const id = String(++this.next);
+    this.texts.set(id, text);
+    for (const old of this.texts.keys()) if (this.texts.size > KEPT) this.texts.delete(old);
+    const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${name.replaceAll('/', '∕')}`, query: id });
+    return vscode.window.showTextDocument(uri, { preview: true });
+  }
 }

@@ -1,16 +1,15 @@
 import * as vscode from 'vscode';
 import type { HumanAction, RunEvent } from '../../engine/domain/events';
-import type { FromWebview, RunViewFocus, RunViewPersistedState, ToWebview } from '../../protocol/webviewMessages';
+import type { FromWebview, RunViewFocus, ToWebview } from '../../protocol/webviewMessages';
 import { RunEventRequest, TranscriptRequest } from '../../protocol/engineProtocol';
 import { firstPage, historiesOf, type TranscriptCallLines } from '../../protocol/runViewPages';
 import { showPlanDocument } from '../commands/planCommands';
 import { showError } from '../connection/userErrors';
-import { showReadOnlyText } from '../documents/readOnlyText';
+import { Disposable, toDisposable } from '../disposable';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
 import { createNonce, runViewHtml } from './runViewHtml';
-
-export const RUN_VIEW_TYPE = 'taskloom.runView';
+import type { RunViews } from './runViews';
 
 /** The view's buttons run the very commands of the tree's inline actions and the plan approval. */
 const DECISION_COMMANDS: Record<HumanAction, string> = {
@@ -25,79 +24,52 @@ const DELIVERY_COMMANDS = { apply: 'taskloom.applyIntegration', pullRequest: 'ta
 
 /**
  * One webview panel per run: the plan graph, the decisions ledger, the timeline and usage.
- * It gets the run's state once and then the same events the tree folds; a reload restores
- * it through the serializer (it keeps only folder + run id, and fetches the data again).
+ * It gets the run's state once and then the same events the tree folds (RunViews opens it,
+ * and restores it after a reload from folder + run id).
  */
-export class RunViewPanel implements vscode.Disposable {
-  private static readonly open = new Map<string, RunViewPanel>();
-  private readonly disposables: vscode.Disposable[] = [];
+export class RunViewPanel extends Disposable {
   private sentDriven: boolean | undefined;
   private sentSeq = 0;
   private ready = false;
-  private renderedSeq = 0;
   /** A deep link waiting for the webview to have the run. */
   private pendingFocus: RunViewFocus | undefined;
-  /** What the webview last reported landing on. */
-  lastFocused: (RunViewFocus & { found: boolean }) | undefined;
-  /** When the panel was made, and when the webview first drew the run (for the benchmark). */
-  readonly createdAt = performance.now();
-  firstPaintMs: number | undefined;
 
-  /** Opens (or reveals) the run's view; with `focus`, it lands on that ledger entry or task. */
-  static show(services: Services, folder: string, runId: string, focus?: RunViewFocus): void {
-    const existing = RunViewPanel.open.get(key(folder, runId));
-    if (existing) {
-      existing.panel.reveal(undefined, false);
-      if (focus) existing.focus(focus);
-      return;
-    }
-    const panel = vscode.window.createWebviewPanel(RUN_VIEW_TYPE, 'Taskloom run', vscode.ViewColumn.Active, options(services.context));
-    const view = new RunViewPanel(services, panel, folder, runId);
-    view.pendingFocus = focus;
-  }
-
-  static registerSerializer(services: Services): vscode.Disposable {
-    return vscode.window.registerWebviewPanelSerializer(RUN_VIEW_TYPE, {
-      async deserializeWebviewPanel(panel, persisted: RunViewPersistedState | undefined) {
-        if (!persisted?.folder || !persisted.runId) {
-          panel.dispose();
-          return;
-        }
-        panel.webview.options = options(services.context);
-        new RunViewPanel(services, panel, persisted.folder, persisted.runId);
-      },
-    });
-  }
-
-  /** Every open run view (tests and the benchmark read their state). */
-  static panels(): RunViewPanel[] {
-    return [...RunViewPanel.open.values()];
-  }
-
-  private constructor(
+  constructor(
     private readonly services: Services,
+    private readonly views: RunViews,
     readonly panel: vscode.WebviewPanel,
     readonly folder: string,
     readonly runId: string,
+    focus?: RunViewFocus,
   ) {
-    RunViewPanel.open.set(key(folder, runId), this);
+    super();
+    this.pendingFocus = focus;
     const entry = services.controller.model.run(folder, runId);
     panel.title = `Taskloom: ${plainText(entry?.summary.goal || runId, 40)}`;
     panel.iconPath = vscode.Uri.joinPath(services.context.extensionUri, 'media', 'taskloom.svg');
     panel.webview.html = this.html();
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      // A hidden webview is discarded; it says `ready` again when shown and gets the state anew.
+    this._register(panel);
+    this._register(panel.onDidDispose(() => this.dispose()));
+    // A hidden webview is discarded; it says `ready` again when shown and gets the state anew.
+    this._register(
       panel.onDidChangeViewState(({ webviewPanel }) => {
         if (!webviewPanel.visible) this.ready = false;
       }),
-      panel.webview.onDidReceiveMessage((message: FromWebview) => void this.onMessage(message)),
+    );
+    this._register(panel.webview.onDidReceiveMessage((message: FromWebview) => void this.onMessage(message)));
+    this._register(
       services.engine.onEvents((params) => {
         if (params.folder === folder && params.runId === runId) this.sendEvents(params.events);
       }),
-      services.engine.onDidRestart(() => void this.sendState({ refetch: true })),
-      { dispose: services.controller.model.onDidChange(() => this.sendDriven()) },
     );
+    this._register(services.engine.onDidRestart(() => void this.sendState({ refetch: true })));
+    this._register(toDisposable(services.controller.model.onDidChange(() => this.sendDriven())));
+  }
+
+  /** Brings the panel to the front; with `focus`, it lands on that ledger entry or task. */
+  reveal(focus?: RunViewFocus): void {
+    this.panel.reveal(undefined, false);
+    if (focus) this.focus(focus);
   }
 
   /** Tells the view when the run stops (or starts) being driven: the engine or the window went away, or a resume. */
@@ -108,19 +80,8 @@ export class RunViewPanel implements vscode.Disposable {
     this.post({ type: 'driven', driven });
   }
 
-  /** The last seq the webview was sent (the in-VS-Code tests wait on it). */
-  get lastSentSeq(): number {
-    return this.sentSeq;
-  }
-
-  /** The seq of the last state the webview has drawn. */
-  get lastRenderedSeq(): number {
-    return this.renderedSeq;
-  }
-
   /** Sent at once to a webview that has the run; otherwise after the state it is about to get. */
   private focus(focus: RunViewFocus): void {
-    this.lastFocused = undefined;
     if (this.ready && this.panel.visible) this.post({ type: 'focus', ...focus });
     else this.pendingFocus = focus;
   }
@@ -139,6 +100,7 @@ export class RunViewPanel implements vscode.Disposable {
   }
 
   private post(message: ToWebview): void {
+    this.views.tap?.toWebview(this, message);
     void this.panel.webview.postMessage(message);
   }
 
@@ -202,24 +164,22 @@ export class RunViewPanel implements vscode.Disposable {
   }
 
   private async onMessage(message: FromWebview): Promise<void> {
+    this.views.tap?.fromWebview(this, message);
     const ref = { folder: this.folder, runId: this.runId };
     switch (message.type) {
       case 'ready':
         this.ready = true;
         await this.sendState();
         return;
+      // What the webview drew and where a link landed: reports nothing here acts on.
       case 'rendered':
-        this.renderedSeq = message.seq;
-        this.firstPaintMs ??= performance.now() - this.createdAt;
+      case 'focused':
         return;
       case 'revealTask': {
         const node = this.services.runsTree.taskNode(this.folder, this.runId, message.taskId);
         await this.services.runsView.reveal(node, { select: true, focus: false, expand: true }).then(undefined, () => undefined);
         return;
       }
-      case 'focused':
-        this.lastFocused = { found: message.found, ...(message.taskId !== undefined ? { taskId: message.taskId } : {}), ...(message.seq !== undefined ? { seq: message.seq } : {}) };
-        return;
       case 'showTaskDiff':
         await vscode.commands.executeCommand('taskloom.showTaskDiff', { ...ref, taskId: message.taskId, ...(message.reviewSeq ? { reviewSeq: message.reviewSeq } : {}) });
         return;
@@ -272,22 +232,14 @@ export class RunViewPanel implements vscode.Disposable {
         `Gate ${event.passed ? 'passed' : 'failed'} (${where}) at ${event.at}`,
         ...event.commands.flatMap((c) => ['', `$ ${c.command}  → ${c.timedOut ? 'timed out' : `exit ${c.exitCode}`} in ${c.durationMs} ms`, c.output]),
       ].join('\n');
-      await showReadOnlyText(`Gate output #${seq}.log`, text);
+      await this.services.readOnlyText.show(`Gate output #${seq}.log`, text);
     } catch (error) {
       showError('show the gate output', error);
     }
   }
-
-  dispose(): void {
-    RunViewPanel.open.delete(key(this.folder, this.runId));
-    for (const d of this.disposables) d.dispose();
-    this.panel.dispose();
-  }
 }
 
-const key = (folder: string, runId: string) => `${folder}\u0000${runId}`;
-
-function options(context: vscode.ExtensionContext): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+export function options(context: vscode.ExtensionContext): vscode.WebviewPanelOptions & vscode.WebviewOptions {
   return {
     enableScripts: true,
     // The view refetches its data when shown again, so it need not be kept alive while hidden.

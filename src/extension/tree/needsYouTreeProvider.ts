@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../disposable';
 import type { RunsController } from '../runsController';
 import { attentionItems, type AttentionItem } from '../state/attention';
 import { plainText, runContextValue, runWhen, taskContextValue } from './presentation';
@@ -24,16 +25,16 @@ const ICONS: Record<AttentionItem['kind'], string> = {
  * Needs You: every task waiting for a decision, plan waiting for approval, paused run (quota
  * or budget) and merge conflict, across runs and folders. Small by nature, so rebuilt whole.
  */
-export class NeedsYouTreeProvider implements vscode.TreeDataProvider<AttentionItem>, vscode.Disposable {
-  private readonly changeEmitter = new vscode.EventEmitter<void>();
+export class NeedsYouTreeProvider extends Disposable implements vscode.TreeDataProvider<AttentionItem> {
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeTreeData = this.changeEmitter.event;
-  private readonly countEmitter = new vscode.EventEmitter<number>();
+  private readonly countEmitter = this._register(new vscode.EventEmitter<number>());
   readonly onDidChangeCount = this.countEmitter.event;
   private items: AttentionItem[] = [];
-  private readonly unsubscribe: () => void;
 
   constructor(private readonly controller: RunsController) {
-    this.unsubscribe = controller.model.onDidChange(() => this.rebuild());
+    super();
+    this._register(toDisposable(controller.model.onDidChange(() => this.rebuild())));
   }
 
   get count(): number {
@@ -77,11 +78,5 @@ export class NeedsYouTreeProvider implements vscode.TreeDataProvider<AttentionIt
         ? { command: 'taskloom.reviewPlan', title: 'Review Plan', arguments: [item] }
         : { command: 'taskloom.showRun', title: 'Show Run', arguments: [item] };
     return tree;
-  }
-
-  dispose(): void {
-    this.unsubscribe();
-    this.changeEmitter.dispose();
-    this.countEmitter.dispose();
   }
 }

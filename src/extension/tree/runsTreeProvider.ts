@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { isRunOver, type AttemptRecord, type RunState, type TaskView, type TransitionRecord } from '../../engine/domain/runState';
+import { Disposable, toDisposable } from '../disposable';
 import type { RunsController } from '../runsController';
 import type { ModelChange, RunEntry } from '../state/runsModel';
 import { isResumable } from '../state/resumable';
@@ -51,14 +52,15 @@ const themeIcon = (look: Look) => new vscode.ThemeIcon(look.icon, look.color ? n
  * The Runs tree: folder (multi-root only) → run → task → attempts and transitions. Nodes are
  * kept by id so an event refreshes exactly the rows it touched, not the whole tree.
  */
-export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vscode.Disposable {
-  private readonly changeEmitter = new vscode.EventEmitter<RunsNode | RunsNode[] | undefined>();
+export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvider<RunsNode> {
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<RunsNode | RunsNode[] | undefined>());
   readonly onDidChangeTreeData = this.changeEmitter.event;
   private readonly nodes = new Map<string, RunsNode>();
-  private readonly unsubscribe: () => void;
 
   constructor(private readonly controller: RunsController) {
-    this.unsubscribe = controller.model.onDidChange((change) => this.refresh(change));
+    super();
+    this._register(toDisposable(controller.model.onDidChange((change) => this.refresh(change))));
+    this._register(toDisposable(() => clearTimeout(this.fireTimer)));
   }
 
   private node<N extends RunsNode>(fresh: N): N {
@@ -78,6 +80,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
 
   /** Fires the rows a model change touched: a run row, its changed task rows, or a folder when runs came and went. */
   refresh(change: ModelChange): void {
+    // Runs came and went, or a new plan changed a run's tasks: rows that left the tree leave the cache.
+    if (change.folders.size > 0 || change.runs.some((run) => run.structure)) this.pruneNodes();
     if (change.folders.size > 0) {
       // The whole tree is read again, queued rows with it; and the debounce starts anew (see scheduleFire).
       clearTimeout(this.fireTimer);
@@ -103,6 +107,37 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
   }
 
   private readonly shownRunRows = new Map<string, string>();
+
+  private pruneNodes(): void {
+    for (const [id, node] of this.nodes) {
+      if (this.inTree(node)) continue;
+      this.nodes.delete(id);
+      this.shownRunRows.delete(id);
+      this.firedAt.delete(id);
+      this.queued.delete(id);
+    }
+  }
+
+  /** Whether the model still has what the node shows (a run whose state is not loaded yet keeps its rows). */
+  private inTree(node: RunsNode): boolean {
+    if (node.kind === 'folder') return this.controller.folders().includes(node.folder);
+    const entry = this.controller.model.run(node.folder, node.runId);
+    if (!entry) return false;
+    const state = entry.state;
+    if (node.kind === 'run' || !state) return true;
+    if (node.kind === 'pullRequest') return node.key in state.pullRequests;
+    const task = state.tasks[node.taskId];
+    switch (node.kind) {
+      case 'task':
+        return task !== undefined;
+      case 'attempt':
+        return node.index < (task?.attempts.length ?? 0);
+      case 'transitions':
+        return (task?.transitions.length ?? 0) > 0;
+      case 'transition':
+        return node.index < (task?.transitions.length ?? 0);
+    }
+  }
 
   // Pacing. VS Code's extension host debounces tree changes for 200 ms with a leading edge
   // (extHostTreeViews: Event.debounce(…, 200, true)): a change when none is pending goes to the
@@ -160,9 +195,17 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
       case 'task':
       case 'pullRequest':
         return this.runNode(node.folder, node.runId);
-      default:
+      case 'attempt':
+      case 'transitions':
         return this.taskNode(node.folder, node.runId, node.taskId);
+      case 'transition':
+        return this.transitionsNode(node);
     }
+  }
+
+  private transitionsNode(of: { folder: string; runId: string; taskId: string }): RunsNode {
+    const base = { folder: of.folder, runId: of.runId, taskId: of.taskId };
+    return this.node({ ...base, kind: 'transitions', id: `${this.taskNode(of.folder, of.runId, of.taskId).id}:transitions` });
   }
 
   private multiRoot(): boolean {
@@ -194,9 +237,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
         const attempts = task.attempts.map((_, index) =>
           this.node({ ...base, kind: 'attempt', id: `${node.id}:attempt:${index}`, index }),
         );
-        const transitions = task.transitions.length
-          ? [this.node({ ...base, kind: 'transitions', id: `${node.id}:transitions` })]
-          : [];
+        const transitions = task.transitions.length ? [this.transitionsNode(base)] : [];
         return [...attempts, ...transitions];
       }
       case 'transitions': {
@@ -366,12 +407,6 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     item.iconPath = themeIcon(TASK_LOOK[t.to]);
     item.tooltip = `${t.event} (#${t.seq})\n${plainText(t.reason, 2000)}`;
     return item;
-  }
-
-  dispose(): void {
-    this.unsubscribe();
-    clearTimeout(this.fireTimer);
-    this.changeEmitter.dispose();
   }
 }
 

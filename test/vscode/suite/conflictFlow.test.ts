@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { RESOLVED_INDEX } from '../fixtures/conflictScenario';
 import { waitFor as waitForPage } from './runnerControl';
 import { takeScreenshot } from './screenshot';
-import { newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
+import { answeringConfirmations, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
 /**
  * A merge conflict its agent could not resolve, handled where the user looks: the Needs You row
@@ -82,7 +82,8 @@ suite('A merge conflict that waits for you', function () {
   test('Skip drops the conflicting task (and what depends on it) and the rest completes', async () => {
     const api = await taskloom();
     const { runId, stuck } = await runUntilStuck();
-    await vscode.commands.executeCommand('taskloom.skipTask', { folder, runId, taskId: stuck }, { confirmed: true });
+    const asked = await answeringConfirmations(api, 'Skip', () => vscode.commands.executeCommand('taskloom.skipTask', { folder, runId, taskId: stuck }));
+    assert.equal(asked.length, 1, 'Skip asked first');
     const done = await settled(api, folder, runId);
     assert.equal(done.summary.status, 'completed');
     const states = taskStates(done);

@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatStream } from '../../../src/extension/chat/chatParticipant';
 import { SUITE_GOAL } from '../fixtures/scenario';
-import { click, pressKey, readTexts, waitFor as waitForPage, WEBVIEW_FRAMES } from './runnerControl';
+import { runView } from './pages/runViewPage';
+import { Notification, quickInput, workbench } from './pages/workbenchPage';
+import { pressKey } from './runnerControl';
 import { takeScreenshot } from './screenshot';
-import { EXTENSION_ID, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
+import { answeringConfirmations, EXTENSION_ID, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
@@ -68,7 +70,7 @@ suite('Findings, documents and the ways in', function () {
 
   test('a Problems entry opens the file as it stands on the task branch, read-only', async () => {
     await vscode.commands.executeCommand('workbench.actions.view.problems');
-    await click({ selector: '.markers-panel .monaco-list-row:has-text("[title-case]")' });
+    await workbench.openProblem('[title-case]');
     const editor = await waitFor('the branch file in an editor', () =>
       vscode.window.activeTextEditor?.document.uri.scheme === 'taskloom-branch' ? vscode.window.activeTextEditor : undefined,
     );
@@ -79,7 +81,7 @@ suite('Findings, documents and the ways in', function () {
     const before = editor.document.getText();
     await vscode.window.showTextDocument(editor.document, { preview: true, preserveFocus: false });
     await pressKey('x', 'Enter');
-    await waitForPage({ selector: '.monaco-editor-overlaymessage:has-text("read-only")' });
+    await workbench.readOnlyMessageShown();
     assert.equal(editor.document.getText(), before, 'typing changes nothing');
     assert.equal(editor.document.isDirty, false);
     await takeScreenshot('finding-opens-branch-file');
@@ -88,9 +90,9 @@ suite('Findings, documents and the ways in', function () {
   test('gate output opens as a read-only document, not an Untitled one to save', async () => {
     const api = await taskloom();
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId: firstRun });
-    await waitFor('the run view', () => api.RunViewPanel.panels().find((p) => p.runId === firstRun));
-    await click({ selector: 'vscode-tab-header[data-tab="ledger"]', frames: WEBVIEW_FRAMES });
-    await click({ selector: '[data-action="gate-output"]', frames: WEBVIEW_FRAMES });
+    await waitFor('the run view', () => api.services.runViews.panels().find((p) => p.runId === firstRun));
+    await runView.showTab('ledger');
+    await runView.gateOutput();
     const document = await waitFor('the gate output', () => vscode.window.activeTextEditor?.document.uri.scheme === 'taskloom-text' && vscode.window.activeTextEditor.document);
     assert.match(document.getText(), /^Gate (passed|failed) \(task /);
     assert.equal(document.isDirty, false);
@@ -122,8 +124,8 @@ suite('Findings, documents and the ways in', function () {
     assert.match(started, /\*\*Plan for\*\* .+ \(5 tasks\)/);
     assert.match(started, new RegExp(`Run ${secondRun} waits for the user to approve this plan`));
     // As after Start Goal, the plan opens for review in the run view, with Approve / Edit / Cancel Run.
-    await waitFor('the plan to review in the run view', () => api.RunViewPanel.panels().find((p) => p.runId === secondRun));
-    await waitForPage({ selector: `.notification-list-item:has-text("drafted 5 task")` });
+    await waitFor('the plan to review in the run view', () => api.services.runViews.panels().find((p) => p.runId === secondRun));
+    await new Notification('drafted 5 task').shown();
   });
 
   test('an edited plan is checked against the schema, with problems at their real line and column', async () => {
@@ -164,8 +166,8 @@ suite('Findings, documents and the ways in', function () {
 
     await replaceAll(original);
     await waitFor('the problems to go', () => !vscode.languages.getDiagnostics(uri).some((d) => d.source === 'Taskloom plan'));
-    await waitForPage({ selector: '.notification-list-item:has-text("The edited plan is valid")' });
-    assert.deepEqual(await readTexts({ selector: '.notification-list-item:has-text("problem")' }), [], 'no toast about problems stays beside "valid"');
+    await new Notification('The edited plan is valid').shown();
+    assert.deepEqual(await new Notification('problem').all(), [], 'no toast about problems stays beside "valid"');
     await vscode.window.showTextDocument(document, { preview: false });
     await takeScreenshot('plan-edit-valid');
   });
@@ -193,7 +195,8 @@ suite('Findings, documents and the ways in', function () {
       return ids.has(firstRun) && ids.has(secondRun) ? ids : undefined;
     });
     assert.equal(runs.size, 2);
-    await vscode.commands.executeCommand('taskloom.acceptTask', { folder, runId: firstRun, taskId: 'title-case' }, { confirmed: true });
+    const asked = await answeringConfirmations(api, 'Accept', () => vscode.commands.executeCommand('taskloom.acceptTask', { folder, runId: firstRun, taskId: 'title-case' }));
+    assert.equal(asked.length, 1, 'Accept asked first');
     await settled(api, folder, firstRun);
     await waitFor('the accepted task’s findings to go', () => !criticProblems().some((p) => p.runId === firstRun && /empty text/.test(p.d.message)));
     assert.ok(criticProblems().some((p) => p.runId === secondRun && /empty text/.test(p.d.message)), 'the other run’s finding stays');
@@ -221,8 +224,8 @@ suite('Findings, documents and the ways in', function () {
     const walkthrough = manifest.contributes.walkthroughs.find((w) => w.id === 'taskloom.gettingStarted');
     assert.deepEqual(walkthrough?.steps.map((s) => s.id), ['installAgent', 'runDemo', 'startGoal']);
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#taskloom.gettingStarted`, false);
-    await waitForPage({ selector: '.gettingStartedContainer:has-text("Get Started with Taskloom")' });
-    await waitForPage({ selector: '.gettingStartedContainer:has-text("Install an agent CLI")' });
+    await workbench.walkthroughSaying('Get Started with Taskloom');
+    await workbench.walkthroughSaying('Install an agent CLI');
     await takeScreenshot('walkthrough');
   });
 
@@ -235,11 +238,12 @@ suite('Findings, documents and the ways in', function () {
     try {
       await waitFor('the demo’s run to start', () => existsSync(join(dir, '.taskloom', 'state.json')));
       assert.equal(git(dir, 'log', '--format=%s', '-1', 'main'), 'textkit: first commit');
-      await waitForPage({ selector: '.notification-list-item:has-text("The Taskloom demo runs in the terminal")' });
+      await new Notification('The Taskloom demo runs in the terminal').shown();
       await takeScreenshot('demo-terminal');
       terminal.dispose();
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      // The demo's git may still be writing objects as its terminal closes: ENOTEMPTY is retried.
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     }
   });
 
@@ -253,9 +257,9 @@ suite('Findings, documents and the ways in', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     // Where a user's focus would be: in the Explorer.
     await vscode.commands.executeCommand('workbench.view.explorer');
-    await click({ selector: '.explorer-folders-view .monaco-list-row' });
+    await workbench.focusExplorer();
     await pressKey('Control+Alt+K', 'g');
-    await waitForPage({ selector: '.quick-input-widget:has-text("Describe a goal")' });
+    await quickInput.saying('Describe a goal');
     await takeScreenshot('start-goal-keybinding');
     await pressKey('Escape');
   });

@@ -1,13 +1,27 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { RUNNING_STEP_STATES } from '../../../src/engine/domain/stateWords';
 import { SUITE_GOAL } from '../fixtures/scenario';
-import { click, readTexts, reloadWindow, testPhase, waitFor as waitForPage, WEBVIEW_FRAMES } from './runnerControl';
+import { runView } from './pages/runViewPage';
+import { Notification } from './pages/workbenchPage';
+import { reloadWindow, testPhase } from './runnerControl';
 import { takeScreenshot } from './screenshot';
-import { newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
+import { answeringConfirmations, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
-const RESUME_TOAST = '.notification-list-item:has-text("stopped at")';
+const RESUME_TOAST = new Notification('stopped at');
+
+/**
+ * Empties this session's record of the runs created here (the session has a state folder of its
+ * own, see sessions.mjs): every run in the workspace is then one Taskloom did not start.
+ */
+function forgetCreatedRuns(): void {
+  const stateDir = process.env.TASKLOOM_STATE_DIR;
+  assert.ok(stateDir && stateDir.includes('taskloom-resume-session-state'), `the session's own state folder (${stateDir})`);
+  writeFileSync(join(stateDir, 'created-runs.jsonl'), '');
+}
 
 /**
  * Reload the window in the middle of a run (the extension host and its engine die with it):
@@ -33,11 +47,10 @@ suite('Resume after a window reload', function () {
 
   test('the Resume notification says where the run stopped, and Resume finishes it', async () => {
     await vscode.commands.executeCommand('workbench.view.extension.taskloom');
-    await waitForPage({ selector: RESUME_TOAST, timeoutMs: 60_000 });
-    const [message] = await readTexts({ selector: `${RESUME_TOAST} .notification-list-item-message` });
-    assert.match(message ?? '', /Taskloom run '.+' stopped at \d of 5 tasks/);
+    await RESUME_TOAST.shown(60_000);
+    assert.match(await RESUME_TOAST.message(), /Taskloom run '.+' stopped at \d of 5 tasks/);
     await takeScreenshot('resume-notification');
-    await click({ selector: `${RESUME_TOAST} a.monaco-button:has-text("Resume")` });
+    await RESUME_TOAST.press('Resume');
     const api = await taskloom();
     const runId = newestRun(api, folder)!.summary.runId;
     await waitFor('the run to be driven again', () => api.services.controller.model.run(folder, runId)?.summary.active);
@@ -50,7 +63,7 @@ suite('Resume after a window reload', function () {
     const [enginePid] = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'engine-server.js'], { encoding: 'utf8' }).trim().split('\n');
     assert.ok(enginePid, 'the engine server runs as a child of the extension host');
     process.kill(Number(enginePid), 'SIGKILL');
-    await waitForPage({ selector: '.notification-list-item:has-text("engine stopped unexpectedly")', timeoutMs: 60_000 });
+    await new Notification('engine stopped unexpectedly').shown(60_000);
     await takeScreenshot('engine-restarted');
     await waitFor('the restarted engine to show the run stopped', () => {
       const entry = api.services.controller.model.run(folder, runId);
@@ -75,12 +88,22 @@ suite('Resume after a window reload', function () {
     await takeScreenshot('engine-gone-interrupted');
     // The run view says the same: the run is stopped mid-step, not "running" with a growing bar.
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
-    await waitForPage({ selector: '.status-pill:has-text("stopped, interrupted")', frames: WEBVIEW_FRAMES, timeoutMs: 30_000 });
+    await runView.statusShown('stopped, interrupted', 30_000);
     const inFlight = stopped.taskOrder.filter((id) => RUNNING_STEP_STATES.has(stopped.tasks[id]!.state));
-    const boxStates = await readTexts({ selector: 'svg.graph .node-state', frames: WEBVIEW_FRAMES });
+    const boxStates = await runView.graphStates();
     assert.equal(boxStates.filter((text) => text.includes('interrupted')).length, inFlight.length, `graph: ${boxStates.join(' | ')}`);
     await takeScreenshot('engine-gone-run-view');
-    await vscode.commands.executeCommand('taskloom.resumeLastRun', { folder, runId });
+
+    // Without the record that it was started here (as for a .taskloom/ that came with the
+    // repository), Resume first shows what the run would execute, and a No leaves it stopped.
+    forgetCreatedRuns();
+    const declined = await answeringConfirmations(api, undefined, () => vscode.commands.executeCommand('taskloom.resumeLastRun', { folder, runId }));
+    assert.equal(declined.length, 1, `Resume asked once: ${declined.join(' | ')}`);
+    assert.match(declined[0]!, /was not started by Taskloom on this machine/);
+    assert.match(declined[0]!, /gate command: .*\n(.|\n)*unfinished tasks: \d/);
+    assert.equal(api.services.controller.model.run(folder, runId)!.summary.active, false, 'declined: the run stays stopped');
+    const agreed = await answeringConfirmations(api, 'Resume Anyway', () => vscode.commands.executeCommand('taskloom.resumeLastRun', { folder, runId }));
+    assert.equal(agreed.length, 1, 'Resume Anyway was asked, and agreed to');
     const entry = await settled(api, folder, runId);
     assert.deepEqual(taskStates(entry), {
       slugify: 'MERGED',

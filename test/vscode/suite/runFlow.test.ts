@@ -5,26 +5,28 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { SUITE_GOAL } from '../fixtures/scenario';
 import type { RunEvent } from '../../../src/engine/domain/events';
-import { click, pressKey, readTexts, typeText, waitFor as waitForPage, WEBVIEW_FRAMES } from './runnerControl';
+import { RUN_VIEW, runView } from './pages/runViewPage';
+import { Notification, quickInput } from './pages/workbenchPage';
+import { pressKey, typeText } from './runnerControl';
 import { takeScreenshot } from './screenshot';
-import { newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
+import { watchRunViews } from './runViewWatch';
+import { answeringConfirmations, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 const theme = (name: string | undefined) => vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
 const settle = () => new Promise((r) => setTimeout(r, 1500));
-/** Clicks a button of the run view (inside its webview). */
-const clickInRunView = (selector: string) => click({ selector, frames: WEBVIEW_FRAMES });
 /**
- * Clicks a run view button and waits until the command behind it has asked its modal
- * confirmation with `question`. VS Code refuses modal dialogs while extension tests run and says
- * so, with the dialog's text, in a notification: that is how a test sees the very confirmation a
- * user answers. Earlier notifications are cleared first, so only this one can match.
+ * Clicks a run view button whose command asks a modal confirmation, answers `action` to it in
+ * the user's place (through the test API), and checks the question put was `question`.
  */
-async function clickAskingConfirmation(selector: string, question: string): Promise<void> {
-  await vscode.commands.executeCommand('notifications.clearAll');
-  await clickInRunView(selector);
-  const refused = `.notification-list-item:has-text("refused to show dialog in tests"):has-text(${JSON.stringify(question)})`;
-  await waitForPage({ selector: refused, timeoutMs: 20_000 });
+async function clickConfirming(selector: string, action: string, question: string): Promise<void> {
+  const api = await taskloom();
+  const asked = await answeringConfirmations(api, action, async (soFar) => {
+    await runView.click(selector);
+    await waitFor(`the ${action} confirmation`, () => soFar.length > 0);
+  });
+  assert.equal(asked.length, 1, `one confirmation: ${asked.join(' | ')}`);
+  assert.ok(asked[0]!.startsWith(question), asked[0]);
 }
 
 /**
@@ -49,19 +51,19 @@ suite('A run from Start Goal to the applied integration', function () {
     await takeScreenshot('plan-approval');
     // The run view is where the plan is approved: its graph, and Approve / Edit / Cancel above it.
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
-    await waitFor('the run view to draw the plan', () => api.RunViewPanel.panels().find((p) => p.runId === runId && p.lastRenderedSeq > 0));
-    await waitForPage({ selector: '.plan-waiting vscode-button[data-choice="approve"]', frames: WEBVIEW_FRAMES });
-    assert.deepEqual(await readTexts({ selector: '.plan-waiting vscode-button', frames: WEBVIEW_FRAMES }), ['Approve', 'Edit Plan', 'Cancel Run']);
-    assert.equal((await readTexts({ selector: 'svg.graph .node-id', frames: WEBVIEW_FRAMES })).length, 5, 'the graph of the plan is the approval view');
+    await waitFor('the run view to draw the plan', () => watchRunViews(api).drawn(runId));
+    await runView.planShown();
+    assert.deepEqual(await runView.planButtons(), ['Approve', 'Edit Plan', 'Cancel Run']);
+    assert.equal((await runView.graphTaskIds()).length, 5, 'the graph of the plan is the approval view');
     for (const [name, shot] of [['Default Light Modern', 'light'], ['Default High Contrast', 'high-contrast'], ['Default Dark Modern', 'dark']] as const) {
       await theme(name);
       await settle();
       await takeScreenshot(`plan-waiting-run-view-${shot}`);
     }
     await theme(undefined);
-    await clickInRunView('.plan-waiting vscode-button[data-choice="approve"]');
+    await runView.click(RUN_VIEW.approvePlanButton);
     await waitFor('the plan to be approved', () => api.services.controller.model.run(folder, runId)?.state?.planApproved);
-    await waitForPage({ selector: '.plan-waiting', frames: WEBVIEW_FRAMES, state: 'detached' });
+    await runView.planGone();
     const entry = await settled(api, folder, runId);
     assert.deepEqual(taskStates(entry), {
       slugify: 'MERGED',
@@ -72,11 +74,10 @@ suite('A run from Start Goal to the applied integration', function () {
     });
     assert.equal(entry.summary.status, 'needs_human');
     // The end says what waits for whom, with the way there.
-    const stopped = '.notification-list-item:has-text("stopped —")';
-    await waitForPage({ selector: stopped, timeoutMs: 30_000 });
-    const [message] = await readTexts({ selector: `${stopped} .notification-list-item-message` });
-    assert.match(message ?? '', /^Taskloom: ".+" stopped — 1\/5 done; word-count, title-case and flaky need you\.$/);
-    assert.deepEqual(await readTexts({ selector: `${stopped} a.monaco-button` }), ['Show Needs You', 'Show Run']);
+    const stopped = new Notification('stopped —');
+    await stopped.shown(30_000);
+    assert.match(await stopped.message(), /^Taskloom: ".+" stopped — 1\/5 done; word-count, title-case and flaky need you\.$/);
+    assert.deepEqual(await stopped.buttons(), ['Show Needs You', 'Show Run']);
   });
 
   test('shows the tasks in the Runs tree with their states, and the Needs You items', async () => {
@@ -101,28 +102,30 @@ suite('A run from Start Goal to the applied integration', function () {
 
   test('a Needs You task opens the run view on that task', async () => {
     const api = await taskloom();
-    const panel = api.RunViewPanel.panels().find((p) => p.runId === runId)!;
+    const views = watchRunViews(api);
+    const panel = views.panel(runId)!;
     // Another section and another editor are in front: the link must still land.
-    await clickInRunView('vscode-tab-header[data-tab="usage"]');
+    await runView.showTab('usage');
     await vscode.window.showTextDocument(vscode.Uri.file(join(folder, 'README.md')));
     const item = api.services.needsYou.getChildren().find((i) => i.kind === 'task' && i.runId === runId && i.taskId === 'flaky');
     assert.ok(item, 'flaky is in Needs You');
     const { command } = api.services.needsYou.getTreeItem(item);
+    views.of(panel).lastFocused = undefined;
     await vscode.commands.executeCommand(command!.command, ...(command!.arguments ?? []));
-    const landed = await waitFor('the run view to land on flaky', () => panel.lastFocused);
+    const landed = await waitFor('the run view to land on flaky', () => views.of(panel).lastFocused);
     assert.deepEqual(landed, { found: true, taskId: 'flaky' });
     await waitFor('the run view in front', () => panel.panel.active);
-    await waitForPage({ selector: 'svg.graph .node.selected', frames: WEBVIEW_FRAMES });
-    assert.deepEqual(await readTexts({ selector: '.task-control.selected .task-link', frames: WEBVIEW_FRAMES }), ['flaky']);
-    assert.deepEqual(await readTexts({ selector: '.task-control.selected vscode-button', frames: WEBVIEW_FRAMES }), ['Retry…', 'Accept…', 'Skip…', 'Diff']);
+    await runView.selectedNodeShown();
+    assert.deepEqual(await runView.selectedTaskLinks(), ['flaky']);
+    assert.deepEqual(await runView.selectedTaskButtons(), ['Retry…', 'Accept…', 'Skip…', 'Diff']);
     await takeScreenshot('run-view-needs-you-task');
   });
 
   test('Retry, Accept and Skip from the run view’s buttons move the tasks on, and the run completes', async () => {
     const api = await taskloom();
     // The same commands as the tree's inline actions: Retry asks for a note, Accept and Skip confirm.
-    await clickInRunView('.task-control[data-control-task="word-count"] vscode-button[data-choice="retry"]');
-    await waitForPage({ selector: '.quick-input-widget input' });
+    await runView.click(RUN_VIEW.taskButton('word-count', 'retry'));
+    await quickInput.shown();
     await typeText('split on any whitespace');
     await pressKey('Enter');
     let entry = await settled(api, folder, runId);
@@ -130,28 +133,25 @@ suite('A run from Start Goal to the applied integration', function () {
     entry = await settled(api, folder, runId);
     assert.match(entry.state!.tasks['word-count']!.humanNote ?? '', /whitespace/);
 
-    // Accept and Skip ask first, as from the tree; the test answers for the user through the command's option.
-    await clickAskingConfirmation('.task-control[data-control-task="title-case"] vscode-button[data-choice="accept"]', 'Accept task "title-case: Add titleCase()"?');
-    await vscode.commands.executeCommand('taskloom.acceptTask', { folder, runId, taskId: 'title-case' }, { confirmed: true });
+    // Accept and Skip ask first, as from the tree; the test answers for the user.
+    await clickConfirming(RUN_VIEW.taskButton('title-case', 'accept'), 'Accept', 'Accept task "title-case: Add titleCase()"?');
     await waitFor('title-case to merge', () => taskStates(api.services.controller.model.run(folder, runId)!)['title-case'] === 'MERGED');
     entry = await settled(api, folder, runId);
     assert.equal(taskStates(entry).summary, 'MERGED', 'summary ran once both dependencies were merged');
 
-    await clickAskingConfirmation('.task-control[data-control-task="flaky"] vscode-button[data-choice="skip"]', 'Skip task "flaky:');
-    await vscode.commands.executeCommand('taskloom.skipTask', { folder, runId, taskId: 'flaky' }, { confirmed: true });
+    await clickConfirming(RUN_VIEW.taskButton('flaky', 'skip'), 'Skip', 'Skip task "flaky:');
     await waitFor('flaky to be skipped', () => taskStates(api.services.controller.model.run(folder, runId)!).flaky === 'SKIPPED');
     entry = await settled(api, folder, runId);
     assert.equal(taskStates(entry).flaky, 'SKIPPED');
     assert.equal(entry.summary.status, 'completed');
     assert.equal(entry.state!.integration.merged.length, 4);
     // The progress toast does not just vanish: the end is said, with the next step a button away.
-    const ended = '.notification-list-item:has-text("completed —")';
+    const ended = new Notification('completed —');
     // A toast hides itself after some seconds (sooner on a loaded machine than the run's end is seen here): the notification centre keeps it.
     await vscode.commands.executeCommand('notifications.showList');
-    await waitForPage({ selector: ended, timeoutMs: 30_000 });
-    const [message] = await readTexts({ selector: `${ended} .notification-list-item-message` });
-    assert.match(message ?? '', /^Taskloom: ".+" completed — 5\/5 done, integration gate passed\.$/);
-    assert.deepEqual(await readTexts({ selector: `${ended} a.monaco-button` }), ['Review Diff', 'Apply…', 'Open Pull Request']);
+    await ended.shown(30_000);
+    assert.match(await ended.message(), /^Taskloom: ".+" completed — 5\/5 done, integration gate passed\.$/);
+    assert.deepEqual(await ended.buttons(), ['Review Diff', 'Apply…', 'Open Pull Request']);
     await vscode.commands.executeCommand('notifications.hideList');
     await takeScreenshot('tree-completed');
   });
@@ -162,36 +162,36 @@ suite('A run from Start Goal to the applied integration', function () {
     const entry = api.services.controller.model.run(folder, runId)!;
     const panel = await waitFor('the run view to draw the run', () =>
       // Open since the plan was approved: the view has every event of the run.
-      api.RunViewPanel.panels().find((p) => p.runId === runId && p.lastRenderedSeq > 0 && p.lastSentSeq === entry.state!.lastSeq),
+      watchRunViews(api).drawn(runId, entry.state!.lastSeq),
     );
     assert.ok(panel.panel.visible);
     await theme('Default Dark Modern');
     await settle();
     await takeScreenshot('run-view-dark');
     // A planner's title with markup and terminal escapes is drawn as text, not made into elements.
-    const labels = await readTexts({ selector: 'svg.graph text', frames: WEBVIEW_FRAMES });
+    const labels = await runView.graphTexts();
     assert.ok(labels.some((text) => text.startsWith('Add an <b>HTML</b> report')), `the graph shows the title literally (${labels.join(' | ')})`);
     assert.ok(!labels.some((text) => text.includes('\u001b')), 'no terminal escapes reach the view');
-    await click({ selector: 'vscode-tab-header[data-tab="ledger"]', frames: WEBVIEW_FRAMES });
+    await runView.showTab('ledger');
     await theme('Default Light Modern');
     await settle();
     await takeScreenshot('run-view-light-ledger');
-    await click({ selector: 'vscode-tab-header[data-tab="timeline"]', frames: WEBVIEW_FRAMES });
+    await runView.showTab('timeline');
     // The timeline draws once the task histories the first page left out have arrived.
-    await waitForPage({ selector: '.integration-label', frames: WEBVIEW_FRAMES });
-    const [integrationRow] = await readTexts({ selector: '.integration-label', frames: WEBVIEW_FRAMES });
+    await runView.integrationLabelShown();
+    const [integrationRow] = await runView.integrationLabels();
     assert.match(integrationRow ?? '', /integration$/, 'the merge queue has its row');
-    assert.ok((await readTexts({ selector: '.integration-row .batch', frames: WEBVIEW_FRAMES })).length >= 4, 'a batch per merge');
-    assert.match((await readTexts({ selector: '.timeline-caption', frames: WEBVIEW_FRAMES }))[0] ?? '', /^from the first task's start at .+ \(planning and approval took .+ before it\)/);
+    assert.ok((await runView.integrationBatches()).length >= 4, 'a batch per merge');
+    assert.match((await runView.timelineCaptions())[0] ?? '', /^from the first task's start at .+ \(planning and approval took .+ before it\)/);
     await takeScreenshot('run-view-light-timeline');
     await theme('Default High Contrast');
     await settle();
     await takeScreenshot('run-view-high-contrast-timeline');
-    await click({ selector: '[data-timeline-zoom="in"]', frames: WEBVIEW_FRAMES });
-    await click({ selector: '[data-timeline-zoom="in"]', frames: WEBVIEW_FRAMES });
-    assert.deepEqual(await readTexts({ selector: '.tab-timeline .zoom-label', frames: WEBVIEW_FRAMES }), ['200%']);
+    await runView.zoomIn();
+    await runView.zoomIn();
+    assert.deepEqual(await runView.zoomLabels(), ['200%']);
     await takeScreenshot('run-view-high-contrast-timeline-zoomed');
-    await click({ selector: 'vscode-tab-header[data-tab="usage"]', frames: WEBVIEW_FRAMES });
+    await runView.showTab('usage');
     await theme('Default Dark Modern');
     await settle();
     await takeScreenshot('run-view-dark-usage');
@@ -200,16 +200,18 @@ suite('A run from Start Goal to the applied integration', function () {
 
   test('a "ledger #N" link lands on entry N, even with another section and tab in front', async () => {
     const api = await taskloom();
-    const panel = api.RunViewPanel.panels().find((p) => p.runId === runId)!;
+    const views = watchRunViews(api);
+    const panel = views.panel(runId)!;
     const review = api.services.controller.model.run(folder, runId)!.state!.decisions.find((d) => d.kind === 'critic' && d.taskId === 'title-case')!;
     assert.ok(review, 'title-case was reviewed');
-    await click({ selector: 'vscode-tab-header[data-tab="usage"]', frames: WEBVIEW_FRAMES });
+    await runView.showTab('usage');
     await vscode.window.showTextDocument(vscode.Uri.file(join(folder, 'README.md')));
     // What a Problems entry's "ledger #N" code runs.
+    views.of(panel).lastFocused = undefined;
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId, taskId: 'title-case', seq: review.seq });
-    assert.deepEqual(await waitFor('the link to land', () => panel.lastFocused), { found: true, seq: review.seq });
-    await waitForPage({ selector: `li.entry.highlight[data-seq="${review.seq}"]`, frames: WEBVIEW_FRAMES });
-    const [text] = await readTexts({ selector: 'li.entry.highlight .entry-summary', frames: WEBVIEW_FRAMES });
+    assert.deepEqual(await waitFor('the link to land', () => views.of(panel).lastFocused), { found: true, seq: review.seq });
+    await runView.highlightedEntryShown(review.seq);
+    const [text] = await runView.highlightedEntrySummaries();
     assert.equal(text, review.summary);
     await takeScreenshot('run-view-ledger-link');
   });
@@ -222,7 +224,7 @@ suite('A run from Start Goal to the applied integration', function () {
     assert.ok(first.commit && first.base, 'the verdict records the commits the critic read');
     const tip = git(folder, 'rev-parse', 'taskloom/' + runId + '/word-count');
     assert.notEqual(first.commit, tip, 'the task moved on after its first review');
-    await click({ selector: `li.entry[data-seq="${first.seq}"] button[data-action="diff"]`, frames: WEBVIEW_FRAMES });
+    await runView.entryDiff(first.seq);
     await waitFor('the diff of review 1', () => vscode.window.tabGroups.activeTabGroup.activeTab?.label.includes('Taskloom word-count, review 1'));
     const readme = await waitFor('README as review 1 read it', () =>
       vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'taskloom-diff' && d.uri.path.endsWith('README.md') && d.uri.query.includes(first.commit!) && d.getText().length > 0),
@@ -234,7 +236,7 @@ suite('A run from Start Goal to the applied integration', function () {
 
   test('Show Task Diff from the palette works on a completed run', async () => {
     void vscode.commands.executeCommand('taskloom.showTaskDiff');
-    await waitForPage({ selector: '.quick-input-widget .monaco-list-row:has-text("title-case")' });
+    await quickInput.rowShown('title-case');
     await typeText('title-case');
     await pressKey('Enter');
     const tab = await waitFor('the diff of title-case', () => vscode.window.tabGroups.activeTabGroup.activeTab?.label.includes('Taskloom title-case') && vscode.window.tabGroups.activeTabGroup.activeTab);
@@ -258,13 +260,13 @@ suite('A run from Start Goal to the applied integration', function () {
     const dirty = join(folder, 'README.md');
     const original = await vscode.workspace.fs.readFile(vscode.Uri.file(dirty));
     await vscode.workspace.fs.writeFile(vscode.Uri.file(dirty), Buffer.from('uncommitted edit\n'));
-    await vscode.commands.executeCommand('taskloom.applyIntegration', { folder, runId }, { confirmed: true });
+    const api = await taskloom();
+    await answeringConfirmations(api, 'Apply', () => vscode.commands.executeCommand('taskloom.applyIntegration', { folder, runId }));
     assert.equal(git(folder, 'rev-parse', 'HEAD'), before, 'nothing was merged into a dirty tree');
     await vscode.workspace.fs.writeFile(vscode.Uri.file(dirty), original);
 
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
-    await clickAskingConfirmation('.run-delivery vscode-button[data-choice="apply"]', 'Merge the green work of');
-    await vscode.commands.executeCommand('taskloom.applyIntegration', { folder, runId }, { confirmed: true });
+    await clickConfirming(RUN_VIEW.deliveryButton('apply'), 'Apply', 'Merge the green work of');
     await waitFor('the branch to move', () => git(folder, 'rev-parse', 'HEAD') !== before);
     assert.equal(git(folder, 'rev-parse', '--abbrev-ref', 'HEAD'), 'main');
     for (const file of ['src/slugify.js', 'src/wordCount.js', 'src/titleCase.js', 'src/summary.js']) {

@@ -2,12 +2,12 @@ import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { SLOW_ACTOR_SAYS, TRANSCRIPT_PLAN_FILE } from '../fixtures/transcriptScenario';
-import { click, readTexts, reloadWindow, selectOption, testPhase, waitFor as waitForPage, WEBVIEW_FRAMES } from './runnerControl';
+import { runView } from './pages/runViewPage';
+import { workbench } from './pages/workbenchPage';
+import { reloadWindow, testPhase } from './runnerControl';
 import { takeScreenshot } from './screenshot';
 import { newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
-const line = (text: string) => `.transcript-text:text-is(${JSON.stringify(text)})`;
-const TRANSCRIPT_TAB = { selector: 'vscode-tab-header[data-tab="transcript"]', frames: WEBVIEW_FRAMES };
 
 /**
  * A task whose scripted actor works for ~18 s, saying what it does every couple of seconds:
@@ -34,9 +34,9 @@ suite('Agent transcripts', function () {
       await runsView.reveal(taskNode, { select: true, focus: false, expand: false });
 
       await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
-      await click(TRANSCRIPT_TAB);
+      await runView.showTab('transcript');
       // The first lines are in the view while the actor is still at work…
-      await waitForPage({ selector: line(SLOW_ACTOR_SAYS[1]!), frames: WEBVIEW_FRAMES, timeoutMs: 30_000 });
+      await runView.transcriptLineShown(SLOW_ACTOR_SAYS[1]!);
       assert.equal(task().state, 'BUILDING', 'the step is still running');
       // …and the task's row ends with the newest one.
       const row = await waitFor('the task row to show a line of the transcript', () => {
@@ -47,16 +47,16 @@ suite('Agent transcripts', function () {
 
       // A later line arrives in both, still during the step.
       const later = SLOW_ACTOR_SAYS[4]!;
-      await waitForPage({ selector: line(later), frames: WEBVIEW_FRAMES, timeoutMs: 30_000 });
+      await runView.transcriptLineShown(later);
       assert.equal(task().state, 'BUILDING', 'still the same step');
       await waitFor('the row to follow', () => String(runsTree.getTreeItem(taskNode).description).endsWith(` — ${later}`) || String(runsTree.getTreeItem(taskNode).description).endsWith(` — ${SLOW_ACTOR_SAYS[5]}`));
-      const shown = await readTexts({ selector: '.transcript-text', frames: WEBVIEW_FRAMES });
+      const shown = await runView.transcriptLines();
       assert.deepEqual(
         shown.filter((text) => SLOW_ACTOR_SAYS.includes(text)),
         SLOW_ACTOR_SAYS.slice(0, SLOW_ACTOR_SAYS.indexOf(shown.filter((t) => SLOW_ACTOR_SAYS.includes(t)).at(-1)!) + 1),
         'the lines in the order the agent said them',
       );
-      const treeRows = await readTexts({ selector: '.monaco-list-row .label-description' });
+      const treeRows = await workbench.treeRowDescriptions();
       assert.ok(treeRows.some((text) => SLOW_ACTOR_SAYS.some((said) => text.includes(said))), `the Runs view shows the line (${treeRows.join(' | ')})`);
       // The side bar wide enough for the picture to show the row's end, where the line is: the run view gives up the room.
       await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
@@ -78,13 +78,13 @@ suite('Agent transcripts', function () {
     const runId = newestRun(api, folder)!.summary.runId;
     // A restored run view may already be open (it remembers its tab); show it and pick the task.
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
-    await click(TRANSCRIPT_TAB);
-    await waitForPage({ selector: 'select.transcript-task', frames: WEBVIEW_FRAMES, timeoutMs: 30_000 });
+    await runView.showTab('transcript');
+    await runView.transcriptTaskPickerShown();
     await api.services.controller.state(folder, runId);
     // The latest activity is the docs task's; the slow task is one pick away.
-    await selectOption({ selector: 'select.transcript-task', value: ':farewell', frames: WEBVIEW_FRAMES });
-    for (const said of SLOW_ACTOR_SAYS) await waitForPage({ selector: line(said), frames: WEBVIEW_FRAMES, timeoutMs: 30_000 });
-    const heads = await readTexts({ selector: '.transcript-call-head strong', frames: WEBVIEW_FRAMES });
+    await runView.pickTranscriptTask(':farewell');
+    for (const said of SLOW_ACTOR_SAYS) await runView.transcriptLineShown(said);
+    const heads = await runView.transcriptCallHeads();
     assert.deepEqual(heads, ['actor · attempt 1', 'critic · review 1'], 'the attempt’s calls, in order');
     await takeScreenshot('transcript-after-reload');
   });

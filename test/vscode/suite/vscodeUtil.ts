@@ -1,14 +1,35 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { TaskloomExtensionApi } from '../../../src/extension/extension';
+import type { TaskloomTestApi } from '../../../src/extension/testApi';
 import type { RunEntry } from '../../../src/extension/state/runsModel';
 
 export const EXTENSION_ID = 'taskloom.taskloom';
 
-export async function taskloom(): Promise<TaskloomExtensionApi> {
-  const extension = vscode.extensions.getExtension<TaskloomExtensionApi>(EXTENSION_ID);
+export async function taskloom(): Promise<TaskloomTestApi> {
+  const extension = vscode.extensions.getExtension<TaskloomTestApi>(EXTENSION_ID);
   assert.ok(extension, `${EXTENSION_ID} is installed`);
-  return extension.isActive ? extension.exports : extension.activate();
+  const api = extension.isActive ? extension.exports : await extension.activate();
+  assert.ok(api, 'the extension runs under test (ExtensionMode.Test), so it hands out its test API');
+  return api;
+}
+
+/**
+ * Answers the extension's modal confirmations in the user's place while `body` runs: agrees to
+ * `agreeTo` only (nothing, when undefined), and returns what it was asked, each as the question
+ * and its detail on the lines after it (a test asserts the question was put).
+ */
+export async function answeringConfirmations(api: TaskloomTestApi, agreeTo: string | undefined, body: (asked: readonly string[]) => PromiseLike<unknown>): Promise<string[]> {
+  const asked: string[] = [];
+  const answering = api.answerConfirmations(async (message, detail, action) => {
+    asked.push(`${message}\n${detail}`);
+    return action === agreeTo;
+  });
+  try {
+    await body(asked);
+  } finally {
+    answering.dispose();
+  }
+  return asked;
 }
 
 export function workspaceFolder(): string {
@@ -34,12 +55,12 @@ export async function waitFor<T>(what: string, check: () => T | undefined | fals
 }
 
 /** The newest run of the folder, as the extension's model holds it. */
-export function newestRun(api: TaskloomExtensionApi, folder: string): RunEntry | undefined {
+export function newestRun(api: TaskloomTestApi, folder: string): RunEntry | undefined {
   return api.services.controller.model.runs(folder)[0];
 }
 
 /** Waits until the engine stops working on the run, and returns it with its state loaded. */
-export async function settled(api: TaskloomExtensionApi, folder: string, runId: string): Promise<RunEntry> {
+export async function settled(api: TaskloomTestApi, folder: string, runId: string): Promise<RunEntry> {
   return waitFor(`run ${runId} to stop`, () => {
     const entry = api.services.controller.model.run(folder, runId);
     return entry?.state && !entry.summary.active && entry.summary.status !== 'running' && entry.summary.status !== 'integrating' ? entry : undefined;

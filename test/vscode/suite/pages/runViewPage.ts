@@ -1,0 +1,61 @@
+// The run view as the suites see it: its webview's elements by what they are, so a change of
+// markup in src/webview is fixed here once, not in every test that reads the view.
+import { click, readTexts, selectOption, waitFor, WEBVIEW_FRAMES, type PageTarget } from '../runnerControl';
+
+type Tab = 'ledger' | 'timeline' | 'usage' | 'transcript';
+type Choice = 'retry' | 'accept' | 'skip' | 'resolve' | 'continue';
+
+const inView = (selector: string, timeoutMs?: number): PageTarget => ({ selector, frames: WEBVIEW_FRAMES, ...(timeoutMs ? { timeoutMs } : {}) });
+
+/** The selectors of the run view's controls, for a test that clicks one through a helper of its own. */
+export const RUN_VIEW = {
+  taskButton: (taskId: string, choice: Choice) => `.task-control[data-control-task="${taskId}"] vscode-button[data-choice="${choice}"]`,
+  deliveryButton: (how: 'apply' | 'pullRequest') => `.run-delivery vscode-button[data-choice="${how}"]`,
+  approvePlanButton: '.plan-waiting vscode-button[data-choice="approve"]',
+};
+
+export const runView = {
+  click: (selector: string) => click(inView(selector)),
+  showTab: (tab: Tab) => click(inView(`vscode-tab-header[data-tab="${tab}"]`)),
+
+  /** The plan waiting for approval: its buttons, and its going once approved. */
+  planShown: () => waitFor(inView(RUN_VIEW.approvePlanButton)),
+  planButtons: () => readTexts(inView('.plan-waiting vscode-button')),
+  planGone: () => waitFor({ ...inView('.plan-waiting'), state: 'detached' }),
+
+  /** The plan graph. */
+  graphTaskIds: () => readTexts(inView('svg.graph .node-id')),
+  graphTexts: () => readTexts(inView('svg.graph text')),
+  graphStates: () => readTexts(inView('svg.graph .node-state')),
+  selectedNodeShown: () => waitFor(inView('svg.graph .node.selected')),
+
+  /** The controls of the task selected in the graph. */
+  selectedTaskLinks: () => readTexts(inView('.task-control.selected .task-link')),
+  selectedTaskButtons: () => readTexts(inView('.task-control.selected vscode-button')),
+
+  /** The header's status pill, once it says `text`. */
+  statusShown: (text: string, timeoutMs?: number) => waitFor(inView(`.status-pill:has-text(${JSON.stringify(text)})`, timeoutMs)),
+
+  /** The decisions ledger. */
+  highlightedEntryShown: (seq: number) => waitFor(inView(`li.entry.highlight[data-seq="${seq}"]`)),
+  highlightedEntrySummaries: () => readTexts(inView('li.entry.highlight .entry-summary')),
+  entryDiff: (seq: number) => click(inView(`li.entry[data-seq="${seq}"] button[data-action="diff"]`)),
+  gateOutput: () => click(inView('[data-action="gate-output"]')),
+
+  /** The timeline. */
+  integrationLabelShown: () => waitFor(inView('.integration-label')),
+  integrationLabels: () => readTexts(inView('.integration-label')),
+  integrationBatches: () => readTexts(inView('.integration-row .batch')),
+  timelineCaptions: () => readTexts(inView('.timeline-caption')),
+  zoomIn: () => click(inView('[data-timeline-zoom="in"]')),
+  zoomLabels: () => readTexts(inView('.tab-timeline .zoom-label')),
+
+  pullRequestTexts: () => readTexts(inView('.run-pull-request')),
+
+  /** The Transcript tab: the agent's lines, the call headings, and which task's calls it shows. */
+  transcriptLineShown: (text: string, timeoutMs = 30_000) => waitFor(inView(`.transcript-text:text-is(${JSON.stringify(text)})`, timeoutMs)),
+  transcriptLines: () => readTexts(inView('.transcript-text')),
+  transcriptCallHeads: () => readTexts(inView('.transcript-call-head strong')),
+  transcriptTaskPickerShown: () => waitFor(inView('select.transcript-task', 30_000)),
+  pickTranscriptTask: (value: string) => selectOption({ ...inView('select.transcript-task'), value }),
+};

@@ -1,0 +1,57 @@
+// The workbench's own UI as the suites see it: notifications (toasts) and the quick input.
+import { click, readTexts, waitFor } from '../runnerControl';
+
+/** A notification whose text contains `text` (a toast, or an entry in the notification centre). */
+export class Notification {
+  private readonly selector: string;
+
+  constructor(text: string) {
+    this.selector = `.notification-list-item:has-text(${JSON.stringify(text)})`;
+  }
+
+  shown(timeoutMs?: number): Promise<void> {
+    return waitFor({ selector: this.selector, ...(timeoutMs ? { timeoutMs } : {}) });
+  }
+
+  async message(): Promise<string> {
+    const [message] = await readTexts({ selector: `${this.selector} .notification-list-item-message` });
+    return message ?? '';
+  }
+
+  buttons(): Promise<string[]> {
+    return readTexts({ selector: `${this.selector} a.monaco-button` });
+  }
+
+  /** Its button labelled `label`. */
+  press(label: string): Promise<void> {
+    return click({ selector: `${this.selector} a.monaco-button:has-text(${JSON.stringify(label)})` });
+  }
+
+  /** The texts of every notification like it shown now. */
+  all(): Promise<string[]> {
+    return readTexts({ selector: this.selector });
+  }
+}
+
+const QUICK_INPUT = '.quick-input-widget';
+
+export const quickInput = {
+  /** The input box is up (a showInputBox or a quick pick). */
+  shown: () => waitFor({ selector: `${QUICK_INPUT} input` }),
+  /** The quick input is up and says `text` (its title, prompt or a row). */
+  saying: (text: string) => waitFor({ selector: `${QUICK_INPUT}:has-text(${JSON.stringify(text)})` }),
+  rowShown: (text: string) => waitFor({ selector: `${QUICK_INPUT} .monaco-list-row:has-text(${JSON.stringify(text)})` }),
+};
+
+export const workbench = {
+  /** The Problems panel's row that says `text`. */
+  openProblem: (text: string) => click({ selector: `.markers-panel .monaco-list-row:has-text(${JSON.stringify(text)})` }),
+  /** The editor's "cannot edit in read-only editor" hover. */
+  readOnlyMessageShown: () => waitFor({ selector: '.monaco-editor-overlaymessage:has-text("read-only")' }),
+  /** The open walkthrough, once it says `text`. */
+  walkthroughSaying: (text: string) => waitFor({ selector: `.gettingStartedContainer:has-text(${JSON.stringify(text)})` }),
+  /** The descriptions of the rows of every tree on screen (the Runs tree's task rows among them). */
+  treeRowDescriptions: () => readTexts({ selector: '.monaco-list-row .label-description' }),
+  /** The Explorer's first row (where a user's focus would be). */
+  focusExplorer: () => click({ selector: '.explorer-folders-view .monaco-list-row' }),
+};
