@@ -1,4 +1,4 @@
-// Lint, and the architecture as rules (README › Architecture): who may import whom.
+// Lint, and the architecture as rules (docs/architecture.md › Layers): who may import whom.
 //   engine core     never the editor, the webview, the CLI or the protocol (only its server speaks it)
 //   pure core       engine/domain, engine/text, engine/report: no I/O, importable by every layer
 //   protocol        types and message definitions only: value imports from the engine are refused

@@ -1,7 +1,7 @@
 // Where should task worktrees live: inside the repository (`.taskloom/worktrees`) or outside it?
 // `node --import tsx bench/worktreeLocation.ts` makes a Node project and a Python project, adds two
 // worktrees of each inside and two outside, and prints what the project's tools see from each place
-// (and from the main checkout) and what setup costs there. The README's "Worktree setup" quotes it.
+// (and from the main checkout) and what setup costs there. docs/runs.md › Worktree setup quotes it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
