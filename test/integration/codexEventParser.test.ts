@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { CodexEventParser, readUsage, usageDelta } from '../../src/engine/agents/codex/codexEventParser';
 import { CODEX_PRICES, costOf, DEFAULT_PRICE, priceOf } from '../../src/engine/agents/codex/codexPrices';
 import { classifyCodexFailure, codexArgs, sandboxFor, toTokenUsage } from '../../src/engine/agents/codex/codexRunner';
-import { extractJson } from '../../src/engine/agents/command/extractJson';
+import { extractJson } from '../../src/engine/text/jsonInText';
 import type { RunnerActivity } from '../../src/engine/agents/runner';
 import { LineSplitter } from '../../src/engine/process/lineSplitter';
 

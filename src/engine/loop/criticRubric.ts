@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { agentJsonSchema } from './agentJsonSchema';
 import { FINDING_CATEGORIES, FINDING_SEVERITIES, type CriticVerdict } from '../domain/verdict';
+import { jsonInText } from '../text/jsonInText';
 
 // Lenient on read: agents answering a strict schema send null for "no file" / "no line".
 const findingSchema = z.object({
@@ -50,25 +51,7 @@ export function parseCriticVerdict(structured: unknown, text: string): CriticVer
 }
 
 /** The JSON values an agent's answer may hold, most trustworthy first: structured output, then JSON in the text. */
-export function answerCandidates(structured: unknown, text: string): unknown[] {
-  return [structured, ...jsonCandidates(text)].filter((c) => c !== undefined);
-}
-
-function jsonCandidates(text: string): unknown[] {
-  const candidates: unknown[] = [];
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/g;
-  for (const match of text.matchAll(fenced)) candidates.push(tryParse(match[1] ?? ''));
-  candidates.push(tryParse(text.trim()));
-  const start = text.indexOf('{');
-  const end = text.lastIndexOf('}');
-  if (start >= 0 && end > start) candidates.push(tryParse(text.slice(start, end + 1)));
-  return candidates.filter((c) => c !== undefined);
-}
-
-function tryParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+export function* answerCandidates(structured: unknown, text: string): Generator<unknown> {
+  if (structured !== undefined) yield structured;
+  yield* jsonInText(text);
 }

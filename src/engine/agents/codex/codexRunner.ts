@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { RunnerStatus } from '../../domain/events';
 import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
 import type { ProcessResult } from '../../process/processGroup';
-import { extractJson } from '../command/extractJson';
+import { extractJson } from '../../text/jsonInText';
 import { CALL_MARKER_VAR, newCallMarker } from '../../process/markedProcesses';
 import { activityEmitter, callLimitMessage, callLimitMs, runAgentProcess } from '../agentProcess';
 import type { AccessLevel, AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';

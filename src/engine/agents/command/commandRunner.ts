@@ -7,7 +7,7 @@ import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
 import type { ProcessResult } from '../../process/processGroup';
 import { activityEmitter, callLimitMessage, callLimitMs, clipLine, runAgentProcess } from '../agentProcess';
 import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
-import { extractJson } from './extractJson';
+import { extractJson } from '../../text/jsonInText';
 import { errorPayload } from './errorPayload';
 import { newCallMarker } from '../../process/markedProcesses';
 import { stripTerminalControls } from '../../text/terminalText';
