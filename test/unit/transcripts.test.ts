@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it, mock } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import type { RunEvent, RunEventBody } from '../../src/engine/domain/events';
 import { foldEvents } from '../../src/engine/domain/projection';
 import { relativeToCwd, TranscriptRecorder, transcriptLine, type TranscriptLimits } from '../../src/engine/run/transcriptRecorder';
@@ -32,7 +31,11 @@ function recorder(limits: Partial<TranscriptLimits>, cwd = '/w/run/task') {
 const FAST = { flushMs: 40, repeatFlushMs: 200, sampleMinMs: 60, sampleMaxMs: 60 };
 
 describe('transcript recorder', () => {
-  it('writes the first line at once, then coalesces a burst into one batch a flush interval later', async () => {
+  // The recorder's clock and timers are Node's mock ones: each step is an exact tick, not a sleep racing its throttle.
+  beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'] }));
+  afterEach(() => mock.timers.reset());
+
+  it('writes the first line at once, then coalesces a burst into one batch a flush interval later', () => {
     const { rec, written } = recorder(FAST);
     rec.add({ kind: 'status', message: 'claude started' });
     assert.equal(written.length, 1, 'the first line does not wait');
@@ -42,21 +45,21 @@ describe('transcript recorder', () => {
     assert.equal(written[0]!.call, undefined, 'the first batch is the call');
     for (let i = 0; i < 20; i++) rec.add({ kind: 'tool', message: `Read src/f${i}.ts` });
     assert.equal(written.length, 1, 'a burst waits for the interval');
-    await sleep(80);
+    mock.timers.tick(80);
     assert.equal(written.length, 2);
     assert.equal(written[1]!.lines.length, 20);
     assert.equal(written[1]!.call, 101, 'later batches name the call by its first seq');
     assert.equal(rec.finish(), 101);
   });
 
-  it('counts a line that repeats instead of writing it again, and holds back a batch of mere repeats', async () => {
+  it('counts a line that repeats instead of writing it again, and holds back a batch of mere repeats', () => {
     const { rec, written, lines } = recorder(FAST);
     rec.add({ kind: 'status', message: 'working…' });
     for (let i = 0; i < 9; i++) rec.add({ kind: 'status', message: 'working…' });
-    await sleep(80);
+    mock.timers.tick(80);
     assert.equal(written.length, 1, 'heartbeats wait for the longer interval');
     rec.add({ kind: 'text', message: 'done thinking' });
-    await sleep(80);
+    mock.timers.tick(80);
     rec.finish();
     assert.deepEqual(
       lines().map((l) => [l.text, l.n ?? 1]),
@@ -68,13 +71,13 @@ describe('transcript recorder', () => {
     );
   });
 
-  it('keeps the head, samples the middle, and writes the tail at the end: bounded, with what it left out counted', async () => {
+  it('keeps the head, samples the middle, and writes the tail at the end: bounded, with what it left out counted', () => {
     const { rec, written, lines } = recorder({ ...FAST, headLines: 10, tailLines: 5, maxSamples: 2 });
     for (let i = 1; i <= 10; i++) rec.add({ kind: 'text', message: `line ${i}` });
-    await sleep(50);
+    mock.timers.tick(50);
     for (let i = 11; i <= 300; i++) {
       rec.add({ kind: 'text', message: `line ${i}` });
-      if (i % 50 === 0) await sleep(70);
+      if (i % 50 === 0) mock.timers.tick(70);
     }
     rec.finish();
     const texts = lines().map((l) => l.text);
@@ -87,7 +90,6 @@ describe('transcript recorder', () => {
   });
 
   it('keeps an hour of a line every 100 ms to about a hundred events and under 100 KiB', () => {
-    mock.timers.enable({ apis: ['setTimeout', 'Date'] });
     try {
       let bytes = 0;
       let events = 0;
