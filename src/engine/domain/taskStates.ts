@@ -1,13 +1,14 @@
 /**
- * Where a task is. A task is done when it is MERGED into the run's integration branch (or
- * SKIPPED): GREEN only means its own gate and critic passed and it waits in the merge queue.
+ * Where a task is, in the order a task meets them (work under way before its setbacks), which is
+ * also how legends list them. A task is done when it is MERGED into the run's integration branch
+ * (or SKIPPED): GREEN only means its own gate and critic passed and it waits in the merge queue.
  */
 export const TASK_STATES = [
   'PENDING',
   'BUILDING',
   'GATING',
-  'MECHANICAL_FAILED',
   'CRITIC_REVIEWING',
+  'MECHANICAL_FAILED',
   'CHANGES_REQUIRED',
   'GREEN',
   'UNVERIFIED_BY_CRITIC',

@@ -6,7 +6,8 @@ import { actionAttrs } from './actions';
 import { h, icon, s } from './dom';
 import { formatTokens, formatUsd } from './format';
 import { runProgress } from './runModel';
-import { LEGEND_STATES, RUN_STATUS_LOOK, TASK_STATE_LOOK, toneClass } from './stateStyle';
+import { TASK_STATES } from '../../engine/domain/taskStates';
+import { RUN_STATUS_LOOK, TASK_STATE_LOOK, toneClass } from './stateStyle';
 import { displayText, oneLine } from './text';
 import { counted } from '../../engine/text/counted';
 
@@ -29,7 +30,7 @@ export class HeaderView {
     const bar = s('svg', { class: 'progress-bar', viewBox: '0 0 100 6', preserveAspectRatio: 'none', role: 'img', 'aria-label': `${progress.done} of ${progress.total} tasks done` });
     let x = 0;
     // Pending tasks are the bar's empty track, so a run that has not started shows an empty bar.
-    for (const st of LEGEND_STATES) {
+    for (const st of TASK_STATES) {
       const count = st === 'PENDING' ? 0 : progress.byState[st];
       if (!count || !progress.total) continue;
       const width = (count / progress.total) * 100;

@@ -33,27 +33,6 @@ export const TASK_STATE_LOOK: Record<TaskState, StateLook> = {
   CANCELLED: { tone: 'muted', label: TASK_STATE_WORDS.CANCELLED, icon: 'circle-slash' },
 };
 
-/** The states in the order a legend lists them. */
-export const LEGEND_STATES: readonly TaskState[] = [
-  'PENDING',
-  'BUILDING',
-  'GATING',
-  'CRITIC_REVIEWING',
-  'MECHANICAL_FAILED',
-  'CHANGES_REQUIRED',
-  'GREEN',
-  'UNVERIFIED_BY_CRITIC',
-  'MERGING',
-  'MERGED',
-  'MERGE_CONFLICT',
-  'RESOLVING',
-  'INTEGRATION_FAILED',
-  'HUMAN_RESOLVING',
-  'NEEDS_HUMAN',
-  'SKIPPED',
-  'CANCELLED',
-];
-
 /** One legend entry per colour, naming the states that share it. */
 export const TONE_LEGEND: ReadonlyArray<{ tone: Tone; label: string }> = [
   { tone: 'muted', label: 'pending, skipped, cancelled' },
