@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { AgentRunner, RunnerResult } from '../agents/runner';
 import { agentsInUse, type AgentUse } from '../domain/agentRoles';
 import type { AgentConfig, AgentKind, RunConfig } from '../domain/runConfig';
+import { TaskloomError } from '../domain/taskloomError';
 import { resolveExecutable } from '../process/findOnPath';
 import { createRunner } from '../run/agentFactory';
 import { runProcess } from '../process/processGroup';
@@ -65,7 +66,7 @@ export async function runDoctorChecks(cwd: string, options: DoctorOptions = {}):
     const lockFile = join(repo.root, '.taskloom', 'lock');
     if (existsSync(lockFile)) add('warn', 'lock', `held: ${readFileSync(lockFile, 'utf8').trim()}`);
   } catch (error) {
-    const hint = (error as { hint?: string }).hint;
+    const hint = error instanceof TaskloomError ? error.hint : undefined;
     add('fail', 'repository', `${(error as Error).message}${hint ? ` — ${hint}` : ''}`);
   }
 

@@ -11,17 +11,15 @@ import { describeRepository } from '../workspace/repoContext';
 import { callAgent } from './agentCall';
 import type { RunContext } from './runContext';
 import { RUNNER_STATUS_WORDS } from '../domain/stateWords';
+import { TaskloomError } from '../domain/taskloomError';
 
 /** Hints reach the editor and the CLI alike: each names its own way to the same step. */
 const START_FROM_PLAN = 'start from a plan you write (Start Goal › Use a plan file in the editor, --plan FILE in the CLI)';
 
 /** Planning ended without a usable plan; the raw answers are in the run's log. */
-export class PlanningError extends Error {
-  constructor(
-    message: string,
-    readonly hint: string,
-  ) {
-    super(message);
+export class PlanningError extends TaskloomError {
+  constructor(message: string, hint: string) {
+    super('agent_failed', message, hint);
     this.name = 'PlanningError';
   }
 }
