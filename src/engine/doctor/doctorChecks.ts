@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentRunner, RunnerResult } from '../agents/runner';
+import { failureDetail, type AgentRunner, type RunnerResult } from '../agents/runner';
 import { agentsInUse, type AgentUse } from '../domain/agentRoles';
 import type { AgentConfig, AgentKind, RunConfig } from '../domain/runConfig';
 import { TaskloomError } from '../domain/taskloomError';
@@ -127,7 +127,7 @@ async function checkAgent({ agent, roles }: AgentUse, options: DoctorOptions, ad
   add('ok', agent.kind, `${what} ${await versionOf(found)} at ${found}${used}`);
   if (options.probe && agent.kind !== 'command') {
     const result = await probe(createRunner({ ...agent, binaryPath: found }));
-    const line = `trivial call: ${result.status} in ${(result.durationMs / 1000).toFixed(1)} s${result.error ? ` — ${result.error}` : ''}`;
+    const line = `trivial call: ${result.status} in ${(result.durationMs / 1000).toFixed(1)} s${result.error ? ` — ${failureDetail(result)}` : ''}`;
     add(result.status === 'ok' ? 'ok' : 'warn', '', line);
   }
 }

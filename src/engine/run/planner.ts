@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RunnerResult } from '../agents/runner';
+import { failureDetail, type RunnerResult } from '../agents/runner';
 import { budgetStop } from '../domain/budget';
 import type { Plan } from '../domain/plan';
 import { blockingFindings, type CriticFinding } from '../domain/verdict';
@@ -119,8 +119,10 @@ async function call(
   });
   if (result.status !== 'ok') {
     throw new PlanningError(
-      `The ${role} failed while planning (${RUNNER_STATUS_WORDS[result.status]})${result.error ? `: ${result.error}` : ''}`,
-      result.status === 'quota' ? 'The agent hit a usage limit; try again later.' : `Check the agent with Taskloom: Doctor (\`taskloom doctor\`), or ${START_FROM_PLAN}.`,
+      `The ${role} failed while planning (${RUNNER_STATUS_WORDS[result.status]})${result.error ? `: ${failureDetail(result)}` : ''}`,
+      result.status === 'quota'
+        ? 'The agent hit a usage limit; try again later.'
+        : `${result.cause === 'not_installed' ? 'Install the agent or set its path; check' : 'Check'} the agent with Taskloom: Doctor (\`taskloom doctor\`), or ${START_FROM_PLAN}.`,
     );
   }
   return result;
