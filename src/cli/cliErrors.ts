@@ -1,12 +1,11 @@
+import { TaskloomError } from '../engine/domain/taskloomError';
+
+export { EXIT } from '../engine/domain/taskloomError';
+
 /** Bad usage or bad input: exit code 2 with the message (and a hint) on stderr. */
-export class UsageError extends Error {
-  constructor(
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message);
+export class UsageError extends TaskloomError {
+  constructor(message: string, hint?: string) {
+    super('bad_input', message, hint);
     this.name = 'UsageError';
   }
 }
-
-export const EXIT = { ok: 0, needsHuman: 1, badInput: 2 } as const;

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TaskloomError } from '../engine/domain/taskloomError';
 import { EXIT, UsageError } from './cliErrors';
 import { applyCommand } from './commands/apply';
 import { decideCommand } from './commands/decide';
@@ -38,7 +39,7 @@ Usage:
                                                 (--agent, --critic-agent codex…; --probe: one trivial call to each agent)
   taskloom demo [--dir DIR] [--delay MS]        a full run on a sample project, no API key needed
 
-Exit codes: 0 all green and merged, 1 something needs a human (or was paused/cancelled), 2 bad usage or input.`;
+Exit codes: 0 all green and merged, 1 something needs a human (or was paused/cancelled), 2 bad usage, input or setup,\n  70 internal error (a bug in Taskloom), 74 the run's record could not be written or read (free space, then resume),\n  75 another Taskloom process is driving the workspace (try again once it is done).`;
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   run: runCommand,
@@ -88,23 +89,21 @@ function commandUsage(name: string): string {
   return lines.slice(start, end).map((l) => l.replace(/^ {2}/, '')).join('\n');
 }
 
-/** Errors that describe bad input carry a hint and exit 2; anything else is a bug and says so. */
+/**
+ * A TaskloomError is the user's to act on: its message, its hint, and its kind's exit code.
+ * Anything else is a bug in Taskloom, and says so rather than blame the input.
+ */
 function report(error: unknown): number {
-  const err = error as Error & { hint?: string };
-  if (err.name === 'LogWriteError') {
-    // Not bad input and not a bug: the run stopped where its log could not grow, and resumes from there.
-    process.stderr.write(
-      `${red('taskloom:')} ${err.message}.\nThe run was stopped. Free some space (or repair the file system), then continue it with: taskloom resume\n`,
-    );
-    return EXIT.needsHuman;
+  if (error instanceof TaskloomError) {
+    process.stderr.write(`${red('taskloom:')} ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`);
+    return error.exitCode;
   }
-  const known = ['UsageError', 'PlanValidationError', 'PlanFileError', 'WorkspaceError', 'LockHeldError', 'ScenarioError', 'CorruptLogError', 'RunNotFoundError', 'SettingsError', 'UnsupportedEventError', 'UnpublishedWorkError', 'ForgeError'];
-  if (known.includes(err.name) || error instanceof UsageError) {
-    process.stderr.write(`${red('taskloom:')} ${err.message}\n${err.hint ? `${err.hint}\n` : ''}`);
-    return EXIT.badInput;
-  }
-  process.stderr.write(`${red('taskloom: unexpected error:')} ${err.stack ?? String(error)}\n`);
-  return EXIT.badInput;
+  const err = error instanceof Error ? error : new Error(String(error));
+  const where = process.env.TASKLOOM_DEBUG
+    ? (err.stack ?? err.message)
+    : 'Taskloom did not expect this: it is a bug, not your input. Run the command again with TASKLOOM_DEBUG=1 for the stack trace, and report it with that.';
+  process.stderr.write(`${red('taskloom: internal error:')} ${err.message}\n${where}\n`);
+  return EXIT.internal;
 }
 
 // `taskloom trace | head`: the reader has what it wanted; stop quietly instead of crashing on EPIPE.

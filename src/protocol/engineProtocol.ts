@@ -7,6 +7,7 @@ import type { Plan } from '../engine/domain/plan';
 import type { RunState } from '../engine/domain/runState';
 import type { RunIndexEntry } from '../engine/domain/runIndex';
 import type { TextSpan } from '../engine/domain/textSpan';
+import type { ErrorKind } from '../engine/domain/taskloomError';
 import type { RunSettings } from './runSettings';
 import type { TranscriptBatch } from './runViewPages';
 
@@ -23,7 +24,9 @@ export interface RunParams extends FolderParams {
  * ResponseError whose `data` is this shape, and the extension shows message + hint.
  */
 export interface UserFacingErrorData {
-  kind: 'user';
+  /** What the failure is about (bad input, missing setup, a busy workspace, storage…). */
+  kind: ErrorKind;
+  /** What to do next. */
   hint?: string;
   /**
    * Set when the run was not started by Taskloom on this machine (its `.taskloom/` came with the

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { EXIT } from '../../src/engine/domain/taskloomError';
 import { runCli, startCli, writeInputs } from '../helpers/cli';
 import { makeTempRepo } from '../helpers/tempRepo';
 import type { FaultRow } from './faultTable';
@@ -45,7 +46,7 @@ export async function runConcurrencyFaults(options: { log?: (line: string) => vo
       refused.injected += 1;
       const second = runCli([...args]);
       const problems: string[] = [];
-      if (second.code !== 2) problems.push(`${name}: exit ${second.code}, not 2`);
+      if (second.code !== EXIT.busy) problems.push(`${name}: exit ${second.code}, not ${EXIT.busy}`);
       if (!/Another Taskloom process \(pid \d+.*"taskloom run".*is driving this workspace/s.test(second.stderr)) {
         problems.push(`${name}: no clear message: ${second.stderr.trim().slice(0, 300)}`);
       }

@@ -73,7 +73,7 @@ const logText = (dir: string): string => readFileSync(eventsFile(dir)!, 'utf8');
 const completeLines = (text: string): string[] => text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter(Boolean);
 const lastSeqOf = (dir: string): number => readEvents(dir).at(-1)?.seq ?? 0;
 const firstLine = (text: string): string => text.trim().split('\n').find((l) => l.trim()) ?? '';
-const hasStack = (text: string): boolean => /unexpected error|\n\s+at .+:\d+:\d+\)?/.test(text);
+const hasStack = (text: string): boolean => /internal error|\n\s+at .+:\d+:\d+\)?/.test(text);
 
 /** `lines` (events durable before a fault) must still open the log, unchanged. */
 function keptLines(dir: string, lines: string[], when: string): string[] {

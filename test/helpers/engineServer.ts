@@ -38,8 +38,10 @@ export class EngineServerProcess {
     readonly connection: MessageConnection,
   ) {}
 
-  static async start(env: NodeJS.ProcessEnv = {}): Promise<EngineServerProcess> {
-    const child = fork(ENGINE_SERVER, ['--node-ipc'], { silent: true, env: { ...process.env, NO_COLOR: '1', ...env } });
+  /** `fileSizeKiB`: the server runs under `ulimit -f`, so a write past that size fails with EFBIG, as on a full disk. */
+  static async start(env: NodeJS.ProcessEnv = {}, options: { fileSizeKiB?: number } = {}): Promise<EngineServerProcess> {
+    const limited = options.fileSizeKiB === undefined ? {} : { execPath: 'bash', execArgv: ['-c', `ulimit -f ${options.fileSizeKiB} && exec "${process.execPath}" "$0" "$@"`] };
+    const child = fork(ENGINE_SERVER, ['--node-ipc'], { silent: true, env: { ...process.env, NO_COLOR: '1', ...env }, ...limited });
     const connection = createMessageConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
     const server = new EngineServerProcess(child, connection);
     child.stderr!.on('data', (chunk: Buffer) => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TraceReport } from '../../src/engine/report/traceReport';
+import { EXIT } from '../../src/engine/domain/taskloomError';
 import { runCli, startCli, writeInputs } from '../helpers/cli';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 import { processRegistryFile } from '../../src/engine/run/engine';
@@ -99,7 +100,7 @@ describe('bad input gets a clear error and loses nothing', () => {
     const result = runCli(['run', '--cwd', r.dir, '--plan', join(r.dir, 'nope.json'), '--script', '/dev/null', '--yes']);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /nope\.json/);
-    assert.doesNotMatch(result.stderr, /unexpected error/);
+    assert.doesNotMatch(result.stderr, /internal error/);
   });
 
   it('says when a run id does not exist, for resume and trace', () => {
@@ -108,7 +109,7 @@ describe('bad input gets a clear error and loses nothing', () => {
       const result = runCli([command, 'no-such-run', '--cwd', r.dir]);
       assert.equal(result.code, 2, command);
       assert.match(result.stderr, /No run "no-such-run"/);
-      assert.doesNotMatch(result.stderr, /unexpected error/);
+      assert.doesNotMatch(result.stderr, /internal error/);
     }
   });
 
@@ -160,8 +161,8 @@ describe('bad input gets a clear error and loses nothing', () => {
     try {
       for (let i = 0; i < 200 && !existsSync(join(r.dir, '.taskloom', 'lock')); i++) await sleep(50);
       const second = run(r.dir, onePlan, {});
-      assert.equal(second.code, 2);
-      assert.match(second.stderr, new RegExp(`Another Taskloom process \\(pid ${first.child.pid}`));
+      assert.equal(second.code, EXIT.busy, 'busy, not bad input: the same command works once the other is done');
+      assert.match(second.stderr, new RegExp(`Another Taskloom process \\(pid ${first.child.pid}.*\nWait for it to finish`));
       assert.equal(runCli(['runs', '--cwd', r.dir]).code, 0);
     } finally {
       process.kill(-first.child.pid!, 'SIGINT');

@@ -397,6 +397,7 @@ describe('ClaudeRunner with the real claude CLI', { concurrency: 3 }, () => {
     const wrongPath = await configured.run(input(cwd, 'hello'));
     assert.equal(wrongPath.status, 'spawn_failed');
     assert.match(wrongPath.error ?? '', /no\/claude` \(taskloom\.claude\.path\) was not found/);
+    assert.equal(wrongPath.cause, 'not_installed');
   });
 });
 

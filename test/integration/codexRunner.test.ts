@@ -442,7 +442,8 @@ describe('CodexRunner with the real codex CLI', { concurrency: 2, timeout: 120_0
       const result = await runner.run(input(c.repo.dir));
       assert.equal(result.status, 'crashed', result.error);
       assert.match(result.error ?? '', /exited with code 1 without completing a turn/);
-      assert.match(result.error ?? '', /Model provider `taskloom_no_such_provider` not found/);
+      assert.equal(result.cause, 'exited');
+      assert.match(result.lastOutput ?? '', /Model provider `taskloom_no_such_provider` not found/);
       assert.equal(c.server.requests.length, 0);
     } finally {
       await c.cleanup();
@@ -457,6 +458,7 @@ describe('CodexRunner with the real codex CLI', { concurrency: 2, timeout: 120_0
       const result = await runner.run(input(repo.dir));
       assert.equal(result.status, 'spawn_failed');
       assert.equal(result.error, CODEX_NOT_ON_PATH);
+      assert.equal(result.cause, 'not_installed');
       const custom = await new CodexRunner({ binaryPath: join(emptyBin, 'codex') }).run(input(repo.dir));
       assert.equal(custom.status, 'spawn_failed');
       assert.match(custom.error ?? '', /taskloom-nobin-.*codex` was not found/);

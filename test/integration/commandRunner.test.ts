@@ -128,10 +128,11 @@ describe('CommandRunner', { concurrency: 4, timeout: 60_000 }, () => {
     const cwd = workdir();
     const result = await new CommandRunner({ argv: [process.execPath, AGENT, 'fail'] }).run(input(cwd));
     assert.equal(result.status, 'agent_error');
-    assert.match(result.error ?? '', /exited with code 3/);
-    assert.match(result.error ?? '', /step 30/);
-    assert.match(result.error ?? '', /fatal: the agent broke/);
-    assert.doesNotMatch(result.error ?? '', /step 5\n/, 'only the last lines');
+    assert.match(result.error ?? '', /exited with code 3$/);
+    assert.equal(result.cause, 'exited');
+    assert.match(result.lastOutput ?? '', /step 30/);
+    assert.match(result.lastOutput ?? '', /fatal: the agent broke/);
+    assert.doesNotMatch(result.lastOutput ?? '', /step 5\n/, 'only the last lines');
   });
 
   it('no output for too long → idle_timeout; no process left, not even one in its own session', async () => {
@@ -140,7 +141,8 @@ describe('CommandRunner', { concurrency: 4, timeout: 60_000 }, () => {
     const result = await runner.run(input(cwd, { idleTimeoutMs: 1000 }));
     assert.equal(result.status, 'idle_timeout');
     assert.match(result.error ?? '', /no activity for 1000 ms/);
-    assert.match(result.error ?? '', /started helpers/);
+    assert.equal(result.cause, 'stuck');
+    assert.match(result.lastOutput ?? '', /started helpers/);
     const pids: number[] = JSON.parse(readFileSync(join(cwd, 'pids.json'), 'utf8'));
     assert.equal(pids.length, 3);
     assert.deepEqual(pids.filter(isProcessAlive), []);

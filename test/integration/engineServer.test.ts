@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node';
 import type { RunEvent } from '../../src/engine/domain/events';
 import type { Plan } from '../../src/engine/domain/plan';
+import type { ErrorKind } from '../../src/engine/domain/taskloomError';
 import {
   ApplyIntegrationRequest,
   ApprovePlanRequest,
@@ -49,8 +50,8 @@ function repo(files?: Record<string, string>): TempRepo {
   return r;
 }
 
-async function startServer(): Promise<EngineServerProcess> {
-  const server = await EngineServerProcess.start();
+async function startServer(options: { fileSizeKiB?: number } = {}): Promise<EngineServerProcess> {
+  const server = await EngineServerProcess.start({}, options);
   servers.push(server);
   return server;
 }
@@ -79,14 +80,14 @@ function settings(scenario: object, over: Partial<RunSettings> = {}): RunSetting
 const planFile = (plan: object): string => writeInputs({ 'plan.json': plan })['plan.json']!;
 
 /** The request's user-facing error (fails the test on success or on an internal error). */
-async function userError(promise: Promise<unknown>): Promise<{ message: string; hint?: string }> {
+async function userError(promise: Promise<unknown>): Promise<{ message: string; kind: ErrorKind; hint?: string }> {
   try {
     await promise;
   } catch (error) {
     assert.ok(error instanceof ResponseError, `a ResponseError, got ${String(error)}`);
     const data = error.data as UserFacingErrorData | undefined;
-    assert.equal(data?.kind, 'user', `a user-facing error, got ${error.code}: ${error.message}`);
-    return { message: error.message, ...(data.hint ? { hint: data.hint } : {}) };
+    assert.equal(typeof data?.kind, 'string', `a user-facing error, got ${error.code}: ${error.message}`);
+    return { message: error.message, kind: data!.kind, ...(data!.hint ? { hint: data!.hint } : {}) };
   }
   assert.fail('the request should have failed');
 }
@@ -247,6 +248,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     const scenario = { planner: [{ raw: 'no plan here', delayMs: 0 }] };
     const failure = await userError(server.request(StartGoalRequest.type, { folder: r.dir, goal: 'anything', settings: settings(scenario) }));
     assert.match(failure.message, /no valid plan/);
+    assert.equal(failure.kind, 'agent_failed');
     const [run] = (await server.request(ListRunsRequest.type, { folder: r.dir })).runs;
     assert.equal(run!.status, 'failed');
     const state = await server.request(GetRunRequest.type, { folder: r.dir, runId: run!.runId });
@@ -314,6 +316,20 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.equal(existsSync(join(r.dir, '.taskloom', 'runs', runId)), false);
     assert.deepEqual((await server.request(ListRunsRequest.type, { folder: r.dir })).runs, []);
     assert.match((await userError(server.request(GetRunRequest.type, { folder: r.dir, runId }))).message, /No run/);
+  });
+
+  it('answers a decision on a full disk as a storage error with what to do, not as a bug', async () => {
+    const r = repo();
+    const plan = { goal: 'full disk', tasks: [task('flaky')] };
+    const scenario = { tasks: { flaky: { actor: [{ fail: 'first try fails', delayMs: 0 }, write({ 'flaky.txt': 'ok\n' })], critic: [green] } } };
+    const { runId } = await runToEnd(server, r, plan, scenario);
+    const full = await startServer({ fileSizeKiB: 1 });
+    const refused = await userError(full.request(TaskDecisionRequest.type, { folder: r.dir, runId, taskId: 'flaky', action: 'retry' }));
+    assert.equal(refused.kind, 'storage');
+    assert.match(refused.message, /Could not append an event to .*events\.jsonl/);
+    assert.match(refused.hint!, /Free some space/);
+    assert.ok(!full.log.some((l) => /internal error/.test(l.message)), full.log.map((l) => l.message).join('\n'));
+    await full.stop();
   });
 
   it('takes a decision while the run is still being driven, and the same run picks it up', async () => {
@@ -397,11 +413,14 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     );
     assert.match(missingAgent.message, /\/nowhere\/claude is not an executable file/);
     assert.match(missingAgent.hint!, /taskloom\.claude\.path/);
+    assert.equal(missingAgent.kind, 'bad_input');
     const badPlan = await userError(
       server.request(StartGoalRequest.type, { folder: r.dir, planFile: planFile({ goal: 'x', tasks: [task('a', ['ghost'])] }), settings: settings({}) }),
     );
     assert.match(badPlan.message, /unknown task "ghost"/);
-    assert.match((await userError(server.request(ListRunsRequest.type, { folder: '/' }))).message, /not inside a git repository/);
+    const notARepo = await userError(server.request(ListRunsRequest.type, { folder: '/' }));
+    assert.match(notARepo.message, /not inside a git repository/);
+    assert.equal(notARepo.kind, 'needs_environment');
     assert.deepEqual((await server.request(ListRunsRequest.type, { folder: r.dir })).runs, [], 'no run was created');
 
     const { checks, verdict } = await server.request(DoctorRequest.type, { folder: r.dir, settings: settings({}) });
@@ -428,6 +447,8 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.match(listed.drivenElsewhere ?? '', /"taskloom run" \(pid \d+/);
     const locked = await userError(server.request(StartGoalRequest.type, { folder: r.dir, goal: 'x', settings: settings({}) }));
     assert.match(locked.message, /Another Taskloom process .* is driving this workspace/);
+    assert.equal(locked.kind, 'busy');
+    assert.match(locked.hint!, /Wait for it to finish/);
     const result = await cli.done;
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const [runId] = readdirSync(join(r.dir, '.taskloom', 'runs'));

@@ -146,7 +146,7 @@ describe('runs not started by Taskloom on this machine', () => {
         data = error.data as UserFacingErrorData;
         assert.match(error.message, /not started by Taskloom on this machine/);
       }
-      assert.equal(data?.kind, 'user');
+      assert.equal(data?.kind, 'bad_input');
       assert.ok(data?.hint);
       assert.ok(data?.unknownRun?.whatWouldRun.some((l) => l.includes(`touch ${PWNED_SERVER}`)), JSON.stringify(data));
       assert.equal(existsSync(PWNED_SERVER), false, 'a refused resume ran the crafted gate');

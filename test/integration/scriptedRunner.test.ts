@@ -180,7 +180,9 @@ describe('ScriptedRunner', { concurrency: 4 }, () => {
     // Generous: the node process itself may take most of a second to start on a loaded machine.
     const result = await runner.run(input(cwd, { idleTimeoutMs: 1500 }), (a) => activity.push(a));
     assert.equal(result.status, 'idle_timeout');
-    assert.match(result.error ?? '', /no activity for 1500 ms[\s\S]*scripted actor started/);
+    assert.match(result.error ?? '', /no activity for 1500 ms/);
+    assert.equal(result.cause, 'stuck');
+    assert.match(result.lastOutput ?? '', /scripted actor started/);
     assert.equal(activity.length, 1);
     const pid = Number(/pid (\d+)/.exec(activity[0]!.message)?.[1]);
     assert.ok(pid > 0);
@@ -192,7 +194,9 @@ describe('ScriptedRunner', { concurrency: 4 }, () => {
     const { cwd, runner } = setup({ defaults: FAST, tasks: { t1: { actor: [{ crash: true, write: { 'half.txt': 'partial' } }] } } });
     const result = await runner.run(input(cwd));
     assert.equal(result.status, 'crashed');
-    assert.match(result.error ?? '', /exited with code 3 without a result; last output:[\s\S]*"about to/);
+    assert.equal(result.error, 'the scripted agent exited with code 3 without a result');
+    assert.equal(result.cause, 'exited');
+    assert.match(result.lastOutput ?? '', /"about to/);
     assert.equal(readFileSync(join(cwd, 'half.txt'), 'utf8'), 'partial');
   });
 

@@ -120,12 +120,14 @@ describe('runProcess', () => {
   it('resolves with a clear spawnError naming a missing command', async () => {
     const result = await runProcess({ command: 'taskloom-no-such-command', args: [], cwd: process.cwd() });
     assert.match(result.spawnError ?? '', /`taskloom-no-such-command` was not found/);
+    assert.equal(result.spawnErrorCode, 'ENOENT', 'the cause as data, for the runners to tell a missing agent by');
     assert.equal(result.exitCode, null);
   });
 
   it('resolves with a spawnError naming a missing working directory', async () => {
     const result = await runProcess({ ...sh('true'), cwd: '/nonexistent/taskloom-dir' });
     assert.match(result.spawnError ?? '', /\/nonexistent\/taskloom-dir does not exist/);
+    assert.equal(result.spawnErrorCode, undefined, 'not a missing program');
   });
 
   it('stops descendants left behind when the command exits, even those holding its output', async () => {

@@ -77,9 +77,10 @@ describe('WorkspaceLock', () => {
         assert.ok(error instanceof LockHeldError);
         assert.equal(
           error.message,
-          `Another Taskloom process (pid ${sleeper.pid}, "taskloom run", since 2020-01-01 10:02:11) is driving this workspace. ` +
-            'Wait for it to finish or stop it; read-only commands (runs, trace) still work.',
+          `Another Taskloom process (pid ${sleeper.pid}, "taskloom run", since 2020-01-01 10:02:11) is driving this workspace`,
         );
+        assert.equal(error.hint, 'Wait for it to finish or stop it; read-only commands (runs, trace) still work.');
+        assert.equal(error.kind, 'busy');
         return true;
       },
     );
@@ -91,7 +92,7 @@ describe('WorkspaceLock', () => {
     try {
       assert.throws(
         () => WorkspaceLock.acquire(dir, { command: 'taskloom run' }),
-        /^LockHeldError: Another Taskloom process \(pid \d+, "taskloom run", since \d\d:\d\d:\d\d\) is driving this workspace\./,
+        /^LockHeldError: Another Taskloom process \(pid \d+, "taskloom run", since \d\d:\d\d:\d\d\) is driving this workspace$/,
       );
     } finally {
       lock.release();
@@ -148,7 +149,10 @@ describe('WorkspaceLock', () => {
 
   it('counts a lock from another host as held, since its process cannot be checked', () => {
     writeLock({ pid: deadPid(), host: 'some-other-machine' });
-    assert.throws(() => WorkspaceLock.acquire(dir, { command: 'taskloom run' }), /on host "some-other-machine".*delete .*lock/);
+    assert.throws(
+      () => WorkspaceLock.acquire(dir, { command: 'taskloom run' }),
+      (error: unknown) => error instanceof LockHeldError && /on host "some-other-machine"/.test(error.message) && /delete .*lock/.test(error.hint ?? ''),
+    );
   });
 
   it('release leaves a lock that is no longer its own', () => {

@@ -1,5 +1,4 @@
 import type { HumanAction } from '../../engine/domain/events';
-import { HumanDecisionError } from '../../engine/domain/humanActions';
 import { TaskloomEngine } from '../../engine/run/engine';
 import type { RunSession } from '../../engine/run/runSession';
 import { EXIT, UsageError } from '../cliErrors';
@@ -35,17 +34,12 @@ export async function decideCommand(action: HumanAction, argv: string[]): Promis
     // Asked before the decision is recorded: the run is driven afterwards.
     if (!(await confirmForeignRun(engine, session, values.yes === true, `taskloom ${action} ${taskId} --run ${runId}`))) return EXIT.needsHuman;
     for (const warning of engine.warnings.splice(0)) process.stderr.write(yellow(`warning: ${warning}\n`));
-    try {
-      if (action === 'resolve') return await resolveByHand(engine, session, taskId);
-      if (action === 'continue') {
-        const outcome = await engine.continueAfterHandResolution(session, taskId, new AbortController().signal);
-        if (!outcome.passed) return reportFailedContinue(session, taskId, outcome.gate.commands);
-      } else {
-        await engine.recordHumanDecision(session, taskId, action, values.note as string | undefined);
-      }
-    } catch (error) {
-      if (error instanceof HumanDecisionError) throw new UsageError(error.message, error.hint);
-      throw error;
+    if (action === 'resolve') return await resolveByHand(engine, session, taskId);
+    if (action === 'continue') {
+      const outcome = await engine.continueAfterHandResolution(session, taskId, new AbortController().signal);
+      if (!outcome.passed) return reportFailedContinue(session, taskId, outcome.gate.commands);
+    } else {
+      await engine.recordHumanDecision(session, taskId, action, values.note as string | undefined);
     }
     engine.prepareResume(session, `human chose to ${action} "${taskId}"`);
     return await driveWithProgress(engine, session);

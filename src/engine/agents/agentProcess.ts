@@ -1,3 +1,4 @@
+import { clipEnd } from '../text/clip';
 import { CALL_MARKER_VAR, stopMarkedProcesses } from '../process/markedProcesses';
 import { LineSplitter } from '../process/lineSplitter';
 import { runProcess, type ProcessResult, type RunProcessOptions } from '../process/processGroup';
@@ -42,7 +43,7 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Pro
   const stdout = new LineSplitter();
   const stderr = new LineSplitter();
   const onStderrLine = (line: string) => {
-    if (line.trim() !== '') emit({ kind: 'status', message: clipLine(line, MAX_STATUS_CHARS) });
+    if (line.trim() !== '') emit({ kind: 'status', message: clipEnd(line, MAX_STATUS_CHARS) });
   };
   try {
     const result = await runProcess({
@@ -73,5 +74,3 @@ export function activityEmitter(onActivity?: (activity: RunnerActivity) => void)
     }
   };
 }
-
-export const clipLine = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

@@ -51,12 +51,34 @@ export interface RunnerResult {
   sessionId?: string;
   model: string;
   durationMs: number;
-  /** Human-readable reason when status is not ok, with the last output lines. */
+  /** Human-readable reason when status is not ok; what the agent printed is apart, in `lastOutput`. */
   error?: string;
+  /** Why a failed call failed, where the runner knows it. */
+  cause?: FailureCause;
+  /** The agent's last output lines before it failed ('' when it printed nothing), for the human who reads why. */
+  lastOutput?: string;
+}
+
+/**
+ * Why a call failed, as far as its runner can tell: its program is not installed; it showed no
+ * activity for the stuck threshold; it ran past the limit for one call; it exited (or was killed)
+ * without an answer; it answered, but with an error or nothing usable.
+ */
+export type FailureCause = 'not_installed' | 'stuck' | 'timed_out' | 'exited' | 'bad_output';
+
+/** A failed call's reason followed by what the agent last printed: the one wording of it. */
+export function withLastOutput(reason: string, lastOutput: string | undefined): string {
+  if (lastOutput === undefined) return reason;
+  return lastOutput === '' ? `${reason} (no output)` : `${reason}; last output:\n${lastOutput}`;
 }
 
 /** One interface for every agent: Claude Code, Codex, a CLI by template, the scripted agent. */
 export interface AgentRunner {
   readonly name: string;
   run(input: RunnerInput, onActivity?: (activity: RunnerActivity) => void): Promise<RunnerResult>;
+}
+
+/** A failed call's error with what the agent last printed, as the log and the reasons show it. */
+export function failureDetail(result: Pick<RunnerResult, 'error' | 'lastOutput'>): string {
+  return withLastOutput(result.error ?? '', result.lastOutput);
 }

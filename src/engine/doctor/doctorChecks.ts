@@ -1,9 +1,10 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentRunner, RunnerResult } from '../agents/runner';
+import { failureDetail, type AgentRunner, type RunnerResult } from '../agents/runner';
 import { agentsInUse, type AgentUse } from '../domain/agentRoles';
 import type { AgentConfig, AgentKind, RunConfig } from '../domain/runConfig';
+import { TaskloomError } from '../domain/taskloomError';
 import { resolveExecutable } from '../process/findOnPath';
 import { createRunner } from '../run/agentFactory';
 import { runProcess } from '../process/processGroup';
@@ -65,7 +66,7 @@ export async function runDoctorChecks(cwd: string, options: DoctorOptions = {}):
     const lockFile = join(repo.root, '.taskloom', 'lock');
     if (existsSync(lockFile)) add('warn', 'lock', `held: ${readFileSync(lockFile, 'utf8').trim()}`);
   } catch (error) {
-    const hint = (error as { hint?: string }).hint;
+    const hint = error instanceof TaskloomError ? error.hint : undefined;
     add('fail', 'repository', `${(error as Error).message}${hint ? ` — ${hint}` : ''}`);
   }
 
@@ -126,7 +127,7 @@ async function checkAgent({ agent, roles }: AgentUse, options: DoctorOptions, ad
   add('ok', agent.kind, `${what} ${await versionOf(found)} at ${found}${used}`);
   if (options.probe && agent.kind !== 'command') {
     const result = await probe(createRunner({ ...agent, binaryPath: found }));
-    const line = `trivial call: ${result.status} in ${(result.durationMs / 1000).toFixed(1)} s${result.error ? ` — ${result.error}` : ''}`;
+    const line = `trivial call: ${result.status} in ${(result.durationMs / 1000).toFixed(1)} s${result.error ? ` — ${failureDetail(result)}` : ''}`;
     add(result.status === 'ok' ? 'ok' : 'warn', '', line);
   }
 }

@@ -3,6 +3,7 @@ import type { TaskView } from './runState';
 import { TASK_STATE_WORDS } from './stateWords';
 import { TaskStateMachine } from './taskStateMachine';
 import type { TaskEvent } from './taskStates';
+import { TaskloomError } from './taskloomError';
 
 /** The transition each decision makes. */
 export const HUMAN_ACTION_EVENT: Record<HumanAction, TaskEvent> = {
@@ -31,13 +32,10 @@ export function allowedHumanActions(task: Pick<TaskView, 'state' | 'queueProblem
 }
 
 /** A human decision the task's state does not allow: bad input, not a bug. */
-export class HumanDecisionError extends Error {
+export class HumanDecisionError extends TaskloomError {
   override readonly name = 'HumanDecisionError';
-  constructor(
-    message: string,
-    readonly hint: string,
-  ) {
-    super(message);
+  constructor(message: string, hint: string) {
+    super('bad_input', message, hint);
   }
 }
 

@@ -11,11 +11,14 @@ import { blockingFindings, findingFingerprint } from './verdict';
 import type { Plan, PlanTask } from './plan';
 import { counted } from '../text/counted';
 import { RUN_STATUS_WORDS } from './stateWords';
+import { TaskloomError } from './taskloomError';
 
 /** An event of a format newer than this release reads: the log is the user's, so it is refused, never misread. */
-export class UnsupportedEventError extends Error {
+export class UnsupportedEventError extends TaskloomError {
   override readonly name = 'UnsupportedEventError';
-  readonly hint = 'Update Taskloom: this run was written by a newer release.';
+  constructor(message: string) {
+    super('needs_environment', message, 'Update Taskloom: this run was written by a newer release.');
+  }
 }
 
 /**

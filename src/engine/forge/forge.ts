@@ -1,3 +1,5 @@
+import { TaskloomError } from '../domain/taskloomError';
+
 /**
  * One small interface for where pull requests live (GitHub behind it; GitLab can follow): what
  * `taskloom pr` and `taskloom watch` need, in the forge's own terms turned into plain records.
@@ -84,14 +86,15 @@ export interface Forge {
 export type ForgeFailure = 'credentials' | 'permission' | 'rate_limit' | 'not_found' | 'rejected' | 'unreachable' | 'unknown_repository';
 
 /** A forge refused or failed: what happened, and what the user can do about it. */
-export class ForgeError extends Error {
+export class ForgeError extends TaskloomError {
   override readonly name = 'ForgeError';
+  declare readonly hint: string;
   constructor(
     message: string,
-    readonly hint: string,
+    hint: string,
     readonly failure: ForgeFailure,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super('needs_environment', message, hint, options);
   }
 }

@@ -28,15 +28,16 @@ import { extname } from 'node:path';
 import type { Plan } from '../domain/plan';
 import { PlanValidationError, parsePlan, type ProblemPlace } from './parsePlan';
 import { jsonSpans, lineSpan, spanOfOffsets } from './problemSpans';
+import { TaskloomError } from '../domain/taskloomError';
 
 /** The plan file could not be read at all (missing, a directory, unsupported kind). */
-export class PlanFileError extends Error {
+export class PlanFileError extends TaskloomError {
   override readonly name = 'PlanFileError';
   constructor(
     readonly path: string,
     message: string,
   ) {
-    super(message);
+    super('bad_input', message);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Plan } from '../domain/plan';
+import { TaskloomError } from '../domain/taskloomError';
 import { LooseGraphSchema, LooseGraphTaskSchema, PlanSchema, quoteForMessage as q } from './planSchema';
 import type { PlanPath, TextSpan } from './problemSpans';
 
@@ -13,7 +14,7 @@ export interface ProblemPlace {
 }
 
 /** A plan that cannot be run, with every reason at once so a planner or a human can fix them in one go. */
-export class PlanValidationError extends Error {
+export class PlanValidationError extends TaskloomError {
   override readonly name = 'PlanValidationError';
 
   constructor(
@@ -27,7 +28,7 @@ export class PlanValidationError extends Error {
     const count = `${problems.length} problem${problems.length === 1 ? '' : 's'}`;
     const listed = problems.slice(0, LISTED_PROBLEMS).map((p) => `  - ${p}`);
     if (problems.length > LISTED_PROBLEMS) listed.push(`  … and ${problems.length - LISTED_PROBLEMS} more`);
-    super(`Invalid plan${where} (${count}):\n${listed.join('\n')}`);
+    super('bad_input', `Invalid plan${where} (${count}):\n${listed.join('\n')}`);
   }
 }
 

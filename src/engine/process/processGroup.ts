@@ -43,6 +43,8 @@ export interface ProcessResult {
   cancelled: boolean;
   /** Set when the process could not be started at all; nothing ran. */
   spawnError?: string;
+  /** Why it could not start, as the system said it (ENOENT: no such program, EACCES…); absent when the working directory was the problem. */
+  spawnErrorCode?: string;
   durationMs: number;
 }
 
@@ -87,7 +89,7 @@ export async function runProcess(opts: RunProcessOptions): Promise<ProcessResult
   });
   if (child.pid === undefined) {
     const [err] = (await once(child, 'error')) as [NodeJS.ErrnoException];
-    return notRun({ spawnError: describeSpawnError(opts.command, err) });
+    return notRun({ spawnError: describeSpawnError(opts.command, err), ...(err.code ? { spawnErrorCode: err.code } : {}) });
   }
   const pid = child.pid;
   child.on('error', () => {}); // later errors (a failed kill) are handled by the group logic

@@ -1,4 +1,4 @@
-import type { RunnerInput, RunnerResult } from '../agents/runner';
+import { failureDetail, withLastOutput, type RunnerInput, type RunnerResult } from '../agents/runner';
 import { redactSecrets } from '../gate/redactSecrets';
 import type { RunContext } from './runContext';
 import { taskEnv } from './taskEnv';
@@ -45,6 +45,7 @@ export async function callAgent(
   // The store redacts every event, but the error also feeds reasons and messages built from the
   // result (describeFailure), so it leaves here without secrets already.
   if (result.error) result = { ...result, error: redactSecrets(result.error) };
+  if (result.lastOutput) result = { ...result, lastOutput: redactSecrets(result.lastOutput) };
   const transcriptSeq = transcript.finish();
   ctx.session.emit({
     type: 'runner_call',
@@ -58,7 +59,7 @@ export async function callAgent(
     quotaHit: result.status === 'quota',
     ...(result.sessionId ? { sessionId: result.sessionId } : {}),
     ...(input.resumeSessionId ? { resumed: true } : {}),
-    ...(result.status !== 'ok' && result.error ? { detail: result.error } : {}),
+    ...(result.status !== 'ok' && result.error ? { detail: failureDetail(result) } : {}),
     ...(transcriptSeq !== undefined ? { transcript: transcriptSeq } : {}),
   });
   return { ...result, agent: runner.name };
@@ -67,16 +68,14 @@ export async function callAgent(
 /** A one-line reason for a failed call, for the transition that follows it. */
 export function describeFailure(role: string, result: RunnerResult, stuckSeconds: number): string {
   switch (result.status) {
-    case 'idle_timeout': {
+    case 'idle_timeout':
       // The runner's error restates the timeout; only what the agent last printed is new here.
-      const lastOutput = result.error?.match(/; last output:\s*([\s\S]*)$/)?.[1];
-      return `${role} showed no activity for ${stuckSeconds}s and was stopped${lastOutput ? `; last output:\n${lastOutput}` : ''}`;
-    }
+      return withLastOutput(`${role} showed no activity for ${stuckSeconds}s and was stopped`, result.lastOutput || undefined);
     case 'quota':
       return `${role} hit a usage quota or rate limit; the run is paused`;
     case 'cancelled':
       return `${role} was cancelled`;
     default:
-      return `${role} failed (${RUNNER_STATUS_WORDS[result.status]})${result.error ? `: ${result.error}` : ''}`;
+      return `${role} failed (${RUNNER_STATUS_WORDS[result.status]})${result.error ? `: ${failureDetail(result)}` : ''}`;
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RunnerResult } from '../agents/runner';
+import { failureDetail, type RunnerResult } from '../agents/runner';
 import { budgetStop } from '../domain/budget';
 import type { Plan } from '../domain/plan';
 import { blockingFindings, type CriticFinding } from '../domain/verdict';
@@ -11,17 +11,15 @@ import { describeRepository } from '../workspace/repoContext';
 import { callAgent } from './agentCall';
 import type { RunContext } from './runContext';
 import { RUNNER_STATUS_WORDS } from '../domain/stateWords';
+import { TaskloomError } from '../domain/taskloomError';
 
 /** Hints reach the editor and the CLI alike: each names its own way to the same step. */
 const START_FROM_PLAN = 'start from a plan you write (Start Goal › Use a plan file in the editor, --plan FILE in the CLI)';
 
 /** Planning ended without a usable plan; the raw answers are in the run's log. */
-export class PlanningError extends Error {
-  constructor(
-    message: string,
-    readonly hint: string,
-  ) {
-    super(message);
+export class PlanningError extends TaskloomError {
+  constructor(message: string, hint: string) {
+    super('agent_failed', message, hint);
     this.name = 'PlanningError';
   }
 }
@@ -121,8 +119,10 @@ async function call(
   });
   if (result.status !== 'ok') {
     throw new PlanningError(
-      `The ${role} failed while planning (${RUNNER_STATUS_WORDS[result.status]})${result.error ? `: ${result.error}` : ''}`,
-      result.status === 'quota' ? 'The agent hit a usage limit; try again later.' : `Check the agent with Taskloom: Doctor (\`taskloom doctor\`), or ${START_FROM_PLAN}.`,
+      `The ${role} failed while planning (${RUNNER_STATUS_WORDS[result.status]})${result.error ? `: ${failureDetail(result)}` : ''}`,
+      result.status === 'quota'
+        ? 'The agent hit a usage limit; try again later.'
+        : `${result.cause === 'not_installed' ? 'Install the agent or set its path; check' : 'Check'} the agent with Taskloom: Doctor (\`taskloom doctor\`), or ${START_FROM_PLAN}.`,
     );
   }
   return result;

@@ -9,14 +9,12 @@ import type { AgentRole } from '../domain/events';
 import { AGENT_KINDS, DEFAULT_RUN_CONFIG, type AgentConfig, type AgentKind, type RoleAgent, type RoleModels, type RunConfig, type WorktreeConfig } from '../domain/runConfig';
 import { detectGateCommands } from '../gate/detectGateCommands';
 import { resolveWorktreeRoot } from '../workspace/worktreeRoot';
+import { TaskloomError } from '../domain/taskloomError';
 
 /** A setting that cannot make a run; the message names the setting (or the CLI flag) to change. */
-export class SettingsError extends Error {
-  constructor(
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message);
+export class SettingsError extends TaskloomError {
+  constructor(message: string, hint?: string) {
+    super('bad_input', message, hint);
     this.name = 'SettingsError';
   }
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { RunConfig } from '../domain/runConfig';
 import type { RunState } from '../domain/runState';
 import { isSatisfied } from '../domain/taskStates';
+import { TaskloomError } from '../domain/taskloomError';
 
 /**
  * Which runs this user created with Taskloom on this machine. A repository can ship its own
@@ -132,13 +133,13 @@ export function describeWhatWouldRun(state: Pick<RunState, 'config' | 'tasks'>):
 }
 
 /** Thrown when a run this user did not create here would be driven without their say-so. */
-export class UnknownRunError extends Error {
+export class UnknownRunError extends TaskloomError {
   constructor(
     readonly runId: string,
     readonly whatWouldRun: string[],
-    readonly hint: string,
+    hint: string,
   ) {
-    super(`Run ${runId} was not started by Taskloom on this machine (its .taskloom/ folder came with the repository or from elsewhere)`);
+    super('bad_input', `Run ${runId} was not started by Taskloom on this machine (its .taskloom/ folder came with the repository or from elsewhere)`, hint);
     this.name = 'UnknownRunError';
   }
 }

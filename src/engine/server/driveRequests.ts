@@ -8,7 +8,6 @@ import type {
   TaskDecisionParams,
   TaskParams,
 } from '../../protocol/engineProtocol';
-import { HumanDecisionError } from '../domain/humanActions';
 import { isWaitingForHuman } from '../domain/taskStates';
 import { assertAgentsInstalled } from '../run/assertAgentInstalled';
 import type { TaskloomEngine } from '../run/engine';
@@ -91,7 +90,7 @@ export async function taskDecision(hosts: WorkspaceHosts, output: ServerOutput, 
       assertAgentsInstalled(session.state.config, session.state.plan, EDITOR_SETTING_KEYS);
     }
     const note = typeof params.note === 'string' && params.note.trim() ? params.note.trim() : undefined;
-    await guardDecision(() => engine.recordHumanDecision(session, params.taskId, params.action, note));
+    await engine.recordHumanDecision(session, params.taskId, params.action, note);
     // Looked up again: the drive may have ended while an accepted task's work was committed.
     const work = host.activeWork(params.runId);
     if (work) {
@@ -116,7 +115,7 @@ export async function resolveByHand(hosts: WorkspaceHosts, params: TaskParams): 
     if (host.activeWork(params.runId) && !isWaitingForHuman(task.state)) {
       throw new UserError(`Task "${params.taskId}" is ${task.state}: its agent takes it up next`, 'Cancel the run first to resolve it yourself, or retry it with a note.');
     }
-    return guardDecision(() => engine.resolveByHand(session, params.taskId));
+    return engine.resolveByHand(session, params.taskId);
   });
 }
 
@@ -129,7 +128,7 @@ export async function continueTask(hosts: WorkspaceHosts, output: ServerOutput, 
       assertKnownOrTrusted(engine, session, params.trustRun === true);
       assertAgentsInstalled(session.state.config, session.state.plan, EDITOR_SETTING_KEYS);
     }
-    const outcome = await guardDecision(() => engine.continueAfterHandResolution(session, params.taskId, new AbortController().signal));
+    const outcome = await engine.continueAfterHandResolution(session, params.taskId, new AbortController().signal);
     if (!outcome.passed) {
       const failed = outcome.gate.commands.find((c) => c.exitCode !== 0);
       return { passed: false, ...(failed ? { failure: { command: failed.command, exitCode: failed.exitCode, output: failed.output } } : {}) };
@@ -153,15 +152,6 @@ function decidableSession(host: WorkspaceHost, engine: TaskloomEngine, params: T
   return session;
 }
 
-/** A decision the task's state does not allow is the user's to change, with what it does allow. */
-async function guardDecision<T>(decide: () => Promise<T>): Promise<T> {
-  try {
-    return await decide();
-  } catch (error) {
-    if (error instanceof HumanDecisionError) throw new UserError(error.message, error.hint);
-    throw error;
-  }
-}
 
 /**
  * A run not started by Taskloom on this machine (a `.taskloom/` that came with the repository)

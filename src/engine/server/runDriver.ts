@@ -1,6 +1,7 @@
 import type { RunEndStatus } from '../domain/events';
 import type { DriveOutcome } from '../run/engineShutdown';
 import type { Plan } from '../domain/plan';
+import { TaskloomError } from '../domain/taskloomError';
 import type { RunStatus } from '../domain/runState';
 import type { RunSession } from '../run/runSession';
 import type { ServerOutput } from './serverOutput';
@@ -44,7 +45,7 @@ export function startPlanning(host: WorkspaceHost, session: RunSession, folder: 
         settle.reject(new PlanningCancelledError(session.runId));
         return;
       }
-      const hint = (error as { hint?: string }).hint;
+      const hint = error instanceof TaskloomError ? error.hint : undefined;
       output.log(`Planning run ${session.runId} failed: ${(error as Error).message}${hint ? `\n${hint}` : ''}`);
       endRun(session, 'failed', (error as Error).message, output);
       host.retire(session.runId, work);

@@ -1,20 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunEvent } from '../domain/events';
+import { TaskloomError } from '../domain/taskloomError';
 
 /**
  * A line that cannot be parsed and is not the last one. An interrupted append can only
  * damage the end of the file, so this was damaged some other way and we refuse to guess.
  */
-export class CorruptLogError extends Error {
+export class CorruptLogError extends TaskloomError {
   constructor(
     readonly file: string,
     readonly line: number,
     readonly detail: string,
   ) {
     super(
+      'storage',
       `${file}, line ${line}: ${detail}. Only the last line can be torn by an interrupted write, ` +
-        'so this line was damaged some other way; Taskloom will not guess. Repair or remove the line by hand.',
+        'so this line was damaged some other way; Taskloom will not guess',
+      'Repair or remove the line by hand.',
     );
     this.name = 'CorruptLogError';
   }
@@ -24,14 +27,16 @@ export class CorruptLogError extends Error {
  * An event could not be made durable (the disk is full, an I/O error): it was not recorded,
  * and the log was cut back to the end of the last event before it, which are all intact.
  */
-export class LogWriteError extends Error {
+export class LogWriteError extends TaskloomError {
   constructor(
     readonly file: string,
     cause: unknown,
   ) {
     super(
+      'storage',
       `Could not append an event to ${file}: ${describeWriteFailure(cause)}. The event was not recorded; ` +
         'every event before it is intact in the log',
+      'Free some space (or repair the file system), then run the command again; a run it stopped continues with: taskloom resume',
       { cause },
     );
     this.name = 'LogWriteError';

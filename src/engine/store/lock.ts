@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isProcessAlive } from '../process/liveness';
+import { TaskloomError } from '../domain/taskloomError';
 
 /** Who holds `.taskloom/lock`. */
 export interface LockOwner {
@@ -11,15 +12,16 @@ export interface LockOwner {
   startedAt: string;
 }
 
-export class LockHeldError extends Error {
+export class LockHeldError extends TaskloomError {
   constructor(
     readonly lockFile: string,
     readonly owner: LockOwner,
   ) {
     const elsewhere = owner.host === os.hostname() ? '' : ` on host "${owner.host}"`;
     super(
-      `Another Taskloom process (pid ${owner.pid}${elsewhere}, "${owner.command}", since ${formatSince(owner.startedAt)}) ` +
-        'is driving this workspace. Wait for it to finish or stop it; read-only commands (runs, trace) still work.' +
+      'busy',
+      `Another Taskloom process (pid ${owner.pid}${elsewhere}, "${owner.command}", since ${formatSince(owner.startedAt)}) is driving this workspace`,
+      'Wait for it to finish or stop it; read-only commands (runs, trace) still work.' +
         (elsewhere ? ` Taskloom cannot check a process on another host: if it is gone, delete ${lockFile}.` : ''),
     );
     this.name = 'LockHeldError';

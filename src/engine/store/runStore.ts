@@ -12,6 +12,7 @@ import { compareNewestFirst, indexEntryOf, rebuildIndex, reconcileIndex } from '
 import { loadRunState } from './runLoader';
 import { StateDb, type RunIndexEntry } from './stateDb';
 import { counted } from '../text/counted';
+import { TaskloomError } from '../domain/taskloomError';
 
 export type RunCreatedBody = Extract<RunEventBody, { type: 'run_created' }>;
 
@@ -24,9 +25,9 @@ export interface RunStoreOptions {
   onWarning?: (message: string) => void;
 }
 
-export class RunNotFoundError extends Error {
+export class RunNotFoundError extends TaskloomError {
   constructor(readonly runId: string) {
-    super(`No run "${runId}" in this workspace`);
+    super('bad_input', `No run "${runId}" in this workspace`, 'List the runs here with: taskloom runs');
     this.name = 'RunNotFoundError';
   }
 }

@@ -8,10 +8,11 @@ import { log } from '../logger';
 export const isCancellation = (error: unknown): boolean =>
   error instanceof vscode.CancellationError || (error instanceof ResponseError && error.code === -32800);
 
+/** The engine's account of a user-facing error; undefined for anything else (a bug, a lost connection). */
 export function userData(error: unknown): UserFacingErrorData | undefined {
   if (!(error instanceof ResponseError)) return undefined;
-  const data = error.data as UserFacingErrorData | undefined;
-  return data?.kind === 'user' ? data : undefined;
+  const data = error.data as Partial<UserFacingErrorData> | undefined;
+  return typeof data?.kind === 'string' ? (data as UserFacingErrorData) : undefined;
 }
 
 /**

@@ -1,8 +1,9 @@
+import { clipEnd } from '../../text/clip';
 import { randomUUID } from 'node:crypto';
 import type { RunnerStatus } from '../../domain/events';
 import type { ProcessResult } from '../../process/processGroup';
-import { activityEmitter, callLimitMessage, callLimitMs, clipLine, runAgentProcess } from '../agentProcess';
-import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
+import { activityEmitter, callLimitMessage, callLimitMs, runAgentProcess } from '../agentProcess';
+import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult, FailureCause } from '../runner';
 import { accessFor, claudeArgs, claudeNotFoundMessage } from './claudeArgs';
 import { callUsage, classifyFailedResult, classifyMissingResult, isSuccess } from './claudeOutcome';
 import { ClaudeStreamParser } from './claudeStreamParser';
@@ -112,28 +113,34 @@ export class ClaudeRunner implements AgentRunner {
       durationMs: Math.round(performance.now() - startedAt),
       ...(sessionId ? { sessionId } : {}),
     };
-    const fail = (status: RunnerStatus, error: string): RunnerResult => ({ ...base, status, error });
+    const fail = (status: RunnerStatus, error: string, cause?: FailureCause, lastOutput?: string): RunnerResult => ({
+      ...base,
+      status,
+      error,
+      ...(cause ? { cause } : {}),
+      ...(lastOutput === undefined ? {} : { lastOutput }),
+    });
 
     if (proc.spawnError) {
-      const missing = /was not found/.test(proc.spawnError);
-      return fail('spawn_failed', missing ? claudeNotFoundMessage(this.options.binaryPath) : proc.spawnError);
+      if (proc.spawnErrorCode === 'ENOENT') return fail('spawn_failed', claudeNotFoundMessage(this.options.binaryPath), 'not_installed');
+      return fail('spawn_failed', proc.spawnError);
     }
     // Our own stops come before the result line: stopped, claude still prints one (an
     // error_during_execution). Only a success means the work was done before the stop (claude
     // was lingering over a background command).
     if (input.signal.aborted) return fail('cancelled', 'cancelled');
     if (proc.idleTimedOut && !(result && isSuccess(result))) {
-      return fail('idle_timeout', `no activity for ${input.idleTimeoutMs} ms; claude was stopped${lastOutput(proc, true)}`);
+      return fail('idle_timeout', `no activity for ${input.idleTimeoutMs} ms; claude was stopped`, 'stuck', lastOutput(proc, true));
     }
     if (proc.timedOut && !(result && isSuccess(result))) {
-      return fail('agent_error', `${callLimitMessage('claude', callLimitMs(input.idleTimeoutMs))}${lastOutput(proc, true)}`);
+      return fail('agent_error', callLimitMessage('claude', callLimitMs(input.idleTimeoutMs)), 'timed_out', lastOutput(proc, true));
     }
     if (result) {
       if (isSuccess(result)) {
         return { ...base, status: 'ok', ...(result.hasStructured ? { structured: result.structured } : {}) };
       }
       const failure = classifyFailedResult(result, state);
-      return fail(failure.status, `claude: ${failure.reason}${lastOutput(proc, false)}`);
+      return fail(failure.status, `claude: ${failure.reason}`, undefined, lastOutput(proc, false));
     }
     const unknownFlag = proc.stderr.match(/unknown option '(--[\w-]+)'/)?.[1];
     if (unknownFlag) {
@@ -141,7 +148,7 @@ export class ClaudeRunner implements AgentRunner {
       return fail('spawn_failed', `this Claude Code does not know ${unknownFlag}, which Taskloom's permission profiles need — update it (npm i -g @anthropic-ai/claude-code@latest)`);
     }
     const how = proc.signal ? `was killed by ${proc.signal}` : `exited with code ${proc.exitCode}`;
-    return fail(classifyMissingResult(state, proc.stderr), `claude ${how} without a result${lastOutput(proc, true)}`);
+    return fail(classifyMissingResult(state, proc.stderr), `claude ${how} without a result`, 'exited', lastOutput(proc, true));
   }
 
   private remember(sessionId: string, costUsd: number): void {
@@ -159,7 +166,7 @@ export class ClaudeRunner implements AgentRunner {
  * readable where stream-json lines are kilobytes of JSON), the end of stderr, and stdout's
  * last lines only when it printed nothing we understood.
  */
-function describeLastOutput(proc: ProcessResult, activity: string[] | undefined): string {
+function describeLastOutput(proc: ProcessResult, activity: string[] | undefined): string | undefined {
   const parts: string[] = [];
   if (activity && activity.length > 0) parts.push(`activity:\n${activity.join('\n')}`);
   const stderr = tail(proc.stderr, LAST_LINES);
@@ -169,7 +176,7 @@ function describeLastOutput(proc: ProcessResult, activity: string[] | undefined)
     const stdout = tail(proc.stdout, LAST_STDOUT_LINES);
     if (stdout !== '') parts.push(`stdout:\n${stdout}`);
   }
-  return parts.length === 0 ? '' : `; last output:\n${parts.join('\n')}`;
+  return parts.length === 0 ? undefined : parts.join('\n');
 }
 
 function tail(text: string, lines: number): string {
@@ -178,6 +185,6 @@ function tail(text: string, lines: number): string {
     .split('\n')
     .slice(-lines)
     .filter((l) => l.trim() !== '')
-    .map((l) => clipLine(l, MAX_LINE_CHARS))
+    .map((l) => clipEnd(l, MAX_LINE_CHARS))
     .join('\n');
 }

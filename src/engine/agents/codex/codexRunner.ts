@@ -7,7 +7,7 @@ import type { ProcessResult } from '../../process/processGroup';
 import { extractJson } from '../../text/jsonInText';
 import { CALL_MARKER_VAR, newCallMarker } from '../../process/markedProcesses';
 import { activityEmitter, callLimitMessage, callLimitMs, runAgentProcess } from '../agentProcess';
-import type { AccessLevel, AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
+import type { AccessLevel, AgentRunner, RunnerActivity, RunnerInput, RunnerResult, FailureCause } from '../runner';
 import { CodexEventParser, usageDelta, ZERO_CODEX_USAGE, type CodexUsage } from './codexEventParser';
 import { costOf, priceOf } from './codexPrices';
 import { readThreadSummary } from './codexSessions';
@@ -186,24 +186,25 @@ export class CodexRunner implements AgentRunner {
       durationMs,
       ...(threadId ? { sessionId: threadId } : {}),
     };
-    const fail = (status: RunnerStatus, error: string): RunnerResult => ({ ...base, status, error });
+    const fail = (status: RunnerStatus, error: string, cause?: FailureCause, lastOutput?: string): RunnerResult => ({
+      ...base,
+      status,
+      error,
+      ...(cause ? { cause } : {}),
+      ...(lastOutput === undefined ? {} : { lastOutput }),
+    });
 
     if (proc.spawnError) {
-      const missing = /was not found|ENOENT/.test(proc.spawnError);
-      return fail(
-        'spawn_failed',
-        missing
-          ? binary === 'codex'
-            ? CODEX_NOT_ON_PATH
-            : `\`${binary}\` was not found — install the Codex CLI (npm i -g @openai/codex) or fix taskloom.codex.path`
-          : proc.spawnError,
-      );
+      if (proc.spawnErrorCode !== 'ENOENT') return fail('spawn_failed', proc.spawnError);
+      const notFound =
+        binary === 'codex' ? CODEX_NOT_ON_PATH : `\`${binary}\` was not found — install the Codex CLI (npm i -g @openai/codex) or fix taskloom.codex.path`;
+      return fail('spawn_failed', notFound, 'not_installed');
     }
     if (proc.cancelled) return fail('cancelled', 'cancelled');
     if (proc.idleTimedOut) {
-      return fail('idle_timeout', `no activity for ${input.idleTimeoutMs} ms; codex was stopped${lastOutput(proc)}`);
+      return fail('idle_timeout', `no activity for ${input.idleTimeoutMs} ms; codex was stopped`, 'stuck', lastOutput(proc));
     }
-    if (proc.timedOut) return fail('agent_error', `${callLimitMessage('codex', callLimitMs(input.idleTimeoutMs))}${lastOutput(proc)}`);
+    if (proc.timedOut) return fail('agent_error', callLimitMessage('codex', callLimitMs(input.idleTimeoutMs)), 'timed_out', lastOutput(proc));
     if (state.turnsCompleted > 0 && state.turnFailure === undefined) {
       const result: RunnerResult = { ...base, status: 'ok' };
       if (input.outputSchema) {
@@ -213,17 +214,17 @@ export class CodexRunner implements AgentRunner {
       return result;
     }
     if (state.turnFailure !== undefined) {
-      return fail(classifyCodexFailure(state.turnFailure), `codex: ${state.turnFailure}${lastOutput(proc)}`);
+      return fail(classifyCodexFailure(state.turnFailure), `codex: ${state.turnFailure}`, undefined, lastOutput(proc));
     }
     const lastError = state.errors[state.errors.length - 1];
     if (lastError !== undefined) {
-      return fail(classifyCodexFailure(lastError), `codex: ${lastError}${lastOutput(proc)}`);
+      return fail(classifyCodexFailure(lastError), `codex: ${lastError}`, undefined, lastOutput(proc));
     }
     // No turn ended at all: codex failed before or outside the model (bad flags, a crash).
     const stderr = proc.stderr;
     const how = proc.signal ? `was killed by ${proc.signal}` : `exited with code ${proc.exitCode}`;
     const status: RunnerStatus = QUOTA_PATTERN.test(stderr) ? 'quota' : AUTH_PATTERN.test(stderr) ? 'auth' : 'crashed';
-    return fail(status, `codex ${how} without completing a turn${lastOutput(proc)}`);
+    return fail(status, `codex ${how} without completing a turn`, 'exited', lastOutput(proc));
   }
 
   private remember(threadId: string, usage: CodexUsage): void {
@@ -249,6 +250,5 @@ export function toTokenUsage(model: string | undefined, u: CodexUsage): TokenUsa
 }
 
 function lastOutput(proc: ProcessResult): string {
-  const lines = proc.output.trimEnd().split('\n').slice(-LAST_LINES).join('\n');
-  return lines === '' ? ' (no output)' : `; last output:\n${lines}`;
+  return proc.output.trimEnd().split('\n').slice(-LAST_LINES).join('\n');
 }

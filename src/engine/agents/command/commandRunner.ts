@@ -1,3 +1,4 @@
+import { clipEnd } from '../../text/clip';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,8 +6,8 @@ import { z } from 'zod';
 import type { RunnerStatus } from '../../domain/events';
 import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
 import type { ProcessResult } from '../../process/processGroup';
-import { activityEmitter, callLimitMessage, callLimitMs, clipLine, runAgentProcess } from '../agentProcess';
-import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
+import { activityEmitter, callLimitMessage, callLimitMs, runAgentProcess } from '../agentProcess';
+import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult, FailureCause } from '../runner';
 import { extractJson } from '../../text/jsonInText';
 import { errorPayload } from './errorPayload';
 import { newCallMarker } from '../../process/markedProcesses';
@@ -145,7 +146,7 @@ export class CommandRunner implements AgentRunner {
         usageLine = reported;
         return;
       }
-      if (line.trim() !== '') emit({ kind: 'text', message: clipLine(line, MAX_ACTIVITY_CHARS) });
+      if (line.trim() !== '') emit({ kind: 'text', message: clipEnd(line, MAX_ACTIVITY_CHARS) });
     };
     // Helpers the command moved out of its process group (setsid, nohup …) are stopped after the call too.
     let proc: ProcessResult;
@@ -178,25 +179,31 @@ export class CommandRunner implements AgentRunner {
       usage: toUsage(reported),
       ...(reported?.sessionId ? { sessionId: reported.sessionId } : {}),
     };
-    const fail = (status: RunnerStatus, error: string): RunnerResult => ({ ...result, status, error });
+    const fail = (status: RunnerStatus, error: string, cause?: FailureCause, lastOutput?: string): RunnerResult => ({
+      ...result,
+      status,
+      error,
+      ...(cause ? { cause } : {}),
+      ...(lastOutput === undefined ? {} : { lastOutput }),
+    });
 
-    if (proc.spawnError) return fail('spawn_failed', proc.spawnError);
+    if (proc.spawnError) return fail('spawn_failed', proc.spawnError, proc.spawnErrorCode === 'ENOENT' ? 'not_installed' : undefined);
     if (proc.cancelled) return fail('cancelled', 'cancelled');
     if (proc.idleTimedOut) {
-      return fail('idle_timeout', `no activity for ${input.idleTimeoutMs} ms; \`${command}\` was stopped${lastOutput(proc)}`);
+      return fail('idle_timeout', `no activity for ${input.idleTimeoutMs} ms; \`${command}\` was stopped`, 'stuck', lastOutput(proc));
     }
     if (proc.timedOut) {
-      return fail('agent_error', `${callLimitMessage(`\`${command}\``, callTimeoutMs)}${lastOutput(proc)}`);
+      return fail('agent_error', callLimitMessage(`\`${command}\``, callTimeoutMs), 'timed_out', lastOutput(proc));
     }
     // Colours, cursor moves and other controls are not part of the answer, and must not reach a terminal that shows it.
     const text = stripTerminalControls(withoutUsageLines(proc.stdout)).trim();
     if (proc.exitCode !== 0) {
       const how = proc.signal ? `was killed by ${proc.signal}` : `exited with code ${proc.exitCode}`;
-      return { ...fail(proc.signal ? 'crashed' : 'agent_error', `\`${command}\` ${how}${lastOutput(proc)}`), text };
+      return { ...fail(proc.signal ? 'crashed' : 'agent_error', `\`${command}\` ${how}`, 'exited', lastOutput(proc)), text };
     }
     const reportedError = errorPayload(text);
     if (reportedError !== undefined) {
-      return { ...fail('agent_error', `\`${command}\` exited 0 but answered with an error: ${reportedError}${lastOutput(proc)}`), text };
+      return { ...fail('agent_error', `\`${command}\` exited 0 but answered with an error: ${reportedError}`, 'bad_output', lastOutput(proc)), text };
     }
     result.text = text;
     if (input.outputSchema) {
@@ -237,6 +244,5 @@ function toUsage(reported: UsageLine | undefined): TokenUsage {
 }
 
 function lastOutput(proc: ProcessResult): string {
-  const lines = stripTerminalControls(withoutUsageLines(proc.output)).trimEnd().split('\n').slice(-LAST_LINES).join('\n');
-  return lines === '' ? ' (no output)' : `; last output:\n${lines}`;
+  return stripTerminalControls(withoutUsageLines(proc.output)).trimEnd().split('\n').slice(-LAST_LINES).join('\n');
 }

@@ -3,6 +3,7 @@ import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type { AgentRole } from '../../domain/events';
 import { FINDING_CATEGORIES, FINDING_SEVERITIES } from '../../domain/verdict';
+import { TaskloomError } from '../../domain/taskloomError';
 
 /**
  * The script of the scripted agent: what it does on each call, per task and role. A JSON
@@ -117,8 +118,11 @@ export type Scenario = z.infer<typeof scenarioSchema>;
 export type ScenarioStep = z.infer<typeof stepSchema>;
 export type ScenarioUsage = z.infer<typeof usageSchema>;
 
-export class ScenarioError extends Error {
+export class ScenarioError extends TaskloomError {
   override readonly name = 'ScenarioError';
+  constructor(message: string) {
+    super('bad_input', message);
+  }
 }
 
 export function loadScenario(path: string): Scenario {

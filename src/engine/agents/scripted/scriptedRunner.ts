@@ -29,7 +29,7 @@ export class ScriptedRunner implements AgentRunner {
 
   async run(input: RunnerInput, onActivity?: (activity: RunnerActivity) => void): Promise<RunnerResult> {
     const entry = this.locateAgent();
-    if ('error' in entry) return outcome('spawn_failed', { error: entry.error, durationMs: 0 });
+    if ('error' in entry) return outcome('spawn_failed', { error: entry.error, cause: 'not_installed', durationMs: 0 });
 
     const request: AgentRequest = {
       role: input.role,
@@ -76,11 +76,11 @@ export class ScriptedRunner implements AgentRunner {
     if (proc.spawnError) return outcome('spawn_failed', { error: proc.spawnError, durationMs });
     if (proc.cancelled) return outcome('cancelled', { error: 'cancelled', durationMs });
     if (proc.idleTimedOut) {
-      const error = `no activity for ${input.idleTimeoutMs} ms; the scripted agent was stopped${lastOutput(proc)}`;
-      return outcome('idle_timeout', { error, durationMs });
+      const error = `no activity for ${input.idleTimeoutMs} ms; the scripted agent was stopped`;
+      return outcome('idle_timeout', { error, cause: 'stuck', lastOutput: lastOutput(proc), durationMs });
     }
     const how = proc.signal ? `was killed by ${proc.signal}` : `exited with code ${proc.exitCode}`;
-    return outcome('crashed', { error: `the scripted agent ${how} without a result${lastOutput(proc)}`, durationMs });
+    return outcome('crashed', { error: `the scripted agent ${how} without a result`, cause: 'exited', lastOutput: lastOutput(proc), durationMs });
   }
 
   private locateAgent(): { path: string } | { error: string } {
@@ -114,8 +114,7 @@ function parseLine(line: string) {
 }
 
 function lastOutput(proc: ProcessResult): string {
-  const lines = proc.output.trimEnd().split('\n').slice(-LAST_LINES).join('\n');
-  return lines === '' ? ' (no output)' : `; last output:\n${lines}`;
+  return proc.output.trimEnd().split('\n').slice(-LAST_LINES).join('\n');
 }
 
 // Inside VS Code the engine's execPath is Electron's binary, which acts as Node only with this set.

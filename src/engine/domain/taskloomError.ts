@@ -1,0 +1,52 @@
+/**
+ * How the CLI ends. 0 and 1 are the run's own outcome; the others say why a command could not
+ * do what was asked, so a script can tell "fix your input" from "wait" from "free the disk" from a bug.
+ */
+export const EXIT = {
+  ok: 0,
+  /** A task needs a human, or the run was paused or cancelled. */
+  needsHuman: 1,
+  /** Bad usage or input, or the setup a command needs is missing: fix it and run again. */
+  badInput: 2,
+  /** A bug in Taskloom (EX_SOFTWARE). */
+  internal: 70,
+  /** The run's record could not be written or read (EX_IOERR): free space or repair it, then go on. */
+  storage: 74,
+  /** Another Taskloom process is driving the workspace (EX_TEMPFAIL): try again once it is done. */
+  busy: 75,
+} as const;
+
+/** What a user-facing failure is about; it decides the exit code, and the editor is told it. */
+export type ErrorKind = 'bad_input' | 'needs_environment' | 'agent_failed' | 'busy' | 'storage';
+
+const EXIT_BY_KIND: Record<ErrorKind, number> = {
+  bad_input: EXIT.badInput,
+  needs_environment: EXIT.badInput,
+  agent_failed: EXIT.needsHuman,
+  busy: EXIT.busy,
+  storage: EXIT.storage,
+};
+
+/**
+ * A failure the user can act on: what happened (the message), what to do next (the hint), and
+ * its kind. Every error the engine, the server or the CLI raises for the user extends this one;
+ * anything else that escapes is a bug, and is reported as an internal error.
+ */
+export class TaskloomError extends Error {
+  readonly hint: string | undefined;
+
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    hint?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'TaskloomError';
+    this.hint = hint || undefined;
+  }
+
+  get exitCode(): number {
+    return EXIT_BY_KIND[this.kind];
+  }
+}
