@@ -47,6 +47,7 @@ describe('StateDb', () => {
     ['another schemaVersion', JSON.stringify({ schemaVersion: 2, runs: {} }), /state\.json was written with schemaVersion 2, not 1/],
     ['a wrong shape', JSON.stringify({ schemaVersion: 1, runs: [] }), /state\.json was not a Taskloom state file \(runs: /],
     ['a bad run entry', JSON.stringify({ schemaVersion: 1, runs: { r1: { runId: 'r1' } } }), /not a Taskloom state file \(runs\.r1\.goal/],
+    ['null at the top level', 'null', /state\.json was not a Taskloom state file \(top level: null, not an object\)/],
     ['an entry filed under another id', JSON.stringify({ schemaVersion: 1, runs: { r2: entry('r1') } }), /not consistent/],
   ] as const) {
     it(`moves a file with ${what} aside and rebuilds`, () => {

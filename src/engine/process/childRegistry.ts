@@ -1,5 +1,6 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
+import { writeFileAtomic } from '../store/atomicWrite';
 import { isProcessGroupAlive } from './liveness';
 import { signalGroupInTurn } from './killProcessGroup';
 
@@ -63,9 +64,7 @@ class ChildRegistry {
     const groups = [...this.groups.values()]
       .filter((g) => isInside(g.cwd, root) || ![...this.files.keys()].some((r) => isInside(g.cwd, r)))
       .map(({ pgid, startedAt }) => ({ pgid, startedAt }));
-    const tmp = `${file}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ owner: process.pid, groups }));
-    renameSync(tmp, file);
+    writeFileAtomic(file, JSON.stringify({ owner: process.pid, groups }));
   }
 }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RunEvent } from '../domain/events';
 import { TaskloomError } from '../domain/taskloomError';
+import { fsyncDirectory } from './atomicWrite';
 
 /**
  * A line that cannot be parsed and is not the last one. An interrupted append can only
@@ -500,17 +501,5 @@ function saveTornBytes(file: string, bytes: Buffer): void {
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
-  }
-}
-
-function fsyncDirectory(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(dir, 'r');
-    fs.fsyncSync(fd);
-  } catch {
-    // Not every platform can fsync a directory (Windows); the file itself is still fsync'ed.
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
   }
 }

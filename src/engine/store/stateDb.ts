@@ -72,8 +72,9 @@ interface Slot {
 
 /**
  * `.taskloom/state.json`, a lowdb database: the index of runs and the latest snapshot of
- * each. Written atomically (temp file + rename) but not fsync'ed, which is fine: the event
- * logs are the durable record, and this file is rebuilt from them when it is lost or damaged.
+ * each, read and written through lowdb's adapter with the store's one atomic write (fsync'ed
+ * temp file, rename, fsync'ed directory). The event logs stay the durable record: this file is
+ * rebuilt from them when it is lost or damaged.
  * Synchronous on purpose: the store's writes are ordered with its appends and can run
  * from a process 'exit' handler.
  *
@@ -102,30 +103,36 @@ export class StateDb {
    */
   static open(file: string, rebuild: () => StateData, options: { readOnly?: boolean } = {}): { db: StateDb; warnings: string[] } {
     const readOnly = options.readOnly ?? false;
+    // Reads parse the whole file (snapshots included); a write is handed lowdb's data, the index,
+    // and puts each run's snapshot in beside its entry from the db's slots.
     const adapter: SyncAdapter<StateData> = {
       read: () => {
         const text = readStateText(file);
         if (text === null) return null;
         db.length = text.length;
-        return JSON.parse(text) as StateData;
+        const value: unknown = JSON.parse(text);
+        // lowdb keeps its default data when read() hands it nothing truthy: a file holding
+        // `null` or `0` must not pass for an empty database.
+        if (typeof value !== 'object' || value === null) throw new NotAnObject(value);
+        return value as StateData;
       },
-      write: () => writeFileAtomic(file, db.serialize()),
+      write: (data) => writeFileAtomic(file, db.serialize(data)),
     };
     const low = new LowSync<StateData>(adapter, emptyStateData());
     const db = new StateDb(low, file, readOnly);
     if (!fs.existsSync(file)) return { db, warnings: [] };
 
     let problem: string | undefined;
-    let raw: unknown;
     try {
-      raw = adapter.read();
+      low.read();
     } catch (error) {
-      if (!(error instanceof SyntaxError)) throw error;
-      problem = `not valid JSON (${error.message})`;
+      if (error instanceof NotAnObject) problem = `not a Taskloom state file (top level: ${JSON.stringify(error.value)}, not an object)`;
+      else if (error instanceof SyntaxError) problem = `not valid JSON (${error.message})`;
+      else throw error;
     }
-    problem ??= shapeProblem(raw);
+    problem ??= shapeProblem(low.data);
     if (problem === undefined) {
-      db.load(raw as StateData);
+      db.load(low.data);
       return { db, warnings: [] };
     }
 
@@ -258,8 +265,8 @@ export class StateDb {
    * The file's text, built from parts: each snapshot's state goes in as the JSON it already
    * has (made here, once, for one that has none).
    */
-  private serialize(): string {
-    const { runs, ...head } = this.low.data;
+  private serialize(data: StateData): string {
+    const { runs, ...head } = data;
     this.serialized.clear();
     const parts: string[] = [];
     for (const [runId, entry] of Object.entries(runs)) {
@@ -304,6 +311,10 @@ function readStateText(file: string): string | null {
     throw error;
   }
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
+class NotAnObject {
+  constructor(readonly value: unknown) {}
 }
 
 function shapeProblem(raw: unknown): string | undefined {

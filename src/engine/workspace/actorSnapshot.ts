@@ -1,11 +1,7 @@
-import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { WorkspaceError } from './errors';
 import { createGit } from './git';
-import { worktreeGitDir } from './worktreeFiles';
+import { withEverythingStaged } from './scratchIndex';
 
 /** Keeps an actor snapshot reachable (so `git gc` does not drop it) without being a branch. */
 export function actorSnapshotRef(runId: string, taskId: string, attempt: number): string {
@@ -27,35 +23,24 @@ export interface ActorSnapshot {
  * files are left out, as git always does) as a commit whose parent is HEAD, and points `ref` at it.
  * The branch, HEAD, the worktree's own index and its files are untouched, so the snapshot is never
  * part of the task's history nor of a merge. Four git commands: add, write-tree, commit-tree,
- * update-ref; the index is copied with its mtime so `add -A` only re-reads files that changed.
+ * update-ref, in a scratch copy of the index (see withEverythingStaged).
  */
 export async function snapshotWorktree(path: string, ref: string, message: string): Promise<ActorSnapshot> {
-  const scratchDir = await mkdtemp(join(tmpdir(), 'taskloom-snapshot-'));
-  const scratchIndex = join(scratchDir, 'index');
   try {
-    const indexPath = join(worktreeGitDir(path), 'index');
-    if (existsSync(indexPath)) {
-      // Same care as WorktreeManager.diffFromBase: keep the stat cache and the index's mtime ("racy git").
-      const original = await stat(indexPath);
-      await copyFile(indexPath, scratchIndex);
-      await utimes(scratchIndex, original.atime, original.mtime);
-    }
-    const git = createGit(path, { env: { GIT_INDEX_FILE: scratchIndex } });
-    await git.raw(['add', '-A']);
-    const tree = (await git.raw(['write-tree'])).trim();
-    // Never signed: a snapshot is never part of a branch, and a signing prompt must not stall an attempt.
-    const commit = (await git.raw(['commit-tree', '--no-gpg-sign', tree, '-p', 'HEAD', '-m', message])).trim();
-    if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`git commit-tree printed "${commit}"`);
-    await git.raw(['update-ref', '-m', message, ref, commit]);
-    return { commit, ref };
+    return await withEverythingStaged(path, (env) => createGit(path, { env }), async (git) => {
+      const tree = (await git.raw(['write-tree'])).trim();
+      // Never signed: a snapshot is never part of a branch, and a signing prompt must not stall an attempt.
+      const commit = (await git.raw(['commit-tree', '--no-gpg-sign', tree, '-p', 'HEAD', '-m', message])).trim();
+      if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`git commit-tree printed "${commit}"`);
+      await git.raw(['update-ref', '-m', message, ref, commit]);
+      return { commit, ref };
+    });
   } catch (error) {
     throw new WorkspaceError(
       `Could not snapshot ${path} before the actor's attempt: ${(error as Error).message.trim()}`,
       'Check that the task worktree is a healthy git checkout (try `git status` in it), then retry the task.',
       { cause: error },
     );
-  } finally {
-    await rm(scratchDir, { recursive: true, force: true });
   }
 }
 

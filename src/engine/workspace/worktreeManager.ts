@@ -1,6 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { copyFile, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { ID_MAX_LENGTH, isSafeId, type IdKind } from '../domain/ids';
@@ -12,6 +11,7 @@ import { isAncestor, resolveCommit, splitNul, statusSnapshot, unmergedFiles } fr
 import { clearStaleIndexLock, mergeInProgressAt, readTaskBase, recordTaskBase, worktreeGitDir } from './worktreeFiles';
 import type { WorktreeEntry } from './worktreeList';
 import { runWorktreeDir } from './worktreeRoot';
+import { withEverythingStaged } from './scratchIndex';
 import { cleanRecycled, drainParkedWorktrees, parkedWorktrees, parkWorktree, POOL_NAME, readSetupBase, recordSetupBase, setupInputsChanged, takeParkedWorktree } from './worktreePool';
 import { addWorktree, discardWorktree, exclusive, isDirectory, isInside, listWorktrees, mergeNoVerify, resetHard, samePath } from './worktreeOps';
 
@@ -250,34 +250,11 @@ export class WorktreeManager {
    * Untracked files are staged in a scratch copy of the index, so the worktree's own index is untouched.
    */
   async diffFromBase(path: string, baseCommit: string): Promise<string> {
-    const indexPath = join(worktreeGitDir(path), 'index');
-    const scratchDir = await mkdtemp(join(tmpdir(), 'taskloom-diff-'));
-    const scratchIndex = join(scratchDir, 'index');
-    try {
-      if (existsSync(indexPath)) {
-        // Copying keeps git's stat cache, so unchanged files are not re-read. The copy must keep the
-        // index's mtime (Date truncates it slightly downwards, the safe side): git compares it with
-        // file mtimes to spot files edited too quickly to show in their stat data ("racy git"), and a
-        // fresh mtime would make it trust stale stat data and miss same-size edits.
-        const original = await stat(indexPath);
-        await copyFile(indexPath, scratchIndex);
-        await utimes(scratchIndex, original.atime, original.mtime);
-      }
-      const scratch = repoGit(this.repo, path, { GIT_INDEX_FILE: scratchIndex });
-      await scratch.raw(['add', '-A']);
-      return await scratch.raw([
-        'diff',
-        '--cached',
-        '--no-color',
-        '--no-ext-diff',
-        '--src-prefix=a/',
-        '--dst-prefix=b/',
-        baseCommit,
-        '--',
-      ]);
-    } finally {
-      await rm(scratchDir, { recursive: true, force: true });
-    }
+    return withEverythingStaged(
+      path,
+      (env) => repoGit(this.repo, path, env),
+      (scratch) => scratch.raw(['diff', '--cached', '--no-color', '--no-ext-diff', '--src-prefix=a/', '--dst-prefix=b/', baseCommit, '--']),
+    );
   }
 
   /** Removes the task's worktree; its branch (and so its commits) stays. */
