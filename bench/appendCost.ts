@@ -5,7 +5,7 @@ import { EventLog } from '../src/engine/store/eventLog';
 import { runPaths, taskloomPaths } from '../src/engine/store/paths';
 import { DERIVED_FILES_INTERVAL_MS, DERIVED_FILES_MAX_TIME_SHARE, RunStore, SNAPSHOT_LOG_GROWTH, SNAPSHOT_MIN_BYTES, type RunCreatedBody } from '../src/engine/store/runStore';
 import { renderDecisionsMarkdown, writeDerivedFiles } from '../src/engine/store/derivedFiles';
-import { indexEntryOf } from '../src/engine/store/runIndex';
+import { indexEntryOf } from '../src/engine/domain/runIndex';
 import { emptyStateData, StateDb } from '../src/engine/store/stateDb';
 import { EventStream, jsonlOf } from './events';
 import { BULK_EVENTS, MEASURED_APPENDS, stateJsonText, type BigRun } from './fixtures';

@@ -5,7 +5,7 @@ import type { RunEvent } from '../src/engine/domain/events';
 import { applyEvent } from '../src/engine/domain/projection';
 import type { RunState } from '../src/engine/domain/runState';
 import { runPaths, taskloomPaths } from '../src/engine/store/paths';
-import { indexEntryOf } from '../src/engine/store/runIndex';
+import { indexEntryOf } from '../src/engine/domain/runIndex';
 import { emptyStateData, STATE_SCHEMA_VERSION, StateDb, type StateData } from '../src/engine/store/stateDb';
 import { EventStream, jsonlOf } from './events';
 

@@ -1,4 +1,4 @@
-import type { RunStatus } from './runState';
+import type { RunState, RunStatus } from './runState';
 
 /** What `runs` and resume need to know about a run without reading its log. */
 export interface RunIndexEntry {
@@ -9,3 +9,12 @@ export interface RunIndexEntry {
   status: RunStatus;
   lastSeq: number;
 }
+
+export const indexEntryOf = (state: RunState): RunIndexEntry => ({
+  runId: state.runId,
+  goal: state.goal,
+  createdAt: state.createdAt,
+  updatedAt: state.updatedAt,
+  status: state.status,
+  lastSeq: state.lastSeq,
+});

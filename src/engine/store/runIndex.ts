@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { RunState } from '../domain/runState';
+import { indexEntryOf } from '../domain/runIndex';
 import { EventLog } from './eventLog';
 import { isValidRunId, runPaths } from './paths';
 import { loadRunState } from './runLoader';
@@ -8,15 +8,6 @@ import { emptyStateData, type RunIndexEntry, type StateData, type StateDb } from
 // state.json is a cache of the logs. These two functions make it agree with them again:
 // `rebuildIndex` from nothing, `reconcileIndex` for the runs where it fell behind (a crash
 // between snapshots, a run created by a process that died before writing the index).
-
-export const indexEntryOf = (state: RunState): RunIndexEntry => ({
-  runId: state.runId,
-  goal: state.goal,
-  createdAt: state.createdAt,
-  updatedAt: state.updatedAt,
-  status: state.status,
-  lastSeq: state.lastSeq,
-});
 
 /** Run ids that have an event log under `runs/`. */
 export function runIdsOnDisk(runsDir: string): string[] {

@@ -2,6 +2,7 @@ import type { RunEvent } from '../../engine/domain/events';
 import { applyEvent } from '../../engine/domain/projection';
 import { pullRequestsToWatch } from '../../engine/domain/pullRequestStatus';
 import { countTasks } from '../../engine/domain/taskCounts';
+import { indexEntryOf } from '../../engine/domain/runIndex';
 import type { RunState } from '../../engine/domain/runState';
 import type { RunListEntry } from '../../protocol/engineProtocol';
 
@@ -253,12 +254,7 @@ function noteChange(change: RunChange, event: RunEvent): void {
 
 function summaryOf(state: RunState, previous: RunListEntry | undefined, active?: boolean): RunListEntry {
   return {
-    runId: state.runId,
-    goal: state.goal,
-    createdAt: state.createdAt,
-    updatedAt: state.updatedAt,
-    status: state.status,
-    lastSeq: state.lastSeq,
+    ...indexEntryOf(state),
     done: countTasks(state).done,
     total: state.taskOrder.length,
     active: active ?? previous?.active ?? false,
