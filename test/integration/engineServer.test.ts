@@ -403,7 +403,13 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.match((await userError(server.request(GetRunRequest.type, { folder: r.dir, runId: 'no-such-run' }))).message, /No run "no-such-run"/);
     assert.match((await userError(server.request(CancelRequest.type, { folder: r.dir, runId: 'no-such-run' }))).message, /No run "no-such-run"/);
     assert.match((await userError(server.request(ResumeRequest.type, { folder: r.dir }))).message, /no unfinished run/);
-    assert.match((await userError(server.request(GetRunRequest.type, { folder: r.dir, runId: '../../etc' }))).message, /Invalid run id/);
+    const badRunId = await userError(server.request(GetRunRequest.type, { folder: r.dir, runId: '../../etc' }));
+    assert.match(badRunId.message, /runId: not a valid run id/);
+    assert.equal(badRunId.kind, 'bad_input');
+    // Whatever a client sends is checked against the protocol before any handler runs, each field named.
+    const garbage = await userError(server.request(TaskDecisionRequest.type, { folder: r.dir, runId: 'r1', taskId: 7, action: 'burn' } as never));
+    assert.match(garbage.message, /taskloom\/taskDecision: the request's parameters are not valid \(taskId: .*; action: .*\)/);
+    assert.equal(garbage.kind, 'bad_input');
     const badParallel = await userError(
       server.request(StartGoalRequest.type, { folder: r.dir, goal: 'x', settings: settings({}, { maxParallel: 0 }) }),
     );

@@ -1,7 +1,6 @@
 import type { ApplyIntegrationParams, ApplyIntegrationResult, DiscardRunParams } from '../../protocol/engineProtocol';
 import { applyRun } from '../deliver/applyRun';
 import { discardRun as discardRunFor } from '../deliver/discardRun';
-import { checkedRunId } from './checkedParams';
 import type { ServerOutput } from './serverOutput';
 import { UserError } from './userError';
 import type { WorkspaceHosts } from './workspaceHosts';
@@ -16,7 +15,7 @@ export async function applyIntegrationBranch(hosts: WorkspaceHosts, output: Serv
   const history = params.history === 'squash' ? 'squash' : params.history === 'merge' || params.history === undefined ? 'merge' : undefined;
   if (!history) throw new UserError(`Unknown history ${JSON.stringify(params.history)}: use merge or squash`);
   return host.withEngine(async (engine) => {
-    const runId = checkedRunId(params.runId);
+    const runId = params.runId;
     host.assertIdle(runId);
     const session = host.session(engine, runId, params.folder);
     const applied = await applyRun(session, host.root, history);
@@ -38,7 +37,7 @@ export async function applyIntegrationBranch(hosts: WorkspaceHosts, output: Serv
 export async function discardRun(hosts: WorkspaceHosts, output: ServerOutput, params: DiscardRunParams): Promise<void> {
   const host = await hosts.forFolder(params.folder);
   await host.withEngine(async (engine) => {
-    const runId = checkedRunId(params.runId);
+    const runId = params.runId;
     host.assertIdle(runId);
     const removed = await discardRunFor(engine, engine.session(runId), params.force === true);
     output.log(`Discarded run ${runId}: ${counted(removed.worktrees.length, 'worktree')}, ${counted(removed.branches.length, 'branch', 'branches')} removed`);

@@ -38,6 +38,7 @@ import { ServerLog } from './serverLog';
 import type { ServerOutput } from './serverOutput';
 import { toResponseError } from './userError';
 import { WorkspaceHosts } from './workspaceHosts';
+import { checkedParams, REQUEST_PARAMS, type Schema } from './requestParams';
 
 /** On shutdown, how long running agents get to stop before the engines are closed anyway. */
 const SHUTDOWN_GRACE_MS = 1500;
@@ -59,43 +60,49 @@ const hosts = new WorkspaceHosts(batcher, output);
  * logged. The events a request caused go out before its answer, so run state fetched after
  * the answer never lags the events already received.
  */
-function handle<P, R>(type: RequestType<P, R, UserFacingErrorData>, handler: (params: P, token: CancellationToken) => Promise<R>): void {
+function handle<P, R>(
+  type: RequestType<P, R, UserFacingErrorData>,
+  schema: Schema<P>,
+  handler: (params: P, token: CancellationToken) => Promise<R>,
+): void {
   // By method name: the typed overload's conditional result type cannot be met by a generic R.
-  connection.onRequest(type.method, (params: P, token: CancellationToken) =>
-    handler(params, token).then(
-      (result) => {
-        batcher.flushAll();
-        return result;
-      },
-      (error: unknown) => {
-        batcher.flushAll();
-        throw toResponseError(error, type.method, serverLog.error);
-      },
-    ),
+  connection.onRequest(type.method, (params: unknown, token: CancellationToken) =>
+    Promise.resolve()
+      .then(() => handler(checkedParams(schema, type.method, params), token))
+      .then(
+        (result) => {
+          batcher.flushAll();
+          return result;
+        },
+        (error: unknown) => {
+          batcher.flushAll();
+          throw toResponseError(error, type.method, serverLog.error);
+        },
+      ),
   );
 }
 
-handle(StartGoalRequest.type, (p, token) => startGoal(hosts, output, p, token));
-handle(ApprovePlanRequest.type, (p) => approvePlan(hosts, output, p));
-handle(RejectPlanRequest.type, (p) => rejectPlan(hosts, p));
-handle(ResumeRequest.type, (p) => resume(hosts, output, p));
-handle(CancelRequest.type, (p) => cancel(hosts, p));
-handle(TaskDecisionRequest.type, (p) => taskDecision(hosts, output, p));
-handle(ResolveByHandRequest.type, (p) => resolveByHand(hosts, p));
-handle(PredictOverlapsRequest.type, (p) => predictOverlaps(hosts, p));
-handle(ContinueTaskRequest.type, (p) => continueTask(hosts, output, p));
-handle(ApplyIntegrationRequest.type, (p) => applyIntegrationBranch(hosts, output, p));
-handle(DiscardRunRequest.type, (p) => discardRun(hosts, output, p));
-handle(OpenPullRequestRequest.type, (p) => openPullRequest(hosts, output, p));
-handle(WatchPullRequestsRequest.type, (p, token) => watchPullRequests(hosts, output, p, token));
-handle(ListRunsRequest.type, (p) => listRuns(hosts, p));
-handle(GetRunRequest.type, (p) => getRun(hosts, p));
-handle(DiffRequest.type, (p) => diff(hosts, p));
-handle(FileAtCommitRequest.type, (p) => fileAtCommit(hosts, p));
-handle(DoctorRequest.type, (p) => doctor(p));
-handle(RunEventRequest.type, (p) => runEvent(hosts, p));
-handle(TranscriptRequest.type, (p) => transcript(hosts, p));
-handle(CheckPlanRequest.type, (p) => checkPlan(p));
+handle(StartGoalRequest.type, REQUEST_PARAMS.startGoal, (p, token) => startGoal(hosts, output, p, token));
+handle(ApprovePlanRequest.type, REQUEST_PARAMS.approvePlan, (p) => approvePlan(hosts, output, p));
+handle(RejectPlanRequest.type, REQUEST_PARAMS.rejectPlan, (p) => rejectPlan(hosts, p));
+handle(ResumeRequest.type, REQUEST_PARAMS.resume, (p) => resume(hosts, output, p));
+handle(CancelRequest.type, REQUEST_PARAMS.run, (p) => cancel(hosts, p));
+handle(TaskDecisionRequest.type, REQUEST_PARAMS.taskDecision, (p) => taskDecision(hosts, output, p));
+handle(ResolveByHandRequest.type, REQUEST_PARAMS.task, (p) => resolveByHand(hosts, p));
+handle(PredictOverlapsRequest.type, REQUEST_PARAMS.run, (p) => predictOverlaps(hosts, p));
+handle(ContinueTaskRequest.type, REQUEST_PARAMS.task, (p) => continueTask(hosts, output, p));
+handle(ApplyIntegrationRequest.type, REQUEST_PARAMS.applyIntegration, (p) => applyIntegrationBranch(hosts, output, p));
+handle(DiscardRunRequest.type, REQUEST_PARAMS.discardRun, (p) => discardRun(hosts, output, p));
+handle(OpenPullRequestRequest.type, REQUEST_PARAMS.openPullRequest, (p) => openPullRequest(hosts, output, p));
+handle(WatchPullRequestsRequest.type, REQUEST_PARAMS.watchPullRequests, (p, token) => watchPullRequests(hosts, output, p, token));
+handle(ListRunsRequest.type, REQUEST_PARAMS.folder, (p) => listRuns(hosts, p));
+handle(GetRunRequest.type, REQUEST_PARAMS.run, (p) => getRun(hosts, p));
+handle(DiffRequest.type, REQUEST_PARAMS.diff, (p) => diff(hosts, p));
+handle(FileAtCommitRequest.type, REQUEST_PARAMS.fileAtCommit, (p) => fileAtCommit(hosts, p));
+handle(DoctorRequest.type, REQUEST_PARAMS.doctor, (p) => doctor(p));
+handle(RunEventRequest.type, REQUEST_PARAMS.runEvent, (p) => runEvent(hosts, p));
+handle(TranscriptRequest.type, REQUEST_PARAMS.transcript, (p) => transcript(hosts, p));
+handle(CheckPlanRequest.type, REQUEST_PARAMS.checkPlan, (p) => checkPlan(p));
 
 connection.onInitialize(() => ({ capabilities: {}, serverInfo: { name: 'taskloom-engine' } }));
 

@@ -5,7 +5,6 @@ import { forgeFor, openPullRequests } from '../deliver/pullRequests';
 import { WATCH_INTERVAL_SECONDS, watchedPullRequests, type WatchPass } from '../deliver/watchPullRequests';
 import { ForgeError } from '../forge/forge';
 import { LockHeldError } from '../store/lock';
-import { checkedRunId } from './checkedParams';
 import type { ServerOutput } from './serverOutput';
 import { UserError } from './userError';
 import type { WorkspaceHosts } from './workspaceHosts';
@@ -17,7 +16,7 @@ const FORGE_FAILURE_LIMIT = 3;
 export async function openPullRequest(hosts: WorkspaceHosts, output: ServerOutput, params: OpenPullRequestParams): Promise<OpenPullRequestResult> {
   const host = await hosts.forFolder(params.folder);
   return host.withEngine(async (engine) => {
-    const runId = checkedRunId(params.runId);
+    const runId = params.runId;
     host.assertIdle(runId);
     const session = host.session(engine, runId, params.folder);
     const opened = await openPullRequests(session, {
@@ -39,7 +38,7 @@ export async function openPullRequest(hosts: WorkspaceHosts, output: ServerOutpu
  */
 export async function watchPullRequests(hosts: WorkspaceHosts, output: ServerOutput, params: WatchPullRequestsParams, token: CancellationToken): Promise<WatchPullRequestsResult> {
   const host = await hosts.forFolder(params.folder);
-  const runId = checkedRunId(params.runId);
+  const runId = params.runId;
   const controller = new AbortController();
   const listener = token.onCancellationRequested(() => controller.abort());
   const intervalMs = (params.intervalSeconds ?? WATCH_INTERVAL_SECONDS) * 1000;

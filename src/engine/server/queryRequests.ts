@@ -26,7 +26,6 @@ import { RunNotFoundError, type RunStore } from '../store/runStore';
 import { createGit } from '../workspace/git';
 import { resolveCommit } from '../workspace/gitQueries';
 import { RunDiskUsage } from '../workspace/runDiskUsage';
-import { checkedRunId } from './checkedParams';
 import { UserError } from './userError';
 import type { WorkspaceHosts } from './workspaceHosts';
 import { pullRequestsToWatch } from '../domain/pullRequestStatus';
@@ -77,20 +76,20 @@ export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Pro
 /** The run's whole projected state; the editor folds later EventsNotifications onto it. */
 export async function getRun(hosts: WorkspaceHosts, params: RunParams): Promise<RunState> {
   const host = await hosts.forFolder(params.folder);
-  return host.withStore((store) => store.loadRun(checkedRunId(params.runId)).state);
+  return host.withStore((store) => store.loadRun(params.runId).state);
 }
 
 /** The overlaps the run's plan predicts, for the plan approval view. */
 export async function predictOverlaps(hosts: WorkspaceHosts, params: RunParams): Promise<PredictedOverlaps> {
   const host = await hosts.forFolder(params.folder);
-  const state = await host.withStore((store) => store.loadRun(checkedRunId(params.runId)).state);
+  const state = await host.withStore((store) => store.loadRun(params.runId).state);
   return { mode: state.config.overlap ?? 'off', pairs: await predictRunOverlaps(state, host.root) };
 }
 
 /** The files a task (or the whole run, on its integration branch) changed, and what is left uncommitted. */
 export async function diff(hosts: WorkspaceHosts, params: DiffParams): Promise<DiffResult> {
   const host = await hosts.forFolder(params.folder);
-  const runId = checkedRunId(params.runId);
+  const runId = params.runId;
   const state = await host.withStore((store) => store.loadRun(runId).state);
   const { taskId, reviewSeq } = params;
   if (reviewSeq === undefined || taskId === undefined) return diffOfRun(state, host.root, taskId ?? undefined);
@@ -166,7 +165,7 @@ export async function runEvent(hosts: WorkspaceHosts, params: RunEventParams): P
   const seq = params.seq;
   if (typeof seq !== 'number' || !Number.isInteger(seq)) throw new UserError(`Not an event number: ${JSON.stringify(seq)}`);
   return host.withStore((store) => {
-    const runId = checkedRunId(params.runId);
+    const runId = params.runId;
     if (seq < 1) {
       if (!existsSync(store.runPaths(runId).events)) throw new RunNotFoundError(runId);
       return null;
@@ -197,7 +196,7 @@ export async function transcript(hosts: WorkspaceHosts, params: TranscriptParams
   if (seqs.size > MAX_TRANSCRIPT_BATCHES) throw new UserError(`At most ${MAX_TRANSCRIPT_BATCHES} transcript batches at a time, not ${seqs.size}`);
   const host = await hosts.forFolder(params.folder);
   return host.withStore((store) => {
-    const runId = checkedRunId(params.runId);
+    const runId = params.runId;
     if (seqs.size === 0) {
       if (!existsSync(store.runPaths(runId).events)) throw new RunNotFoundError(runId);
       return { batches: [] };

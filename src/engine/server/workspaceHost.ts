@@ -3,7 +3,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { TaskloomEngine } from '../run/engine';
 import type { RunSession } from '../run/runSession';
 import type { RunStore } from '../store/runStore';
-import { checkedRunId } from './checkedParams';
 import type { EventBatcher } from './eventBatcher';
 import { forwardRunEvents } from './forwardRunEvents';
 import { ElsewhereFollower } from './followElsewhere';
@@ -115,7 +114,7 @@ export class WorkspaceHost {
   /** A run's session whose events (and findings) go to the editor for `folder`. */
   session(engine: TaskloomEngine, runId: string, folder: string): RunSession {
     const known = engine.warnings.length;
-    const session = engine.session(checkedRunId(runId));
+    const session = engine.session(runId);
     for (const warning of engine.warnings.slice(known)) this.output.log(`Run ${runId}: ${warning}`);
     forwardRunEvents(session, folder, this.batcher, this.output);
     return session;
