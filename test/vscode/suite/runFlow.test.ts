@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { SUITE_GOAL } from '../fixtures/scenario';
 import type { RunEvent } from '../../../src/engine/domain/events';
+import { wordDecision } from '../../../src/engine/text/decisionWords';
 import { click, pressKey, readTexts, typeText, waitFor as waitForPage, WEBVIEW_FRAMES } from './runnerControl';
 import { takeScreenshot } from './screenshot';
 import { newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
@@ -210,7 +211,7 @@ suite('A run from Start Goal to the applied integration', function () {
     assert.deepEqual(await waitFor('the link to land', () => panel.lastFocused), { found: true, seq: review.seq });
     await waitForPage({ selector: `li.entry.highlight[data-seq="${review.seq}"]`, frames: WEBVIEW_FRAMES });
     const [text] = await readTexts({ selector: 'li.entry.highlight .entry-summary', frames: WEBVIEW_FRAMES });
-    assert.equal(text, review.summary);
+    assert.equal(text, wordDecision(review).summary);
     await takeScreenshot('run-view-ledger-link');
   });
 
