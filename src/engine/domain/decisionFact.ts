@@ -29,8 +29,9 @@ export type DecisionFact =
   | FromEvent<'actor_snapshot', 'attempt' | 'commit' | 'ref'>
   | (FromEvent<'gate_result', 'passed' | 'attempt' | 'commit' | 'taskIds'> & {
       /** The integration's gate (no task's). */
-      integration: boolean;
-      commands: string[];
+      integration?: true;
+      /** A passed gate's commands; a failed one names only the command that failed. */
+      commands?: string[];
       failed?: FailedCommand;
     })
   | FromEvent<'gate_skipped', 'attempt' | 'failedAttempt'>

@@ -121,11 +121,10 @@ const HANDLERS: Handlers = {
     const failed = failedCommandOf(e.commands);
     const fact = {
       type: 'gate_result' as const,
-      integration: e.taskId === null,
+      ...(e.taskId === null ? { integration: true as const } : {}),
       passed: e.passed,
       attempt: e.attempt,
-      commands: e.commands.map((c) => c.command),
-      ...(failed ? { failed } : {}),
+      ...(failed ? { failed } : { commands: e.commands.map((c) => c.command) }),
       ...(e.commit ? { commit: e.commit } : {}),
       ...(e.taskIds ? { taskIds: e.taskIds } : {}),
     };

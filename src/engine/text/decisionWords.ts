@@ -57,7 +57,7 @@ function wordFact(f: DecisionFact, taskId: string): { summary: string; details?:
         details: [`Kept as ${f.ref}; run the restore in the task worktree. Files created after the snapshot stay (see them with: git diff --stat ${f.commit}).`],
       };
     case 'gate_result': {
-      const what = f.passed ? `passed (${f.commands.join(', ') || 'no commands'})` : failedWords(f.failed);
+      const what = f.passed ? `passed (${f.commands?.join(', ') || 'no commands'})` : failedWords(f.failed);
       const details = f.failed?.excerpt;
       if (!f.integration) return { summary: `Gate ${what} on attempt ${f.attempt}`, details };
       const on = f.commit ? ` on ${f.taskIds?.length ? f.taskIds.join(', ') : 'the integration branch'} (${short(f.commit)})` : '';

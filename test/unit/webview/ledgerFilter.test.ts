@@ -18,9 +18,9 @@ const verdict = { decision: 'changes_required' as const, summary: 'no burst test
 
 const LEDGER: Decision[] = [
   d(1, 'plan', { type: 'run_created', goal: 'rate limits', plan: { goal: 'rate limits', tasks: [task('store', 'Redis store'), task('limiter', 'Token bucket')] }, baseCommit: 'b'.repeat(40), ignoredChanges: [] }),
-  d(2, 'gate', { type: 'gate_result', integration: false, passed: false, attempt: 1, commands: ['npm test'], failed }, 'limiter'),
+  d(2, 'gate', { type: 'gate_result', passed: false, attempt: 1, failed }, 'limiter'),
   d(3, 'critic', { type: 'critic_verdict', review: 1, verdict }, 'limiter'),
-  d(4, 'gate', { type: 'gate_result', integration: false, passed: true, attempt: 1, commands: ['npm test'] }, 'store'),
+  d(4, 'gate', { type: 'gate_result', passed: true, attempt: 1, commands: ['npm test'] }, 'store'),
   d(5, 'human', { type: 'human_decision', action: 'retry', note: 'add the burst test' }, 'limiter'),
 ];
 
