@@ -2,6 +2,7 @@ import type { RunEvent } from '../engine/domain/events';
 import type { RunState } from '../engine/domain/runState';
 import { bold, colorState, dim, green, red, yellow } from './format';
 import { counted } from '../engine/text/counted';
+import { wordDecision } from '../engine/text/decisionWords';
 
 /** Prints one line per event worth watching, as the run goes. */
 export function createProgressPrinter(write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)) {
@@ -23,11 +24,11 @@ function describe(e: RunEvent, state: RunState): string | undefined {
       if (e.taskId !== null) return undefined;
       return `${QUEUE} gate ${e.passed ? green('passed') : red('failed')}${e.taskIds?.length ? ` on ${e.taskIds.join(', ')}` : ''}`;
     case 'worktree_setup': {
-      const line = `${bold(e.taskId.padEnd(14))} ${state.decisions.at(-1)?.summary ?? 'worktree setup'}`;
+      const line = `${bold(e.taskId.padEnd(14))} ${lastDecisionSummary(state) ?? 'worktree setup'}`;
       return e.passed ? line : red(line);
     }
     case 'merge_done':
-      return `${QUEUE} ${state.decisions.at(-1)?.summary ?? `merged ${e.taskId}`}`;
+      return `${QUEUE} ${lastDecisionSummary(state) ?? `merged ${e.taskId}`}`;
     case 'merge_conflict':
       return `${QUEUE} ${red('conflict')} merging ${e.taskId}: ${e.files.join(', ')}`;
     case 'queue_batch':
@@ -57,7 +58,7 @@ function describe(e: RunEvent, state: RunState): string | undefined {
     case 'pr_fix_reviewed':
     case 'pr_fix_pushed':
     case 'pr_reaction_finished': {
-      const line = `${bold('pull request'.padEnd(14))} ${state.decisions.at(-1)?.summary ?? e.type}`;
+      const line = `${bold('pull request'.padEnd(14))} ${lastDecisionSummary(state) ?? e.type}`;
       return e.type === 'pr_reaction_finished' && e.outcome === 'failed' ? red(line) : line;
     }
     case 'pr_replied':
@@ -65,4 +66,9 @@ function describe(e: RunEvent, state: RunState): string | undefined {
     default:
       return undefined;
   }
+}
+
+function lastDecisionSummary(state: RunState): string | undefined {
+  const last = state.decisions.at(-1);
+  return last && wordDecision(last).summary;
 }

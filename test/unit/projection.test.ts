@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { foldEvents, project } from '../../src/engine/domain/projection';
+import { wordDecision } from '../../src/engine/text/decisionWords';
 import { EventBuilder } from '../helpers/eventBuilder';
 
 const usage = (inputTokens: number, costUsd: number) => ({ inputTokens, outputTokens: 10, cacheReadTokens: 5, cacheWriteTokens: 0, costUsd });
@@ -10,8 +11,8 @@ describe('projection', () => {
     const state = foldEvents(new EventBuilder().events)!;
     assert.deepEqual(state.taskOrder, ['a', 'b']);
     assert.equal(state.tasks.a!.state, 'PENDING');
-    assert.match(state.decisions[0]!.summary, /Plan for "two tasks": 2 task/);
-    assert.ok(state.decisions[0]!.details!.some((d) => d.includes('b builds on a')));
+    assert.match(wordDecision(state.decisions[0]!).summary, /Plan for "two tasks": 2 task/);
+    assert.ok(wordDecision(state.decisions[0]!).details.some((d) => d.includes('b builds on a')));
   });
 
   it('follows a task through gate failure, changes required and green, counting attempts', () => {
@@ -87,8 +88,8 @@ describe('projection', () => {
     const state = foldEvents(b.events)!;
     const kinds = state.decisions.map((d) => d.kind);
     assert.deepEqual(kinds, ['plan', 'gate', 'critic', 'human', 'conflict', 'merge']);
-    assert.match(state.decisions[1]!.summary, /`npm test` exited 1/);
-    assert.match(state.decisions[2]!.details![0]!, /a\.js:3: no test/);
+    assert.match(wordDecision(state.decisions[1]!).summary, /`npm test` exited 1/);
+    assert.match(wordDecision(state.decisions[2]!).details[0]!, /a\.js:3: no test/);
     assert.equal(state.tasks.a!.humanNote, 'try harder');
     assert.deepEqual(state.integration.conflicts, [{ taskId: 'a', files: ['x.js'] }]);
     assert.deepEqual(state.integration.merged, ['b']);

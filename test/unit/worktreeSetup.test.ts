@@ -11,6 +11,7 @@ import { runConfigFromSettings } from '../../src/engine/run/runConfigFromSetting
 import { EDITOR_SETTING_KEYS, type RunSettings } from '../../src/protocol/runSettings';
 import { taskEnv } from '../../src/engine/run/taskEnv';
 import { runWorktreeDir } from '../../src/engine/workspace/worktreeRoot';
+import { wordDecision } from '../../src/engine/text/decisionWords';
 import { EventBuilder } from '../helpers/eventBuilder';
 
 const repo = realpathSync(mkdtempSync(join(tmpdir(), 'taskloom-wtsettings-')));
@@ -105,7 +106,7 @@ describe('worktree setup in the projection', () => {
     state = foldEvents(b.events)!;
     assert.equal(state.tasks.a!.state, 'NEEDS_HUMAN');
     assert.equal(state.tasks.a!.needsSetup, true, 'a retry runs it again');
-    const decision = state.decisions.at(-1)!;
+    const decision = wordDecision(state.decisions.at(-1)!);
     assert.equal(decision.summary, 'Worktree setup failed: `npm ci` exited 1 (1 untracked file copied in)');
     assert.deepEqual(decision.details, ['Copied: .env', 'npm ERR! missing: left-pad']);
 
@@ -114,7 +115,7 @@ describe('worktree setup in the projection', () => {
     setup(b, true);
     state = foldEvents(b.events)!;
     assert.equal(state.tasks.a!.needsSetup, false);
-    assert.equal(state.decisions.at(-1)!.summary, 'Worktree setup done: 1 untracked file copied in, 1 command passed');
+    assert.equal(wordDecision(state.decisions.at(-1)!).summary, 'Worktree setup done: 1 untracked file copied in, 1 command passed');
 
     // A worktree reused as it is keeps its setup; a new one needs it again.
     prepared(b, false, 41234);

@@ -1,6 +1,6 @@
+import type { FailedCommand, DecisionFact } from './decisionFact';
 import type { GateCommandResult, RunEvent } from './events';
 import type { Decision, RunState, TaskView } from './runState';
-import type { CriticVerdict } from './verdict';
 
 // What every part of the projection uses to write the decisions ledger.
 
@@ -10,24 +10,20 @@ export function taskOf(state: RunState, taskId: string): TaskView {
   return task;
 }
 
-export function decide(
-  state: RunState,
-  e: RunEvent,
-  kind: Decision['kind'],
-  summary: string,
-  details?: string[],
-  taskId?: string,
-): void {
-  state.decisions.push({ seq: e.seq, at: e.at, kind, summary, ...(taskId ? { taskId } : {}), ...(details?.length ? { details } : {}) });
+export function decide(state: RunState, e: RunEvent, kind: Decision['kind'], fact: DecisionFact, taskId?: string): void {
+  state.decisions.push({ seq: e.seq, at: e.at, kind, ...(taskId ? { taskId } : {}), fact });
 }
-
-export const findingLines = (verdict: CriticVerdict): string[] =>
-  verdict.findings.map((f) => `[${f.severity}/${f.category}] ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : ''}${f.message}`);
 
 const lastLines = (text: string, count: number): string[] =>
   text.split('\n').filter((line) => line.trim()).slice(-count);
 
 /** Lines of a failed gate command kept in the ledger: its failure excerpt (logs before 0.2: its last lines). */
 const LEDGER_FAILURE_LINES = 40;
-export const failureLines = (failed: GateCommandResult): string[] =>
-  failed.failure ? failed.failure.excerpt.split('\n').slice(0, LEDGER_FAILURE_LINES) : lastLines(failed.output, 12);
+
+/** The first failed command of `commands`, with only the lines of its output the ledger shows. */
+export function failedCommandOf(commands: readonly GateCommandResult[]): FailedCommand | undefined {
+  const failed = commands.find((c) => c.exitCode !== 0);
+  if (!failed) return undefined;
+  const excerpt = failed.failure ? failed.failure.excerpt.split('\n').slice(0, LEDGER_FAILURE_LINES) : lastLines(failed.output, 12);
+  return { command: failed.command, exitCode: failed.exitCode, timedOut: failed.timedOut, excerpt };
+}

@@ -1,16 +1,15 @@
 import { EVENT_SCHEMA_VERSION, type EventOf, type RunEvent } from './events';
 import { PULL_REQUEST_HANDLERS } from './pullRequestProjection';
-import { decide, failureLines, findingLines, taskOf } from './decisionLedger';
+import { decide, failedCommandOf, taskOf } from './decisionLedger';
 import { QUEUE_HANDLERS, recordIntegrationGate } from './queueProjection';
 import { endTranscript, interruptOpenTranscripts, TRANSCRIPT_HANDLERS } from './transcriptProjection';
+import type { DecisionFactOf } from './decisionFact';
 import { PROJECTION_VERSION, type RunState, type TaskView } from './runState';
 import { TaskStateMachine } from './taskStateMachine';
 import { isInFlight, isQueued, isSettled, type TaskState } from './taskStates';
 import { addUsage, ZERO_USAGE } from './usage';
 import { blockingFindings, findingFingerprint } from './verdict';
 import type { Plan, PlanTask } from './plan';
-import { counted } from '../text/counted';
-import { RUN_STATUS_WORDS } from './stateWords';
 import { TaskloomError } from './taskloomError';
 
 /** An event of a format newer than this release reads: the log is the user's, so it is refused, never misread. */
@@ -67,16 +66,15 @@ const HANDLERS: Handlers = {
     }
     installPlan(state, e.plan);
     state.status = 'planning';
-    decide(state, e, 'plan', `Planner draft ${e.round}: ${counted(e.plan.tasks.length, 'task')}`, describePlan(e.plan));
+    decide(state, e, 'plan', { type: 'plan_proposed', round: e.round, plan: e.plan });
   },
   plan_reviewed(state, e) {
-    const verdict = e.blocking ? `changes required (${e.blocking} blocking)` : 'approved';
-    decide(state, e, 'critic', `Critic review of plan draft ${e.round}: ${verdict} — ${e.verdict.summary}`, findingLines(e.verdict));
+    decide(state, e, 'critic', { type: 'plan_reviewed', round: e.round, blocking: e.blocking, verdict: e.verdict });
   },
   plan_approved(state, e) {
     state.status = 'running';
     state.planApproved = true;
-    decide(state, e, 'plan', `Plan approved by ${e.by}`);
+    decide(state, e, 'plan', { type: 'plan_approved', by: e.by });
   },
   task_transition(state, e) {
     const task = taskOf(state, e.taskId);
@@ -102,7 +100,7 @@ const HANDLERS: Handlers = {
   worktree_setup(state, e) {
     const task = taskOf(state, e.taskId);
     task.needsSetup = !e.passed;
-    decide(state, e, 'run', describeSetup(e), setupLines(e), e.taskId);
+    decide(state, e, 'run', setupFact(e), e.taskId);
   },
   work_committed(state, e) {
     const task = taskOf(state, e.taskId);
@@ -112,16 +110,7 @@ const HANDLERS: Handlers = {
   },
   actor_snapshot(state, e) {
     taskOf(state, e.taskId);
-    decide(
-      state,
-      e,
-      'run',
-      `Snapshot before attempt ${e.attempt}: ${e.commit.slice(0, 10)} — restore with: git checkout ${e.commit} -- .`,
-      [
-        `Kept as ${e.ref}; run the restore in the task worktree. Files created after the snapshot stay (see them with: git diff --stat ${e.commit}).`,
-      ],
-      e.taskId,
-    );
+    decide(state, e, 'run', { type: 'actor_snapshot', attempt: e.attempt, commit: e.commit, ref: e.ref }, e.taskId);
   },
   gate_result(state, e) {
     const summary = {
@@ -132,27 +121,31 @@ const HANDLERS: Handlers = {
       ...(e.taskIds ? { taskIds: e.taskIds } : {}),
       ...(e.tree ? { tree: e.tree, attempt: e.attempt } : {}),
     };
-    const failed = e.commands.find((c) => c.exitCode !== 0);
-    const what = e.passed
-      ? `passed (${e.commands.map((c) => c.command).join(', ') || 'no commands'})`
-      : `failed: \`${failed?.command ?? '?'}\` ${failed?.timedOut ? 'timed out' : `exited ${failed?.exitCode}`}`;
-    const details = failed ? failureLines(failed) : undefined;
+    const failed = failedCommandOf(e.commands);
+    const fact = {
+      type: 'gate_result' as const,
+      ...(e.taskId === null ? { integration: true as const } : {}),
+      passed: e.passed,
+      attempt: e.attempt,
+      ...(failed ? { failed } : { commands: e.commands.map((c) => c.command) }),
+      ...(e.commit ? { commit: e.commit } : {}),
+      ...(e.taskIds ? { taskIds: e.taskIds } : {}),
+    };
     if (e.taskId === null) {
       recordIntegrationGate(state, e);
       state.integration.lastGate = summary;
       if (!e.passed) state.integration.lastFailedGate = summary;
-      const on = e.commit ? ` on ${e.taskIds?.length ? e.taskIds.join(', ') : 'the integration branch'} (${e.commit.slice(0, 10)})` : '';
-      decide(state, e, 'integration', `Integration gate ${what}${on}`, details);
+      decide(state, e, 'integration', fact);
     } else {
       const task = taskOf(state, e.taskId);
       task.lastGate = summary;
       const durationMs = e.commands.reduce((sum, c) => sum + c.durationMs, 0);
       task.gateRuns.push({ seq: e.seq, at: e.at, attempt: e.attempt, passed: e.passed, durationMs });
-      decide(state, e, 'gate', `Gate ${what} on attempt ${e.attempt}`, details, e.taskId);
+      decide(state, e, 'gate', fact, e.taskId);
     }
   },
   gate_skipped(state, e) {
-    decide(state, e, 'gate', `Gate not run on attempt ${e.attempt}: it changed no file, so the failure of attempt ${e.failedAttempt} stands`, undefined, e.taskId);
+    decide(state, e, 'gate', { type: 'gate_skipped', attempt: e.attempt, failedAttempt: e.failedAttempt }, e.taskId);
   },
   critic_verdict(state, e) {
     const task = taskOf(state, e.taskId);
@@ -162,8 +155,7 @@ const HANDLERS: Handlers = {
       const key = findingFingerprint(finding);
       task.findingRepeats[key] = (task.findingRepeats[key] ?? 0) + 1;
     }
-    const verdict = e.verdict.decision === 'green' ? 'green' : 'changes required';
-    decide(state, e, 'critic', `Critic review ${e.review}: ${verdict} — ${e.verdict.summary}`, findingLines(e.verdict), e.taskId);
+    decide(state, e, 'critic', { type: 'critic_verdict', review: e.review, verdict: e.verdict }, e.taskId);
   },
   runner_call(state, e) {
     state.usage.calls += 1;
@@ -193,18 +185,16 @@ const HANDLERS: Handlers = {
   human_decision(state, e) {
     const task = taskOf(state, e.taskId);
     if (e.action === 'retry') task.humanNote = e.note;
-    const what = { retry: 'retry', accept: 'accept', skip: 'skip', resolve: 'resolve by hand', continue: 'continue after resolving by hand' }[e.action];
-    decide(state, e, 'human', `Human chose to ${what} "${e.taskId}"${e.note ? `: ${e.note}` : ''}`, undefined, e.taskId);
+    decide(state, e, 'human', { type: 'human_decision', action: e.action, ...(e.note ? { note: e.note } : {}) }, e.taskId);
   },
   run_applied(state, e) {
     state.applied = { branch: e.branch, commit: e.commit, history: e.history, commits: e.commits, at: e.at };
-    const how = e.history === 'squash' ? `as ${counted(e.commits, 'commit')}, one per task` : 'as a merge commit';
-    decide(state, e, 'run', `Applied to ${e.branch} ${how}: now at ${e.commit.slice(0, 10)}`);
+    decide(state, e, 'run', { type: 'run_applied', branch: e.branch, commit: e.commit, history: e.history, commits: e.commits });
   },
   run_paused(state, e) {
     state.status = 'paused';
     state.pausedReason = e.reason;
-    decide(state, e, 'run', `Run paused: ${e.reason}`);
+    decide(state, e, 'run', { type: 'run_paused', reason: e.reason });
   },
   run_resumed(state, e) {
     // Stopped since the run ended, or (a process that died leaves no end) since its last event.
@@ -216,7 +206,7 @@ const HANDLERS: Handlers = {
     state.finishedSummary = undefined;
     state.finishedCounts = undefined;
     interruptOpenTranscripts(state);
-    decide(state, e, 'run', `Run resumed: ${e.reason}`);
+    decide(state, e, 'run', { type: 'run_resumed', reason: e.reason });
   },
   run_finished(state, e) {
     const last = state.stops.at(-1);
@@ -224,7 +214,7 @@ const HANDLERS: Handlers = {
     state.status = e.status;
     state.finishedSummary = e.summary;
     state.finishedCounts = e.counts;
-    decide(state, e, 'run', `Run ${RUN_STATUS_WORDS[e.status]}: ${e.summary}`);
+    decide(state, e, 'run', { type: 'run_finished', status: e.status, summary: e.summary });
   },
   warning(state, e) {
     state.warnings.push(e.taskId ? `${e.taskId}: ${e.message}` : e.message);
@@ -331,24 +321,19 @@ function applyTransitionEffects(state: RunState, task: TaskView, from: TaskState
   if (!queueStep && (isSettled(e.to) || isQueued(e.to))) task.finishedAt = e.at;
 }
 
-function describeSetup(e: EventOf<'worktree_setup'>): string {
-  const copied = e.copiedCount ? `${counted(e.copiedCount, 'untracked file')} copied in` : '';
-  const failed = e.commands.find((c) => c.exitCode !== 0);
-  const ran = e.commands.length ? `${counted(e.commands.length, 'command')}` : '';
-  let outcome: string;
-  if (e.cancelled) outcome = `stopped while \`${e.commands.at(-1)?.command ?? 'setup'}\` ran; it runs again`;
-  else if (failed) outcome = `failed: \`${failed.command}\` ${failed.timedOut ? 'timed out' : `exited ${failed.exitCode}`}`;
-  else outcome = [copied, ran && `${ran} passed`].filter(Boolean).join(', ') || 'nothing to do';
-  return `Worktree setup ${failed || e.cancelled ? outcome : `done: ${outcome}`}${(failed || e.cancelled) && copied ? ` (${copied})` : ''}`;
-}
-
-function setupLines(e: EventOf<'worktree_setup'>): string[] {
-  const lines: string[] = [];
-  if (e.copied.length) lines.push(`Copied: ${e.copied.join(', ')}${e.copiedCount > e.copied.length ? ` and ${e.copiedCount - e.copied.length} more` : ''}`);
-  if (e.notIgnored.length) lines.push(`Not copied, as git does not ignore them in the worktree (they would be committed): ${e.notIgnored.join(', ')}`);
-  const failed = e.commands.find((c) => c.exitCode !== 0);
-  if (failed && !e.cancelled) lines.push(...failureLines(failed));
-  return lines;
+function setupFact(e: EventOf<'worktree_setup'>): DecisionFactOf<'worktree_setup'> {
+  const failed = failedCommandOf(e.commands);
+  const lastCommand = e.commands.at(-1)?.command;
+  return {
+    type: 'worktree_setup',
+    copied: e.copied,
+    copiedCount: e.copiedCount,
+    notIgnored: e.notIgnored,
+    commands: e.commands.length,
+    ...(e.cancelled ? { cancelled: true } : {}),
+    ...(e.cancelled && lastCommand !== undefined ? { lastCommand } : {}),
+    ...(failed ? { failed } : {}),
+  };
 }
 
 function createRunState(e: EventOf<'run_created'>): RunState {
@@ -379,12 +364,7 @@ function createRunState(e: EventOf<'run_created'>): RunState {
     lastSeq: e.seq,
   };
   installPlan(state, e.plan);
-  const details = e.plan.tasks.length ? describePlan(e.plan) : [];
-  if (e.ignoredChanges.length) {
-    details.push(`Uncommitted changes ignored (the run works from ${e.baseCommit.slice(0, 10)}): ${e.ignoredChanges.join(', ')}`);
-  }
-  const summary = e.plan.tasks.length ? `Plan for "${e.goal}": ${counted(e.plan.tasks.length, 'task')}` : `Planning "${e.goal}"`;
-  decide(state, e, 'plan', summary, details);
+  decide(state, e, 'plan', { type: 'run_created', goal: e.goal, plan: e.plan, baseCommit: e.baseCommit, ignoredChanges: e.ignoredChanges });
   return state;
 }
 
@@ -422,10 +402,4 @@ function newTask(t: PlanTask): TaskView {
     gateRuns: [],
     transcripts: [],
   };
-}
-
-function describePlan(plan: Plan): string[] {
-  const details = plan.tasks.map((t) => `${t.id}: ${t.title}${t.dependsOn.length ? ` (after ${t.dependsOn.join(', ')})` : ''}`);
-  if (plan.rationale) details.unshift(`Why: ${plan.rationale}`);
-  return details;
 }

@@ -1,8 +1,6 @@
 import type { EventOf } from './events';
-import { decide, failureLines } from './decisionLedger';
-import { checksWords, REVIEW_WORDS } from './pullRequestStatus';
+import { decide, failedCommandOf } from './decisionLedger';
 import type { PullRequestReaction, PullRequestRecord, RunState } from './runState';
-import { counted } from '../text/counted';
 
 type PullRequestEventType =
   | 'pull_request'
@@ -25,42 +23,36 @@ export const PULL_REQUEST_HANDLERS: PullRequestHandlers = {
     const before = state.pullRequests[key];
     const same = before?.number === e.number;
     state.pullRequests[key] = { number: e.number, url: e.url, head: e.head, base: e.base, repo: e.repo, remote: e.remote, reactions: same ? before.reactions : [], ...(same && before.observed ? { observed: before.observed } : {}) };
-    const whose = e.taskId ? ` for "${e.taskId}"` : '';
-    decide(state, e, 'pull_request', `Pull request #${e.number}${whose} ${e.action}: ${e.url} (${e.head} → ${e.base})`, undefined, e.taskId ?? undefined);
+    decide(state, e, 'pull_request', { type: 'pull_request', number: e.number, action: e.action, url: e.url, head: e.head, base: e.base }, e.taskId ?? undefined);
   },
   pr_observed(state, e) {
     const pr = pullRequestOf(state, e.number);
     const { type: _type, seq: _seq, runId: _runId, v: _v, ...observed } = e;
     pr.observed = observed;
-    const checks = checksWords(e.checks);
-    const review = REVIEW_WORDS[e.review];
-    const merge = e.mergeable === false ? '; conflicts with its base' : '';
-    decide(state, e, 'pull_request', `Pull request #${e.number} is ${e.state} at ${e.headSha.slice(0, 10)}: ${checks}; ${review}${merge}`);
+    decide(state, e, 'pull_request', { type: 'pr_observed', number: e.number, state: e.state, headSha: e.headSha, checks: e.checks, review: e.review, mergeable: e.mergeable });
   },
   pr_reaction_started(state, e) {
     const pr = pullRequestOf(state, e.number);
     pr.reactions.push({ id: e.reaction, kind: e.kind, signals: e.signals, headSha: e.headSha, taskIds: e.taskIds, summary: e.summary, status: 'running', replied: [] });
-    const who = e.taskIds.map((id) => (id === null ? 'the integration' : `"${id}"`)).join(', ');
-    decide(state, e, 'pull_request', `Pull request #${e.number}, reaction ${e.reaction}: ${e.summary} (fixed by the actor of ${who})`);
+    decide(state, e, 'pull_request', { type: 'pr_reaction_started', number: e.number, reaction: e.reaction, summary: e.summary, taskIds: e.taskIds });
   },
   pr_reaction_resumed(state, e) {
-    decide(state, e, 'pull_request', `Pull request #${e.number}, reaction ${e.reaction} taken up again: ${e.reason}`);
+    decide(state, e, 'pull_request', { type: 'pr_reaction_resumed', number: e.number, reaction: e.reaction, reason: e.reason });
   },
   pr_fix_gated(state, e) {
     reactionOf(state, e.number, e.reaction).gate = { passed: e.passed, commands: e.commands };
-    const failed = e.commands.find((c) => c.exitCode !== 0);
-    const what = e.passed ? 'passed' : `failed: \`${failed?.command ?? '?'}\` ${failed?.timedOut ? 'timed out' : `exited ${failed?.exitCode}`}`;
-    decide(state, e, 'gate', `Gate on the fix for pull request #${e.number} (reaction ${e.reaction}, attempt ${e.attempt}) ${what}`, failed ? failureLines(failed) : undefined);
+    const failed = failedCommandOf(e.commands);
+    decide(state, e, 'gate', { type: 'pr_fix_gated', number: e.number, reaction: e.reaction, attempt: e.attempt, passed: e.passed, ...(failed ? { failed } : {}) });
   },
   pr_fix_reviewed(state, e) {
     reactionOf(state, e.number, e.reaction);
-    const verdict = e.verdict.decision === 'green' ? 'green' : 'changes required';
-    decide(state, e, 'critic', `Critic review of the fix for pull request #${e.number} (reaction ${e.reaction}): ${verdict} — ${e.verdict.summary}`);
+    const verdict = { decision: e.verdict.decision, summary: e.verdict.summary };
+    decide(state, e, 'critic', { type: 'pr_fix_reviewed', number: e.number, reaction: e.reaction, verdict });
   },
   pr_fix_pushed(state, e) {
     const reaction = reactionOf(state, e.number, e.reaction);
     reaction.pushed = { commit: e.commit, commits: e.commits };
-    decide(state, e, 'pull_request', `Pull request #${e.number}, reaction ${e.reaction}: pushed ${counted(e.commits, 'commit')}, now at ${e.commit.slice(0, 10)}`);
+    decide(state, e, 'pull_request', { type: 'pr_fix_pushed', number: e.number, reaction: e.reaction, commit: e.commit, commits: e.commits });
   },
   pr_replied(state, e) {
     reactionOf(state, e.number, e.reaction).replied.push(e.commentId);
@@ -69,12 +61,11 @@ export const PULL_REQUEST_HANDLERS: PullRequestHandlers = {
     const reaction = reactionOf(state, e.number, e.reaction);
     reaction.status = e.outcome;
     reaction.reason = e.reason;
-    decide(state, e, 'pull_request', `Pull request #${e.number}, reaction ${e.reaction} ${e.outcome === 'pushed' ? 'done' : 'failed'}: ${e.reason}`);
+    decide(state, e, 'pull_request', { type: 'pr_reaction_finished', number: e.number, reaction: e.reaction, outcome: e.outcome, reason: e.reason });
   },
   pr_watch_ended(state, e) {
     pullRequestOf(state, e.number).watch = { outcome: e.outcome, reason: e.reason, at: e.at };
-    const how = { green: 'is green', merged: 'was merged', needs_human: 'needs you' }[e.outcome];
-    decide(state, e, 'pull_request', `Pull request #${e.number} ${how}: ${e.reason}`);
+    decide(state, e, 'pull_request', { type: 'pr_watch_ended', number: e.number, outcome: e.outcome, reason: e.reason });
   },
 };
 

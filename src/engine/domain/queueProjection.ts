@@ -1,7 +1,6 @@
 import type { EventOf } from './events';
 import { decide, taskOf } from './decisionLedger';
 import type { RunState } from './runState';
-import { counted } from '../text/counted';
 
 type QueueEventType =
   | 'integration_prepared'
@@ -29,12 +28,12 @@ export const QUEUE_HANDLERS: QueueHandlers = {
     task.greenCommit = e.commit;
     task.queueProblem = undefined;
     task.resolution = undefined;
-    decide(state, e, 'queue', `"${e.taskId}" queued for merge at ${e.commit.slice(0, 10)}`, undefined, e.taskId);
+    decide(state, e, 'queue', { type: 'merge_queued', commit: e.commit }, e.taskId);
   },
   queue_batch(state, e) {
     state.integration.batches = Math.max(state.integration.batches, e.batch);
     state.integration.batchRecords.push({ batch: e.batch, taskIds: [...e.taskIds], startedAt: e.at, gates: [] });
-    decide(state, e, 'queue', `Merge queue batch ${e.batch}: ${e.taskIds.join(', ')} onto ${e.base.slice(0, 10)}`);
+    decide(state, e, 'queue', { type: 'queue_batch', batch: e.batch, base: e.base, taskIds: e.taskIds });
   },
   merge_done(state, e) {
     if (!state.integration.merged.includes(e.taskId)) state.integration.merged.push(e.taskId);
@@ -43,8 +42,8 @@ export const QUEUE_HANDLERS: QueueHandlers = {
     const task = taskOf(state, e.taskId);
     task.mergeCommit = e.commit;
     const hadWork = task.attempts.some((a) => a.commit);
-    const how = !e.alreadyMerged ? `merged as ${e.commit.slice(0, 10)}` : hadWork ? 'was already merged' : 'had no changes to merge';
-    decide(state, e, 'merge', `"${e.taskId}" ${how} into ${state.integration.branch ?? 'integration'}`, undefined, e.taskId);
+    const how = !e.alreadyMerged ? 'merged' : hadWork ? 'already_merged' : 'no_changes';
+    decide(state, e, 'merge', { type: 'merge_done', commit: e.commit, how, into: state.integration.branch ?? 'integration' }, e.taskId);
     // Release 0.1 merged GREEN tasks at the end of the run and had no MERGED state: a merge was the end of the task.
     if (e.v === undefined && (task.state === 'GREEN' || task.state === 'UNVERIFIED_BY_CRITIC')) {
       const reason = 'merged into the integration branch (recorded by release 0.1)';
@@ -57,12 +56,10 @@ export const QUEUE_HANDLERS: QueueHandlers = {
     state.integration.conflicts = state.integration.conflicts.filter((c) => c.taskId !== e.taskId);
     state.integration.conflicts.push({ taskId: e.taskId, files: e.files });
     taskOf(state, e.taskId).queueProblem = { kind: 'conflict', files: e.files };
-    decide(state, e, 'conflict', `Merging "${e.taskId}" conflicts in ${e.files.join(', ')}`, undefined, e.taskId);
+    decide(state, e, 'conflict', { type: 'merge_conflict', files: e.files }, e.taskId);
   },
   queue_bisected(state, e) {
-    const kept = e.merged.length ? `; ${e.merged.join(', ')} stay merged` : '';
-    const back = e.requeued.length ? `; ${e.requeued.join(', ')} go back to the queue` : '';
-    decide(state, e, 'queue', `Bisected batch ${e.batch}: merging "${e.culprit}" fails the integration gate${kept}${back}`, undefined, e.culprit);
+    decide(state, e, 'queue', { type: 'queue_bisected', batch: e.batch, culprit: e.culprit, merged: e.merged, requeued: e.requeued }, e.culprit);
   },
   task_synced(state, e) {
     const task = taskOf(state, e.taskId);
@@ -73,31 +70,21 @@ export const QUEUE_HANDLERS: QueueHandlers = {
     if (e.added) task.needsSetup = true;
     if (e.port !== undefined) task.port = e.port;
     if (e.conflicts.length) task.resolution = { files: e.conflicts, ours: e.from, theirs: e.integrationCommit };
-    const what = e.conflicts.length
-      ? `conflicts in ${e.conflicts.join(', ')} to resolve`
-      : 'merged cleanly';
-    decide(state, e, e.conflicts.length ? 'conflict' : 'queue', `"${e.taskId}" took in integration ${e.integrationCommit.slice(0, 10)}: ${what}`, undefined, e.taskId);
+    decide(state, e, e.conflicts.length ? 'conflict' : 'queue', { type: 'task_synced', integrationCommit: e.integrationCommit, conflicts: e.conflicts }, e.taskId);
   },
   overlaps_predicted(state, e) {
     state.integration.overlapMode = e.mode;
     state.integration.overlaps = e.pairs;
     state.integration.overlapsPredicted = true;
     if (e.pairs.length === 0) return;
-    const how = e.mode === 'serialize' ? 'run one after the other' : 'run side by side (warn only)';
-    decide(
-      state,
-      e,
-      'overlap',
-      `${counted(e.pairs.length, 'overlap')} predicted from the files hints; they ${how}`,
-      e.pairs.map((p) => `${p.second} after ${p.first}: both touch ${p.files.join(', ')}`),
-    );
+    decide(state, e, 'overlap', { type: 'overlaps_predicted', mode: e.mode, pairs: e.pairs });
   },
   overlap_detected(state, e) {
     const task = taskOf(state, e.taskId);
     const known = task.overlapWarnings.find((w) => w.otherTaskId === e.otherTaskId);
     if (known) known.files = [...new Set([...known.files, ...e.files])];
     else task.overlapWarnings.push({ otherTaskId: e.otherTaskId, files: [...e.files] });
-    decide(state, e, 'overlap', `"${e.taskId}" changed ${e.files.join(', ')}, also changed by "${e.otherTaskId}"`, undefined, e.taskId);
+    decide(state, e, 'overlap', { type: 'overlap_detected', otherTaskId: e.otherTaskId, files: e.files }, e.taskId);
   },
 };
 

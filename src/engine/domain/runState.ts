@@ -11,6 +11,7 @@ import type {
   RunnerStatus,
   TranscriptLine,
 } from './events';
+import type { DecisionFact } from './decisionFact';
 import type { Plan } from './plan';
 import type { RunConfig } from './runConfig';
 import type { TaskEvent, TaskState } from './taskStates';
@@ -217,8 +218,8 @@ export interface Decision {
   at: string;
   kind: DecisionKind;
   taskId?: string;
-  summary: string;
-  details?: string[];
+  /** What was decided, as data: views word it with wordDecision (text/decisionWords.ts). */
+  fact: DecisionFact;
 }
 
 export interface UsageSummary {
@@ -265,7 +266,7 @@ export interface QueueBatchRecord {
  * Bumped whenever what the projection derives changes shape: a snapshot made by another
  * version is not replayed onto, the run is rebuilt from its log instead.
  */
-export const PROJECTION_VERSION = 7;
+export const PROJECTION_VERSION = 8;
 
 export interface PullRequestReaction {
   id: number;

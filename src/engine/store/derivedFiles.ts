@@ -7,6 +7,7 @@ import { writeFileAtomic } from './atomicWrite';
 import { codeText, inlineText } from './inertText';
 import type { RunPaths } from './paths';
 import { counted } from '../text/counted';
+import { wordDecision } from '../text/decisionWords';
 import { RUN_STATUS_WORDS } from '../domain/stateWords';
 
 /** `run.json`: where the run stands, for scripts and people who do not want to fold the log. */
@@ -214,14 +215,15 @@ function tasksInOrder(state: RunState): TaskView[] {
  * once made, so a rewrite of DECISIONS.md renders only the decisions made since the last one
  * and joins the rest as they were. (Checked against the fields it was made from, in case.)
  */
-const renderedDecisions = new WeakMap<Decision, { day: string; at: string; summary: string; details: string[] | undefined; text: string }>();
+const renderedDecisions = new WeakMap<Decision, { day: string; at: string; fact: Decision['fact']; text: string }>();
 
 function decisionText(d: Decision, day: string, when: (at: string) => string): string {
   const cached = renderedDecisions.get(d);
-  if (cached && cached.day === day && cached.at === d.at && cached.summary === d.summary && cached.details === d.details) return cached.text;
-  let text = `- ${when(d.at)} · ${inlineText(d.summary)}`;
-  for (const detail of d.details ?? []) text += `\n  - ${inlineText(detail)}`;
-  renderedDecisions.set(d, { day, at: d.at, summary: d.summary, details: d.details, text });
+  if (cached && cached.day === day && cached.at === d.at && cached.fact === d.fact) return cached.text;
+  const { summary, details } = wordDecision(d);
+  let text = `- ${when(d.at)} · ${inlineText(summary)}`;
+  for (const detail of details) text += `\n  - ${inlineText(detail)}`;
+  renderedDecisions.set(d, { day, at: d.at, fact: d.fact, text });
   return text;
 }
 

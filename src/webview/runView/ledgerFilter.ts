@@ -1,6 +1,7 @@
 // Searching the decisions ledger. A run can hold tens of thousands of decisions, so the filter
 // walks newest first, keeps at most `limit` matches for display and only counts the rest.
 import type { Decision } from '../../engine/domain/runState';
+import { wordDecision } from '../../engine/text/decisionWords';
 import { FIRST_PAGE_DECISIONS } from '../../protocol/runViewPages';
 import { displayText } from './text';
 
@@ -62,7 +63,8 @@ const haystacks = new WeakMap<Decision, string>();
 function haystack(d: Decision): string {
   let text = haystacks.get(d);
   if (text === undefined) {
-    text = displayText([d.kind, d.taskId ?? '', d.summary, ...(d.details ?? [])].join('\n')).toLowerCase();
+    const { summary, details } = wordDecision(d);
+    text = displayText([d.kind, d.taskId ?? '', summary, ...details].join('\n')).toLowerCase();
     haystacks.set(d, text);
   }
   return text;

@@ -9,6 +9,7 @@ import { filterDecisions, LEDGER_PAGE_SIZE, matches, parseLedgerQuery } from './
 import { DECISION_ICON, decisionTone, toneClass } from './stateStyle';
 import { displayText, oneLine } from './text';
 import { counted } from '../../engine/text/counted';
+import { wordDecision } from '../../engine/text/decisionWords';
 
 const SEARCH_DELAY_MS = 150;
 
@@ -200,7 +201,8 @@ function buildEntry(d: Decision): HTMLElement {
   if (d.kind === 'integration') {
     actions.push(h('button', { class: 'link', type: 'button', ...actionAttrs('integration-diff'), title: 'Open the integration diff' }, icon('git-compare'), 'integration diff'));
   }
-  const details = (d.details ?? []).map(displayText);
+  const words = wordDecision(d);
+  const details = words.details.map(displayText);
   const shownDetails = details.length > DETAIL_LINES ? [...details.slice(0, DETAIL_LINES), `… ${counted(details.length - DETAIL_LINES, 'more line')}`] : details;
   return h(
     'li',
@@ -213,7 +215,7 @@ function buildEntry(d: Decision): HTMLElement {
       task !== undefined
         ? h('button', { class: 'link task-link', type: 'button', ...actionAttrs('reveal', { taskId: task }), title: `Reveal ${task} in the Runs tree` }, oneLine(task, 60))
         : h('span', { class: 'entry-scope muted' }, d.kind),
-      h('span', { class: 'entry-summary' }, displayText(d.summary)),
+      h('span', { class: 'entry-summary' }, displayText(words.summary)),
       actions.length ? h('span', { class: 'entry-actions' }, ...actions) : null,
     ),
     shownDetails.length ? h('pre', { class: 'entry-details' }, shownDetails.join('\n')) : null,

@@ -69,33 +69,28 @@ export const DECISION_ICON: Record<DecisionKind, string> = {
   run: 'run-all',
 };
 
-/**
- * The colour of a ledger entry's icon: passed or failed, approved or not. Read from the
- * projection's wording of the summary; a summary it does not recognise stays plain.
- */
-export function decisionTone(d: Pick<Decision, 'kind' | 'summary'>): Tone {
-  switch (d.kind) {
-    case 'gate':
-    case 'integration':
-      return /^(Integration gate|Gate) failed/.test(d.summary) ? 'red' : /^(Integration gate|Gate) passed/.test(d.summary) ? 'green' : 'plain';
-    case 'critic': {
-      const verdict = d.summary.split(' — ')[0]!;
-      return /: changes required/.test(verdict) ? 'orange' : /: (green|approved)$/.test(verdict) ? 'green' : 'plain';
-    }
-    case 'conflict':
-      return 'red';
-    case 'merge':
-      return 'green';
-    case 'overlap':
+/** The colour of a ledger entry's icon: passed or failed, approved or not, read from its facts. */
+export function decisionTone(d: Pick<Decision, 'kind' | 'fact'>): Tone {
+  const f = d.fact;
+  switch (f.type) {
+    case 'gate_result':
+    case 'pr_fix_gated':
+      return f.passed ? 'green' : 'red';
+    case 'plan_reviewed':
+      return f.blocking ? 'orange' : 'green';
+    case 'critic_verdict':
+    case 'pr_fix_reviewed':
+      return f.verdict.decision === 'green' ? 'green' : 'orange';
+    case 'run_finished':
+      return f.status === 'completed' ? 'green' : f.status === 'needs_human' || f.status === 'failed' ? 'red' : f.status === 'paused' ? 'yellow' : 'plain';
+    case 'run_paused':
       return 'yellow';
-    case 'run':
-      if (/^Run (completed)/.test(d.summary)) return 'green';
-      if (/^Run (needs you|failed)/.test(d.summary)) return 'red';
-      if (/^Run paused/.test(d.summary)) return 'yellow';
-      return 'plain';
     default:
-      return 'plain';
+      return KIND_TONE[d.kind] ?? 'plain';
   }
 }
+
+/** The kinds whose every entry has one colour. */
+const KIND_TONE: Partial<Record<DecisionKind, Tone>> = { conflict: 'red', merge: 'green', overlap: 'yellow' };
 
 export const toneClass = (tone: Tone): string => `tone-${tone}`;

@@ -1,23 +1,27 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { DecisionFact } from '../../../src/engine/domain/decisionFact';
 import type { Decision } from '../../../src/engine/domain/runState';
 import { filterDecisions, parseLedgerQuery } from '../../../src/webview/runView/ledgerFilter';
 
-const d = (seq: number, kind: Decision['kind'], summary: string, taskId?: string, details?: string[]): Decision => ({
+const d = (seq: number, kind: Decision['kind'], fact: DecisionFact, taskId?: string): Decision => ({
   seq,
   at: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
   kind,
-  summary,
   ...(taskId ? { taskId } : {}),
-  ...(details ? { details } : {}),
+  fact,
 });
 
+const task = (id: string, title: string) => ({ id, title, description: '', acceptance: [], dependsOn: [] });
+const failed = { command: 'npm test', exitCode: 1, timedOut: false, excerpt: ['\x1b[31mFAIL\x1b[0m test/limiter.test.ts', 'Expected 429'] };
+const verdict = { decision: 'changes_required' as const, summary: 'no burst test', findings: [] };
+
 const LEDGER: Decision[] = [
-  d(1, 'plan', 'Plan for "rate limits": 3 task(s)', undefined, ['store: Redis store', 'limiter: Token bucket']),
-  d(2, 'gate', 'Gate failed: `npm test` exited 1 on attempt 1', 'limiter', ['\x1b[31mFAIL\x1b[0m test/limiter.test.ts', 'Expected 429']),
-  d(3, 'critic', 'Critic review 1: changes required — no burst test', 'limiter'),
-  d(4, 'gate', 'Gate passed (npm test) on attempt 1', 'store'),
-  d(5, 'human', 'Human chose to retry "limiter": add the burst test', 'limiter'),
+  d(1, 'plan', { type: 'run_created', goal: 'rate limits', plan: { goal: 'rate limits', tasks: [task('store', 'Redis store'), task('limiter', 'Token bucket')] }, baseCommit: 'b'.repeat(40), ignoredChanges: [] }),
+  d(2, 'gate', { type: 'gate_result', passed: false, attempt: 1, failed }, 'limiter'),
+  d(3, 'critic', { type: 'critic_verdict', review: 1, verdict }, 'limiter'),
+  d(4, 'gate', { type: 'gate_result', passed: true, attempt: 1, commands: ['npm test'] }, 'store'),
+  d(5, 'human', { type: 'human_decision', action: 'retry', note: 'add the burst test' }, 'limiter'),
 ];
 
 describe('ledger filter', () => {
@@ -47,7 +51,7 @@ describe('ledger filter', () => {
   });
 
   it('shows at most the limit but counts every match, fast over 50,000 decisions', () => {
-    const many = Array.from({ length: 50_000 }, (_, i) => d(i + 1, i % 2 ? 'gate' : 'critic', `Decision number ${i}`, `t${i % 300}`, ['some output line', `line ${i}`]));
+    const many = Array.from({ length: 50_000 }, (_, i) => d(i + 1, i % 2 ? 'gate' : 'critic', { type: 'overlaps_predicted', mode: 'warn', pairs: [{ first: 'some output', second: `number ${i}`, files: [`line ${i}`] }] }, `t${i % 300}`));
     let started = performance.now();
     const page = filterDecisions(many, 'kind:gate number');
     const first = performance.now() - started;

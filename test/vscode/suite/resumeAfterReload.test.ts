@@ -112,7 +112,7 @@ suite('Resume after a window reload', function () {
       summary: 'MERGED',
       flaky: 'NEEDS_HUMAN',
     });
-    const resumes = entry.state!.decisions.filter((d) => d.kind === 'run' && /resum/i.test(d.summary));
+    const resumes = entry.state!.decisions.filter((d) => d.kind === 'run' && d.fact.type === 'run_resumed');
     assert.ok(resumes.length >= 2, `the ledger records both resumes (${resumes.length})`);
     await takeScreenshot('resumed-tree');
   });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { SUITE_GOAL } from '../fixtures/scenario';
 import type { RunEvent } from '../../../src/engine/domain/events';
+import { wordDecision } from '../../../src/engine/text/decisionWords';
 import { RUN_VIEW, runView } from './pages/runViewPage';
 import { Notification, quickInput } from './pages/workbenchPage';
 import { pressKey, typeText } from './runnerControl';
@@ -212,7 +213,7 @@ suite('A run from Start Goal to the applied integration', function () {
     assert.deepEqual(await waitFor('the link to land', () => views.of(panel).lastFocused), { found: true, seq: review.seq });
     await runView.highlightedEntryShown(review.seq);
     const [text] = await runView.highlightedEntrySummaries();
-    assert.equal(text, review.summary);
+    assert.equal(text, wordDecision(review).summary);
     await takeScreenshot('run-view-ledger-link');
   });
 

@@ -1,0 +1,165 @@
+import type { DecisionFact, FailedCommand } from '../domain/decisionFact';
+import type { Plan } from '../domain/plan';
+import { checksWords, REVIEW_WORDS } from '../domain/pullRequestStatus';
+import type { Decision } from '../domain/runState';
+import { RUN_STATUS_WORDS } from '../domain/stateWords';
+import type { CriticVerdict } from '../domain/verdict';
+import { counted } from './counted';
+
+// The one wording of a ledger entry, for every view: the run view's ledger, DECISIONS.md, the CLI.
+
+export interface DecisionWords {
+  summary: string;
+  details: string[];
+}
+
+const short = (commit: string): string => commit.slice(0, 10);
+
+const failedWords = (failed: FailedCommand | undefined): string =>
+  `failed: \`${failed?.command ?? '?'}\` ${failed?.timedOut ? 'timed out' : `exited ${failed?.exitCode}`}`;
+
+const findingLines = (verdict: CriticVerdict): string[] =>
+  verdict.findings.map((f) => `[${f.severity}/${f.category}] ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : ''}${f.message}`);
+
+const verdictWords = (decision: CriticVerdict['decision']): string => (decision === 'green' ? 'green' : 'changes required');
+
+function planLines(plan: Plan): string[] {
+  const details = plan.tasks.map((t) => `${t.id}: ${t.title}${t.dependsOn.length ? ` (after ${t.dependsOn.join(', ')})` : ''}`);
+  if (plan.rationale) details.unshift(`Why: ${plan.rationale}`);
+  return details;
+}
+
+export function wordDecision(d: Pick<Decision, 'fact' | 'taskId'>): DecisionWords {
+  const { summary, details = [] } = wordFact(d.fact, d.taskId ?? '');
+  return { summary, details };
+}
+
+function wordFact(f: DecisionFact, taskId: string): { summary: string; details?: string[] } {
+  switch (f.type) {
+    case 'run_created': {
+      const details = f.plan.tasks.length ? planLines(f.plan) : [];
+      if (f.ignoredChanges.length) details.push(`Uncommitted changes ignored (the run works from ${short(f.baseCommit)}): ${f.ignoredChanges.join(', ')}`);
+      return { summary: f.plan.tasks.length ? `Plan for "${f.goal}": ${counted(f.plan.tasks.length, 'task')}` : `Planning "${f.goal}"`, details };
+    }
+    case 'plan_proposed':
+      return { summary: `Planner draft ${f.round}: ${counted(f.plan.tasks.length, 'task')}`, details: planLines(f.plan) };
+    case 'plan_reviewed': {
+      const verdict = f.blocking ? `changes required (${f.blocking} blocking)` : 'approved';
+      return { summary: `Critic review of plan draft ${f.round}: ${verdict} — ${f.verdict.summary}`, details: findingLines(f.verdict) };
+    }
+    case 'plan_approved':
+      return { summary: `Plan approved by ${f.by}` };
+    case 'worktree_setup':
+      return wordSetup(f);
+    case 'actor_snapshot':
+      return {
+        summary: `Snapshot before attempt ${f.attempt}: ${short(f.commit)} — restore with: git checkout ${f.commit} -- .`,
+        details: [`Kept as ${f.ref}; run the restore in the task worktree. Files created after the snapshot stay (see them with: git diff --stat ${f.commit}).`],
+      };
+    case 'gate_result': {
+      const what = f.passed ? `passed (${f.commands?.join(', ') || 'no commands'})` : failedWords(f.failed);
+      const details = f.failed?.excerpt;
+      if (!f.integration) return { summary: `Gate ${what} on attempt ${f.attempt}`, details };
+      const on = f.commit ? ` on ${f.taskIds?.length ? f.taskIds.join(', ') : 'the integration branch'} (${short(f.commit)})` : '';
+      return { summary: `Integration gate ${what}${on}`, details };
+    }
+    case 'gate_skipped':
+      return { summary: `Gate not run on attempt ${f.attempt}: it changed no file, so the failure of attempt ${f.failedAttempt} stands` };
+    case 'critic_verdict':
+      return { summary: `Critic review ${f.review}: ${verdictWords(f.verdict.decision)} — ${f.verdict.summary}`, details: findingLines(f.verdict) };
+    case 'human_decision': {
+      const what = { retry: 'retry', accept: 'accept', skip: 'skip', resolve: 'resolve by hand', continue: 'continue after resolving by hand' }[f.action];
+      return { summary: `Human chose to ${what} "${taskId}"${f.note ? `: ${f.note}` : ''}` };
+    }
+    case 'run_applied': {
+      const how = f.history === 'squash' ? `as ${counted(f.commits, 'commit')}, one per task` : 'as a merge commit';
+      return { summary: `Applied to ${f.branch} ${how}: now at ${short(f.commit)}` };
+    }
+    case 'run_paused':
+      return { summary: `Run paused: ${f.reason}` };
+    case 'run_resumed':
+      return { summary: `Run resumed: ${f.reason}` };
+    case 'run_finished':
+      return { summary: `Run ${RUN_STATUS_WORDS[f.status]}: ${f.summary}` };
+    default:
+      return wordIntegrationFact(f, taskId);
+  }
+}
+
+function wordSetup(f: Extract<DecisionFact, { type: 'worktree_setup' }>): { summary: string; details: string[] } {
+  const copied = f.copiedCount ? `${counted(f.copiedCount, 'untracked file')} copied in` : '';
+  const ran = f.commands ? counted(f.commands, 'command') : '';
+  let outcome: string;
+  if (f.cancelled) outcome = `stopped while \`${f.lastCommand ?? 'setup'}\` ran; it runs again`;
+  else if (f.failed) outcome = failedWords(f.failed);
+  else outcome = [copied, ran && `${ran} passed`].filter(Boolean).join(', ') || 'nothing to do';
+  const stopped = f.failed !== undefined || f.cancelled === true;
+  const details: string[] = [];
+  if (f.copied.length) details.push(`Copied: ${f.copied.join(', ')}${f.copiedCount > f.copied.length ? ` and ${f.copiedCount - f.copied.length} more` : ''}`);
+  if (f.notIgnored.length) details.push(`Not copied, as git does not ignore them in the worktree (they would be committed): ${f.notIgnored.join(', ')}`);
+  if (f.failed && !f.cancelled) details.push(...f.failed.excerpt);
+  return { summary: `Worktree setup ${stopped ? outcome : `done: ${outcome}`}${stopped && copied ? ` (${copied})` : ''}`, details };
+}
+
+type IntegrationFact = Exclude<
+  DecisionFact,
+  { type: 'run_created' | 'plan_proposed' | 'plan_reviewed' | 'plan_approved' | 'worktree_setup' | 'actor_snapshot' | 'gate_result' | 'gate_skipped' | 'critic_verdict' | 'human_decision' | 'run_applied' | 'run_paused' | 'run_resumed' | 'run_finished' }
+>;
+
+/** The merge queue's, the overlaps' and the pull requests' entries. */
+function wordIntegrationFact(f: IntegrationFact, taskId: string): { summary: string; details?: string[] } {
+  switch (f.type) {
+    case 'merge_queued':
+      return { summary: `"${taskId}" queued for merge at ${short(f.commit)}` };
+    case 'queue_batch':
+      return { summary: `Merge queue batch ${f.batch}: ${f.taskIds.join(', ')} onto ${short(f.base)}` };
+    case 'merge_done': {
+      const how = { merged: `merged as ${short(f.commit)}`, already_merged: 'was already merged', no_changes: 'had no changes to merge' }[f.how];
+      return { summary: `"${taskId}" ${how} into ${f.into}` };
+    }
+    case 'merge_conflict':
+      return { summary: `Merging "${taskId}" conflicts in ${f.files.join(', ')}` };
+    case 'queue_bisected': {
+      const kept = f.merged.length ? `; ${f.merged.join(', ')} stay merged` : '';
+      const back = f.requeued.length ? `; ${f.requeued.join(', ')} go back to the queue` : '';
+      return { summary: `Bisected batch ${f.batch}: merging "${f.culprit}" fails the integration gate${kept}${back}` };
+    }
+    case 'task_synced': {
+      const what = f.conflicts.length ? `conflicts in ${f.conflicts.join(', ')} to resolve` : 'merged cleanly';
+      return { summary: `"${taskId}" took in integration ${short(f.integrationCommit)}: ${what}` };
+    }
+    case 'overlaps_predicted': {
+      const how = f.mode === 'serialize' ? 'run one after the other' : 'run side by side (warn only)';
+      return {
+        summary: `${counted(f.pairs.length, 'overlap')} predicted from the files hints; they ${how}`,
+        details: f.pairs.map((p) => `${p.second} after ${p.first}: both touch ${p.files.join(', ')}`),
+      };
+    }
+    case 'overlap_detected':
+      return { summary: `"${taskId}" changed ${f.files.join(', ')}, also changed by "${f.otherTaskId}"` };
+    case 'pull_request':
+      return { summary: `Pull request #${f.number}${taskId ? ` for "${taskId}"` : ''} ${f.action}: ${f.url} (${f.head} → ${f.base})` };
+    case 'pr_observed': {
+      const merge = f.mergeable === false ? '; conflicts with its base' : '';
+      return { summary: `Pull request #${f.number} is ${f.state} at ${short(f.headSha)}: ${checksWords(f.checks)}; ${REVIEW_WORDS[f.review]}${merge}` };
+    }
+    case 'pr_reaction_started': {
+      const who = f.taskIds.map((id) => (id === null ? 'the integration' : `"${id}"`)).join(', ');
+      return { summary: `Pull request #${f.number}, reaction ${f.reaction}: ${f.summary} (fixed by the actor of ${who})` };
+    }
+    case 'pr_reaction_resumed':
+      return { summary: `Pull request #${f.number}, reaction ${f.reaction} taken up again: ${f.reason}` };
+    case 'pr_fix_gated':
+      return { summary: `Gate on the fix for pull request #${f.number} (reaction ${f.reaction}, attempt ${f.attempt}) ${f.passed ? 'passed' : failedWords(f.failed)}`, details: f.failed?.excerpt };
+    case 'pr_fix_reviewed':
+      return { summary: `Critic review of the fix for pull request #${f.number} (reaction ${f.reaction}): ${verdictWords(f.verdict.decision)} — ${f.verdict.summary}` };
+    case 'pr_fix_pushed':
+      return { summary: `Pull request #${f.number}, reaction ${f.reaction}: pushed ${counted(f.commits, 'commit')}, now at ${short(f.commit)}` };
+    case 'pr_reaction_finished':
+      return { summary: `Pull request #${f.number}, reaction ${f.reaction} ${f.outcome === 'pushed' ? 'done' : 'failed'}: ${f.reason}` };
+    case 'pr_watch_ended': {
+      const how = { green: 'is green', merged: 'was merged', needs_human: 'needs you' }[f.outcome];
+      return { summary: `Pull request #${f.number} ${how}: ${f.reason}` };
+    }
+  }
+}
