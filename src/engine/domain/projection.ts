@@ -265,13 +265,8 @@ function applyTransitionEffects(state: RunState, task: TaskView, from: TaskState
       // The interrupted try's work is discarded, so the new try is numbered like a first run.
       task.attempt = 0;
       task.resolutions = 0;
-      task.gateFailures = 0;
-      task.reviewCycles = 0;
-      task.reviewsDone = 0;
-      task.mergeConflicts = 0;
-      task.findingRepeats = {};
+      grantFreshLimits(task);
       task.needsFreshWorktree = true;
-      task.acceptedByHuman = false;
       task.actorSessionId = undefined;
       task.actorSessionAgent = undefined;
       task.changedFiles = [];
@@ -280,13 +275,8 @@ function applyTransitionEffects(state: RunState, task: TaskView, from: TaskState
       break;
     case 'HUMAN_RETRY':
       // The human grants a fresh set of limits; the worktree and the attempt numbering go on.
-      task.gateFailures = 0;
-      task.reviewCycles = 0;
-      task.reviewsDone = 0;
-      task.mergeConflicts = 0;
-      task.findingRepeats = {};
+      grantFreshLimits(task);
       task.skippedByDependency = false;
-      task.acceptedByHuman = false;
       break;
     case 'DEPENDENCY_FAILED':
       task.skippedByDependency = true;
@@ -402,4 +392,14 @@ function newTask(t: PlanTask): TaskView {
     gateRuns: [],
     transcripts: [],
   };
+}
+
+/** The counters the run's limits are checked against, and a past acceptance: a new try starts with none. */
+function grantFreshLimits(task: TaskView): void {
+  task.gateFailures = 0;
+  task.reviewCycles = 0;
+  task.reviewsDone = 0;
+  task.mergeConflicts = 0;
+  task.findingRepeats = {};
+  task.acceptedByHuman = false;
 }
