@@ -3,10 +3,11 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../store/atomicWrite';
 import { isProcessGroupAlive } from './liveness';
 import { signalGroupInTurn } from './killProcessGroup';
+import { processTable } from './processTable';
 
 interface TrackedGroup {
   pgid: number;
-  /** Kernel start time of the leader, so a recycled pid is never mistaken for ours. */
+  /** Start time of the leader, so a recycled pid is never mistaken for ours. */
   startedAt: string;
 }
 
@@ -39,7 +40,7 @@ class ChildRegistry {
   }
 
   track(pgid: number, cwd: string): void {
-    this.groups.set(pgid, { pgid, cwd: resolve(cwd), startedAt: processStartTime(pgid) ?? '' });
+    this.groups.set(pgid, { pgid, cwd: resolve(cwd), startedAt: processTable.startTime(pgid) ?? '' });
     this.saveAll();
   }
 
@@ -92,19 +93,8 @@ export async function stopLeftoverProcessGroups(file: string, graceMs = 1000): P
       !childRegistry.isTracking(g.pgid) &&
       isProcessGroupAlive(g.pgid) &&
       g.startedAt !== '' &&
-      processStartTime(g.pgid) === g.startedAt,
+      processTable.startTime(g.pgid) === g.startedAt,
   );
   await Promise.all(leftovers.map((g) => signalGroupInTurn(g.pgid, graceMs, ['SIGTERM', 'SIGKILL'])));
   return leftovers.length;
-}
-
-/** Field 22 of /proc/<pid>/stat (start time in clock ticks); undefined where /proc is missing. */
-function processStartTime(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may contain spaces and parentheses: count from the last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
 }

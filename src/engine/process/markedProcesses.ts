@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { processTable, type RunningProcess } from './processTable';
 
 /**
  * Agents start processes outside their own process group: codex runs its tools and its shell
  * snapshot in new sessions (setsid), a user's script may `setsid`/`nohup` a helper. Stopping
  * the group does not reach them. So each call gets a unique marker in its environment, which
  * every descendant inherits, and after the call whatever still carries it is stopped
- * (SIGTERM, then SIGKILL). Linux only (reads /proc); elsewhere it does nothing.
+ * (SIGTERM, then SIGKILL). Where the process table is `ps` (macOS), it shows the environment
+ * of our own processes only — which are all this needs.
  */
 export const CALL_MARKER_VAR = 'TASKLOOM_AGENT_CALL';
 
@@ -18,36 +19,9 @@ export function newCallMarker(): string {
 const SIGKILL_WAIT_MS = 2000;
 const MAX_ROUNDS = 3;
 
-interface Found {
-  pid: number;
-  startedAt: string;
-}
-
 /** Processes (other than this one) whose environment holds `CALL_MARKER_VAR=marker`. */
-export function findMarkedProcesses(marker: string): Found[] {
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  const needle = `${CALL_MARKER_VAR}=${marker}`;
-  const found: Found[] = [];
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    const pid = Number(name);
-    if (pid === process.pid) continue;
-    let environ: string;
-    try {
-      environ = readFileSync(`/proc/${pid}/environ`, 'latin1');
-    } catch {
-      continue; // gone, or not ours to read
-    }
-    if (!environ.split('\0').includes(needle)) continue;
-    const state = readStat(pid);
-    if (state && state.state !== 'Z' && state.state !== 'X') found.push({ pid, startedAt: state.startedAt });
-  }
-  return found;
+export function findMarkedProcesses(marker: string): RunningProcess[] {
+  return processTable.withEnvironmentEntry(`${CALL_MARKER_VAR}=${marker}`);
 }
 
 /**
@@ -65,11 +39,8 @@ export async function stopMarkedProcesses(marker: string, graceMs = 1000): Promi
   return stopped;
 }
 
-async function stopAll(found: Found[], graceMs: number): Promise<void> {
-  const same = (p: Found) => {
-    const state = readStat(p.pid);
-    return state !== undefined && state.startedAt === p.startedAt && state.state !== 'Z' && state.state !== 'X';
-  };
+async function stopAll(found: RunningProcess[], graceMs: number): Promise<void> {
+  const same = (p: RunningProcess) => processTable.isAlive(p.pid) && processTable.startTime(p.pid) === p.startedAt;
   const signal = (sig: NodeJS.Signals) => {
     for (const p of found) {
       if (!same(p)) continue;
@@ -89,15 +60,5 @@ async function stopAll(found: Found[], graceMs: number): Promise<void> {
   if (found.some(same)) {
     signal('SIGKILL');
     await waitGone(SIGKILL_WAIT_MS);
-  }
-}
-
-function readStat(pid: number): { state: string; startedAt: string } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', startedAt: fields[19] ?? '' };
-  } catch {
-    return undefined;
   }
 }
