@@ -15,6 +15,7 @@ import { RUN_USAGE, runCommand } from './commands/run';
 import { runsCommand } from './commands/runs';
 import { traceCommand } from './commands/trace';
 import { red } from './format';
+import { unsupportedPlatformError } from '../engine/domain/platform';
 
 const USAGE = `Taskloom: plans a goal into tasks and runs each through an actor, a gate and a critic in its own git worktree.
 
@@ -70,6 +71,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
     return EXIT.ok;
   }
+  const unsupported = unsupportedPlatformError(process.platform);
+  if (unsupported) throw unsupported;
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`Unknown command "${name}"`, 'Run `taskloom help` for the list.');
   if (rest.includes('--help') || rest.includes('-h')) {

@@ -21,6 +21,7 @@ import { RunsTreeProvider } from './tree/runsTreeProvider';
 import { watchUnfinishedPullRequests } from './commands/pullRequestCommands';
 import { registerCommands } from './commands/registerCommands';
 import { testApi, type TaskloomTestApi } from './testApi';
+import { unsupportedPlatformError } from '../engine/domain/platform';
 
 /**
  * Activation wires the views and commands and returns at once: the engine process starts on
@@ -28,6 +29,12 @@ import { testApi, type TaskloomTestApi } from './testApi';
  */
 export function activate(context: vscode.ExtensionContext): TaskloomTestApi | undefined {
   const started = performance.now();
+  const unsupported = unsupportedPlatformError(process.platform);
+  if (unsupported) {
+    // Nothing is registered: commands answer "not found" rather than fail deep in a run.
+    void vscode.window.showErrorMessage(`Taskloom: ${unsupported.message}. ${unsupported.hint}`);
+    return undefined;
+  }
   const engine = new EngineClient(context.asAbsolutePath('dist/engine-server.js'));
   activeEngine = engine;
   const controller = new RunsController(engine);

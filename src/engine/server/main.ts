@@ -39,6 +39,7 @@ import type { ServerOutput } from './serverOutput';
 import { toResponseError } from './userError';
 import { WorkspaceHosts } from './workspaceHosts';
 import { checkedParams, REQUEST_PARAMS, type Schema } from './requestParams';
+import { unsupportedPlatformError } from '../domain/platform';
 
 /** On shutdown, how long running agents get to stop before the engines are closed anyway. */
 const SHUTDOWN_GRACE_MS = 1500;
@@ -68,7 +69,11 @@ function handle<P, R>(
   // By method name: the typed overload's conditional result type cannot be met by a generic R.
   connection.onRequest(type.method, (params: unknown, token: CancellationToken) =>
     Promise.resolve()
-      .then(() => handler(checkedParams(schema, type.method, params), token))
+      .then(() => {
+        const unsupported = unsupportedPlatformError(process.platform);
+        if (unsupported) throw unsupported;
+        return handler(checkedParams(schema, type.method, params), token);
+      })
       .then(
         (result) => {
           batcher.flushAll();
