@@ -1,3 +1,6 @@
+import assert from 'node:assert/strict';
+import type { TestContext } from 'node:test';
+
 /**
  * One row per injected fault kind, shared by the storage, agent and concurrency campaigns, so
  * `npm run test:faults` prints them as one table under the kill campaign's.
@@ -28,6 +31,20 @@ export function formatFaultTable(rows: FaultRow[]): string {
     r.map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   return [fmt(cells[0]!), rule, ...cells.slice(1, -1).map(fmt), rule, fmt(cells.at(-1)!)].join('\n');
+}
+
+/**
+ * One subtest per fault case, named by it, so a failure says which case and every other case
+ * still reports; the whole table goes with each failure for context.
+ */
+export async function assertEachFault(t: TestContext, rows: FaultRow[]): Promise<void> {
+  const table = formatFaultTable(rows);
+  for (const row of rows) {
+    await t.test(`${row.group} / ${row.kind}`, () => {
+      assert.deepEqual(row.problems, [], `${row.outcome}\n${table}`);
+      assert.ok(row.injected > 0 && row.handled === row.injected, `${row.handled} of ${row.injected} handled\n${table}`);
+    });
+  }
 }
 
 export function faultProblems(rows: FaultRow[]): string[] {

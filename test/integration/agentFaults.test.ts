@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runAgentFaults } from '../faults/agentFaults';
-import { faultProblems, formatFaultTable } from '../faults/faultTable';
+import { assertEachFault, formatFaultTable } from '../faults/faultTable';
 
 /**
  * The agent fault campaign (see test/faults/agentFaults.ts): a command agent that crashes,
@@ -10,10 +10,9 @@ import { faultProblems, formatFaultTable } from '../faults/faultTable';
  * naming it and the agent's last output, leave no process behind, and exit the CLI with 1.
  */
 describe('agent fault campaign', () => {
-  it('every misbehaving agent ends in a clear state, keeps its last output and leaves no process', { timeout: 300_000 }, async () => {
+  it('every misbehaving agent ends in a clear state, keeps its last output and leaves no process', { timeout: 300_000 }, async (t) => {
     const rows = await runAgentFaults();
-    const problems = faultProblems(rows);
-    assert.deepEqual(problems, [], `${formatFaultTable(rows)}\n${problems.map((p) => `- ${p}`).join('\n')}`);
-    assert.ok(rows.length >= 9 && rows.every((r) => r.injected === 1 && r.handled === 1), formatFaultTable(rows));
+    assert.ok(rows.length >= 9, formatFaultTable(rows));
+    await assertEachFault(t, rows);
   });
 });

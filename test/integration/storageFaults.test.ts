@@ -1,6 +1,5 @@
-import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { faultProblems, formatFaultTable } from '../faults/faultTable';
+import { assertEachFault } from '../faults/faultTable';
 import { runStorageFaults } from '../faults/storageFaults';
 
 /**
@@ -11,10 +10,7 @@ import { runStorageFaults } from '../faults/storageFaults';
  * uninterrupted run of the same plan.
  */
 describe('storage faults', () => {
-  it('every storage fault is reported, loses no durable event, and the run resumes to the same end', { timeout: 600_000 }, async () => {
-    const rows = await runStorageFaults();
-    const problems = faultProblems(rows);
-    assert.equal(problems.length, 0, `${formatFaultTable(rows)}\n${problems.map((p) => `- ${p}`).join('\n')}`);
-    assert.ok(rows.every((r) => r.injected > 0 && r.handled === r.injected), formatFaultTable(rows));
+  it('every storage fault is reported, loses no durable event, and the run resumes to the same end', { timeout: 600_000 }, async (t) => {
+    await assertEachFault(t, await runStorageFaults());
   });
 });
