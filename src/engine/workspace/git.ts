@@ -45,23 +45,7 @@ export function createGit(dir: string, options: CreateGitOptions = {}): SimpleGi
   })
     .env({ ...cleanGitEnv(), ...extraEnv })
     .outputHandler(timeGitProcess);
-  markSpawnStart(git);
   return git;
-}
-
-/**
- * Spawning is synchronous and costs a fork of this (large) process, often more than git's own run,
- * but outputHandler is only called after it. simple-git has no public hook before the spawn, so a
- * 'spawn.options' action is added through its plugin store when that exists; it runs in the same
- * synchronous stretch as the spawn and the outputHandler call. Without it, timing starts after spawning.
- */
-function markSpawnStart(git: SimpleGit): void {
-  const store = (git as unknown as { _plugins?: { append?: unknown } })._plugins;
-  if (typeof store?.append !== 'function') return;
-  (store.append as (type: string, action: (data: unknown) => unknown) => void).call(store, 'spawn.options', (data) => {
-    timingState().spawnStartedAt = performance.now();
-    return data;
-  });
 }
 
 export interface GitTimings {
@@ -75,8 +59,6 @@ interface TimingState {
   timings: GitTimings;
   running: number;
   busySince: number;
-  /** Set just before a spawn, read by the outputHandler call that follows it synchronously. */
-  spawnStartedAt: number | undefined;
 }
 
 /**
@@ -98,7 +80,6 @@ function timingState(): TimingState {
     const state: TimingState = {
       running: 0,
       busySince: 0,
-      spawnStartedAt: undefined,
       timings: {
         commands: 0,
         totalMs: 0,
@@ -122,8 +103,8 @@ function timeGitProcess(
   stderr: NodeJS.ReadableStream,
 ): void {
   const state = timingState();
-  const started = state.spawnStartedAt ?? performance.now();
-  state.spawnStartedAt = undefined;
+  // From when simple-git hands over the child's streams: it has no public hook before the spawn.
+  const started = performance.now();
   state.timings.commands++;
   if (state.running++ === 0) state.busySince = started;
 
