@@ -42,14 +42,14 @@ export type Scheduler = (flush: () => void) => void;
  * event of a quiet run reaches the views at once), else `intervalMs` after it: a burst of
  * 50,000 events costs one flush per interval, however the notifications arrive.
  */
-export const throttledScheduler = (intervalMs = 30): Scheduler => {
+export const throttledScheduler = (intervalMs = 30, now: () => number = () => performance.now()): Scheduler => {
   let last = -Infinity;
   return (flush) => {
     const run = () => {
-      last = performance.now();
+      last = now();
       flush();
     };
-    const wait = last + intervalMs - performance.now();
+    const wait = last + intervalMs - now();
     if (wait <= 0) setImmediate(run);
     else setTimeout(run, wait);
   };

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { RunsModel, throttledScheduler, type ModelChange } from '../../../src/extension/state/runsModel';
 import { taskStateWords } from '../../../src/engine/domain/stateWords';
 import { INTERRUPTED_LOOK, taskLook } from '../../../src/extension/tree/presentation';
@@ -96,23 +95,27 @@ describe('RunsModel', () => {
     assert.ok(model.isStale('/repo', 'run-1'));
   });
 
-  it('flushes an event of a quiet run on the next turn, and a burst at most once an interval', async () => {
-    const model = new RunsModel(throttledScheduler(200));
+  it('flushes an event of a quiet run on the next turn, and a burst at most once an interval', (t) => {
+    // Node's mock clock: each step is an exact tick, not a sleep racing the throttle.
+    t.mock.timers.enable({ apis: ['setTimeout', 'setImmediate', 'Date'] });
+    const model = new RunsModel(throttledScheduler(200, Date.now));
     const flushes: number[] = [];
-    model.onDidChange(() => flushes.push(performance.now()));
+    model.onDidChange(() => flushes.push(Date.now()));
     const b = new EventBuilder('run-1');
     model.applyEvents('/repo', 'run-1', b.events.slice());
-    await nextTurn();
+    t.mock.timers.tick(0);
     assert.equal(flushes.length, 1, 'no timer wait for the first change');
     const seen = b.events.length;
     b.move('a', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED');
     for (const event of b.events.slice(seen)) {
       model.applyEvents('/repo', 'run-1', [event]);
-      await nextTurn();
+      t.mock.timers.tick(10);
     }
     assert.equal(flushes.length, 1, 'changes within the interval wait for it');
-    await new Promise((r) => setTimeout(r, 250));
+    t.mock.timers.tick(160);
+    assert.equal(flushes.length, 1, 'still within the interval');
+    t.mock.timers.tick(10);
     assert.equal(flushes.length, 2, 'then one flush takes them all');
-    assert.ok(flushes[1]! - flushes[0]! >= 195);
+    assert.equal(flushes[1]! - flushes[0]!, 200);
   });
 });
