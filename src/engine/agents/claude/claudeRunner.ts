@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { RunnerStatus } from '../../domain/events';
 import type { ProcessResult } from '../../process/processGroup';
 import { activityEmitter, callLimitMessage, callLimitMs, runAgentProcess } from '../agentProcess';
-import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult, FailureCause } from '../runner';
+import { failedResult, type AgentRunner, type RunnerActivity, type RunnerInput, type RunnerResult, type FailureCause } from '../runner';
 import { accessFor, claudeArgs, claudeNotFoundMessage } from './claudeArgs';
 import { callUsage, classifyFailedResult, classifyMissingResult, isSuccess } from './claudeOutcome';
 import { ClaudeStreamParser } from './claudeStreamParser';
@@ -113,13 +113,8 @@ export class ClaudeRunner implements AgentRunner {
       durationMs: Math.round(performance.now() - startedAt),
       ...(sessionId ? { sessionId } : {}),
     };
-    const fail = (status: RunnerStatus, error: string, cause?: FailureCause, lastOutput?: string): RunnerResult => ({
-      ...base,
-      status,
-      error,
-      ...(cause ? { cause } : {}),
-      ...(lastOutput === undefined ? {} : { lastOutput }),
-    });
+    const fail = (status: RunnerStatus, error: string, cause?: FailureCause, lastOutput?: string): RunnerResult =>
+      failedResult(base, status, error, cause, lastOutput);
 
     if (proc.spawnError) {
       if (proc.spawnErrorCode === 'ENOENT') return fail('spawn_failed', claudeNotFoundMessage(this.options.binaryPath), 'not_installed');

@@ -7,7 +7,7 @@ import type { ProcessResult } from '../../process/processGroup';
 import { extractJson } from '../../text/jsonInText';
 import { CALL_MARKER_VAR, newCallMarker } from '../../process/markedProcesses';
 import { activityEmitter, callLimitMessage, callLimitMs, runAgentProcess } from '../agentProcess';
-import type { AccessLevel, AgentRunner, RunnerActivity, RunnerInput, RunnerResult, FailureCause } from '../runner';
+import { failedResult, type AccessLevel, type AgentRunner, type RunnerActivity, type RunnerInput, type RunnerResult, type FailureCause } from '../runner';
 import { CodexEventParser, usageDelta, ZERO_CODEX_USAGE, type CodexUsage } from './codexEventParser';
 import { costOf, priceOf } from './codexPrices';
 import { readThreadSummary } from './codexSessions';
@@ -186,13 +186,8 @@ export class CodexRunner implements AgentRunner {
       durationMs,
       ...(threadId ? { sessionId: threadId } : {}),
     };
-    const fail = (status: RunnerStatus, error: string, cause?: FailureCause, lastOutput?: string): RunnerResult => ({
-      ...base,
-      status,
-      error,
-      ...(cause ? { cause } : {}),
-      ...(lastOutput === undefined ? {} : { lastOutput }),
-    });
+    const fail = (status: RunnerStatus, error: string, cause?: FailureCause, lastOutput?: string): RunnerResult =>
+      failedResult(base, status, error, cause, lastOutput);
 
     if (proc.spawnError) {
       if (proc.spawnErrorCode !== 'ENOENT') return fail('spawn_failed', proc.spawnError);

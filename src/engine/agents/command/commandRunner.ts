@@ -7,7 +7,7 @@ import type { RunnerStatus } from '../../domain/events';
 import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
 import type { ProcessResult } from '../../process/processGroup';
 import { activityEmitter, callLimitMessage, callLimitMs, runAgentProcess } from '../agentProcess';
-import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult, FailureCause } from '../runner';
+import { failedResult, type AgentRunner, type RunnerActivity, type RunnerInput, type RunnerResult, type FailureCause } from '../runner';
 import { extractJson } from '../../text/jsonInText';
 import { errorPayload } from './errorPayload';
 import { newCallMarker } from '../../process/markedProcesses';
@@ -179,13 +179,8 @@ export class CommandRunner implements AgentRunner {
       usage: toUsage(reported),
       ...(reported?.sessionId ? { sessionId: reported.sessionId } : {}),
     };
-    const fail = (status: RunnerStatus, error: string, cause?: FailureCause, lastOutput?: string): RunnerResult => ({
-      ...result,
-      status,
-      error,
-      ...(cause ? { cause } : {}),
-      ...(lastOutput === undefined ? {} : { lastOutput }),
-    });
+    const fail = (status: RunnerStatus, error: string, cause?: FailureCause, lastOutput?: string): RunnerResult =>
+      failedResult(result, status, error, cause, lastOutput);
 
     if (proc.spawnError) return fail('spawn_failed', proc.spawnError, proc.spawnErrorCode === 'ENOENT' ? 'not_installed' : undefined);
     if (proc.cancelled) return fail('cancelled', 'cancelled');
