@@ -14,6 +14,7 @@ import { assertHumanAction, HUMAN_ACTION_EVENT } from '../domain/humanActions';
 import { isInFlight } from '../domain/taskStates';
 import { predictRunOverlaps } from './runOverlaps';
 import { assertSigningWorks } from '../workspace/commitIdentity';
+import type { GitObserver } from '../workspace/git';
 import { IntegrationBranch } from '../workspace/integrationBranch';
 import { continueHandResolution, startHandResolution, type ContinueOutcome, type HandResolution } from './handResolution';
 import { queueForMerge } from './taskLoop';
@@ -44,6 +45,8 @@ export interface EngineOptions {
   runnerOverride?: AgentRunner;
   /** Hears what the agents are doing (not durable): the engine server shows it in the editor. */
   onActivity?: (runId: string, taskId: string | null, role: AgentRole, activity: RunnerActivity) => void;
+  /** Told about every git process the engine runs in the repository (benchmarks and tests time them). */
+  gitObserver?: GitObserver;
 }
 
 /** The decisions that record a choice and let the run go on; `resolve` and `continue` have their own calls. */
@@ -62,8 +65,8 @@ export class TaskloomEngine {
   ) {}
 
   static async open(cwd: string, options: EngineOptions): Promise<TaskloomEngine> {
-    const repo = await inspectRepo(cwd);
-    if (!options.readOnly) await ensureExcluded(repo.root);
+    const repo = await inspectRepo(cwd, options.gitObserver);
+    if (!options.readOnly) await ensureExcluded(repo.gitCommonDir);
     const { store, warnings } = RunStore.open(repo.root, { command: options.command, readOnly: options.readOnly ?? false });
     if (!options.readOnly) {
       // Only the lock holder may stop what a dead predecessor left running.
@@ -185,7 +188,7 @@ export class TaskloomEngine {
 
   /** The overlaps the plan's files hints predict, for showing at plan approval (the run records them when it starts). */
   predictedOverlaps(session: RunSession): Promise<OverlapPair[]> {
-    return predictRunOverlaps(session.state, this.repo.root);
+    return predictRunOverlaps(session.state, this.repo);
   }
 
   async drive(session: RunSession, signal: AbortSignal): Promise<DriveOutcome> {

@@ -78,7 +78,7 @@ async function prepareIntegration(ctx: RunContext): Promise<void> {
   }
   const mode = state.config.overlap ?? 'off';
   if (mode !== 'off' && !state.integration.overlapsPredicted) {
-    const pairs = await predictRunOverlaps(state, ctx.worktrees.repoRoot);
+    const pairs = await predictRunOverlaps(state, ctx.worktrees.repo);
     session.emit({ type: 'overlaps_predicted', mode, pairs });
   }
 }

@@ -108,7 +108,7 @@ function resumableActorSession(ctx: RunContext, taskId: string): boolean {
  */
 async function snapshotBeforeActor(ctx: RunContext, taskId: string, attempt: number, path: string): Promise<void> {
   const ref = actorSnapshotRef(ctx.session.state.runId, taskId, attempt);
-  const snapshot = await snapshotWorktree(path, ref, `taskloom(${taskId}): snapshot before attempt ${attempt}`);
+  const snapshot = await snapshotWorktree(ctx.worktrees.repo, path, ref, `taskloom(${taskId}): snapshot before attempt ${attempt}`);
   ctx.session.emit({ type: 'actor_snapshot', taskId, attempt, commit: snapshot.commit, ref: snapshot.ref });
 }
 
