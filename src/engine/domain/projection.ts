@@ -150,6 +150,7 @@ const HANDLERS: Handlers = {
   critic_verdict(state, e) {
     const task = taskOf(state, e.taskId);
     task.lastVerdict = e.verdict;
+    task.lastVerdictSeq = e.seq;
     task.reviewsDone += 1;
     for (const finding of blockingFindings(e.verdict)) {
       const key = findingFingerprint(finding);
