@@ -53,11 +53,11 @@ suite('A run from Start Goal to the applied integration', function () {
       return entry?.state && entry.summary.status === 'planning' && !entry.summary.active && entry.state.plan.tasks.length === 5 ? entry : undefined;
     });
     runId = planned.summary.runId;
-    await takeScreenshot('plan-approval');
     // The run view is where the plan is approved: its graph, and Approve / Edit / Cancel above it.
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
     await waitFor('the run view to draw the plan', () => watchRunViews(api).drawn(runId));
     await runView.planShown();
+    await takeScreenshot('plan-approval');
     assert.deepEqual(await runView.planButtons(), ['Approve', 'Edit Plan', 'Cancel Run']);
     assert.equal((await runView.graphTaskIds()).length, 5, 'the graph of the plan is the approval view');
     for (const [name, kind] of [['Default Light Modern', 'light'], ['Default High Contrast', 'high-contrast'], ['Default Dark Modern', 'dark']] as const) {
