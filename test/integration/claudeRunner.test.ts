@@ -310,13 +310,11 @@ describe('ClaudeRunner with the real claude CLI', { concurrency: 3 }, () => {
   it('idle: a model stream that never finishes is stopped by the watchdog, nothing left running', CALL_TIMEOUT, async () => {
     const marker = '[case-hang]';
     const scenario = server.scenario(marker, () => ({ type: 'hang' }));
-    const started = Date.now();
     // Long enough for claude to start and send its request on a loaded machine.
     const result = await runner(marker).run(input(repo(), `${marker} do it`, { idleTimeoutMs: 10_000 }));
     assert.equal(result.status, 'idle_timeout', result.error);
     assert.match(result.error ?? '', /no activity for 10000 ms; claude was stopped/);
     assert.equal(scenario.requests.length, 1);
-    assert.ok(Date.now() - started < 30_000);
     assert.deepEqual(leftovers(marker), []);
   });
 
@@ -333,7 +331,7 @@ describe('ClaudeRunner with the real claude CLI', { concurrency: 3 }, () => {
   it('cancel: aborting mid-call stops claude and the command it runs', CALL_TIMEOUT, async () => {
     const marker = '[case-cancel]';
     const cwd = repo();
-    server.scenario(marker, (request) =>
+    const scenario = server.scenario(marker, (request) =>
       endsWithToolResult(request)
         ? { type: 'text', text: 'should never get here' }
         : { type: 'tool_use', name: 'Bash', input: { command: LONG_COMMAND, description: 'wait' } },
@@ -352,10 +350,10 @@ describe('ClaudeRunner with the real claude CLI', { concurrency: 3 }, () => {
     } finally {
       controller.abort();
     }
-    const abortedAt = Date.now();
     const result = await running;
     assert.equal(result.status, 'cancelled', result.error);
-    assert.ok(Date.now() - abortedAt < 5000, `stopped in ${Date.now() - abortedAt} ms`);
+    // Stopped with its command: claude never came back with the command's end (a second request).
+    assert.equal(scenario.requests.length, 1);
     assert.deepEqual(leftovers(marker), []);
   });
 
@@ -367,12 +365,10 @@ describe('ClaudeRunner with the real claude CLI', { concurrency: 3 }, () => {
         ? { type: 'text', text: 'Started the watcher.' }
         : { type: 'tool_use', name: 'Bash', input: { command: LONG_COMMAND, description: 'watch', run_in_background: true } },
     );
-    // Left alone, claude -p would wait for the command (45 s) and then start a turn by itself.
-    const started = Date.now();
+    // Left alone, claude -p would wait for the command (45 s) and then start a turn by itself (a third request).
     const result = await runner(marker).run(input(cwd, `${marker} start a watcher`, { allowedCommands: ['node'] }));
     assert.equal(result.status, 'ok', result.error);
     assert.equal(result.text, 'Started the watcher.');
-    assert.ok(Date.now() - started < 15_000, `returned after ${Date.now() - started} ms`);
     assert.equal(scenario.requests.length, 2);
     assert.deepEqual(leftovers(marker), []);
   });

@@ -404,13 +404,11 @@ describe('CodexRunner with the real codex CLI', { concurrency: 2, timeout: 120_0
     ]);
     try {
       watch = watchTree(c.mark);
-      const started = Date.now();
       // Even when the tools inherit nothing of codex's environment, the runner's marker reaches them.
       const runner = c.runner({ configOverrides: ['shell_environment_policy.inherit="none"'] });
       const result = await runner.run(input(c.repo.dir, { signal: controller.signal }));
       const seen = watch.stop();
       assert.equal(result.status, 'cancelled', result.error);
-      assert.ok(Date.now() - started < 30_000);
       assert.equal(c.server.responseRequests().length, 2, 'the abort came while codex waited for the model');
       const commands = [...watch.commands];
       assert.ok(commands.some((cmd) => cmd.startsWith('sleep 60')), `the tool's process was seen:\n${commands.join('\n')}`);

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { RESOLVED_INDEX } from '../fixtures/conflictScenario';
-import { waitFor as waitForPage } from './runnerControl';
+import { mergeEditor } from './pages/workbenchPage';
 import { takeScreenshot } from './screenshot';
 import { answeringConfirmations, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
@@ -66,8 +66,8 @@ suite('A merge conflict that waits for you', function () {
     assert.equal(tab.input1.scheme, 'taskloom-diff', "the task's side is read from git");
     await waitFor('the task to wait for the person', () => taskStates(api.services.controller.model.run(folder, runId)!)[stuck] === 'HUMAN_RESOLVING');
     // Both sides drawn: the task's helper on one input, the other task's on the other.
-    await waitForPage({ selector: '.merge-editor .code-view.input:has-text("function trim")', timeoutMs: 30_000 });
-    await waitForPage({ selector: '.merge-editor .code-view.input:has-text("function pad")', timeoutMs: 30_000 });
+    await mergeEditor.inputSaying('function trim');
+    await mergeEditor.inputSaying('function pad');
     await takeScreenshot('merge-editor');
     // The person resolves it (what Accept Both and an edit would leave) and saves.
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunsNode } from '../../../src/extension/tree/runsTreeProvider';
-import { readTexts, WEBVIEW_FRAMES } from './runnerControl';
+import { runView } from './pages/runViewPage';
 import { takeScreenshot } from './screenshot';
 import { newestRun, taskloom, waitFor, workspaceFolder } from './vscodeUtil';
 
@@ -60,7 +60,7 @@ suite('A pull request kept green from the editor', function () {
 
     await vscode.commands.executeCommand('taskloom.showRun', ref);
     const header = await waitFor('the run view to show the pull request', async () => {
-      const texts = await readTexts({ selector: '.run-pull-request', frames: WEBVIEW_FRAMES }).catch(() => []);
+      const texts = await runView.pullRequestTexts().catch(() => []);
       return texts.find((t) => t.includes('Pull request #1'));
     });
     assert.match(header, /Pull request #1 open · checks pass; approved; 2 fixes pushed/);

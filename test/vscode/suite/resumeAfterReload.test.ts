@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { RUNNING_STEP_STATES } from '../../../src/engine/domain/stateWords';
@@ -65,16 +65,21 @@ suite('Resume after a window reload', function () {
     process.kill(Number(enginePid), 'SIGKILL');
     await new Notification('engine stopped unexpectedly').shown(60_000);
     await takeScreenshot('engine-restarted');
-    await waitFor('the restarted engine to show the run stopped', () => {
-      const entry = api.services.controller.model.run(folder, runId);
-      return entry && !entry.summary.active && entry.summary.done >= greenBefore;
-    });
-    // Nothing spins that is not running: a step the dead engine ran is interrupted, in words and icon.
+    // The dead engine may have logged events it never sent: the editor shows the run as its log has it.
+    const logged = () => readFileSync(join(folder, '.taskloom', 'runs', runId, 'events.jsonl'), 'utf8').trim().split('\n').length;
     const { runsTree } = api.services;
     const runNode = (await runsTree.getChildren()).find((n) => n.kind === 'run' && n.runId === runId)!;
-    const rows = (await runsTree.getChildren(runNode)).filter((n) => n.kind === 'task').map((n) => runsTree.getTreeItem(n));
-    const stopped = api.services.controller.model.run(folder, runId)!.state!;
-    for (const row of rows) {
+    const rows = await waitFor('the restarted engine to show the run stopped where the log ends', async () => {
+      const tasks = await runsTree.getChildren(runNode);
+      const entry = api.services.controller.model.run(folder, runId);
+      return entry && !entry.summary.active && entry.summary.done >= greenBefore && entry.state?.lastSeq === logged() && tasks;
+    });
+    const stoppedEntry = api.services.controller.model.run(folder, runId)!;
+    const stopped = stoppedEntry.state!;
+    const inFlight = stopped.taskOrder.filter((id) => RUNNING_STEP_STATES.has(stopped.tasks[id]!.state));
+    assert.ok(inFlight.length > 0, `a step was under way when the engine died: ${JSON.stringify(taskStates(stoppedEntry))}`);
+    // Nothing spins that is not running: a step the dead engine ran is interrupted, in words and icon.
+    for (const row of rows.filter((n) => n.kind === 'task').map((n) => runsTree.getTreeItem(n))) {
       const taskId = String(row.label).split(':')[0]!;
       const icon = (row.iconPath as vscode.ThemeIcon).id;
       assert.notEqual(icon, 'loading~spin', `${taskId} does not spin`);
@@ -89,7 +94,6 @@ suite('Resume after a window reload', function () {
     // The run view says the same: the run is stopped mid-step, not "running" with a growing bar.
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
     await runView.statusShown('stopped, interrupted', 30_000);
-    const inFlight = stopped.taskOrder.filter((id) => RUNNING_STEP_STATES.has(stopped.tasks[id]!.state));
     const boxStates = await runView.graphStates();
     assert.equal(boxStates.filter((text) => text.includes('interrupted')).length, inFlight.length, `graph: ${boxStates.join(' | ')}`);
     await takeScreenshot('engine-gone-run-view');

@@ -14,8 +14,12 @@ import { watchRunViews } from './runViewWatch';
 import { answeringConfirmations, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-const theme = (name: string | undefined) => vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
-const settle = () => new Promise((r) => setTimeout(r, 1500));
+const setTheme = (name: string | undefined) => vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
+/** Switches the colour theme and waits until the run view is drawn in it (for its screenshot). */
+async function showTheme(name: string, kind: 'light' | 'dark' | 'high-contrast'): Promise<void> {
+  await setTheme(name);
+  await runView.themeShown(kind);
+}
 /**
  * Clicks a run view button whose command asks a modal confirmation, answers `action` to it in
  * the user's place (through the test API), and checks the question put was `question`.
@@ -49,19 +53,18 @@ suite('A run from Start Goal to the applied integration', function () {
       return entry?.state && entry.summary.status === 'planning' && !entry.summary.active && entry.state.plan.tasks.length === 5 ? entry : undefined;
     });
     runId = planned.summary.runId;
-    await takeScreenshot('plan-approval');
     // The run view is where the plan is approved: its graph, and Approve / Edit / Cancel above it.
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
     await waitFor('the run view to draw the plan', () => watchRunViews(api).drawn(runId));
     await runView.planShown();
+    await takeScreenshot('plan-approval');
     assert.deepEqual(await runView.planButtons(), ['Approve', 'Edit Plan', 'Cancel Run']);
     assert.equal((await runView.graphTaskIds()).length, 5, 'the graph of the plan is the approval view');
-    for (const [name, shot] of [['Default Light Modern', 'light'], ['Default High Contrast', 'high-contrast'], ['Default Dark Modern', 'dark']] as const) {
-      await theme(name);
-      await settle();
-      await takeScreenshot(`plan-waiting-run-view-${shot}`);
+    for (const [name, kind] of [['Default Light Modern', 'light'], ['Default High Contrast', 'high-contrast'], ['Default Dark Modern', 'dark']] as const) {
+      await showTheme(name, kind);
+      await takeScreenshot(`plan-waiting-run-view-${kind}`);
     }
-    await theme(undefined);
+    await setTheme(undefined);
     await runView.click(RUN_VIEW.approvePlanButton);
     await waitFor('the plan to be approved', () => api.services.controller.model.run(folder, runId)?.state?.planApproved);
     await runView.planGone();
@@ -166,16 +169,14 @@ suite('A run from Start Goal to the applied integration', function () {
       watchRunViews(api).drawn(runId, entry.state!.lastSeq),
     );
     assert.ok(panel.panel.visible);
-    await theme('Default Dark Modern');
-    await settle();
+    await showTheme('Default Dark Modern', 'dark');
     await takeScreenshot('run-view-dark');
     // A planner's title with markup and terminal escapes is drawn as text, not made into elements.
     const labels = await runView.graphTexts();
     assert.ok(labels.some((text) => text.startsWith('Add an <b>HTML</b> report')), `the graph shows the title literally (${labels.join(' | ')})`);
     assert.ok(!labels.some((text) => text.includes('\u001b')), 'no terminal escapes reach the view');
     await runView.showTab('ledger');
-    await theme('Default Light Modern');
-    await settle();
+    await showTheme('Default Light Modern', 'light');
     await takeScreenshot('run-view-light-ledger');
     await runView.showTab('timeline');
     // The timeline draws once the task histories the first page left out have arrived.
@@ -185,18 +186,16 @@ suite('A run from Start Goal to the applied integration', function () {
     assert.ok((await runView.integrationBatches()).length >= 4, 'a batch per merge');
     assert.match((await runView.timelineCaptions())[0] ?? '', /^from the first task's start at .+ \(planning and approval took .+ before it\)/);
     await takeScreenshot('run-view-light-timeline');
-    await theme('Default High Contrast');
-    await settle();
+    await showTheme('Default High Contrast', 'high-contrast');
     await takeScreenshot('run-view-high-contrast-timeline');
     await runView.zoomIn();
     await runView.zoomIn();
     assert.deepEqual(await runView.zoomLabels(), ['200%']);
     await takeScreenshot('run-view-high-contrast-timeline-zoomed');
     await runView.showTab('usage');
-    await theme('Default Dark Modern');
-    await settle();
+    await showTheme('Default Dark Modern', 'dark');
     await takeScreenshot('run-view-dark-usage');
-    await theme(undefined);
+    await setTheme(undefined);
   });
 
   test('a "ledger #N" link lands on entry N, even with another section and tab in front', async () => {

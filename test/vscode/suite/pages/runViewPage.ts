@@ -52,6 +52,9 @@ export const runView = {
 
   pullRequestTexts: () => readTexts(inView('.run-pull-request')),
 
+  /** The view is drawn in a theme of this kind (VS Code marks a webview's body with it). */
+  themeShown: (kind: 'light' | 'dark' | 'high-contrast') => waitFor(inView(`body.vscode-${kind}`)),
+
   /** The Transcript tab: the agent's lines, the call headings, and which task's calls it shows. */
   transcriptLineShown: (text: string, timeoutMs = 30_000) => waitFor(inView(`.transcript-text:text-is(${JSON.stringify(text)})`, timeoutMs)),
   transcriptLines: () => readTexts(inView('.transcript-text')),

@@ -1,4 +1,5 @@
-// The workbench's own UI as the suites see it: notifications (toasts) and the quick input.
+// The workbench's own UI as the suites see it: notifications (toasts), the quick input, the
+// Problems panel, the merge editor, the walkthrough and the trees.
 import { click, readTexts, waitFor } from '../runnerControl';
 
 /** A notification whose text contains `text` (a toast, or an entry in the notification centre). */
@@ -41,6 +42,11 @@ export const quickInput = {
   /** The quick input is up and says `text` (its title, prompt or a row). */
   saying: (text: string) => waitFor({ selector: `${QUICK_INPUT}:has-text(${JSON.stringify(text)})` }),
   rowShown: (text: string) => waitFor({ selector: `${QUICK_INPUT} .monaco-list-row:has-text(${JSON.stringify(text)})` }),
+};
+
+export const mergeEditor = {
+  /** One of the merge editor's two inputs (the sides being merged) shows `text`. */
+  inputSaying: (text: string, timeoutMs = 30_000) => waitFor({ selector: `.merge-editor .code-view.input:has-text(${JSON.stringify(text)})`, timeoutMs }),
 };
 
 export const workbench = {
