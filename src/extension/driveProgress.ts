@@ -98,9 +98,12 @@ function notifyRunEnded(controller: RunsController, ref: RunRef): void {
     case 'cancelled':
       void vscode.window.showInformationMessage(`Taskloom: ${goal} cancelled — ${counts}.`, 'Show Run').then(open);
       return;
-    case 'failed':
-      void vscode.window.showErrorMessage(`Taskloom: ${goal} failed — ${counts}.`, 'Show Run').then(open);
+    case 'failed': {
+      // What stopped it (a storage error with its hint, an engine error) came as the run's end, not as a request's error.
+      const why = state?.finishedSummary ? `: ${plainText(state.finishedSummary, 300)}` : '.';
+      void vscode.window.showErrorMessage(`Taskloom: ${goal} failed — ${counts}${why}`, 'Show Run').then(open);
       return;
+    }
     default:
   }
 }

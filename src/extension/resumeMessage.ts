@@ -16,3 +16,16 @@ export function resumeMessage(summary: RunListEntry, phase: string): string {
       return `Taskloom run '${goal}' stopped ${where}.`;
   }
 }
+
+const DECIDING = { retry: 'Retrying', accept: 'Accepting', skip: 'Skipping' } as const;
+
+/**
+ * Said before a decision drives a cancelled run on (see resumedByDecision): the user stopped the
+ * run, so it must not start again without their knowing, nor the tasks the cancel stopped.
+ */
+export function cancelledRunResumes(decision: keyof typeof DECIDING, taskId: string, alsoTakenUp: string[]): string {
+  const others = alsoTakenUp.length
+    ? `, and its other cancelled ${alsoTakenUp.length === 1 ? 'task' : 'tasks'} (${alsoTakenUp.join(', ')}) ${alsoTakenUp.length === 1 ? 'starts' : 'start'} again too`
+    : '';
+  return `The run was cancelled. ${DECIDING[decision]} "${taskId}" resumes it${others}.`;
+}

@@ -37,6 +37,8 @@ export interface UserFacingErrorData {
   unpublishedWork?: string[];
   /** Set when the forge has no token or refused it: signing in (VS Code's GitHub sign-in) may help. */
   forgeCredentials?: true;
+  /** The editor setting to change (an agent's path, its command line), when the error is about one. */
+  setting?: `taskloom.${string}`;
 }
 
 export interface StartGoalParams extends FolderParams {

@@ -162,7 +162,7 @@ describe('bad input gets a clear error and loses nothing', () => {
       for (let i = 0; i < 200 && !existsSync(join(r.dir, '.taskloom', 'lock')); i++) await sleep(50);
       const second = run(r.dir, onePlan, {});
       assert.equal(second.code, EXIT.busy, 'busy, not bad input: the same command works once the other is done');
-      assert.match(second.stderr, new RegExp(`Another Taskloom process \\(pid ${first.child.pid}.*\nWait for it to finish`));
+      assert.match(second.stderr, new RegExp(`Another Taskloom process \\(pid ${first.child.pid}.* is driving this workspace\\. Wait for it to finish`));
       assert.equal(runCli(['runs', '--cwd', r.dir]).code, 0);
     } finally {
       process.kill(-first.child.pid!, 'SIGINT');

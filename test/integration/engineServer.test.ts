@@ -80,14 +80,14 @@ function settings(scenario: object, over: Partial<RunSettings> = {}): RunSetting
 const planFile = (plan: object): string => writeInputs({ 'plan.json': plan })['plan.json']!;
 
 /** The request's user-facing error (fails the test on success or on an internal error). */
-async function userError(promise: Promise<unknown>): Promise<{ message: string; kind: ErrorKind; hint?: string }> {
+async function userError(promise: Promise<unknown>): Promise<{ message: string; kind: ErrorKind; hint?: string; setting?: string }> {
   try {
     await promise;
   } catch (error) {
     assert.ok(error instanceof ResponseError, `a ResponseError, got ${String(error)}`);
     const data = error.data as UserFacingErrorData | undefined;
     assert.equal(typeof data?.kind, 'string', `a user-facing error, got ${error.code}: ${error.message}`);
-    return { message: error.message, kind: data!.kind, ...(data!.hint ? { hint: data!.hint } : {}) };
+    return { message: error.message, kind: data!.kind, ...(data!.hint ? { hint: data!.hint } : {}), ...(data!.setting ? { setting: data!.setting } : {}) };
   }
   assert.fail('the request should have failed');
 }
@@ -419,7 +419,8 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     );
     assert.match(missingAgent.message, /\/nowhere\/claude is not an executable file/);
     assert.match(missingAgent.hint!, /taskloom\.claude\.path/);
-    assert.equal(missingAgent.kind, 'bad_input');
+    assert.equal(missingAgent.kind, 'needs_environment', 'an agent to install or point to: setup, not a mistyped value');
+    assert.equal(missingAgent.setting, 'taskloom.claude.path', 'the editor can open the setting');
     const badPlan = await userError(
       server.request(StartGoalRequest.type, { folder: r.dir, planFile: planFile({ goal: 'x', tasks: [task('a', ['ghost'])] }), settings: settings({}) }),
     );

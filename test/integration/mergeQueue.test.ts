@@ -352,7 +352,7 @@ describe('ways out of a conflict, from the CLI', () => {
     const { r, stuck, other } = stuckConflict();
     const accepted = runCli(['accept', stuck, '--cwd', r.dir]);
     assert.equal(accepted.code, 2);
-    assert.match(accepted.stderr, new RegExp(`Task "${stuck}" \\(needs you\\) cannot be accepted now\nWhat it allows: retry, resolve, skip\\.`));
+    assert.match(accepted.stderr, new RegExp(`Task "${stuck}" \\(needs you\\) cannot be accepted now\\. What it allows: retry, resolve, skip\\.`));
     const early = runCli(['continue', other, '--cwd', r.dir]);
     assert.equal(early.code, 2);
     assert.match(early.stderr, /Nothing is waiting for you on this task/);

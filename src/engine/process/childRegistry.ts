@@ -65,7 +65,10 @@ class ChildRegistry {
     const groups = [...this.groups.values()]
       .filter((g) => isInside(g.cwd, root) || ![...this.files.keys()].some((r) => isInside(g.cwd, r)))
       .map(({ pgid, startedAt }) => ({ pgid, startedAt }));
-    writeFileAtomic(file, JSON.stringify({ owner: process.pid, groups }));
+    // Not fsync'ed: what it lists dies with the machine, so only an engine killed on a running
+    // machine leaves groups to stop, and the page cache keeps the file for the next one. An fsync
+    // per agent or gate process started and ended cost 20-40 ms on a loaded disk (bench/childRegistryCost.ts).
+    writeFileAtomic(file, JSON.stringify({ owner: process.pid, groups }), { survivesProcessOnly: true });
   }
 }
 

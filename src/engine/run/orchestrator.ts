@@ -1,6 +1,6 @@
 import type { RunCounts, RunEndStatus } from '../domain/events';
 import { countTasks } from '../domain/taskCounts';
-import { TaskloomError } from '../domain/taskloomError';
+import { errorText } from '../domain/taskloomError';
 import { isDone, isQueued, isWaitingForHuman } from '../domain/taskStates';
 import { remainingChainLengths } from '../plan/planGraph';
 import { readyToMerge, runMergeBatch } from '../queue/mergeQueue';
@@ -127,8 +127,7 @@ function describeEnd(c: RunCounts, branch: string, allDone: boolean): string {
 
 /** A failure of the queue itself (not of a merge or a gate) stops the tasks it held, for a person to look at. */
 function failQueuedTasks(ctx: RunContext, error: unknown): void {
-  const hint = error instanceof TaskloomError ? error.hint : undefined;
-  const reason = `the merge queue failed: ${(error as Error).message}${hint ? ` (${hint})` : ''}`;
+  const reason = `the merge queue failed: ${errorText(error as Error)}`;
   for (const task of Object.values(ctx.session.state.tasks)) {
     if (task.state === 'MERGING' || task.state === 'GREEN' || task.state === 'UNVERIFIED_BY_CRITIC') {
       ctx.session.transition(task.id, 'ENGINE_ERROR', reason);

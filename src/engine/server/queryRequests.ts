@@ -27,6 +27,7 @@ import { createGit } from '../workspace/git';
 import { resolveCommit } from '../workspace/gitQueries';
 import { RunDiskUsage } from '../workspace/runDiskUsage';
 import { UserError } from './userError';
+import { errorText } from '../domain/taskloomError';
 import type { WorkspaceHosts } from './workspaceHosts';
 import { pullRequestsToWatch } from '../domain/pullRequestStatus';
 import { isKnownRun } from '../run/runProvenance';
@@ -47,7 +48,7 @@ export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Pro
         state = loaded.state;
         states.set(entry.runId, state);
       } catch (error) {
-        warnings.push(`Run ${entry.runId}: ${(error as Error).message}`);
+        warnings.push(`Run ${entry.runId}: ${errorText(error as Error)}`);
       }
       const counts = state ? countTasks(state) : { done: 0, total: 0 };
       return {

@@ -14,6 +14,7 @@ import { loadRunState } from './runLoader';
 import { StateDb, type RunIndexEntry } from './stateDb';
 import { counted } from '../text/counted';
 import { TaskloomError } from '../domain/taskloomError';
+import { assertTaskloomFolder } from './taskloomFolder';
 
 export type RunCreatedBody = Extract<RunEventBody, { type: 'run_created' }>;
 
@@ -119,6 +120,7 @@ export class RunStore {
     const onWarning = options.onWarning ?? ((message: string) => console.error(`taskloom: ${message}`));
     const warnings: string[] = [];
     let lock: WorkspaceLock | undefined;
+    assertTaskloomFolder(paths.dir);
     if (!readOnly) {
       fs.mkdirSync(paths.runsDir, { recursive: true });
       lock = WorkspaceLock.acquire(paths.dir, { command: options.command });

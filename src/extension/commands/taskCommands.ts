@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import type { HumanAction } from '../../engine/domain/events';
-import { allowedHumanActions } from '../../engine/domain/humanActions';
+import { allowedHumanActions, resumedByDecision } from '../../engine/domain/humanActions';
 import type { TaskView } from '../../engine/domain/runState';
 import { ContinueTaskRequest, ResolveByHandRequest, TaskDecisionRequest } from '../../protocol/engineProtocol';
 import { confirmUnknownRun, showError } from '../connection/userErrors';
 import type { Services } from '../services';
+import { cancelledRunResumes } from '../resumeMessage';
 import { plainText } from '../tree/presentation';
 import { openMergeEditor } from './mergeEditor';
 import { pickTask, type TaskRef } from './runRef';
@@ -19,13 +20,16 @@ const allows = (action: HumanAction) => (task: TaskView) => allowedHumanActions(
 export async function decideTask(services: Services, action: 'retry' | 'accept' | 'skip', arg?: unknown, options: DecisionOptions = {}): Promise<void> {
   const ref = await pickTask(services.controller, arg, allows(action), `Taskloom: no task is waiting for you to ${action} it.`);
   if (!ref) return;
-  const task = (await services.controller.state(ref.folder, ref.runId))?.tasks[ref.taskId];
-  if (!task) return;
+  const state = await services.controller.state(ref.folder, ref.runId);
+  const task = state?.tasks[ref.taskId];
+  if (!state || !task) return;
+  const resumed = resumedByDecision(state, ref.taskId);
+  const resumes = resumed ? `${cancelledRunResumes(action, ref.taskId, resumed.alsoTakenUp)} ` : '';
   let note = options.note;
   if (action === 'retry' && note === undefined) {
     note = await vscode.window.showInputBox({
       title: `Retry ${ref.taskId}`,
-      prompt: task.queueProblem ? 'A note for the agent resolving it (optional): how should the two sides be combined?' : 'A note for the agent (optional): what should it do differently?',
+      prompt: resumes + (task.queueProblem ? 'A note for the agent resolving it (optional): how should the two sides be combined?' : 'A note for the agent (optional): what should it do differently?'),
       placeHolder: plainText(task.lastReason, 120),
       ignoreFocusOut: true,
     });
@@ -37,7 +41,7 @@ export async function decideTask(services: Services, action: 'retry' | 'accept' 
         ? 'Its work is committed as it is and goes to the merge queue, without passing review.'
         : 'It is left out of the run; tasks that depend on it are skipped too. The rest of the run goes on.';
     const label = action === 'accept' ? 'Accept' : 'Skip';
-    if (!(await services.confirm(`${label} task "${ref.taskId}: ${plainText(task.title, 80)}"?`, detail, label))) return;
+    if (!(await services.confirm(`${label} task "${ref.taskId}: ${plainText(task.title, 80)}"?`, `${detail}${resumes && `\n\n${resumes.trim()}`}`, label))) return;
   }
   await sendDecision(services, ref, { action, ...(note?.trim() ? { note: note.trim() } : {}) });
 }
