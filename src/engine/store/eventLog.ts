@@ -6,7 +6,7 @@ import { displayLine } from '../text/terminalText';
 import { fsyncDirectory } from './atomicWrite';
 import { eventProblems } from './eventSchemas';
 
-/** How a line that is not the last one, or not an interrupted write, is damaged. */
+/** Why a line is refused. */
 export type LogDamage =
   /** Not an event line at all (not JSON, no seq, type or runId), or out of order. */
   | 'unreadable'

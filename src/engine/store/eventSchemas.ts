@@ -262,8 +262,8 @@ const envelope = tied<Omit<RunEvent, keyof RunEventBody>>()(
 
 /**
  * Each event type's whole line: its body, its `type` and the envelope. Compiled (z.compile):
- * zod generates a parser for each, which costs a replay of 100,000 events a tenth of what
- * zod's interpreted parse does (docs/durability.md); `strict` makes a schema the compiler
+ * zod generates a parser for each, which adds to a replay of 100,000 events a fifth of what
+ * zod's interpreted parse adds (docs/durability.md); `strict` makes a schema the compiler
  * cannot model fail as this module loads, in every test, rather than quietly run slow.
  */
 const EVENT_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map(
