@@ -324,6 +324,28 @@ describe('RunStore', () => {
     assert.deepEqual(store.loadRun('run-1').warnings, []);
   });
 
+  it('discards a snapshot whose state is not shaped like one, naming the field, and rebuilds the run from the whole log', () => {
+    let { store } = openStore();
+    busyRun(store);
+    closeStore(store);
+    const damages: Array<[(state: any) => void, RegExp]> = [
+      [(state) => (state.tasks.a = 'GREEN'), /tasks\.a: Invalid input: expected object, received string/],
+      [(state) => (state.taskOrder = 'a,b'), /taskOrder: Invalid input: expected array, received string/],
+      [(state) => delete state.tasks.b, /task b is in taskOrder but not in tasks/],
+    ];
+    for (const [damage, named] of damages) {
+      const db = readDb();
+      damage(db.runs['run-1'].snapshot.state);
+      writeDb(db);
+      ({ store } = openStore());
+      const loaded = store.loadRun('run-1');
+      assert.match(loaded.warnings[0] ?? '', /discarded its snapshot in state\.json \(its state is not well formed/);
+      assert.match(loaded.warnings[0]!, named);
+      assert.deepEqual(loaded.state, foldLog('run-1'));
+      closeStore(store);
+    }
+  });
+
   it('discards a snapshot that the rest of the log does not apply to', () => {
     let { store } = openStore();
     store.createRun('run-1', created());
