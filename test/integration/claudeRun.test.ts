@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
@@ -20,7 +20,7 @@ import {
   type Scenario,
   type ScriptedReply,
 } from '../helpers/anthropicServer';
-import { claudeTestEnv } from '../helpers/claudeEnv';
+import { claudeTestEnv, leftovers } from '../helpers/claudeEnv';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
 /**
@@ -63,24 +63,6 @@ after(async () => {
 
 function testEnv(marker: string): NodeJS.ProcessEnv {
   return claudeTestEnv({ home, baseUrl: server.url, marker });
-}
-
-/** Live processes (not zombies) whose environment carries this case's marker. */
-function leftovers(marker: string): number[] {
-  const needle = `TASKLOOM_TEST_CASE=${marker}\0`;
-  const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    try {
-      if (!readFileSync(`/proc/${name}/environ`, 'latin1').includes(needle)) continue;
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
-      if (state !== 'Z' && state !== 'X') pids.push(Number(name));
-    } catch {
-      // gone meanwhile, or not ours to read
-    }
-  }
-  return pids;
 }
 
 /** Runs a taskloom command to its end, asynchronously; killed (process group) and failed past the timeout. */

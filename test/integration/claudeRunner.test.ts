@@ -18,7 +18,8 @@ import {
   type ApiUsage,
   type RecordedRequest,
 } from '../helpers/anthropicServer';
-import { claudeTestEnv } from '../helpers/claudeEnv';
+import { claudeTestEnv, leftovers } from '../helpers/claudeEnv';
+import { runnerInput } from '../helpers/runnerInput';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
 // The REAL Claude Code CLI (the dev dependency) against a scripted Messages API on loopback.
@@ -60,37 +61,7 @@ function repo(): string {
   return r.dir;
 }
 
-function input(cwd: string, prompt: string, fields: Partial<RunnerInput> = {}): RunnerInput {
-  return {
-    role: 'actor',
-    prompt,
-    cwd,
-    taskId: 't1',
-    attempt: 1,
-    access: 'workspace-write',
-    idleTimeoutMs: 30_000,
-    signal: new AbortController().signal,
-    ...fields,
-  };
-}
-
-/** Processes still alive that were started for this test case (the CLI and its tools). */
-function leftovers(marker: string): number[] {
-  const needle = `TASKLOOM_TEST_CASE=${marker}\0`;
-  const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    try {
-      if (!readFileSync(`/proc/${name}/environ`, 'latin1').includes(needle)) continue;
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
-      if (state !== 'Z' && state !== 'X') pids.push(Number(name));
-    } catch {
-      // gone meanwhile, or not ours to read
-    }
-  }
-  return pids;
-}
+const input = (cwd: string, prompt: string, fields: Partial<RunnerInput> = {}): RunnerInput => runnerInput(cwd, { prompt, ...fields });
 
 /** Whether the long command of the test case runs (not just a shell on its way to it). */
 function commandRunning(marker: string): boolean {

@@ -29,6 +29,7 @@ import {
 import type { RunSettings } from '../../src/protocol/runSettings';
 import { runCli, startCli, writeInputs } from '../helpers/cli';
 import { EngineServerProcess } from '../helpers/engineServer';
+import { scriptedSettings as settings } from '../helpers/scriptedSettings';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 import { criticFindingsOf } from '../../src/engine/report/criticFindings';
 
@@ -59,23 +60,6 @@ async function startServer(options: { fileSizeKiB?: number } = {}): Promise<Engi
 const task = (id: string, dependsOn: string[] = []) => ({ id, title: `Task ${id}`, description: `do ${id}`, acceptance: [], dependsOn });
 const write = (files: Record<string, string>, delayMs = 0) => ({ write: files, delayMs });
 const green = { verdict: { decision: 'green', summary: 'fine', findings: [] }, delayMs: 0 };
-
-function settings(scenario: object, over: Partial<RunSettings> = {}): RunSettings {
-  const { 'scenario.json': scriptedScenario } = writeInputs({ 'scenario.json': scenario });
-  return {
-    agent: 'scripted',
-    models: {},
-    scriptedScenario,
-    maxParallel: 2,
-    gateCommands: ['true'],
-    maxAttempts: 3,
-    maxReviewCycles: 3,
-    stuckThresholdSeconds: 60,
-    gateTimeoutSeconds: 60,
-    budgets: {},
-    ...over,
-  };
-}
 
 const planFile = (plan: object): string => writeInputs({ 'plan.json': plan })['plan.json']!;
 

@@ -1,20 +1,20 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { build } from 'esbuild';
 import { findPackageRoot } from '../../src/engine/agents/scripted/packageRoot';
 import { ScriptedRunner } from '../../src/engine/agents/scripted/scriptedRunner';
 import type { RunnerActivity, RunnerInput } from '../../src/engine/agents/runner';
 import { isProcessAlive } from '../../src/engine/process/liveness';
+import { runnerInput } from '../helpers/runnerInput';
+import { scratchFolder } from '../helpers/fileScoped';
 
 // The agent is bundled fresh from the sources under test (as esbuild.mjs does for dist/), so
 // these tests never run a stale dist/scripted-agent.js.
 const root = findPackageRoot(__dirname);
-const tmp = mkdtempSync(join(tmpdir(), 'taskloom-scripted-'));
+const { dir: tmp } = scratchFolder('scripted');
 const agentEntry = join(tmp, 'scripted-agent.js');
-after(() => rmSync(tmp, { recursive: true, force: true }));
 before(async () => {
   await build({
     entryPoints: [join(root, 'src/engine/agents/scripted/scriptedAgentMain.ts')],
@@ -37,19 +37,7 @@ function setup(scenario: unknown): { cwd: string; runner: ScriptedRunner; scenar
   return { cwd, scenarioPath, runner: new ScriptedRunner({ scenarioPath, agentEntry, killGraceMs: 300 }) };
 }
 
-function input(cwd: string, fields: Partial<RunnerInput> = {}): RunnerInput {
-  return {
-    role: 'actor',
-    prompt: 'do the task',
-    cwd,
-    taskId: 't1',
-    attempt: 1,
-    access: 'workspace-write',
-    idleTimeoutMs: 10_000,
-    signal: new AbortController().signal,
-    ...fields,
-  };
-}
+const input = (cwd: string, fields: Partial<RunnerInput> = {}): RunnerInput => runnerInput(cwd, { idleTimeoutMs: 10_000, ...fields });
 
 const FAST = { delayMs: 0 };
 

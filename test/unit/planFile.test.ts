@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { PlanFileError, jsonErrorOffset, loadPlanFile, parsePlanMarkdown } from '../../src/engine/plan/loadPlanFile';
 import { validationError } from '../helpers/planErrors';
+import { scratchFolder } from '../helpers/fileScoped';
 
-const dir = mkdtempSync(join(tmpdir(), 'taskloom-plan-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-function writePlan(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const { dir, write: writePlan } = scratchFolder('plan');
 
 const EXAMPLE = `# Goal: add rate limiting
 The API has no protection against bursts.

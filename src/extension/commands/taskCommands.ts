@@ -3,12 +3,13 @@ import type { HumanAction } from '../../engine/domain/events';
 import { allowedHumanActions, resumedByDecision } from '../../engine/domain/humanActions';
 import type { TaskView } from '../../engine/domain/runState';
 import { ContinueTaskRequest, ResolveByHandRequest, TaskDecisionRequest } from '../../protocol/engineProtocol';
-import { confirmUnknownRun, showError } from '../connection/userErrors';
+import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
 import { cancelledRunResumes } from '../resumeMessage';
 import { plainText } from '../tree/presentation';
 import { openMergeEditor } from './mergeEditor';
 import { pickTask, type TaskRef } from './runRef';
+import { requestTrustingRun } from './trustingRun';
 
 export interface DecisionOptions {
   /** For retry: what the actor should do differently. Asked for when absent. */
@@ -76,17 +77,11 @@ export async function resolveTask(services: Services, arg?: unknown): Promise<vo
 export async function continueTask(services: Services, arg?: unknown): Promise<void> {
   const ref = await pickTask(services.controller, arg, allows('continue'), 'Taskloom: no task is being resolved by hand.');
   if (!ref) return;
-  const request = (trustRun: boolean) => services.engine.request(ContinueTaskRequest.type, { ...ref, ...(trustRun ? { trustRun: true } : {}) });
   let result;
   try {
-    try {
-      result = await request(false);
-    } catch (error) {
-      const confirmed = await confirmUnknownRun(services.confirm, error);
-      if (confirmed === undefined) throw error;
-      if (!confirmed) return;
-      result = await request(true);
-    }
+    const sent = await requestTrustingRun(services.confirm, (trust) => services.engine.request(ContinueTaskRequest.type, { ...ref, ...trust }));
+    if (!sent) return;
+    result = sent.answer;
   } catch (error) {
     showError('continue the task', error);
     return;
@@ -110,15 +105,9 @@ async function sendDecision(services: Services, ref: TaskRef, decision: { action
   const params = { ...ref, ...decision };
   const sinceSeq = services.controller.model.run(ref.folder, ref.runId)?.state?.lastSeq;
   try {
-    try {
-      await services.engine.request(TaskDecisionRequest.type, params);
-    } catch (error) {
-      // The run is driven afterwards: one not started on this machine needs the user's say-so first.
-      const confirmed = await confirmUnknownRun(services.confirm, error);
-      if (confirmed === undefined) throw error;
-      if (!confirmed) return;
-      await services.engine.request(TaskDecisionRequest.type, { ...params, trustRun: true });
-    }
+    // The run is driven afterwards: one not started on this machine needs the user's say-so first.
+    const sent = await requestTrustingRun(services.confirm, (trust) => services.engine.request(TaskDecisionRequest.type, { ...params, ...trust }));
+    if (!sent) return;
   } catch (error) {
     showError(`${decision.action} the task`, error);
     return;
