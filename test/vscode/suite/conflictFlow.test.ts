@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { RESOLVED_INDEX } from '../fixtures/conflictScenario';
 import { mergeEditor } from './pages/workbenchPage';
 import { takeScreenshot } from './screenshot';
-import { answeringConfirmations, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
+import { answeringConfirmations, lastSeqOf, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
 /**
  * A merge conflict its agent could not resolve, handled where the user looks: the Needs You row
@@ -72,8 +72,9 @@ suite('A merge conflict that waits for you', function () {
     // The person resolves it (what Accept Both and an edit would leave) and saves.
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     writeFileSync(join(worktree, 'index.js'), RESOLVED_INDEX);
+    const beforeContinue = lastSeqOf(api, folder, runId);
     await vscode.commands.executeCommand('taskloom.continueTask', { folder, runId, taskId: stuck });
-    const done = await settled(api, folder, runId);
+    const done = await settled(api, folder, runId, beforeContinue);
     assert.equal(done.summary.status, 'completed');
     assert.deepEqual(taskStates(done), { trim: 'MERGED', pad: 'MERGED', shout: 'MERGED' });
     assert.equal(done.summary.done, 3);
@@ -82,9 +83,10 @@ suite('A merge conflict that waits for you', function () {
   test('Skip drops the conflicting task (and what depends on it) and the rest completes', async () => {
     const api = await taskloom();
     const { runId, stuck } = await runUntilStuck();
+    const beforeSkip = lastSeqOf(api, folder, runId);
     const asked = await answeringConfirmations(api, 'Skip', () => vscode.commands.executeCommand('taskloom.skipTask', { folder, runId, taskId: stuck }));
     assert.equal(asked.length, 1, 'Skip asked first');
-    const done = await settled(api, folder, runId);
+    const done = await settled(api, folder, runId, beforeSkip);
     assert.equal(done.summary.status, 'completed');
     const states = taskStates(done);
     assert.equal(states[stuck], 'SKIPPED');

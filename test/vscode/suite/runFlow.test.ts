@@ -11,7 +11,7 @@ import { Notification, quickInput } from './pages/workbenchPage';
 import { pressKey, typeText } from './runnerControl';
 import { takeScreenshot } from './screenshot';
 import { watchRunViews } from './runViewWatch';
-import { answeringConfirmations, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
+import { answeringConfirmations, lastSeqOf, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 const setTheme = (name: string | undefined) => vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
@@ -128,24 +128,26 @@ suite('A run from Start Goal to the applied integration', function () {
   test('Retry, Accept and Skip from the run view’s buttons move the tasks on, and the run completes', async () => {
     const api = await taskloom();
     // The same commands as the tree's inline actions: Retry asks for a note, Accept and Skip confirm.
+    const beforeRetry = lastSeqOf(api, folder, runId);
     await runView.click(RUN_VIEW.taskButton('word-count', 'retry'));
     await quickInput.shown();
     await typeText('split on any whitespace');
     await pressKey('Enter');
-    let entry = await settled(api, folder, runId);
     await waitFor('word-count to merge', () => taskStates(api.services.controller.model.run(folder, runId)!)['word-count'] === 'MERGED');
-    entry = await settled(api, folder, runId);
+    let entry = await settled(api, folder, runId, beforeRetry);
     assert.match(entry.state!.tasks['word-count']!.humanNote ?? '', /whitespace/);
 
     // Accept and Skip ask first, as from the tree; the test answers for the user.
+    const beforeAccept = lastSeqOf(api, folder, runId);
     await clickConfirming(RUN_VIEW.taskButton('title-case', 'accept'), 'Accept', 'Accept task "title-case: Add titleCase()"?');
     await waitFor('title-case to merge', () => taskStates(api.services.controller.model.run(folder, runId)!)['title-case'] === 'MERGED');
-    entry = await settled(api, folder, runId);
+    entry = await settled(api, folder, runId, beforeAccept);
     assert.equal(taskStates(entry).summary, 'MERGED', 'summary ran once both dependencies were merged');
 
+    const beforeSkip = lastSeqOf(api, folder, runId);
     await clickConfirming(RUN_VIEW.taskButton('flaky', 'skip'), 'Skip', 'Skip task "flaky:');
     await waitFor('flaky to be skipped', () => taskStates(api.services.controller.model.run(folder, runId)!).flaky === 'SKIPPED');
-    entry = await settled(api, folder, runId);
+    entry = await settled(api, folder, runId, beforeSkip);
     assert.equal(taskStates(entry).flaky, 'SKIPPED');
     assert.equal(entry.summary.status, 'completed');
     assert.equal(entry.state!.integration.merged.length, 4);
