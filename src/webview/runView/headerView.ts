@@ -1,5 +1,6 @@
 // The run at a glance: goal, status, progress by state, cost and tokens, and why it stopped.
-import { LIVE_RUN_STATUSES, type RunState } from '../../engine/domain/runState';
+import type { RunState } from '../../engine/domain/runState';
+import { RUN_PHASE_WORDS, runPhase, type RunPhase } from '../../engine/domain/runPhase';
 import { totalTokens } from '../../engine/domain/usage';
 import { pullRequestSummaries, pullRequestWords } from '../../engine/report/traceReport';
 import { actionAttrs } from './actions';
@@ -7,11 +8,16 @@ import { h, icon, s } from './dom';
 import { formatTokens, formatUsd } from './format';
 import { runProgress } from './runModel';
 import { TASK_STATES } from '../../engine/domain/taskStates';
-import { RUN_STATUS_LOOK, TASK_STATE_LOOK, toneClass } from './stateStyle';
+import { RUN_STATUS_LOOK, TASK_STATE_LOOK, toneClass, type Tone } from './stateStyle';
 import { displayText, oneLine } from './text';
 import { counted } from '../../engine/text/counted';
 
-const INTERRUPTED_STATUS = { tone: 'yellow', label: 'stopped, interrupted' } as const;
+/** The phases no run status names: both wait for a person (to approve the plan, or to resume). */
+const WAITING_PHASE_TONE: Tone = 'yellow';
+const phaseTone = (phase: RunPhase): Tone => (phase === 'awaitingApproval' || phase === 'stopped' ? WAITING_PHASE_TONE : RUN_STATUS_LOOK[phase].tone);
+
+const INTERRUPTED_NOTE =
+  'Nothing is running this run now: the engine or the window that drove it went away. Resume goes on where it stopped; nothing it recorded is lost.';
 
 export class HeaderView {
   readonly element = h('header', { class: 'run-header' });
@@ -20,12 +26,11 @@ export class HeaderView {
 
   render(state: RunState): void {
     const progress = runProgress(state);
-    const interrupted = !this.driven && LIVE_RUN_STATUSES.has(state.status);
-    const status = interrupted ? INTERRUPTED_STATUS : RUN_STATUS_LOOK[state.status];
+    // The same phase as the tree and the status bar: a plan waiting for approval is not a run that went away.
+    const phase = runPhase(state.status, this.driven, state.plan.tasks.length);
+    const status = { tone: phaseTone(phase), label: RUN_PHASE_WORDS[phase] };
     const usage = state.usage.total;
-    const stopped = interrupted
-      ? 'Nothing is running this run now: the engine or the window that drove it went away. Resume goes on where it stopped; nothing it recorded is lost.'
-      : (state.pausedReason ?? state.finishedSummary);
+    const stopped = phase === 'stopped' ? INTERRUPTED_NOTE : (state.pausedReason ?? state.finishedSummary);
 
     const bar = s('svg', { class: 'progress-bar', viewBox: '0 0 100 6', preserveAspectRatio: 'none', role: 'img', 'aria-label': `${progress.done} of ${progress.total} tasks done` });
     let x = 0;

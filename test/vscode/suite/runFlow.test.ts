@@ -60,6 +60,9 @@ suite('A run from Start Goal to the applied integration', function () {
     await takeScreenshot('plan-approval');
     assert.deepEqual(await runView.planButtons(), ['Approve', 'Edit Plan', 'Cancel Run']);
     assert.equal((await runView.graphTaskIds()).length, 5, 'the graph of the plan is the approval view');
+    // The header says what the tree says: the plan waits for you; nothing was interrupted.
+    await runView.statusShown('plan awaits your approval');
+    assert.deepEqual(await runView.runNotes(), [], 'no note that the run went away');
     for (const [name, kind] of [['Default Light Modern', 'light'], ['Default High Contrast', 'high-contrast'], ['Default Dark Modern', 'dark']] as const) {
       await showTheme(name, kind);
       await takeScreenshot(`plan-waiting-run-view-${kind}`);

@@ -35,6 +35,9 @@ export const runView = {
 
   /** The header's status pill, once it says `text`. */
   statusShown: (text: string, timeoutMs?: number) => waitFor(inView(`.status-pill:has-text(${JSON.stringify(text)})`, timeoutMs)),
+  /** The header's counts ("1/5 merged") and its note under the facts (why the run stopped, how it ended). */
+  headerCounts: () => readTexts(inView('.run-facts .fact-count')),
+  runNotes: () => readTexts(inView('.run-header .run-note')),
 
   /** The decisions ledger. */
   highlightedEntryShown: (seq: number) => waitFor(inView(`li.entry.highlight[data-seq="${seq}"]`)),
