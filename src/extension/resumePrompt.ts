@@ -7,6 +7,7 @@ import { counted } from '../engine/text/counted';
 import { resumeMessage } from './resumeMessage';
 import { plainText, runPhase } from './tree/presentation';
 import { isRunOver } from '../engine/domain/runState';
+import { countSentence } from '../engine/domain/taskCounts';
 
 /** How long to wait for the previous window's engine to let go of the workspace after a reload. */
 const PREVIOUS_ENGINE_GRACE_MS = 8_000;
@@ -51,7 +52,7 @@ async function offer(services: Services, entry: RunEntry): Promise<void> {
   // Each offer also lives in Needs You (state/attention.ts): a toast that hides itself loses nothing.
   if (outlook.kind === 'waitsForYou') {
     const choice = await vscode.window.showWarningMessage(
-      `Taskloom run '${goal}' stopped at ${entry.summary.done} of ${entry.summary.total} tasks: ${counted(outlook.tasks, 'task')} ${outlook.tasks === 1 ? 'needs' : 'need'} you before it can go on.`,
+      `Taskloom run '${goal}' stopped with ${countSentence(entry.summary)}: ${counted(outlook.tasks, 'task')} ${outlook.tasks === 1 ? 'needs' : 'need'} you before it can go on.`,
       'Show Needs You',
       'Show Run',
     );

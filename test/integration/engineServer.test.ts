@@ -162,8 +162,8 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.equal(existsSync(lockFile(r)), false, 'the lock is released once the run ended');
     const listed = await server.request(ListRunsRequest.type, { folder: r.dir });
     assert.deepEqual(
-      listed.runs.map((x) => [x.runId, x.status, x.done, x.total, x.active, x.foreign]),
-      [[started.runId, 'completed', 3, 3, false, false]],
+      listed.runs.map((x) => [x.runId, x.status, x.merged, x.skipped, x.total, x.active, x.foreign]),
+      [[started.runId, 'completed', 3, 0, 3, false, false]],
     );
     assert.equal(listed.drivenElsewhere, undefined);
 

@@ -11,7 +11,7 @@ const STOPPED_PHASES = new Set(['stopped', 'paused', 'needs_human', 'failed', 'c
  */
 export function resumeOutlookOf(entry: RunEntry): ResumeOutlook | undefined {
   if (!STOPPED_PHASES.has(runPhase(entry.summary, entry.state?.plan.tasks.length))) return undefined;
-  return entry.state ? resumeOutlook(entry.state) : { kind: 'works', tasks: entry.summary.total - entry.summary.done };
+  return entry.state ? resumeOutlook(entry.state) : { kind: 'works', tasks: entry.summary.total - entry.summary.merged - entry.summary.skipped };
 }
 
 /** The one answer to "would Resume work on this run?", for commands, menus, prompts and rows. */

@@ -27,6 +27,7 @@ import { pullRequestSummaries, pullRequestWords } from '../../engine/report/trac
 import { isInterruptedStep, TASK_STATE_WORDS, taskStateWords } from '../../engine/domain/stateWords';
 import { taskTimings } from '../../engine/domain/taskTimings';
 import { timingWords } from '../../engine/report/timingWords';
+import { countSentence } from '../../engine/domain/taskCounts';
 import { formatBytes } from '../../engine/text/formatBytes';
 
 export type RunsNode =
@@ -314,7 +315,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     // its task rows. The cost is in the tooltip, on each task row and in the status bar.
     // The disk its worktrees hold changes only when the runs are listed again, so it costs no redraws.
     const disk = summary.diskBytes ? ` · ${formatBytes(summary.diskBytes)}` : '';
-    item.description = `${phaseWords(phase)} · ${summary.done}/${summary.total} · ${runWhen(summary.createdAt)}${disk}`;
+    item.description = `${phaseWords(phase)} · ${summary.merged}/${summary.total} · ${runWhen(summary.createdAt)}${disk}`;
     item.contextValue = runContextValue(phase, Boolean(state?.integration.branch), isResumable(entry));
     item.tooltip = runTooltip(entry, phaseWords(phase));
     if (this.controller.model.runs(node.folder)[0]?.summary.runId === node.runId && phase !== 'completed') {
@@ -414,7 +415,7 @@ function runTooltip(entry: RunEntry, phase: string): vscode.MarkdownString {
   const { summary, state } = entry;
   const tip = new vscode.MarkdownString();
   tip.appendMarkdown('**').appendText(plainText(summary.goal || summary.runId)).appendMarkdown('**\n\n');
-  tip.appendText(`${summary.runId} — ${phase}, ${summary.done} of ${summary.total} tasks done`);
+  tip.appendText(`${summary.runId} — ${phase}, ${countSentence(summary)}`);
   if (summary.diskBytes !== undefined) {
     const gc = summary.diskBytes > 0 && isRunOver(summary.status) ? ' (`taskloom gc` frees it)' : '';
     tip.appendMarkdown('\n\n').appendText(`Worktrees on disk: ${formatBytes(summary.diskBytes)}${gc}`);

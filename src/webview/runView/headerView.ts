@@ -11,6 +11,7 @@ import { TASK_STATES } from '../../engine/domain/taskStates';
 import { RUN_STATUS_LOOK, TASK_STATE_LOOK, toneClass, type Tone } from './stateStyle';
 import { displayText, oneLine } from './text';
 import { counted } from '../../engine/text/counted';
+import { countSentence } from '../../engine/domain/taskCounts';
 
 /** The phases no run status names: both wait for a person (to approve the plan, or to resume). */
 const WAITING_PHASE_TONE: Tone = 'yellow';
@@ -32,7 +33,7 @@ export class HeaderView {
     const usage = state.usage.total;
     const stopped = phase === 'stopped' ? INTERRUPTED_NOTE : (state.pausedReason ?? state.finishedSummary);
 
-    const bar = s('svg', { class: 'progress-bar', viewBox: '0 0 100 6', preserveAspectRatio: 'none', role: 'img', 'aria-label': `${progress.done} of ${progress.total} tasks done` });
+    const bar = s('svg', { class: 'progress-bar', viewBox: '0 0 100 6', preserveAspectRatio: 'none', role: 'img', 'aria-label': countSentence(progress) });
     let x = 0;
     // Pending tasks are the bar's empty track, so a run that has not started shows an empty bar.
     for (const st of TASK_STATES) {
@@ -51,7 +52,8 @@ export class HeaderView {
         'div',
         { class: 'run-facts' },
         h('span', { class: `status-pill ${toneClass(status.tone)}` }, icon('circle-filled', 'status-dot'), status.label),
-        h('span', { class: 'fact' }, h('strong', {}, `${progress.done}/${progress.total}`), ' done'),
+        // The count the run's end and the CLI say: merged of all, skipped apart (never "done" for both).
+        h('span', { class: 'fact fact-count', title: countSentence(progress) }, h('strong', {}, `${progress.merged}/${progress.total}`), ' merged', progress.skipped ? `, ${progress.skipped} skipped` : ''),
         bar,
         h('span', { class: 'fact', title: 'Dollars spent by every agent call' }, icon('credit-card'), formatUsd(usage.costUsd)),
         h(

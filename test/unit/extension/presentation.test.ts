@@ -16,7 +16,8 @@ const summary = (over: Partial<RunListEntry>): RunListEntry => ({
   updatedAt: '',
   status: 'running',
   lastSeq: 1,
-  done: 3,
+  merged: 3,
+  skipped: 0,
   total: 7,
   active: false,
   foreign: false,
@@ -38,8 +39,8 @@ describe('tree presentation', () => {
   });
 
   it('says what stopped where', () => {
-    assert.equal(resumeMessage(summary({}), 'stopped'), "Taskloom run 'add rate limiting' stopped at 3 of 7 tasks.");
-    assert.match(resumeMessage(summary({ status: 'paused' }), 'paused'), /is paused at 3 of 7 tasks/);
+    assert.equal(resumeMessage(summary({}), 'stopped'), "Taskloom run 'add rate limiting' stopped with 3 of 7 tasks merged.");
+    assert.match(resumeMessage(summary({ status: 'paused', skipped: 1 }), 'paused'), /is paused with 3 of 7 tasks merged, 1 skipped/);
   });
 
   it('agent text becomes one plain line: escapes and control characters removed, markup kept as text, length bounded', () => {

@@ -76,7 +76,7 @@ suite('A merge conflict that waits for you', function () {
     const done = await settled(api, folder, runId);
     assert.equal(done.summary.status, 'completed');
     assert.deepEqual(taskStates(done), { trim: 'MERGED', pad: 'MERGED', shout: 'MERGED' });
-    assert.equal(done.summary.done, 3);
+    assert.equal(done.summary.merged, 3);
   });
 
   test('Skip drops the conflicting task (and what depends on it) and the rest completes', async () => {

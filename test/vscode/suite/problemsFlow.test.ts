@@ -111,7 +111,7 @@ suite('Findings, documents and the ways in', function () {
 
     const state = textOf(await vscode.lm.invokeTool('taskloom_runState', { input: { runId: firstRun }, toolInvocationToken: undefined }, token));
     assert.match(state, new RegExp(`Run ${firstRun}`));
-    assert.match(state, /Status: needs you; 1 of 5 tasks done/);
+    assert.match(state, /Status: needs you; 1 of 5 tasks merged, 1 skipped/);
     assert.match(state, /\| `title-case` \| .+ \| needs you \|/);
     assert.match(state, /Needs you:\n(- .+\n)*- title-case: /);
 

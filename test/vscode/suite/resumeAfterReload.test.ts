@@ -11,7 +11,7 @@ import { reloadWindow, testPhase } from './runnerControl';
 import { takeScreenshot } from './screenshot';
 import { answeringConfirmations, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
-const RESUME_TOAST = new Notification('stopped at');
+const RESUME_TOAST = new Notification('stopped with');
 
 /**
  * Empties this session's record of the runs created here (the session has a state folder of its
@@ -38,7 +38,7 @@ suite('Resume after a window reload', function () {
       void vscode.commands.executeCommand('taskloom.startGoal', { folder, goal: SUITE_GOAL });
       await waitFor('a first green task while the run goes on', () => {
         const entry = newestRun(api, folder);
-        return entry?.summary.active && entry.summary.done >= 1 && entry.summary.done < 4 ? entry : undefined;
+        return entry?.summary.active && entry.summary.merged >= 1 && entry.summary.merged < 4 ? entry : undefined;
       });
       await reloadWindow();
     });
@@ -48,7 +48,7 @@ suite('Resume after a window reload', function () {
   test('the Resume notification says where the run stopped, and Resume finishes it', async () => {
     await vscode.commands.executeCommand('workbench.view.extension.taskloom');
     await RESUME_TOAST.shown(60_000);
-    assert.match(await RESUME_TOAST.message(), /Taskloom run '.+' stopped at \d of 5 tasks/);
+    assert.match(await RESUME_TOAST.message(), /Taskloom run '.+' stopped with \d of 5 tasks merged/);
     await takeScreenshot('resume-notification');
     await RESUME_TOAST.press('Resume');
     const api = await taskloom();
@@ -56,7 +56,7 @@ suite('Resume after a window reload', function () {
     await waitFor('the run to be driven again', () => api.services.controller.model.run(folder, runId)?.summary.active);
     const greenBefore = await waitFor('one more green task', () => {
       const entry = api.services.controller.model.run(folder, runId)!;
-      return entry.summary.done >= 2 && entry.summary.done < 4 && entry.summary.done;
+      return entry.summary.merged >= 2 && entry.summary.merged < 4 && entry.summary.merged;
     });
 
     // The engine process dies mid-run: the client restarts it, says so, and the run resumes with nothing lost.
@@ -72,7 +72,7 @@ suite('Resume after a window reload', function () {
     const rows = await waitFor('the restarted engine to show the run stopped where the log ends', async () => {
       const tasks = await runsTree.getChildren(runNode);
       const entry = api.services.controller.model.run(folder, runId);
-      return entry && !entry.summary.active && entry.summary.done >= greenBefore && entry.state?.lastSeq === logged() && tasks;
+      return entry && !entry.summary.active && entry.summary.merged >= greenBefore && entry.state?.lastSeq === logged() && tasks;
     });
     const stoppedEntry = api.services.controller.model.run(folder, runId)!;
     const stopped = stoppedEntry.state!;
