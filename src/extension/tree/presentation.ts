@@ -31,7 +31,8 @@ export const TASK_LOOK: Record<TaskState, Look> = {
   INTEGRATION_FAILED: { icon: 'debug-restart', color: 'charts.orange' },
   HUMAN_RESOLVING: { icon: 'person', color: 'charts.yellow' },
   NEEDS_HUMAN: { icon: 'warning', color: 'errorForeground' },
-  SKIPPED: { icon: 'debug-step-over', color: 'disabledForeground' },
+  // A dash, "left out": debug-step-over (the Skip action's icon) reads as a retry arrow at row size.
+  SKIPPED: { icon: 'remove', color: 'disabledForeground' },
   CANCELLED: { icon: 'circle-slash', color: 'disabledForeground' },
 };
 

@@ -29,7 +29,7 @@ export const TASK_STATE_LOOK: Record<TaskState, StateLook> = {
   INTEGRATION_FAILED: { tone: 'orange', label: TASK_STATE_WORDS.INTEGRATION_FAILED, icon: 'error' },
   HUMAN_RESOLVING: { tone: 'red', label: TASK_STATE_WORDS.HUMAN_RESOLVING, icon: 'person' },
   NEEDS_HUMAN: { tone: 'red', label: TASK_STATE_WORDS.NEEDS_HUMAN, icon: 'report' },
-  SKIPPED: { tone: 'muted', label: TASK_STATE_WORDS.SKIPPED, icon: 'debug-step-over' },
+  SKIPPED: { tone: 'muted', label: TASK_STATE_WORDS.SKIPPED, icon: 'remove' },
   CANCELLED: { tone: 'muted', label: TASK_STATE_WORDS.CANCELLED, icon: 'circle-slash' },
 };
 

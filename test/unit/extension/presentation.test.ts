@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { TASK_STATE_LOOK } from '../../../src/webview/runView/stateStyle';
 import { attentionItems } from '../../../src/extension/state/attention';
 import { openTranscript, plainText, runContextValue, runPhase, taskContextValue, TASK_LOOK, transcriptLineWords } from '../../../src/extension/tree/presentation';
 import { resumeMessage } from '../../../src/extension/resumeMessage';
@@ -27,6 +30,17 @@ const summary = (over: Partial<RunListEntry>): RunListEntry => ({
 describe('tree presentation', () => {
   it('every task state has an icon and a colour', () => {
     for (const state of TASK_STATES) assert.ok(TASK_LOOK[state].icon, state);
+  });
+
+  it('a skipped task looks left out, not retried: one icon in the tree and the run view, used by no other state and no command', () => {
+    assert.equal(TASK_LOOK.SKIPPED.icon, TASK_STATE_LOOK.SKIPPED.icon);
+    for (const state of TASK_STATES.filter((s) => s !== 'SKIPPED')) {
+      assert.notEqual(TASK_LOOK[state].icon, TASK_LOOK.SKIPPED.icon, state);
+      assert.notEqual(TASK_STATE_LOOK[state].icon, TASK_STATE_LOOK.SKIPPED.icon, state);
+    }
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { commands: Array<{ icon?: string }> } };
+    const commandIcons = manifest.contributes.commands.map((c) => c.icon);
+    assert.ok(!commandIcons.includes(`$(${TASK_LOOK.SKIPPED.icon})`), 'not the icon of an action (Skip, Retry…)');
   });
 
   it('a run that says it is running but that no engine drives is stopped (resumable); a drafted plan awaits approval', () => {
