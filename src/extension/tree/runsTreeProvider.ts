@@ -24,7 +24,7 @@ import {
   transcriptLineWords,
 } from './presentation';
 import { pullRequestSummaries, pullRequestWords } from '../../engine/report/traceReport';
-import { isInterruptedStep, TASK_STATE_WORDS, taskStateWords } from '../../engine/domain/stateWords';
+import { attemptOutcomeWords, isInterruptedStep, TASK_STATE_WORDS, taskStateWords } from '../../engine/domain/stateWords';
 import { taskTimings } from '../../engine/domain/taskTimings';
 import { timingWords } from '../../engine/report/timingWords';
 import { countSentence } from '../../engine/domain/taskCounts';
@@ -391,7 +391,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     if (!attempt) return item;
     const open = !attempt.endedAt;
     item.description = attempt.endedAt
-      ? `${attempt.outcome ? plainText(`${TASK_STATE_WORDS[attempt.outcome.state]}: ${attempt.outcome.reason}`, 80) : 'ended'} · ${formatDuration(Date.parse(attempt.endedAt) - Date.parse(attempt.startedAt))}`
+      ? `${attempt.outcome ? plainText(attemptOutcomeWords(attempt.outcome), 80) : 'ended'} · ${formatDuration(Date.parse(attempt.endedAt) - Date.parse(attempt.startedAt))}`
       : driven
         ? 'in progress'
         : 'interrupted — Resume starts it again';
