@@ -535,7 +535,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     const last = log().at(-1)!;
     assert.ok(last.type === 'warning' && /interrupted/.test(last.message), `the log says the run was interrupted (${JSON.stringify(last)})`);
     const runs = runCli(['runs', '--cwd', r.dir]);
-    assert.match(runs.stdout, /running/);
+    assert.match(runs.stdout, /stopped/, 'no process drives it: stopped, not running');
     const resumed = runCli(['resume', runId, '--cwd', r.dir]);
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.match(resumed.stdout, /completed — 1\/1 merged into \S+, integration gate passed/);
