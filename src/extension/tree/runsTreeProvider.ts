@@ -371,7 +371,8 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     const item = new vscode.TreeItem('Pull request', vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
     if (!pr) return item;
-    item.label = `Pull request #${pr.number}${pr.taskId ? ` (${pr.taskId})` : ''}`;
+    // Short, so the row's words ("checks pass; approved; …") show at the sidebar's default width; the tooltip names it in full.
+    item.label = `PR #${pr.number}${pr.taskId ? ` (${pr.taskId})` : ''}`;
     const needsYou = pr.watch?.outcome === 'needs_human';
     item.description = needsYou ? `needs you · ${pullRequestWords(pr)}` : pullRequestWords(pr);
     const look = PULL_REQUEST_LOOK[needsYou ? 'needsYou' : (pr.state ?? 'open')];
@@ -379,7 +380,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     item.contextValue = `pullRequest.${pr.state ?? 'open'}`;
     item.command = { command: 'taskloom.openPullRequestInBrowser', title: 'Open Pull Request in Browser', arguments: [{ folder: node.folder, runId: node.runId, url: pr.url }] };
     const tip = new vscode.MarkdownString();
-    tip.appendText(`${pr.url}\n${pr.head} → ${pr.base}`);
+    tip.appendText(`Pull request #${pr.number}: ${pullRequestWords(pr)}\n${pr.url}\n${pr.head} → ${pr.base}`);
     if (pr.watch) tip.appendMarkdown('\n\n').appendText(`Last watch: ${pr.watch.outcome === 'needs_human' ? 'needs you' : pr.watch.outcome} — ${plainText(pr.watch.reason, 500)}`);
     item.tooltip = tip;
     return item;
