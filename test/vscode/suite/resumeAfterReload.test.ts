@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { RUNNING_STEP_STATES } from '../../../src/engine/domain/stateWords';
 import { SUITE_GOAL } from '../fixtures/scenario';
 import { runView } from './pages/runViewPage';
-import { Notification } from './pages/workbenchPage';
+import { Notification, workbench } from './pages/workbenchPage';
 import { reloadWindow, testPhase } from './runnerControl';
 import { takeScreenshot } from './screenshot';
 import { answeringConfirmations, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
@@ -49,10 +49,18 @@ suite('Resume after a window reload', function () {
     await vscode.commands.executeCommand('workbench.view.extension.taskloom');
     await RESUME_TOAST.shown(60_000);
     assert.match(await RESUME_TOAST.message(), /Taskloom run '.+' stopped with \d of 5 tasks merged/);
-    await takeScreenshot('resume-notification');
-    await RESUME_TOAST.press('Resume');
     const api = await taskloom();
     const runId = newestRun(api, folder)!.summary.runId;
+    await api.services.controller.state(folder, runId);
+    const reloaded = api.services.controller.model.run(folder, runId)!;
+    // What the reload interrupted reads as interrupted, and what waits on it as pending: nothing
+    // is shown cancelled or skipped that the Resume below then runs.
+    const atReload = taskStates(reloaded);
+    assert.ok(!Object.values(atReload).some((s) => s === 'CANCELLED' || s === 'SKIPPED'), `nothing cancelled or skipped: ${JSON.stringify(atReload)}`);
+    const descriptions = await workbench.treeRowDescriptions();
+    assert.ok(!descriptions.some((d) => /^(cancelled|skipped)\b/.test(d)), `tree rows: ${descriptions.join(' | ')}`);
+    await takeScreenshot('resume-notification');
+    await RESUME_TOAST.press('Resume');
     await waitFor('the run to be driven again', () => api.services.controller.model.run(folder, runId)?.summary.active);
     const greenBefore = await waitFor('one more green task', () => {
       const entry = api.services.controller.model.run(folder, runId)!;
