@@ -1,6 +1,6 @@
 // The run at a glance: goal, status, progress by state, cost and tokens, and why it stopped.
 import type { RunState } from '../../engine/domain/runState';
-import { RUN_PHASE_WORDS, runPhase, type RunPhase } from '../../engine/domain/runPhase';
+import { RUN_PHASE_WORDS, runPhase } from '../../engine/domain/runPhase';
 import { totalTokens } from '../../engine/domain/usage';
 import { pullRequestSummaries, pullRequestWords } from '../../engine/report/traceReport';
 import { actionAttrs } from './actions';
@@ -8,14 +8,10 @@ import { h, icon, s } from './dom';
 import { formatTokens, formatUsd } from './format';
 import { runProgress } from './runModel';
 import { TASK_STATES } from '../../engine/domain/taskStates';
-import { RUN_STATUS_LOOK, TASK_STATE_LOOK, toneClass, type Tone } from './stateStyle';
+import { RUN_PHASE_TONE, TASK_STATE_LOOK, toneClass } from './stateStyle';
 import { displayText, oneLine } from './text';
 import { counted } from '../../engine/text/counted';
 import { countSentence } from '../../engine/domain/taskCounts';
-
-/** The phases no run status names: both wait for a person (to approve the plan, or to resume). */
-const WAITING_PHASE_TONE: Tone = 'yellow';
-const phaseTone = (phase: RunPhase): Tone => (phase === 'awaitingApproval' || phase === 'stopped' ? WAITING_PHASE_TONE : RUN_STATUS_LOOK[phase].tone);
 
 const INTERRUPTED_NOTE =
   'Nothing is running this run now: the engine or the window that drove it went away. Resume goes on where it stopped; nothing it recorded is lost.';
@@ -29,7 +25,7 @@ export class HeaderView {
     const progress = runProgress(state);
     // The same phase as the tree and the status bar: a plan waiting for approval is not a run that went away.
     const phase = runPhase(state.status, this.driven, state.plan.tasks.length);
-    const status = { tone: phaseTone(phase), label: RUN_PHASE_WORDS[phase] };
+    const status = { tone: RUN_PHASE_TONE[phase], label: RUN_PHASE_WORDS[phase] };
     const usage = state.usage.total;
     const stopped = phase === 'stopped' ? INTERRUPTED_NOTE : (state.pausedReason ?? state.finishedSummary);
 
