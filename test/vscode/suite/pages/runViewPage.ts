@@ -62,6 +62,7 @@ export const runView = {
   transcriptLineShown: (text: string, timeoutMs = 30_000) => waitFor(inView(`.transcript-text:text-is(${JSON.stringify(text)})`, timeoutMs)),
   transcriptLines: () => readTexts(inView('.transcript-text')),
   transcriptCallHeads: () => readTexts(inView('.transcript-call-head strong')),
+  transcriptGroupTitles: () => readTexts(inView('.transcript-group-title')),
   transcriptTaskPickerShown: () => waitFor(inView('select.transcript-task', 30_000)),
   pickTranscriptTask: (value: string) => selectOption({ ...inView('select.transcript-task'), value }),
 };
