@@ -39,7 +39,7 @@ export async function promptToResume(services: Services): Promise<void> {
 async function offer(services: Services, entry: RunEntry): Promise<void> {
   const ref = { folder: entry.folder, runId: entry.summary.runId };
   const state = await services.controller.state(ref.folder, ref.runId);
-  const phase = runPhase(entry.summary, state?.plan.tasks.length);
+  const phase = runPhase(entry.summary, state);
   const goal = plainText(entry.summary.goal, 80);
   if (phase === 'awaitingApproval') {
     const choice = await vscode.window.showInformationMessage(`Taskloom run '${goal}' has a plan waiting for your approval.`, 'Review Plan', 'Discard');

@@ -4,7 +4,7 @@ import { EXIT } from '../cliErrors';
 import { dim, formatBytes, table, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
 import { counted } from '../../engine/text/counted';
-import { isRunOver } from '../../engine/domain/runState';
+import { isRunOver, type RunState } from '../../engine/domain/runState';
 import { oneLine } from '../../engine/text/clip';
 import { formatClock } from '../../engine/text/clock';
 import { RUN_PHASE_WORDS, runPhase } from '../../engine/domain/runPhase';
@@ -16,7 +16,7 @@ export async function runsCommand(argv: string[]): Promise<number> {
   try {
     const disk = new RunDiskUsage();
     const runs = [];
-    const planTasks = new Map<string, number>();
+    const states = new Map<string, RunState>();
     for (const entry of engine.store.listRuns()) {
       // A run whose log no longer loads is still listed; its worktrees are then not measured.
       const state = (() => {
@@ -26,7 +26,7 @@ export async function runsCommand(argv: string[]): Promise<number> {
           return undefined;
         }
       })();
-      if (state) planTasks.set(entry.runId, state.plan.tasks.length);
+      if (state) states.set(entry.runId, state);
       runs.push({ ...entry, diskBytes: state ? (await disk.of(engine.repo.root, state)).bytes : 0 });
     }
     for (const w of engine.warnings) process.stderr.write(yellow(`warning: ${w}\n`));
@@ -39,7 +39,7 @@ export async function runsCommand(argv: string[]): Promise<number> {
       const driven = liveLockOwner(taskloomPaths(engine.repo.root).dir) !== undefined;
       const rows = [['run', 'status', 'updated', 'events', 'disk', 'goal']];
       for (const r of runs) {
-        const status = RUN_PHASE_WORDS[runPhase(r.status, driven, planTasks.get(r.runId))];
+        const status = RUN_PHASE_WORDS[runPhase(r.status, driven, states.get(r.runId))];
         rows.push([r.runId, status, formatClock(r.updatedAt), String(r.lastSeq), r.diskBytes ? formatBytes(r.diskBytes) : '-', oneLine(r.goal, 80)]);
       }
       const total = runs.reduce((sum, r) => sum + r.diskBytes, 0);

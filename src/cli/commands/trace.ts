@@ -1,5 +1,5 @@
 import { LIVE_RUN_STATUSES, type RunState } from '../../engine/domain/runState';
-import { RUN_PHASE_WORDS, runPhase } from '../../engine/domain/runPhase';
+import { RUN_PHASE_WORDS, runPhase, type RunPhase } from '../../engine/domain/runPhase';
 import type { TimingClock } from '../../engine/domain/taskTimings';
 import { stepWords, timingWords } from '../../engine/report/timingWords';
 import { buildTraceReport, pullRequestWords, type TraceReport } from '../../engine/report/traceReport';
@@ -22,7 +22,7 @@ export async function traceCommand(argv: string[]): Promise<number> {
     for (const w of [...engine.warnings, ...warnings]) process.stderr.write(yellow(`warning: ${w}\n`));
     const clock = timingClock(state, engine.repo.root);
     const report = buildTraceReport(state, clock);
-    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatTrace(report, clock.live)}\n`);
+    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatTrace(report, clock.live, runPhase(state.status, clock.live, state))}\n`);
     return EXIT.ok;
   } finally {
     engine.close();
@@ -39,11 +39,11 @@ function timingClock(state: RunState, repoRoot: string): TimingClock {
 }
 
 /**
- * The trace as text. `live`: whether a process drives the run now; without one, a run whose status
- * says it goes on reads "stopped" and its steps under way "interrupted", as in the editor.
+ * The trace as text. `live`: whether a process drives the run now; without one, its steps under
+ * way read "interrupted" and its `phase` (domain/runPhase.ts) "stopped", as in the editor.
  */
-export function formatTrace(r: TraceReport, live: boolean): string {
-  const status = RUN_PHASE_WORDS[runPhase(r.status, live, r.tasks.length)];
+export function formatTrace(r: TraceReport, live: boolean, phase: RunPhase): string {
+  const status = RUN_PHASE_WORDS[phase];
   const out = [`${bold('Run')} ${r.runId}  ${status}  ${dim(`base ${r.baseRef} @ ${r.baseCommit.slice(0, 10)}`)}`, `${bold('Goal')} ${r.goal}`];
   for (const t of r.tasks) {
     out.push(

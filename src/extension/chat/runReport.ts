@@ -14,7 +14,7 @@ export function runReport(folder: string, summary: RunListEntry, state: RunState
   const lines = [
     `**Run ${state.runId}**: ${plainText(state.goal, 300)}`,
     '',
-    `Status: ${phaseWords(runPhase(summary, state.plan.tasks.length))}; ${countSentence(countTasks(state))}; ` +
+    `Status: ${phaseWords(runPhase(summary, state))}; ${countSentence(countTasks(state))}; ` +
       `${formatTokens(state.usage.total)}, ${formatCost(state.usage.total.costUsd)}.`,
     '',
     '| task | title | state | last reason |',

@@ -50,7 +50,7 @@ export async function pickRun(
   const picked = await vscode.window.showQuickPick(
     candidates.map((entry) => ({
       label: plainText(entry.summary.goal || entry.summary.runId, 100),
-      description: `${countWords(entry.summary)} · ${phaseWords(runPhase(entry.summary, entry.state?.plan.tasks.length))}`,
+      description: `${countWords(entry.summary)} · ${phaseWords(runPhase(entry.summary, entry.state))}`,
       detail: `${entry.summary.runId} · ${vscode.workspace.asRelativePath(entry.folder)}`,
       ref: { folder: entry.folder, runId: entry.summary.runId },
     })),

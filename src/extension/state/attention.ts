@@ -29,7 +29,7 @@ export function attentionItems(folder: string, summary: RunListEntry, state: Run
     items.push({ ...base, kind: 'planApproval', label: `Review the plan: ${summary.goal}`, reason: state ? `${counted(state.plan.tasks.length, 'task')} drafted` : 'a plan is drafted' });
   }
   if (!state) return items;
-  const phase = runPhase(summary, state.plan.tasks.length);
+  const phase = runPhase(summary, state);
   if (state.status === 'paused') {
     items.push({ ...base, kind: 'paused', label: `Run paused: ${state.goal}`, reason: state.pausedReason ?? 'paused' });
   } else if (phase === 'stopped' && isResumable({ folder, summary, state })) {

@@ -19,7 +19,7 @@ export interface RunStatusWords {
  */
 export function runStatusWords(entry: RunEntry): RunStatusWords {
   const { summary, state } = entry;
-  const phase = runPhase(summary, state?.plan.tasks.length);
+  const phase = runPhase(summary, state);
   const waiting = state ? state.taskOrder.filter((id) => isWaitingForHuman(state.tasks[id]!.state)) : [];
   const cost = state ? ` · ${formatCost(state.usage.total.costUsd)}` : '';
   const needs = waiting.length ? ` · ${counted(waiting.length, 'needs you', 'need you')}` : '';

@@ -1,5 +1,5 @@
 import type { TranscriptLine } from '../../engine/domain/events';
-import type { TaskView, TranscriptRecord } from '../../engine/domain/runState';
+import type { RunState, TaskView, TranscriptRecord } from '../../engine/domain/runState';
 import { runPhase as domainRunPhase, RUN_PHASE_WORDS, type RunPhase } from '../../engine/domain/runPhase';
 import { allowedHumanActions } from '../../engine/domain/humanActions';
 import { isInterruptedStep, taskStateWords } from '../../engine/domain/stateWords';
@@ -65,7 +65,7 @@ export const PULL_REQUEST_LOOK: Record<'open' | 'merged' | 'closed' | 'needsYou'
 
 
 /** A run's phase as the user sees it (domain/runPhase.ts), from its list entry: stopped where no engine drives it. */
-export const runPhase = (summary: RunListEntry, planTasks: number | undefined): RunPhase => domainRunPhase(summary.status, summary.active, planTasks);
+export const runPhase = (summary: RunListEntry, state: RunState | undefined): RunPhase => domainRunPhase(summary.status, summary.active, state);
 
 export const phaseWords = (phase: RunPhase): string => RUN_PHASE_WORDS[phase];
 

@@ -309,7 +309,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     item.id = node.id;
     if (!entry) return item;
     const { summary, state } = entry;
-    const phase = runPhase(summary, state?.plan.tasks.length);
+    const phase = runPhase(summary, state);
     item.iconPath = themeIcon(RUN_LOOK[phase]);
     // No cost here: it changes with every agent call, and refreshing a run row re-reads all
     // its task rows. The cost is in the tooltip, on each task row and in the status bar.

@@ -24,7 +24,7 @@ export class HeaderView {
   render(state: RunState): void {
     const progress = runProgress(state);
     // The same phase as the tree and the status bar: a plan waiting for approval is not a run that went away.
-    const phase = runPhase(state.status, this.driven, state.plan.tasks.length);
+    const phase = runPhase(state.status, this.driven, state);
     const status = { tone: RUN_PHASE_TONE[phase], label: RUN_PHASE_WORDS[phase] };
     const usage = state.usage.total;
     const stopped = phase === 'stopped' ? INTERRUPTED_NOTE : (state.pausedReason ?? state.finishedSummary);
