@@ -65,6 +65,10 @@ suite('A merge conflict that waits for you', function () {
     assert.equal(tab.result.fsPath, join(worktree, 'index.js'));
     assert.equal(tab.input1.scheme, 'taskloom-diff', "the task's side is read from git");
     await waitFor('the task to wait for the person', () => taskStates(api.services.controller.model.run(folder, runId)!)[stuck] === 'HUMAN_RESOLVING');
+    // The run waits for the person, it was not interrupted: its row says so, not "stopped".
+    const { runsTree } = api.services;
+    const runRow = runsTree.getTreeItem(runsTree.runNode(folder, runId));
+    assert.match(String(runRow.description), /^needs you · 2\/3 · /);
     // Both sides drawn: the task's helper on one input, the other task's on the other.
     await mergeEditor.inputSaying('function trim');
     await mergeEditor.inputSaying('function pad');
