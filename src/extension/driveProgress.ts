@@ -9,7 +9,7 @@ import { RUN_STATUS_WORDS, TASK_STATE_WORDS } from '../engine/domain/stateWords'
 import { countWords } from '../engine/domain/taskCounts';
 
 /**
- * A progress notification for a run the engine is driving: green/total and what is happening,
+ * A progress notification for a run the engine is driving: merged/total and what is happening,
  * with a Cancel button that cancels the engine's work (agents and gates are stopped). Ends
  * when the engine stops working on the run. One per run at a time.
  */

@@ -35,7 +35,7 @@ export function runStatusWords(entry: RunEntry): RunStatusWords {
 }
 
 /** "a", "a and b", "a, b and c", "a, b and 2 more". */
-export function listed(ids: readonly string[]): string {
+function listed(ids: readonly string[]): string {
   if (ids.length <= 2) return ids.join(' and ');
   return ids.length === 3 ? `${ids[0]}, ${ids[1]} and ${ids[2]}` : `${ids[0]}, ${ids[1]} and ${ids.length - 2} more`;
 }
