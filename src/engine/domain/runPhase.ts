@@ -4,9 +4,9 @@ import { RUN_STATUS_WORDS } from './stateWords';
 
 /**
  * A run's phase as the user sees it: its status, except where no engine drives it. A live status
- * without an engine is a run whose window or engine went away ("stopped", resumable), a plan that
- * waits for a person's approval, or a run whose every task left waits for a person (one being
- * resolved by hand, say): neither has anything to drive, so neither was interrupted.
+ * without an engine is a run whose window or engine went away ("stopped", resumable) — unless it
+ * has nothing to drive: a plan waiting for a person's approval, or a run whose every task left
+ * waits for a person (one being resolved by hand, say), which was not interrupted.
  */
 export type RunPhase = RunStatus | 'awaitingApproval' | 'stopped';
 
