@@ -88,6 +88,8 @@ suite('A merge conflict that waits for you', function () {
     const { runId, stuck } = await runUntilStuck();
     const asked = await answeringConfirmations(api, 'Skip', () => vscode.commands.executeCommand('taskloom.skipTask', { folder, runId, taskId: stuck }));
     assert.equal(asked.length, 1, 'Skip asked first');
+    // The skip's events may arrive after the command returns: until then the run still reads as it stopped.
+    await waitFor('the task to be skipped', () => taskStates(api.services.controller.model.run(folder, runId)!)[stuck] === 'SKIPPED');
     const done = await settled(api, folder, runId);
     assert.equal(done.summary.status, 'completed');
     const states = taskStates(done);
