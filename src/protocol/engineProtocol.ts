@@ -204,8 +204,9 @@ export interface WatchPullRequestsResult {
 export const WatchPullRequestsRequest = request<WatchPullRequestsParams, WatchPullRequestsResult>('taskloom/watchPullRequests');
 
 export interface RunListEntry extends RunIndexEntry {
-  /** Tasks done (merged or skipped) / all tasks, for "stopped at 3 of 7 tasks". */
-  done: number;
+  /** Tasks merged, skipped, and all of them (domain/taskCounts.ts): "3/7" is 3 of 7 merged. */
+  merged: number;
+  skipped: number;
   total: number;
   /** This server is driving (or planning) the run now. */
   active: boolean;

@@ -34,8 +34,10 @@ export async function driveRun(ctx: RunContext): Promise<DriveOutcome> {
   let queue: Promise<void> | undefined;
 
   for (;;) {
-    settleUnreachableTasks(ctx);
     const stopped = ctx.signal.aborted;
+    // Once stopped, a task left unfinished is not a failed dependency: what waits on it stays pending
+    // (cancelled with the run, or taken up by the resume), never skipped.
+    if (!stopped) settleUnreachableTasks(ctx);
     if (!stopped && !ctx.isPaused()) {
       const tasks = Object.values(session.state.tasks);
       const waits = serialize ? overlaps.waits(tasks) : new Map<string, OverlapWait[]>();

@@ -50,11 +50,10 @@ export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Pro
       } catch (error) {
         warnings.push(`Run ${entry.runId}: ${errorText(error as Error)}`);
       }
-      const counts = state ? countTasks(state) : { done: 0, total: 0 };
+      const counts = state ? countTasks(state) : { merged: 0, skipped: 0, total: 0 };
       return {
         ...entry,
-        done: counts.done,
-        total: counts.total,
+        ...counts,
         active: host.activeWork(entry.runId) !== undefined,
         // Decided by the user's own record outside the repository: `createdBy.host` can lie.
         foreign: state !== undefined && !isKnownRun(host.root, state),

@@ -65,6 +65,10 @@ suite('A merge conflict that waits for you', function () {
     assert.equal(tab.result.fsPath, join(worktree, 'index.js'));
     assert.equal(tab.input1.scheme, 'taskloom-diff', "the task's side is read from git");
     await waitFor('the task to wait for the person', () => taskStates(api.services.controller.model.run(folder, runId)!)[stuck] === 'HUMAN_RESOLVING');
+    // The run waits for the person, it was not interrupted: its row says so, not "stopped".
+    const { runsTree } = api.services;
+    const runRow = runsTree.getTreeItem(runsTree.runNode(folder, runId));
+    assert.match(String(runRow.description), /^needs you · \d\/3 · /);
     // Both sides drawn: the task's helper on one input, the other task's on the other.
     await mergeEditor.inputSaying('function trim');
     await mergeEditor.inputSaying('function pad');
@@ -77,7 +81,7 @@ suite('A merge conflict that waits for you', function () {
     const done = await settled(api, folder, runId, beforeContinue);
     assert.equal(done.summary.status, 'completed');
     assert.deepEqual(taskStates(done), { trim: 'MERGED', pad: 'MERGED', shout: 'MERGED' });
-    assert.equal(done.summary.done, 3);
+    assert.equal(done.summary.merged, 3);
   });
 
   test('Skip drops the conflicting task (and what depends on it) and the rest completes', async () => {

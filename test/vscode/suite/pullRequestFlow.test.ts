@@ -32,7 +32,7 @@ suite('A pull request kept green from the editor', function () {
       return node ? tree.getTreeItem(node) : undefined;
     };
     const opened = await waitFor('the pull request row', prRow);
-    assert.equal(String(opened.label), 'Pull request #1');
+    assert.equal(String(opened.label), 'PR #1', 'short: its state words fit the row');
     assert.equal(opened.command?.command, 'taskloom.openPullRequestInBrowser');
 
     // The window's watch: CI fails lint, an agent fixes it; alice asks for a change, the task's agent makes it; alice approves.

@@ -6,12 +6,12 @@ import * as vscode from 'vscode';
 import { RUNNING_STEP_STATES } from '../../../src/engine/domain/stateWords';
 import { SUITE_GOAL } from '../fixtures/scenario';
 import { runView } from './pages/runViewPage';
-import { Notification } from './pages/workbenchPage';
+import { Notification, workbench } from './pages/workbenchPage';
 import { reloadWindow, testPhase } from './runnerControl';
 import { takeScreenshot } from './screenshot';
 import { answeringConfirmations, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
-const RESUME_TOAST = new Notification('stopped at');
+const RESUME_TOAST = new Notification('stopped with');
 
 /**
  * Empties this session's record of the runs created here (the session has a state folder of its
@@ -38,7 +38,7 @@ suite('Resume after a window reload', function () {
       void vscode.commands.executeCommand('taskloom.startGoal', { folder, goal: SUITE_GOAL });
       await waitFor('a first green task while the run goes on', () => {
         const entry = newestRun(api, folder);
-        return entry?.summary.active && entry.summary.done >= 1 && entry.summary.done < 4 ? entry : undefined;
+        return entry?.summary.active && entry.summary.merged >= 1 && entry.summary.merged < 4 ? entry : undefined;
       });
       await reloadWindow();
     });
@@ -48,15 +48,23 @@ suite('Resume after a window reload', function () {
   test('the Resume notification says where the run stopped, and Resume finishes it', async () => {
     await vscode.commands.executeCommand('workbench.view.extension.taskloom');
     await RESUME_TOAST.shown(60_000);
-    assert.match(await RESUME_TOAST.message(), /Taskloom run '.+' stopped at \d of 5 tasks/);
-    await takeScreenshot('resume-notification');
-    await RESUME_TOAST.press('Resume');
+    assert.match(await RESUME_TOAST.message(), /Taskloom run '.+' stopped with \d of 5 tasks merged/);
     const api = await taskloom();
     const runId = newestRun(api, folder)!.summary.runId;
+    await api.services.controller.state(folder, runId);
+    const reloaded = api.services.controller.model.run(folder, runId)!;
+    // What the reload interrupted reads as interrupted, and what waits on it as pending: nothing
+    // is shown cancelled or skipped that the Resume below then runs.
+    const atReload = taskStates(reloaded);
+    assert.ok(!Object.values(atReload).some((s) => s === 'CANCELLED' || s === 'SKIPPED'), `nothing cancelled or skipped: ${JSON.stringify(atReload)}`);
+    const descriptions = await workbench.treeRowDescriptions();
+    assert.ok(!descriptions.some((d) => /^(cancelled|skipped)\b/.test(d)), `tree rows: ${descriptions.join(' | ')}`);
+    await takeScreenshot('resume-notification');
+    await RESUME_TOAST.press('Resume');
     await waitFor('the run to be driven again', () => api.services.controller.model.run(folder, runId)?.summary.active);
     const greenBefore = await waitFor('one more green task', () => {
       const entry = api.services.controller.model.run(folder, runId)!;
-      return entry.summary.done >= 2 && entry.summary.done < 4 && entry.summary.done;
+      return entry.summary.merged >= 2 && entry.summary.merged < 4 && entry.summary.merged;
     });
 
     // The engine process dies mid-run: the client restarts it, says so, and the run resumes with nothing lost.
@@ -72,7 +80,7 @@ suite('Resume after a window reload', function () {
     const rows = await waitFor('the restarted engine to show the run stopped where the log ends', async () => {
       const tasks = await runsTree.getChildren(runNode);
       const entry = api.services.controller.model.run(folder, runId);
-      return entry && !entry.summary.active && entry.summary.done >= greenBefore && entry.state?.lastSeq === logged() && tasks;
+      return entry && !entry.summary.active && entry.summary.merged >= greenBefore && entry.state?.lastSeq === logged() && tasks;
     });
     const stoppedEntry = api.services.controller.model.run(folder, runId)!;
     const stopped = stoppedEntry.state!;
@@ -93,7 +101,8 @@ suite('Resume after a window reload', function () {
     await takeScreenshot('engine-gone-interrupted');
     // The run view says the same: the run is stopped mid-step, not "running" with a growing bar.
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
-    await runView.statusShown('stopped, interrupted', 30_000);
+    await runView.statusShown('stopped', 30_000);
+    assert.match((await runView.runNotes()).join(' '), /Nothing is running this run now/);
     const boxStates = await runView.graphStates();
     assert.equal(boxStates.filter((text) => text.includes('interrupted')).length, inFlight.length, `graph: ${boxStates.join(' | ')}`);
     await takeScreenshot('engine-gone-run-view');

@@ -7,7 +7,7 @@ import { SUITE_GOAL } from '../fixtures/scenario';
 import type { RunEvent } from '../../../src/engine/domain/events';
 import { wordDecision } from '../../../src/engine/text/decisionWords';
 import { RUN_VIEW, runView } from './pages/runViewPage';
-import { Notification, quickInput } from './pages/workbenchPage';
+import { Notification, quickInput, workbench } from './pages/workbenchPage';
 import { pressKey, typeText } from './runnerControl';
 import { takeScreenshot } from './screenshot';
 import { watchRunViews } from './runViewWatch';
@@ -60,6 +60,9 @@ suite('A run from Start Goal to the applied integration', function () {
     await takeScreenshot('plan-approval');
     assert.deepEqual(await runView.planButtons(), ['Approve', 'Edit Plan', 'Cancel Run']);
     assert.equal((await runView.graphTaskIds()).length, 5, 'the graph of the plan is the approval view');
+    // The header says what the tree says: the plan waits for you; nothing was interrupted.
+    await runView.statusShown('plan awaits your approval');
+    assert.deepEqual(await runView.runNotes(), [], 'no note that the run went away');
     for (const [name, kind] of [['Default Light Modern', 'light'], ['Default High Contrast', 'high-contrast'], ['Default Dark Modern', 'dark']] as const) {
       await showTheme(name, kind);
       await takeScreenshot(`plan-waiting-run-view-${kind}`);
@@ -77,11 +80,10 @@ suite('A run from Start Goal to the applied integration', function () {
       flaky: 'NEEDS_HUMAN',
     });
     assert.equal(entry.summary.status, 'needs_human');
-    // The end says what waits for whom, with the way there.
-    const stopped = new Notification('stopped —');
-    await stopped.shown(30_000);
-    assert.match(await stopped.message(), /^Taskloom: ".+" stopped — 1\/5 done; word-count, title-case and flaky need you\.$/);
-    assert.deepEqual(await stopped.buttons(), ['Show Needs You', 'Show Run']);
+    // The end says what waits for whom where it stays true as you decide: the status bar (and Needs
+    // You), not a toast that the next decision would leave outdated beside the next one.
+    await workbench.statusBarSaying('Taskloom 1/5 · 3 need you');
+    assert.deepEqual(await new Notification('stopped —').all(), [], 'no "stopped" toast');
   });
 
   test('shows the tasks in the Runs tree with their states, and the Needs You items', async () => {
@@ -156,9 +158,13 @@ suite('A run from Start Goal to the applied integration', function () {
     // A toast hides itself after some seconds (sooner on a loaded machine than the run's end is seen here): the notification centre keeps it.
     await vscode.commands.executeCommand('notifications.showList');
     await ended.shown(30_000);
-    assert.match(await ended.message(), /^Taskloom: ".+" completed — 5\/5 done, integration gate passed\.$/);
+    assert.match(await ended.message(), /^Taskloom: ".+" completed — 4\/5 merged, 1 skipped, integration gate passed\.$/);
     assert.deepEqual(await ended.buttons(), ['Review Diff', 'Apply…', 'Open Pull Request']);
+    // The centre keeps every toast of the session: none of them is an outdated "stopped" one.
+    assert.deepEqual(await new Notification('stopped').all(), [], 'the stops along the way were never toasts');
     await vscode.commands.executeCommand('notifications.hideList');
+    // The header counts as the end of the run does: merged of all, the skipped one apart.
+    assert.deepEqual(await runView.headerCounts(), ['4/5 merged, 1 skipped']);
     await takeScreenshot('tree-completed');
   });
 

@@ -58,6 +58,8 @@ export const workbench = {
   walkthroughSaying: (text: string) => waitFor({ selector: `.gettingStartedContainer:has-text(${JSON.stringify(text)})` }),
   /** The descriptions of the rows of every tree on screen (the Runs tree's task rows among them). */
   treeRowDescriptions: () => readTexts({ selector: '.monaco-list-row .label-description' }),
+  /** A status bar item, once it says `text`. */
+  statusBarSaying: (text: string, timeoutMs = 30_000) => waitFor({ selector: `.statusbar-item:has-text(${JSON.stringify(text)})`, timeoutMs }),
   /** The Explorer's first row (where a user's focus would be). */
   focusExplorer: () => click({ selector: '.explorer-folders-view .monaco-list-row' }),
 };
