@@ -165,7 +165,7 @@ describe('a recorded log with one event damaged in the middle', () => {
         const said = result.stderr;
         assert.ok(said.includes(`${log}, line ${at + 1}: event ${event.seq as number} (task_transition) is malformed: to: Invalid option`), said);
         assert.match(said, /\(found "DONE"\)/);
-        assert.match(said, /^Repair or remove the line by hand\.$/m);
+        assert.match(said, /Taskloom will not guess what it said\. Repair or remove the line by hand\.$/m);
         assert.doesNotMatch(said, /internal error|    at /i, 'no stack trace');
       }
     } finally {
