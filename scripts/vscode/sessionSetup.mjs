@@ -78,8 +78,9 @@ export function selectSessions(sessions, filters) {
 /**
  * A fresh temp folder for the session with user settings written, its workspace made and its
  * artifacts folder emptied. `tmp` holds server/ (server data), user/ (user data: User/settings.json),
- * ext/ (extensions dir), browser/ (Chromium profile), control/ (runner ⇄ suite) and workspaces/,
- * the empty folder handed to the session's workspace() to make the folder the window opens.
+ * ext/ (extensions dir), browser/ (Chromium profile), control/ (runner ⇄ suite), tmp/ (the TMPDIR
+ * of the server and the extension host, so their sockets and temp files go with the session) and
+ * workspaces/, the empty folder handed to the session's workspace() to make the folder the window opens.
  */
 export async function prepareSession(session) {
   const tmp = mkdtempSync(join(tmpdir(), `taskloom-vscode-${session.name}-`));
@@ -90,9 +91,10 @@ export async function prepareSession(session) {
     extensions: join(tmp, 'ext'),
     browser: join(tmp, 'browser'),
     control: join(tmp, 'control'),
+    temp: join(tmp, 'tmp'),
     harnessExtension: join(tmp, 'harness-extension'),
   };
-  for (const d of [dirs.server, join(dirs.user, 'User'), dirs.extensions, dirs.browser, dirs.control]) {
+  for (const d of [dirs.server, join(dirs.user, 'User'), dirs.extensions, dirs.browser, dirs.control, dirs.temp]) {
     mkdirSync(d, { recursive: true });
   }
   // User settings, not server data's Machine/settings.json: the browser reads application-scoped
@@ -137,9 +139,13 @@ export function writeHarnessExtension(dir) {
   return dir;
 }
 
-/** The extension host's environment additions (it inherits the server's environment). */
+/**
+ * The extension host's environment additions (it inherits the server's environment). The offline
+ * runner starts the server with them too, so TMPDIR also takes the server's sockets.
+ */
 export function sessionEnv(session, prepared, { grep } = {}) {
   return {
+    TMPDIR: prepared.dirs.temp,
     TASKLOOM_TEST_SESSION: session.name,
     TASKLOOM_TEST_SUITES: session.suites.join(','),
     ...(grep ? { TASKLOOM_TEST_GREP: grep } : {}),
@@ -150,7 +156,7 @@ export function sessionEnv(session, prepared, { grep } = {}) {
     TASKLOOM_TEST_REPO_ROOT: repoRoot,
     TASKLOOM_TEST_EXTENSION_SOURCE: session.extension,
     TASKLOOM_TEST_EXTENSIONS_DIR: prepared.dirs.extensions,
-    ...session.env,
+    ...(typeof session.env === 'function' ? session.env({ tmp: prepared.dirs.tmp }) : session.env),
   };
 }
 

@@ -2,7 +2,7 @@ import { stripVTControlCharacters } from 'node:util';
 import type { TaskState } from '../engine/domain/taskStates';
 import type { TokenUsage } from '../engine/domain/usage';
 import { totalTokens } from '../engine/domain/usage';
-import { TASK_STATE_WORDS } from '../engine/domain/stateWords';
+import { isInterruptedStep, taskStateWords } from '../engine/domain/stateWords';
 
 const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code: number) => (text: string) => (useColor ? `\x1b[${code}m${text}\x1b[0m` : text);
@@ -13,9 +13,13 @@ export const green = paint(32);
 export const yellow = paint(33);
 export const cyan = paint(36);
 
-/** A task state in the words every view uses, coloured by how it stands. */
-export function colorState(state: TaskState): string {
-  const words = TASK_STATE_WORDS[state];
+/**
+ * A task state in the words every view uses, coloured by how it stands. `driven`: whether a
+ * process drives the run now; without one, a step under way reads "building, interrupted".
+ */
+export function colorState(state: TaskState, driven = true): string {
+  const words = taskStateWords(state, driven);
+  if (isInterruptedStep(state, driven)) return yellow(words);
   if (state === 'MERGED' || state === 'GREEN') return green(words);
   if (state === 'NEEDS_HUMAN' || state === 'HUMAN_RESOLVING' || state === 'MECHANICAL_FAILED' || state === 'CANCELLED' || state === 'MERGE_CONFLICT' || state === 'INTEGRATION_FAILED') {
     return red(words);

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TaskloomError } from '../engine/domain/taskloomError';
 import { EXIT, UsageError } from './cliErrors';
 import { applyCommand } from './commands/apply';
 import { decideCommand } from './commands/decide';
@@ -14,7 +13,7 @@ import { resumeCommand } from './commands/resume';
 import { RUN_USAGE, runCommand } from './commands/run';
 import { runsCommand } from './commands/runs';
 import { traceCommand } from './commands/trace';
-import { red } from './format';
+import { exitWith } from './cliProcess';
 import { unsupportedPlatformError } from '../engine/domain/platform';
 
 const USAGE = `Taskloom: plans a goal into tasks and runs each through an actor, a gate and a critic in its own git worktree.
@@ -92,34 +91,4 @@ function commandUsage(name: string): string {
   return lines.slice(start, end).map((l) => l.replace(/^ {2}/, '')).join('\n');
 }
 
-/**
- * A TaskloomError is the user's to act on: its message, its hint, and its kind's exit code.
- * Anything else is a bug in Taskloom, and says so rather than blame the input.
- */
-function report(error: unknown): number {
-  if (error instanceof TaskloomError) {
-    process.stderr.write(`${red('taskloom:')} ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`);
-    return error.exitCode;
-  }
-  const err = error instanceof Error ? error : new Error(String(error));
-  const where = process.env.TASKLOOM_DEBUG
-    ? (err.stack ?? err.message)
-    : 'Taskloom did not expect this: it is a bug, not your input. Run the command again with TASKLOOM_DEBUG=1 for the stack trace, and report it with that.';
-  process.stderr.write(`${red('taskloom: internal error:')} ${err.message}\n${where}\n`);
-  return EXIT.internal;
-}
-
-// `taskloom trace | head`: the reader has what it wanted; stop quietly instead of crashing on EPIPE.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
-  throw error;
-});
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error) => {
-    process.exitCode = report(error);
-  },
-);
+exitWith(() => main(process.argv.slice(2)));

@@ -16,7 +16,8 @@ export function runPaths(state: RunState) {
 /** The end-of-run summary: tasks, states, attempts, tokens and cost, where to look next. */
 export function formatRunSummary(state: RunState): string {
   const report = buildTraceReport(state);
-  const rows = [['task', 'state', 'attempts', 'gate fails', 'reviews', 'tokens', 'cost', 'time']];
+  // "changes asked": how often the critic asked for changes (0 for work it approved at its first review).
+  const rows = [['task', 'state', 'attempts', 'gate fails', 'changes asked', 'tokens', 'cost', 'time']];
   for (const t of report.tasks) {
     rows.push([
       t.id,

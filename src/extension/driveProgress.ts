@@ -4,12 +4,12 @@ import type { RunRef } from './commands/runRef';
 import { showError } from './connection/userErrors';
 import type { EngineClient } from './connection/engineClient';
 import type { RunsController } from './runsController';
-import { isWaitingForHuman } from '../engine/domain/taskStates';
 import { plainText } from './tree/presentation';
 import { RUN_STATUS_WORDS, TASK_STATE_WORDS } from '../engine/domain/stateWords';
+import { countWords } from '../engine/domain/taskCounts';
 
 /**
- * A progress notification for a run the engine is driving: green/total and what is happening,
+ * A progress notification for a run the engine is driving: merged/total and what is happening,
  * with a Cancel button that cancels the engine's work (agents and gates are stopped). Ends
  * when the engine stops working on the run. One per run at a time.
  */
@@ -42,7 +42,7 @@ export class DriveProgress {
               const state = entry.state;
               const busy = state?.taskOrder.map((id) => state.tasks[id]!).find((t) => ['BUILDING', 'GATING', 'CRITIC_REVIEWING'].includes(t.state));
               const what = state?.status === 'integrating' ? 'merging green work' : busy ? `${busy.id}: ${TASK_STATE_WORDS[busy.state]}` : RUN_STATUS_WORDS[entry.summary.status];
-              const message = `${entry.summary.done}/${entry.summary.total} done — ${plainText(what, 80)}`;
+              const message = `${countWords(entry.summary)} — ${plainText(what, 80)}`;
               if (message !== lastMessage) progress.report({ message });
               lastMessage = message;
             };
@@ -65,18 +65,22 @@ export class DriveProgress {
 
 /**
  * When the progress toast goes, say how the run ended, with the next step a button away: the
- * toast vanishing alone reads as nothing (or everything) having happened. A run the engine merely
- * stopped driving (it died) is told by the engine-restart notice instead.
+ * toast vanishing alone reads as nothing (or everything) having happened. Only an end that stays
+ * true is a toast (completed, cancelled, failed): a toast cannot be closed once shown, so a run
+ * that stopped for a person or paused says so where the news updates as they act — the status
+ * bar item (who needs you, state/runStatusWords.ts) and the Needs You view — and never leaves an
+ * outdated "stopped" beside the next one. A run the engine merely stopped driving (it died) is
+ * told by the engine-restart notice instead.
  */
 function notifyRunEnded(controller: RunsController, ref: RunRef): void {
   const entry = controller.model.run(ref.folder, ref.runId);
   if (!entry || entry.summary.active) return;
   const { summary, state } = entry;
   const goal = `"${plainText(summary.goal, 60)}"`;
-  const counts = `${summary.done}/${summary.total} done`;
+  const counts = countWords(summary);
   const open = (choice: string | undefined) => {
     const command = choice && NEXT_STEPS[choice];
-    if (command) void vscode.commands.executeCommand(command, ...(command.endsWith('.focus') ? [] : [ref]));
+    if (command) void vscode.commands.executeCommand(command, ref);
   };
   switch (summary.status) {
     case 'completed':
@@ -84,23 +88,15 @@ function notifyRunEnded(controller: RunsController, ref: RunRef): void {
         .showInformationMessage(`Taskloom: ${goal} completed — ${counts}, integration gate passed.`, 'Review Diff', 'Apply…', 'Open Pull Request')
         .then(open);
       return;
-    case 'needs_human': {
-      const waiting = state ? state.taskOrder.filter((id) => isWaitingForHuman(state.tasks[id]!.state)) : [];
-      const who = waiting.length ? `${listed(waiting)} ${waiting.length === 1 ? 'needs' : 'need'} you` : 'it needs you';
-      void vscode.window.showWarningMessage(`Taskloom: ${goal} stopped — ${counts}; ${who}.`, 'Show Needs You', 'Show Run').then(open);
-      return;
-    }
-    case 'paused': {
-      const why = state?.pausedReason ? `: ${plainText(state.pausedReason, 160)}` : '';
-      void vscode.window.showWarningMessage(`Taskloom: ${goal} paused — ${counts}${why}. Resume it when you are ready.`, 'Show Run').then(open);
-      return;
-    }
     case 'cancelled':
       void vscode.window.showInformationMessage(`Taskloom: ${goal} cancelled — ${counts}.`, 'Show Run').then(open);
       return;
-    case 'failed':
-      void vscode.window.showErrorMessage(`Taskloom: ${goal} failed — ${counts}.`, 'Show Run').then(open);
+    case 'failed': {
+      // What stopped it (a storage error with its hint, an engine error) came as the run's end, not as a request's error.
+      const why = state?.finishedSummary ? `: ${plainText(state.finishedSummary, 300)}` : '.';
+      void vscode.window.showErrorMessage(`Taskloom: ${goal} failed — ${counts}${why}`, 'Show Run').then(open);
       return;
+    }
     default:
   }
 }
@@ -108,14 +104,7 @@ function notifyRunEnded(controller: RunsController, ref: RunRef): void {
 /** The buttons of the end-of-run notices and the commands they run. */
 const NEXT_STEPS: Record<string, string> = {
   'Show Run': 'taskloom.showRun',
-  'Show Needs You': 'taskloom.needsYou.focus',
   'Review Diff': 'taskloom.showIntegrationDiff',
   'Apply…': 'taskloom.applyIntegration',
   'Open Pull Request': 'taskloom.openPullRequest',
 };
-
-/** "a", "a and b", "a, b and 2 more". */
-function listed(ids: string[]): string {
-  if (ids.length <= 2) return ids.join(' and ');
-  return ids.length === 3 ? `${ids[0]}, ${ids[1]} and ${ids[2]}` : `${ids[0]}, ${ids[1]} and ${ids.length - 2} more`;
-}

@@ -9,7 +9,7 @@ import { ReadOnlyTexts } from './documents/readOnlyText';
 import { DriveProgress } from './driveProgress';
 import { EngineClient } from './connection/engineClient';
 import { reporting } from './connection/userErrors';
-import { log } from './logger';
+import { keepLogIn, log } from './logger';
 import { promptToResume } from './resumePrompt';
 import { RunsController } from './runsController';
 import { RunViews } from './runView/runViews';
@@ -22,6 +22,7 @@ import { watchUnfinishedPullRequests } from './commands/pullRequestCommands';
 import { registerCommands } from './commands/registerCommands';
 import { testApi, type TaskloomTestApi } from './testApi';
 import { unsupportedPlatformError } from '../engine/domain/platform';
+import { errorText } from '../engine/domain/taskloomError';
 
 /**
  * Activation wires the views and commands and returns at once: the engine process starts on
@@ -29,10 +30,11 @@ import { unsupportedPlatformError } from '../engine/domain/platform';
  */
 export function activate(context: vscode.ExtensionContext): TaskloomTestApi | undefined {
   const started = performance.now();
+  keepLogIn(context.logUri);
   const unsupported = unsupportedPlatformError(process.platform);
   if (unsupported) {
     // Nothing is registered: commands answer "not found" rather than fail deep in a run.
-    void vscode.window.showErrorMessage(`Taskloom: ${unsupported.message}. ${unsupported.hint}`);
+    void vscode.window.showErrorMessage(`Taskloom: ${errorText(unsupported)}`);
     return undefined;
   }
   const engine = new EngineClient(context.asAbsolutePath('dist/engine-server.js'));

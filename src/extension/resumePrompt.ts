@@ -7,6 +7,7 @@ import { counted } from '../engine/text/counted';
 import { resumeMessage } from './resumeMessage';
 import { plainText, runPhase } from './tree/presentation';
 import { isRunOver } from '../engine/domain/runState';
+import { countSentence } from '../engine/domain/taskCounts';
 
 /** How long to wait for the previous window's engine to let go of the workspace after a reload. */
 const PREVIOUS_ENGINE_GRACE_MS = 8_000;
@@ -38,7 +39,7 @@ export async function promptToResume(services: Services): Promise<void> {
 async function offer(services: Services, entry: RunEntry): Promise<void> {
   const ref = { folder: entry.folder, runId: entry.summary.runId };
   const state = await services.controller.state(ref.folder, ref.runId);
-  const phase = runPhase(entry.summary, state?.plan.tasks.length);
+  const phase = runPhase(entry.summary, state);
   const goal = plainText(entry.summary.goal, 80);
   if (phase === 'awaitingApproval') {
     const choice = await vscode.window.showInformationMessage(`Taskloom run '${goal}' has a plan waiting for your approval.`, 'Review Plan', 'Discard');
@@ -51,7 +52,7 @@ async function offer(services: Services, entry: RunEntry): Promise<void> {
   // Each offer also lives in Needs You (state/attention.ts): a toast that hides itself loses nothing.
   if (outlook.kind === 'waitsForYou') {
     const choice = await vscode.window.showWarningMessage(
-      `Taskloom run '${goal}' stopped at ${entry.summary.done} of ${entry.summary.total} tasks: ${counted(outlook.tasks, 'task')} ${outlook.tasks === 1 ? 'needs' : 'need'} you before it can go on.`,
+      `Taskloom run '${goal}' stopped with ${countSentence(entry.summary)}: ${counted(outlook.tasks, 'task')} ${outlook.tasks === 1 ? 'needs' : 'need'} you before it can go on.`,
       'Show Needs You',
       'Show Run',
     );

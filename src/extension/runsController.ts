@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { RunState } from '../engine/domain/runState';
 import { GetRunRequest, ListRunsRequest, type ListRunsResult } from '../protocol/engineProtocol';
 import type { EngineClient } from './connection/engineClient';
+import { errorWords } from './connection/errorNotice';
 import { Disposable } from './disposable';
 import { log } from './logger';
 import { RunsModel } from './state/runsModel';
@@ -70,7 +71,7 @@ export class RunsController extends Disposable {
       return result;
     } catch (error) {
       // A folder that is not a git repository has no runs; say so once in the log.
-      log.info(`${folder}: runs not listed (${error instanceof Error ? error.message : String(error)})`);
+      log.info(`${folder}: runs not listed (${errorWords(error)})`);
       this.model.setRuns(folder, []);
       return undefined;
     }
@@ -94,7 +95,7 @@ export class RunsController extends Disposable {
           return state;
         })
         .catch((error: unknown) => {
-          log.warn(`run ${runId} could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
+          log.warn(`run ${runId} could not be loaded: ${errorWords(error)}`);
           return undefined;
         })
         .finally(() => this.fetching.delete(key));

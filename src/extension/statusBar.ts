@@ -6,12 +6,13 @@ import type { RunsController } from './runsController';
 /** How long a stopped engine may take to come back by itself before the status bar says it is stopped. */
 const ENGINE_RESTART_GRACE_MS = 5_000;
 import type { RunEntry } from './state/runsModel';
-import { formatCost, phaseWords, plainText, RUN_LOOK, runPhase } from './tree/presentation';
+import { runStatusWords } from './state/runStatusWords';
 import { isRunOver } from '../engine/domain/runState';
 
 /**
- * The status bar item: the run being driven (or else the newest unfinished one) as
- * green/total and cost; a click shows the run. Hidden when there is nothing to show.
+ * The status bar item: the run being driven (or else the newest unfinished one) as merged/total,
+ * who needs you and the cost (state/runStatusWords.ts); a click shows the run. Hidden when there
+ * is nothing to show.
  */
 export class RunStatusBar extends Disposable {
   private readonly item = this._register(vscode.window.createStatusBarItem('taskloom.run', vscode.StatusBarAlignment.Left, 50));
@@ -64,14 +65,11 @@ export class RunStatusBar extends Disposable {
       this.item.hide();
       return;
     }
-    const { summary, state } = entry;
-    const phase = runPhase(summary, state?.plan.tasks.length);
-    const icon = RUN_LOOK[phase].icon;
-    const cost = state ? ` · ${formatCost(state.usage.total.costUsd)}` : '';
-    this.item.text = `$(${icon}) Taskloom ${summary.done}/${summary.total}${cost}`;
-    this.item.tooltip = `${plainText(summary.goal, 120)}\n${phaseWords(phase)}: ${summary.done} of ${summary.total} tasks done (merged or skipped). Click to show the run.`;
-    this.item.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [{ folder: entry.folder, runId: summary.runId }] };
-    this.item.backgroundColor = phase === 'needs_human' || phase === 'failed' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    const words = runStatusWords(entry);
+    this.item.text = words.text;
+    this.item.tooltip = words.tooltip;
+    this.item.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [{ folder: entry.folder, runId: entry.summary.runId }] };
+    this.item.backgroundColor = words.attention ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
   }
 }

@@ -37,6 +37,17 @@ export interface UserFacingErrorData {
   unpublishedWork?: string[];
   /** Set when the forge has no token or refused it: signing in (VS Code's GitHub sign-in) may help. */
   forgeCredentials?: true;
+  /** The editor setting to change (an agent's path, its command line), when the error is about one. */
+  setting?: `taskloom.${string}`;
+}
+
+/** A request by its method name; every request fails the same way, with UserFacingErrorData. */
+function request<P, R>(method: string): { method: string; type: RequestType<P, R, UserFacingErrorData> } {
+  return { method, type: new RequestType<P, R, UserFacingErrorData>(method) };
+}
+
+function notification<P>(method: string): { method: string; type: NotificationType<P> } {
+  return { method, type: new NotificationType<P>(method) };
 }
 
 export interface StartGoalParams extends FolderParams {
@@ -58,10 +69,7 @@ export interface StartGoalResult {
  * waits for approval; run events stream meanwhile. Cancelling the request cancels planning
  * (the run ends cancelled); a planning failure is a user-facing error and the run ends failed.
  */
-export namespace StartGoalRequest {
-  export const method = 'taskloom/startGoal';
-  export const type = new RequestType<StartGoalParams, StartGoalResult, UserFacingErrorData>(method);
-}
+export const StartGoalRequest = request<StartGoalParams, StartGoalResult>('taskloom/startGoal');
 
 export interface ApprovePlanParams extends RunParams {
   /** The plan as edited by the human; validated again by the server. Absent: approve as proposed. */
@@ -69,19 +77,13 @@ export interface ApprovePlanParams extends RunParams {
   by: 'human' | 'autopilot';
 }
 /** Approves the run's plan and starts driving it; returns once driving has started. */
-export namespace ApprovePlanRequest {
-  export const method = 'taskloom/approvePlan';
-  export const type = new RequestType<ApprovePlanParams, void, UserFacingErrorData>(method);
-}
+export const ApprovePlanRequest = request<ApprovePlanParams, void>('taskloom/approvePlan');
 
 export interface RejectPlanParams extends RunParams {
   reason: string;
 }
 /** Ends a run whose plan was not approved; nothing was built. */
-export namespace RejectPlanRequest {
-  export const method = 'taskloom/rejectPlan';
-  export const type = new RequestType<RejectPlanParams, void, UserFacingErrorData>(method);
-}
+export const RejectPlanRequest = request<RejectPlanParams, void>('taskloom/rejectPlan');
 
 export interface ResumeParams extends FolderParams {
   /** Absent: the latest unfinished run. */
@@ -90,29 +92,17 @@ export interface ResumeParams extends FolderParams {
   trustRun?: boolean;
 }
 /** Resumes a stopped run (in-flight tasks restart from a clean worktree); returns once driving has started. */
-export namespace ResumeRequest {
-  export const method = 'taskloom/resume';
-  export const type = new RequestType<ResumeParams, { runId: string }, UserFacingErrorData>(method);
-}
+export const ResumeRequest = request<ResumeParams, { runId: string }>('taskloom/resume');
 
 /** Cancels planning or driving: agents and gates are stopped, the run ends `cancelled` (resumable). */
-export namespace CancelRequest {
-  export const method = 'taskloom/cancel';
-  export const type = new RequestType<RunParams, void, UserFacingErrorData>(method);
-}
+export const CancelRequest = request<RunParams, void>('taskloom/cancel');
 
-export interface TaskDecisionParams extends RunParams {
-  taskId: string;
+export interface TaskDecisionParams extends TaskParams {
   action: 'retry' | 'accept' | 'skip';
   note?: string;
-  /** As ResumeParams.trustRun. */
-  trustRun?: boolean;
 }
 /** A human's decision on a task that needs one; the run is driven on afterwards. */
-export namespace TaskDecisionRequest {
-  export const method = 'taskloom/taskDecision';
-  export const type = new RequestType<TaskDecisionParams, void, UserFacingErrorData>(method);
-}
+export const TaskDecisionRequest = request<TaskDecisionParams, void>('taskloom/taskDecision');
 
 export interface PredictedOverlaps {
   /** What the run does about them: run them one after the other, only warn, or nothing. */
@@ -120,10 +110,7 @@ export interface PredictedOverlaps {
   pairs: OverlapPair[];
 }
 /** The overlaps the run's plan predicts from its files hints (shown at plan approval; the run records them when it starts). */
-export namespace PredictOverlapsRequest {
-  export const method = 'taskloom/predictOverlaps';
-  export const type = new RequestType<RunParams, PredictedOverlaps, UserFacingErrorData>(method);
-}
+export const PredictOverlapsRequest = request<RunParams, PredictedOverlaps>('taskloom/predictOverlaps');
 
 export interface TaskParams extends RunParams {
   taskId: string;
@@ -141,10 +128,7 @@ export interface ResolveByHandResult {
   base: string;
 }
 /** A person takes over a task the merge queue sent back (HUMAN_RESOLVING); nothing is driven. */
-export namespace ResolveByHandRequest {
-  export const method = 'taskloom/resolveByHand';
-  export const type = new RequestType<TaskParams, ResolveByHandResult, UserFacingErrorData>(method);
-}
+export const ResolveByHandRequest = request<TaskParams, ResolveByHandResult>('taskloom/resolveByHand');
 
 export interface ContinueTaskResult {
   /** The gate passed on the person's resolution: the task is queued and the run is driven on. */
@@ -153,10 +137,7 @@ export interface ContinueTaskResult {
   failure?: { command: string; exitCode: number | null; output: string };
 }
 /** After resolving by hand: commits the worktree, runs the gate on it, and when it passes queues the task and drives the run. */
-export namespace ContinueTaskRequest {
-  export const method = 'taskloom/continueTask';
-  export const type = new RequestType<TaskParams, ContinueTaskResult, UserFacingErrorData>(method);
-}
+export const ContinueTaskRequest = request<TaskParams, ContinueTaskResult>('taskloom/continueTask');
 
 export interface ApplyIntegrationParams extends RunParams {
   /** `merge` (one merge commit, the default) or `squash` (one commit per task); the setting taskloom.apply.history. */
@@ -175,10 +156,7 @@ export interface ApplyIntegrationResult {
   leftOut: Array<{ taskId: string; title: string }>;
 }
 /** Applies a completed run to the user's current branch (refused on a dirty tree, or when the gate did not pass on it). */
-export namespace ApplyIntegrationRequest {
-  export const method = 'taskloom/applyIntegration';
-  export const type = new RequestType<ApplyIntegrationParams, ApplyIntegrationResult, UserFacingErrorData>(method);
-}
+export const ApplyIntegrationRequest = request<ApplyIntegrationParams, ApplyIntegrationResult>('taskloom/applyIntegration');
 
 export interface DiscardRunParams extends RunParams {
   /** Discard even work that was never applied or pushed. */
@@ -188,10 +166,7 @@ export interface DiscardRunParams extends RunParams {
  * Removes a run's worktrees, branches, snapshot refs and record; refuses while the run is being
  * driven, and without `force` when approved work was never applied or pushed.
  */
-export namespace DiscardRunRequest {
-  export const method = 'taskloom/discardRun';
-  export const type = new RequestType<DiscardRunParams, void, UserFacingErrorData>(method);
-}
+export const DiscardRunRequest = request<DiscardRunParams, void>('taskloom/discardRun');
 
 /** Where the run's pull requests live, from the editor: its GitHub sign-in and the taskloom.github.apiUrl setting. */
 export interface ForgeParams {
@@ -210,10 +185,7 @@ export interface OpenPullRequestResult {
   pullRequests: Array<{ taskId: string | null; number: number; url: string; action: 'opened' | 'updated' }>;
 }
 /** Pushes a completed run and opens its pull request (or updates the one it has), as `taskloom pr` does. */
-export namespace OpenPullRequestRequest {
-  export const method = 'taskloom/openPullRequest';
-  export const type = new RequestType<OpenPullRequestParams, OpenPullRequestResult, UserFacingErrorData>(method);
-}
+export const OpenPullRequestRequest = request<OpenPullRequestParams, OpenPullRequestResult>('taskloom/openPullRequest');
 
 export interface WatchPullRequestsParams extends RunParams, ForgeParams {
   intervalSeconds?: number;
@@ -229,14 +201,12 @@ export interface WatchPullRequestsResult {
  * one needs a person, or the request is cancelled. It holds the workspace lock only during each
  * pass, so the CLI can work in between; what it sees and does arrives as the run's events.
  */
-export namespace WatchPullRequestsRequest {
-  export const method = 'taskloom/watchPullRequests';
-  export const type = new RequestType<WatchPullRequestsParams, WatchPullRequestsResult, UserFacingErrorData>(method);
-}
+export const WatchPullRequestsRequest = request<WatchPullRequestsParams, WatchPullRequestsResult>('taskloom/watchPullRequests');
 
 export interface RunListEntry extends RunIndexEntry {
-  /** Tasks done (merged or skipped) / all tasks, for "stopped at 3 of 7 tasks". */
-  done: number;
+  /** Tasks merged, skipped, and all of them (domain/taskCounts.ts): "3/7" is 3 of 7 merged. */
+  merged: number;
+  skipped: number;
   total: number;
   /** This server is driving (or planning) the run now. */
   active: boolean;
@@ -253,16 +223,10 @@ export interface ListRunsResult {
   drivenElsewhere?: string;
   warnings: string[];
 }
-export namespace ListRunsRequest {
-  export const method = 'taskloom/listRuns';
-  export const type = new RequestType<FolderParams, ListRunsResult, UserFacingErrorData>(method);
-}
+export const ListRunsRequest = request<FolderParams, ListRunsResult>('taskloom/listRuns');
 
 /** The run's full projected state; afterwards the client folds `EventsNotification`s onto it. */
-export namespace GetRunRequest {
-  export const method = 'taskloom/getRun';
-  export const type = new RequestType<RunParams, RunState, UserFacingErrorData>(method);
-}
+export const GetRunRequest = request<RunParams, RunState>('taskloom/getRun');
 
 export interface ChangedFile {
   path: string;
@@ -289,46 +253,30 @@ export interface DiffResult {
    */
   review?: { number: number; source: 'recorded' | 'reconstructed' | 'unrecorded' };
 }
-export namespace DiffRequest {
-  export const method = 'taskloom/diff';
-  export const type = new RequestType<DiffParams, DiffResult, UserFacingErrorData>(method);
-}
+export const DiffRequest = request<DiffParams, DiffResult>('taskloom/diff');
 
 export interface FileAtCommitParams extends FolderParams {
   commit: string;
   path: string;
 }
 /** A file's content at a commit; null when it does not exist there. */
-export namespace FileAtCommitRequest {
-  export const method = 'taskloom/fileAtCommit';
-  export const type = new RequestType<FileAtCommitParams, { content: string | null }, UserFacingErrorData>(method);
-}
+export const FileAtCommitRequest = request<FileAtCommitParams, { content: string | null }>('taskloom/fileAtCommit');
 
 export interface DoctorCheck {
   status: 'ok' | 'warn' | 'fail';
   label: string;
   text: string;
 }
-export namespace DoctorRequest {
-  export const method = 'taskloom/doctor';
-  export const type = new RequestType<FolderParams & { settings: RunSettings }, { checks: DoctorCheck[]; verdict: string }, UserFacingErrorData>(method);
-}
+export const DoctorRequest = request<FolderParams & { settings: RunSettings }, { checks: DoctorCheck[]; verdict: string }>('taskloom/doctor');
 
-export interface EventsParams {
-  folder: string;
-  runId: string;
+export interface EventsParams extends RunParams {
   /** In seq order, each after the previous notification's last. */
   events: RunEvent[];
 }
 /** New durable events of a run, batched (at most every ~50 ms while a run is busy). */
-export namespace EventsNotification {
-  export const method = 'taskloom/events';
-  export const type = new NotificationType<EventsParams>(method);
-}
+export const EventsNotification = notification<EventsParams>('taskloom/events');
 
-export interface ActivityParams {
-  folder: string;
-  runId: string;
+export interface ActivityParams extends RunParams {
   taskId: string | null;
   /** `<role>: <what it did>`, redacted. */
   line: string;
@@ -337,19 +285,13 @@ export interface ActivityParams {
  * A line of what an agent is doing now, as it prints it (not durable: the output channel shows
  * it; the durable, bounded record is the run's agent_transcript events).
  */
-export namespace ActivityNotification {
-  export const method = 'taskloom/activity';
-  export const type = new NotificationType<ActivityParams>(method);
-}
+export const ActivityNotification = notification<ActivityParams>('taskloom/activity');
 
 export interface RunEventParams extends RunParams {
   seq: number;
 }
 /** One event of a run's log by seq (e.g. a gate result's full output for the ledger); null when absent. */
-export namespace RunEventRequest {
-  export const method = 'taskloom/runEvent';
-  export const type = new RequestType<RunEventParams, RunEvent | null, UserFacingErrorData>(method);
-}
+export const RunEventRequest = request<RunEventParams, RunEvent | null>('taskloom/runEvent');
 
 export interface TranscriptParams extends RunParams {
   /** The batches to read: the seqs of agent_transcript events (TranscriptRecord.batches). */
@@ -364,10 +306,7 @@ export interface TranscriptResult {
  * are; other lines of the log are not even parsed): the run view asks for a call's lines when it
  * shows them, and folds later batches from EventsNotification on top.
  */
-export namespace TranscriptRequest {
-  export const method = 'taskloom/transcript';
-  export const type = new RequestType<TranscriptParams, TranscriptResult, UserFacingErrorData>(method);
-}
+export const TranscriptRequest = request<TranscriptParams, TranscriptResult>('taskloom/transcript');
 
 export interface CheckPlanParams {
   /** The plan as the human edited it: JSON text. */
@@ -384,7 +323,4 @@ export interface CheckPlanResult {
   plan?: Plan;
 }
 /** Validates an edited plan with the engine's own rules (the same ones approval applies). */
-export namespace CheckPlanRequest {
-  export const method = 'taskloom/checkPlan';
-  export const type = new RequestType<CheckPlanParams, CheckPlanResult, UserFacingErrorData>(method);
-}
+export const CheckPlanRequest = request<CheckPlanParams, CheckPlanResult>('taskloom/checkPlan');

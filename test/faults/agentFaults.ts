@@ -21,8 +21,8 @@ import { formatFaultTable, type FaultRow } from './faultTable';
  *      transition's reason, the runner_call's detail and `trace --json`;
  *   3. no process left: the agent starts a helper in its group and one in a session of its own
  *      (out of the group's reach), each with the marker in its argv; none may survive the CLI;
- *   4. the CLI exits 1 ("needs a human") within a bound, says so on stdout with the marker,
- *      and prints no terminal control characters the agent sent.
+ *   4. the CLI exits 1 ("needs a human") before a generous deadline, says so on stdout with the
+ *      marker, and prints no terminal control characters the agent sent.
  */
 
 const TASK = 'fault-task';
@@ -135,8 +135,8 @@ interface FaultCase {
   reason: RegExp;
   /** More output lines that must be kept, besides the marker. */
   kept?: string[];
-  /** The CLI must have exited within this (generous: the machine may be busy). */
-  boundSeconds: number;
+  /** Past this the CLI is killed and the case fails (generous: the machine may be busy). */
+  deadlineSeconds: number;
 }
 
 const STUCK = 2;
@@ -146,58 +146,58 @@ export const AGENT_FAULT_CASES: FaultCase[] = [
   {
     kind: 'actor crashes (exit 1 after output)',
     actor: 'exit1', critic: 'ok', stuckSeconds: CALM,
-    role: 'actor', status: 'agent_error', event: 'AGENT_FAILED', reason: /exited with code 1/, kept: ['step 40'], boundSeconds: 45,
+    role: 'actor', status: 'agent_error', event: 'AGENT_FAILED', reason: /exited with code 1/, kept: ['step 40'], deadlineSeconds: 105,
   },
   {
     kind: 'actor killed by a signal mid-line',
     actor: 'sigkill', critic: 'ok', stuckSeconds: CALM,
-    role: 'actor', status: 'crashed', event: 'AGENT_FAILED', reason: /killed by SIGKILL/, kept: ['(cut off mid-li'], boundSeconds: 45,
+    role: 'actor', status: 'crashed', event: 'AGENT_FAILED', reason: /killed by SIGKILL/, kept: ['(cut off mid-li'], deadlineSeconds: 105,
   },
   {
     kind: 'actor hangs with no output',
     actor: 'hang', critic: 'ok', stuckSeconds: STUCK,
-    role: 'actor', status: 'idle_timeout', event: 'STUCK_ABORTED', reason: /no activity for 2s/, boundSeconds: 45,
+    role: 'actor', status: 'idle_timeout', event: 'STUCK_ABORTED', reason: /no activity for 2s/, deadlineSeconds: 105,
   },
   {
     kind: 'actor ignores SIGINT/SIGTERM (hung)',
     actor: 'ignoreSignals', critic: 'ok', stuckSeconds: STUCK,
     role: 'actor', status: 'idle_timeout', event: 'STUCK_ABORTED', reason: /no activity for 2s/,
-    kept: ['ignoring SIGINT', 'ignoring SIGTERM'], boundSeconds: 60,
+    kept: ['ignoring SIGINT', 'ignoring SIGTERM'], deadlineSeconds: 120,
   },
   {
     kind: 'actor streams output forever',
     actor: 'endless', critic: 'ok', stuckSeconds: STUCK,
     role: 'actor', status: 'agent_error', event: 'AGENT_FAILED', reason: /did not finish within 24 s, the limit for one call/,
-    kept: ['still going'], boundSeconds: 75,
+    kept: ['still going'], deadlineSeconds: 135,
   },
   {
     kind: 'actor prints binary/ANSI junk, exit 1',
     actor: 'junk', critic: 'ok', stuckSeconds: CALM,
-    role: 'actor', status: 'agent_error', event: 'AGENT_FAILED', reason: /exited with code 1/, kept: ['red '], boundSeconds: 45,
+    role: 'actor', status: 'agent_error', event: 'AGENT_FAILED', reason: /exited with code 1/, kept: ['red '], deadlineSeconds: 105,
   },
   {
     kind: 'actor exits 0 with an error payload',
     actor: 'errorPayload', critic: 'ok', stuckSeconds: CALM,
     role: 'actor', status: 'agent_error', event: 'AGENT_FAILED', reason: /exited 0 but answered with an error: API Error: 529 overloaded/,
-    boundSeconds: 45,
+    deadlineSeconds: 105,
   },
   {
     kind: 'critic prints garbage (no JSON verdict)',
     actor: 'ok', critic: 'garbage', stuckSeconds: CALM,
     role: 'critic', status: 'ok', event: 'MALFORMED_GIVEUP', reason: /critic gave no valid verdict after one repair attempt/,
-    boundSeconds: 45,
+    deadlineSeconds: 105,
   },
   {
     kind: 'critic exits 0 with an error payload',
     actor: 'ok', critic: 'errorPayload', stuckSeconds: CALM,
     role: 'critic', status: 'agent_error', event: 'AGENT_FAILED', reason: /critic failed \(an agent error\).*answered with an error/,
-    boundSeconds: 45,
+    deadlineSeconds: 105,
   },
   {
     kind: 'critic crashes (exit 1 after output)',
     actor: 'ok', critic: 'exit1', stuckSeconds: CALM,
     role: 'critic', status: 'agent_error', event: 'AGENT_FAILED', reason: /critic failed \(an agent error\).*exited with code 1/,
-    boundSeconds: 45,
+    deadlineSeconds: 105,
   },
 ];
 
@@ -234,7 +234,7 @@ export async function runAgentFaultCases(
   const cases = options.cases ?? AGENT_FAULT_CASES;
   const results: AgentFaultResult[] = new Array(cases.length);
   // The longest cases first, so they do not end up alone at the end.
-  const order = cases.map((_, i) => i).sort((a, b) => cases[b]!.boundSeconds - cases[a]!.boundSeconds);
+  const order = cases.map((_, i) => i).sort((a, b) => cases[b]!.deadlineSeconds - cases[a]!.deadlineSeconds);
   let next = 0;
   const worker = async () => {
     for (let n = next++; n < order.length; n = next++) {
@@ -261,7 +261,7 @@ async function runCase(c: FaultCase, agentPath: string, planPath: string, keep: 
   const started = performance.now();
   const run = await cli(
     ['run', '--cwd', repo.dir, '--plan', planPath, '--yes', '--agent', 'command', '--command', command, '--stuck-seconds', String(c.stuckSeconds)],
-    c.boundSeconds + 60,
+    c.deadlineSeconds,
   );
   const seconds = (performance.now() - started) / 1000;
 
@@ -273,8 +273,7 @@ async function runCase(c: FaultCase, agentPath: string, planPath: string, keep: 
   }
 
   // 4. The CLI's own exit and message.
-  if (run.killed) problems.push(`the CLI did not exit within ${c.boundSeconds + 60} s and was killed`);
-  else if (seconds > c.boundSeconds) problems.push(`the CLI took ${seconds.toFixed(1)} s (bound ${c.boundSeconds} s)`);
+  if (run.killed) problems.push(`the CLI did not exit within ${c.deadlineSeconds} s and was killed`);
   if (run.code !== 1) problems.push(`CLI exit code ${run.code}, expected 1 (needs a human); stderr: ${run.stderr.slice(-300)}`);
   if (!/Needs you:/.test(run.stdout) || !run.stdout.includes(`${TASK}:`)) problems.push('stdout does not list the task under "Needs you:"');
   if (!run.stdout.includes(marker)) problems.push("stdout does not show the agent's last output (marker missing)");

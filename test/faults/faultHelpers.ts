@@ -8,22 +8,23 @@ import { DEMO_FILES, DEMO_PLAN, demoScenario } from '../../src/cli/demo/demoProj
 import type { RunEvent } from '../../src/engine/domain/events';
 import { foldEvents } from '../../src/engine/domain/projection';
 import type { TraceReport } from '../../src/engine/report/traceReport';
-import { runCli, type CliResult, type startCli } from '../helpers/cli';
-import type { TempRepo } from '../helpers/tempRepo';
+import { runCli, writeInputs, type CliResult, type startCli } from '../helpers/cli';
+import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
 /**
- * Shared pieces of the crash tests (resumeAfterKill, the kill campaign): the reference run's
- * plan and scenario, reading the event log, and the end state compared after a resume.
+ * Shared pieces of the crash and fault tests (resumeAfterKill, the kill and storage campaigns):
+ * the campaign's workspace (repository, plan, scenario), reading the event log, and the end
+ * state compared with the reference's after a resume.
  */
 
-export const CAMPAIGN_FILES = DEMO_FILES;
+const CAMPAIGN_FILES = DEMO_FILES;
 
 /**
  * Two independent tasks that edit the same README line, so the second one merged conflicts, and
  * the demo's five tasks after the first of them (a gate failure in word-count, changes required in
  * title-case, dependencies summary → cli).
  */
-export const CAMPAIGN_PLAN = {
+const CAMPAIGN_PLAN = {
   ...DEMO_PLAN,
   // The README tasks are the only ones ready at the start (the demo's tasks wait for readme-intro),
   // so they start together from the run's base whatever the timing: started later, the second would
@@ -49,7 +50,7 @@ export const CAMPAIGN_PLAN = {
   ],
 };
 
-export function campaignScenario(delayMs: number) {
+function campaignScenario(delayMs: number) {
   const base = demoScenario(delayMs);
   const tagline = "Small text helpers, grown by Taskloom's demo.";
   const intro = 'Slugs, word counts and title case for any text.';
@@ -69,9 +70,42 @@ export function campaignScenario(delayMs: number) {
   };
 }
 
-/** `--overlap off`: the two README tasks run side by side, so the merge queue meets their conflict and resolves it. */
-export function runArgs(dir: string, plan: string, scenario: string, parallel = 2): string[] {
-  return ['run', '--cwd', dir, '--plan', plan, '--script', scenario, '--yes', '--parallel', String(parallel), '--gate', 'node --test', '--overlap', 'off'];
+export interface CampaignWorkspace {
+  /** A fresh copy of the sample repository. */
+  repo: TempRepo;
+  /** The scenario file's path: every agent the run starts names it on its command line. */
+  scenario: string;
+  /** The `taskloom run` of the campaign's plan and scenario in `repo`. */
+  run: string[];
+}
+
+/** Where one run of the campaign (the reference, or one to be killed) happens, with its own delay per scripted step. */
+export function campaignWorkspace(delayMs: number): CampaignWorkspace {
+  const inputs = writeInputs({ 'plan.json': CAMPAIGN_PLAN, 'scenario.json': campaignScenario(delayMs) });
+  const repo = makeTempRepo({ files: CAMPAIGN_FILES });
+  const scenario = inputs['scenario.json']!;
+  // `--overlap off`: the two README tasks run side by side, so the merge queue meets their conflict and resolves it.
+  const run = ['run', '--cwd', repo.dir, '--plan', inputs['plan.json']!, '--script', scenario, '--yes', '--parallel', '2', '--gate', 'node --test', '--overlap', 'off'];
+  return { repo, scenario, run };
+}
+
+/** The reference run's end state and events, once its log is found sound: a broken reference would spoil every comparison. */
+export function readReference(repo: TempRepo): { end: EndState; events: RunEvent[] } {
+  const problems = logProblems(repo.dir);
+  if (problems.length > 0) throw new Error(`the reference run's log has problems: ${problems.join('; ')}`);
+  return { end: endState(repo), events: readEvents(repo.dir) };
+}
+
+/** How a run, resumed to its end, differs from the reference's end: processes left running, its end state, its log. */
+export async function differencesFromReference(workspace: CampaignWorkspace, reference: EndState): Promise<string[]> {
+  const problems = await noLeftoverProcesses(workspace.scenario);
+  try {
+    problems.push(...diffStates(reference, endState(workspace.repo)));
+  } catch (err) {
+    problems.push(`end state unreadable: ${(err as Error).message.split('\n')[0]}`);
+  }
+  problems.push(...logProblems(workspace.repo.dir));
+  return problems;
 }
 
 export function eventsFile(dir: string): string | undefined {

@@ -39,6 +39,7 @@ export function formatFaultTable(rows: FaultRow[]): string {
  */
 export async function assertEachFault(t: TestContext, rows: FaultRow[]): Promise<void> {
   const table = formatFaultTable(rows);
+  assert.ok(rows.length > 0, 'the campaign injected no fault');
   for (const row of rows) {
     await t.test(`${row.group} / ${row.kind}`, () => {
       assert.deepEqual(row.problems, [], `${row.outcome}\n${table}`);

@@ -7,23 +7,8 @@
  *   node --import tsx test/faults/killCampaign.ts [--points N] [--parallel-points K] [--delay MS] [--keep]
  */
 import type { RunEvent } from '../../src/engine/domain/events';
-import { runCli, startCli, writeInputs } from '../helpers/cli';
-import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
-import {
-  CAMPAIGN_FILES,
-  CAMPAIGN_PLAN,
-  campaignScenario,
-  diffStates,
-  endState,
-  logProblems,
-  noLeftoverProcesses,
-  readEvents,
-  runArgs,
-  startKiller,
-  withDeadline,
-  type EndState,
-  type KillSpec,
-} from './faultHelpers';
+import { runCli, startCli } from '../helpers/cli';
+import { campaignWorkspace, differencesFromReference, readEvents, readReference, startKiller, withDeadline, type EndState, type KillSpec } from './faultHelpers';
 
 export type { KillSpec };
 
@@ -138,14 +123,13 @@ export function choosePoints(events: RunEvent[], count: number): KillPoint[] {
 
 async function runPoint(point: KillPoint, ref: Reference, delayMs: number, keep: boolean): Promise<PointResult> {
   const started = Date.now();
-  const inputs = writeInputs({ 'plan.json': CAMPAIGN_PLAN, 'scenario.json': campaignScenario(delayMs) });
-  const scenario = inputs['scenario.json']!;
-  const r: TempRepo = makeTempRepo({ files: CAMPAIGN_FILES });
+  const workspace = campaignWorkspace(delayMs);
+  const r = workspace.repo;
   const problems: string[] = [];
   let reached = false;
   let killedAtLines: number | undefined;
   try {
-    const first = await runAndKill(r.dir, runArgs(r.dir, inputs['plan.json']!, scenario), point.spec);
+    const first = await runAndKill(r.dir, workspace.run, point.spec);
     reached = first.kill.killed;
     killedAtLines = first.kill.lines;
     if (reached) {
@@ -165,13 +149,7 @@ async function runPoint(point: KillPoint, ref: Reference, delayMs: number, keep:
     } else if (first.res.code !== ref.code) {
       problems.push(`run ended (exit ${first.res.code}) before the point without a kill`);
     }
-    problems.push(...(await noLeftoverProcesses(scenario)));
-    try {
-      problems.push(...diffStates(ref.end, endState(r)));
-    } catch (err) {
-      problems.push(`end state unreadable: ${(err as Error).message.split('\n')[0]}`);
-    }
-    problems.push(...logProblems(r.dir));
+    problems.push(...(await differencesFromReference(workspace, ref.end)));
   } catch (err) {
     problems.push(`harness error: ${(err as Error).message}`);
   }
@@ -192,12 +170,8 @@ export async function runCampaign(options: {
   const delayMs = options.delayMs ?? 60;
   const log = options.log ?? (() => {});
   const t0 = Date.now();
-  const inputs = writeInputs({ 'plan.json': CAMPAIGN_PLAN, 'scenario.json': campaignScenario(delayMs) });
-  const refRepo = makeTempRepo({ files: CAMPAIGN_FILES });
-  const refRun = runCli(runArgs(refRepo.dir, inputs['plan.json']!, inputs['scenario.json']!));
-  const ref: Reference = { end: endState(refRepo), events: readEvents(refRepo.dir), code: refRun.code };
-  const refProblems = logProblems(refRepo.dir);
-  if (refProblems.length > 0) throw new Error(`the reference run's log has problems: ${refProblems.join('; ')}`);
+  const { repo: refRepo, run } = campaignWorkspace(delayMs);
+  const ref: Reference = { code: runCli(run).code, ...readReference(refRepo) };
   const referenceMs = Date.now() - t0;
   log(`reference run: exit ${ref.code}, ${ref.events.length} events, ${referenceMs} ms, status ${ref.end.status}`);
   log(`  states ${JSON.stringify(ref.end.states)}; conflicts ${JSON.stringify(ref.end.conflicts)}; merges ${ref.end.mergeCount}`);

@@ -16,19 +16,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync, openSync, writeSync, closeSync, fsyncSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CLI, runCli, startCli, writeInputs, type CliResult } from '../helpers/cli';
-import { makeTempRepo } from '../helpers/tempRepo';
+import { CLI, runCli, startCli, type CliResult } from '../helpers/cli';
 import {
-  CAMPAIGN_FILES,
-  CAMPAIGN_PLAN,
-  campaignScenario,
-  diffStates,
-  endState,
+  campaignWorkspace,
+  differencesFromReference,
   eventsFile,
   logProblems,
   noLeftoverProcesses,
   readEvents,
-  runArgs,
+  readReference,
   startKiller,
   withDeadline,
   type EndState,
@@ -216,15 +212,14 @@ function readOnlyChecks(dir: string, fault: ChainFault, expectSeq: number): stri
 }
 
 async function runChain(refP: Promise<Reference>, events: number, log: (l: string) => void, keep: boolean): Promise<FaultRow[]> {
-  const inputs = writeInputs({ 'plan.json': CAMPAIGN_PLAN, 'scenario.json': campaignScenario(DELAY_MS) });
-  const scenario = inputs['scenario.json']!;
-  const r = makeTempRepo({ files: CAMPAIGN_FILES });
+  const workspace = campaignWorkspace(DELAY_MS);
+  const r = workspace.repo;
   const rows: FaultRow[] = [];
   // Kill points spread over the run: each fault gets its own stretch of the run.
   const step = Math.max(4, Math.floor((events - 8) / (CHAIN.length + 1)));
   let ok = true;
   try {
-    let args = runArgs(r.dir, inputs['plan.json']!, scenario);
+    let args = workspace.run;
     let target = step;
     let pendingAfter: { fault: ChainFault; problems: string[]; kept: string[] } | undefined;
     const finishFault = (res: CliResult, stage: string) => {
@@ -267,13 +262,7 @@ async function runChain(refP: Promise<Reference>, events: number, log: (l: strin
     const ref = await refP;
     const end: string[] = [];
     if (last.code !== ref.code) end.push(`final resume exit ${last.code}, reference ${ref.code}: ${firstLine(last.stderr)}`);
-    end.push(...(await noLeftoverProcesses(scenario)));
-    try {
-      end.push(...diffStates(ref.end, endState(r)));
-    } catch (err) {
-      end.push(`end state unreadable: ${(err as Error).message.split('\n')[0]}`);
-    }
-    end.push(...logProblems(r.dir));
+    end.push(...(await differencesFromReference(workspace, ref.end)));
     if (end.length) {
       ok = false;
       // The end of the chain belongs to every fault injected into it.
@@ -322,9 +311,8 @@ function fillUp(dir: string): string {
 
 async function runDiskFull(refP: Promise<Reference>, events: number, log: (l: string) => void, keep: boolean): Promise<FaultRow> {
   const kind = 'disk full while appending to events.jsonl';
-  const inputs = writeInputs({ 'plan.json': CAMPAIGN_PLAN, 'scenario.json': campaignScenario(DELAY_MS) });
-  const scenario = inputs['scenario.json']!;
-  const r = makeTempRepo({ files: CAMPAIGN_FILES });
+  const workspace = campaignWorkspace(DELAY_MS);
+  const r = workspace.repo;
   const mountPoint = join(r.dir, '.taskloom', 'runs');
   mkdirSync(mountPoint, { recursive: true });
   const problems: string[] = [];
@@ -343,7 +331,7 @@ async function runDiskFull(refP: Promise<Reference>, events: number, log: (l: st
     if (mounted) {
       const fillAt = Math.floor(events / 2);
       how = `tmpfs ${TMPFS_SIZE} filled at event ${fillAt}`;
-      const started = start(runArgs(r.dir, inputs['plan.json']!, scenario));
+      const started = start(workspace.run);
       // Fill the tmpfs once half the run is durable: the next append that needs a new page fails.
       const watcher = (async () => {
         for (;;) {
@@ -369,7 +357,7 @@ async function runDiskFull(refP: Promise<Reference>, events: number, log: (l: st
     } else {
       // No tmpfs (not root): every file the CLI writes is limited instead; the log reaches it mid-run.
       how = `no tmpfs (${(mount.stderr || '').trim().slice(0, 40)}), injected: ulimit -f ${FSIZE_KIB} KiB (EFBIG)`;
-      res = await start(runArgs(r.dir, inputs['plan.json']!, scenario), FSIZE_KIB).result;
+      res = await start(workspace.run, FSIZE_KIB).result;
       durableAtFill = completeLines(logText(r.dir)).slice(0, 10);
     }
     const stderr = res.stderr;
@@ -379,7 +367,7 @@ async function runDiskFull(refP: Promise<Reference>, events: number, log: (l: st
     if (!/events\.jsonl/.test(stderr)) problems.push('the message does not name events.jsonl');
     if (hasStack(stderr)) problems.push(`a stack trace was printed: ${stderr.slice(-400)}`);
     if (!/taskloom resume/.test(stderr)) problems.push('the message does not say how to continue (taskloom resume)');
-    problems.push(...(await noLeftoverProcesses(scenario)));
+    problems.push(...(await noLeftoverProcesses(workspace.scenario)));
     const text = logText(r.dir);
     if (!text.endsWith('\n')) problems.push('the log ends with a half line');
     problems.push(...keptLines(r.dir, durableAtFill, 'after the disk filled up'));
@@ -393,13 +381,7 @@ async function runDiskFull(refP: Promise<Reference>, events: number, log: (l: st
     const ref = await refP;
     if (resumed.code !== ref.code) problems.push(`resume exit ${resumed.code}, reference ${ref.code}: ${resumed.stderr.trim().split('\n').slice(-3).join(' | ')}`);
     problems.push(...keptLines(r.dir, durable, 'after the resume'));
-    problems.push(...(await noLeftoverProcesses(scenario)));
-    try {
-      problems.push(...diffStates(ref.end, endState(r)));
-    } catch (err) {
-      problems.push(`end state unreadable: ${(err as Error).message.split('\n')[0]}`);
-    }
-    problems.push(...logProblems(r.dir));
+    problems.push(...(await differencesFromReference(workspace, ref.end)));
     outcome = `${how}: exit ${res.code} "${firstLine(stderr.split('\n').filter((l) => /Could not append/.test(l)).join('\n')).replace(/^taskloom:\s*/, '').slice(0, 60)}…", ${durable.length} events kept; freed, resumed`;
   } catch (err) {
     problems.push(`harness error: ${(err as Error).message}`);
@@ -429,16 +411,12 @@ export async function runStorageFaults(options: { log?: (line: string) => void; 
   const log = options.log ?? (() => {});
   const keep = options.keep ?? false;
   const t0 = Date.now();
-  const inputs = writeInputs({ 'plan.json': CAMPAIGN_PLAN, 'scenario.json': campaignScenario(DELAY_MS) });
-  const refRepo = makeTempRepo({ files: CAMPAIGN_FILES });
+  const { repo: refRepo, run } = campaignWorkspace(DELAY_MS);
   // The reference runs alongside the faulty runs, which compare with it only at their end.
-  const ref: Promise<Reference> = start(runArgs(refRepo.dir, inputs['plan.json']!, inputs['scenario.json']!)).result.then((res) => {
+  const ref: Promise<Reference> = start(run).result.then((res) => {
     try {
-      const events = readEvents(refRepo.dir).length;
-      const refProblems = logProblems(refRepo.dir);
-      if (refProblems.length > 0) throw new Error(`the reference run's log has problems: ${refProblems.join('; ')}`);
-      const end = endState(refRepo);
-      log(`reference run: exit ${res.code}, ${events} events, status ${end.status}, ${Date.now() - t0} ms`);
+      const { end, events } = readReference(refRepo);
+      log(`reference run: exit ${res.code}, ${events.length} events, status ${end.status}, ${Date.now() - t0} ms`);
       return { end, code: res.code };
     } finally {
       refRepo.cleanup();

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -18,4 +19,26 @@ export function claudeTestEnv(options: { home: string; baseUrl: string; marker: 
     ANTHROPIC_API_KEY: 'test-key',
     TASKLOOM_TEST_CASE: options.marker,
   };
+}
+
+/**
+ * Live processes (not zombies) whose environment carries the test case's marker (set by
+ * claudeTestEnv): a claude, or anything it started, left running. Read from /proc directly, not
+ * through the engine's own process table, which is what these tests check.
+ */
+export function leftovers(marker: string): number[] {
+  const needle = `TASKLOOM_TEST_CASE=${marker}\0`;
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (!readFileSync(`/proc/${name}/environ`, 'latin1').includes(needle)) continue;
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
+      if (state !== 'Z' && state !== 'X') pids.push(Number(name));
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return pids;
 }

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import './testStateDir';
@@ -38,9 +38,13 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): { child: 
   return { child, done };
 }
 
-/** Writes JSON files (plan, scenario) to a fresh temp folder outside any repository. */
+const inputDirs: string[] = [];
+process.on('exit', () => inputDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** Writes JSON files (plan, scenario) to a fresh temp folder outside any repository, removed when the process exits. */
 export function writeInputs(files: Record<string, unknown>): Record<string, string> {
   const dir = mkdtempSync(join(tmpdir(), 'taskloom-inputs-'));
+  inputDirs.push(dir);
   const paths: Record<string, string> = {};
   for (const [name, content] of Object.entries(files)) {
     paths[name] = join(dir, name);

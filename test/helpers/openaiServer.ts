@@ -173,8 +173,21 @@ export async function startOpenAIServer(): Promise<OpenAIServer> {
   };
 }
 
+/** The variable holding the key codex sends the scripted server (any value does). */
+const TEST_KEY_VAR = 'TASKLOOM_TEST_OPENAI_KEY';
+
+/** Environment for the real codex against the scripted server: its state in `codexHome`, the key it sends. */
+export function codexTestEnv(codexHome: string): NodeJS.ProcessEnv {
+  return { CODEX_HOME: codexHome, [TEST_KEY_VAR]: 'sk-test-dummy' };
+}
+
+/** `taskloom run` flags that make codex use this server (codexProviderOverrides, each as `--codex-config`). */
+export function codexConfigFlags(server: { baseUrl: string }): string[] {
+  return codexProviderOverrides(server).flatMap((override) => ['--codex-config', override]);
+}
+
 /** `-c` overrides that make codex use this server as its model provider (no retries, so failures are fast). */
-export function codexProviderOverrides(server: { baseUrl: string }, envKey = 'TASKLOOM_TEST_OPENAI_KEY'): string[] {
+export function codexProviderOverrides(server: { baseUrl: string }, envKey = TEST_KEY_VAR): string[] {
   const p = 'model_providers.taskloom_test';
   return [
     'model_provider="taskloom_test"',
@@ -223,13 +236,10 @@ export function execCommand(cmd: string, usage?: ResponsesUsage, extra?: Record<
   return { kind: 'output', items: [execCommandItem(cmd, extra)], usage: usage ?? { input: 100, output: 10 } };
 }
 
-/** A patch in the format of codex's apply_patch, adding a file. */
-export function addFilePatch(path: string, content: string): string {
+/** The command by which the model adds a file: codex's apply_patch with an Add File patch. */
+export function addFileCommand(path: string, content: string): string {
   const lines = content.replace(/\n$/, '').split('\n').map((l) => `+${l}`);
-  return ['*** Begin Patch', `*** Add File: ${path}`, ...lines, '*** End Patch'].join('\n');
-}
-
-export function applyPatchCommand(patch: string): string {
+  const patch = ['*** Begin Patch', `*** Add File: ${path}`, ...lines, '*** End Patch'].join('\n');
   return `apply_patch <<'PATCH'\n${patch}\nPATCH`;
 }
 

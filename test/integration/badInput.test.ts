@@ -162,7 +162,7 @@ describe('bad input gets a clear error and loses nothing', () => {
       for (let i = 0; i < 200 && !existsSync(join(r.dir, '.taskloom', 'lock')); i++) await sleep(50);
       const second = run(r.dir, onePlan, {});
       assert.equal(second.code, EXIT.busy, 'busy, not bad input: the same command works once the other is done');
-      assert.match(second.stderr, new RegExp(`Another Taskloom process \\(pid ${first.child.pid}.*\nWait for it to finish`));
+      assert.match(second.stderr, new RegExp(`Another Taskloom process \\(pid ${first.child.pid}.* is driving this workspace\\. Wait for it to finish`));
       assert.equal(runCli(['runs', '--cwd', r.dir]).code, 0);
     } finally {
       process.kill(-first.child.pid!, 'SIGINT');
@@ -183,9 +183,15 @@ describe('bad input gets a clear error and loses nothing', () => {
         return 0;
       }
     };
-    for (let i = 0; i < 300 && (agentsInside().length === 0 || tracked() === 0); i++) await sleep(20);
-    // Past its start-up output: an agent killed mid-write would die of the broken pipe by itself.
-    await sleep(1200);
+    // The CLI has its start-up line (written to the log at once as its transcript): the agent is
+    // past its only output, so the CLI's death does not end it by a broken pipe.
+    const announced = () => {
+      const runs = join(r.dir, '.taskloom', 'runs');
+      const [runId] = existsSync(runs) ? readdirSync(runs) : [];
+      const log = runId ? join(runs, runId, 'events.jsonl') : '';
+      return log !== '' && existsSync(log) && readFileSync(log, 'utf8').includes('scripted actor started');
+    };
+    for (let i = 0; i < 600 && (agentsInside().length === 0 || tracked() === 0 || !announced()); i++) await sleep(50);
     process.kill(-first.child.pid!, 'SIGKILL');
     await first.done;
     assert.equal(agentsInside().length, 1, 'the hanging agent outlived the killed CLI');

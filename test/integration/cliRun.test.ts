@@ -76,7 +76,7 @@ describe('taskloom run (real git, real processes)', () => {
 
     const refused = runCli(['accept', 'next', '--cwd', r.dir]);
     assert.equal(refused.code, 2);
-    assert.match(refused.stderr, /Task "next" \(skipped\) cannot be accepted now\nWhat it allows: retry\./);
+    assert.match(refused.stderr, /Task "next" \(skipped\) cannot be accepted now\. What it allows: retry\./);
 
     const retried = runCli(['retry', 'flaky', '--note', 'the file goes at the root', '--cwd', r.dir]);
     assert.equal(retried.code, 0, retried.stdout + retried.stderr);

@@ -7,9 +7,9 @@ import { findPackageRoot } from '../../src/engine/agents/scripted/packageRoot';
 import type { TraceReport } from '../../src/engine/report/traceReport';
 import { runCli, startCli, writeInputs } from '../helpers/cli';
 import {
-  addFilePatch,
-  applyPatchCommand,
-  codexProviderOverrides,
+  addFileCommand,
+  codexConfigFlags,
+  codexTestEnv,
   execCommand,
   message,
   startOpenAIServer,
@@ -60,7 +60,7 @@ function model(content: (task: string, attempt: number) => string, review: (task
     if (r.body?.input?.at(-1)?.type === 'function_call_output') return message(`done with ${task}`);
     const attempt = (actorTurns.get(task) ?? 0) + 1;
     actorTurns.set(task, attempt);
-    return execCommand(applyPatchCommand(addFilePatch(`${task}.txt`, content(task, attempt))), { input: 1000, cached: 200, output: 50 });
+    return execCommand(addFileCommand(`${task}.txt`, content(task, attempt)), { input: 1000, cached: 200, output: 50 });
   };
 }
 
@@ -70,8 +70,7 @@ async function runWithCodex(plan: object, gate: string, replyFor: (r: RecordedRe
   repos.push(r);
   const inputs = writeInputs({ 'plan.json': plan });
   const args = ['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--yes', '--agent', 'codex', '--codex-path', CODEX, '--model', 'gpt-5-codex', '--gate', gate, '--stuck-seconds', '60'];
-  for (const override of codexProviderOverrides(server)) args.push('--codex-config', override);
-  const result = await startCli(args, { CODEX_HOME: codexHome, TASKLOOM_TEST_OPENAI_KEY: 'sk-test-dummy' }).done;
+  const result = await startCli([...args, ...codexConfigFlags(server)], codexTestEnv(codexHome)).done;
   const trace = JSON.parse(runCli(['trace', '--json', '--cwd', r.dir]).stdout) as TraceReport;
   assert.deepEqual(server.unscripted.map((u) => u.path), [], 'every model request was answered');
   return { r, result, trace };

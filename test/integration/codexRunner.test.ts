@@ -10,9 +10,9 @@ import type { RunnerActivity, RunnerInput } from '../../src/engine/agents/runner
 import { findPackageRoot } from '../../src/engine/agents/scripted/packageRoot';
 import { isProcessAlive } from '../../src/engine/process/liveness';
 import {
-  addFilePatch,
-  applyPatchCommand,
+  addFileCommand,
   codexProviderOverrides,
+  codexTestEnv,
   execCommand,
   message,
   startOpenAIServer,
@@ -20,6 +20,7 @@ import {
   type Reply,
   type ReplyFn,
 } from '../helpers/openaiServer';
+import { runnerInput } from '../helpers/runnerInput';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
 // The REAL codex CLI (the @openai/codex dev dependency), with the scripted Responses API server
@@ -45,7 +46,7 @@ async function setup(replies: Array<Reply | ReplyFn>, files?: Record<string, str
   const repo = makeTempRepo({ files: files ?? { 'README.md': '# demo\n' } });
   const codexHome = mkdtempSync(join(tmpdir(), 'taskloom-codex-home-'));
   const mark = randomUUID();
-  const env = { ...process.env, CODEX_HOME: codexHome, TASKLOOM_TEST_OPENAI_KEY: 'sk-test-dummy', TASKLOOM_TEST_MARK: mark };
+  const env = { ...process.env, ...codexTestEnv(codexHome), TASKLOOM_TEST_MARK: mark };
   return {
     server,
     repo,
@@ -67,20 +68,7 @@ async function setup(replies: Array<Reply | ReplyFn>, files?: Record<string, str
   };
 }
 
-function input(cwd: string, fields: Partial<RunnerInput> = {}): RunnerInput {
-  return {
-    role: 'actor',
-    prompt: 'Do the task.',
-    cwd,
-    taskId: 't1',
-    attempt: 1,
-    model: 'gpt-5-codex',
-    access: 'workspace-write',
-    idleTimeoutMs: 30_000,
-    signal: new AbortController().signal,
-    ...fields,
-  };
-}
+const input = (cwd: string, fields: Partial<RunnerInput> = {}): RunnerInput => runnerInput(cwd, { model: 'gpt-5-codex', ...fields });
 
 /** Expected Taskloom usage of scripted requests, for a model. */
 function expectedUsage(model: string, requests: Array<{ input: number; cached?: number; output: number }>) {
@@ -189,7 +177,7 @@ describe('CodexRunner with the real codex CLI', { concurrency: 2, timeout: 120_0
         // While codex waits for this answer, its command lines must not hold the prompt.
         argvSeen = markedTree(c.mark).map((p) => cmdline(p.pid)).join('\n');
         assert.ok(req.lastUserText.includes(prompt));
-        return execCommand(applyPatchCommand(addFilePatch('src/greet.js', 'export const greet = (n) => `hi ${n}`;\n')), {
+        return execCommand(addFileCommand('src/greet.js', 'export const greet = (n) => `hi ${n}`;\n'), {
           input: 1000,
           output: 50,
           reasoning: 20,
@@ -404,13 +392,11 @@ describe('CodexRunner with the real codex CLI', { concurrency: 2, timeout: 120_0
     ]);
     try {
       watch = watchTree(c.mark);
-      const started = Date.now();
       // Even when the tools inherit nothing of codex's environment, the runner's marker reaches them.
       const runner = c.runner({ configOverrides: ['shell_environment_policy.inherit="none"'] });
       const result = await runner.run(input(c.repo.dir, { signal: controller.signal }));
       const seen = watch.stop();
       assert.equal(result.status, 'cancelled', result.error);
-      assert.ok(Date.now() - started < 30_000);
       assert.equal(c.server.responseRequests().length, 2, 'the abort came while codex waited for the model');
       const commands = [...watch.commands];
       assert.ok(commands.some((cmd) => cmd.startsWith('sleep 60')), `the tool's process was seen:\n${commands.join('\n')}`);

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { CommandRunner, validateCommandTemplate } from '../../src/engine/agents/command/commandRunner';
 import type { RunnerActivity, RunnerInput } from '../../src/engine/agents/runner';
 import { isProcessAlive } from '../../src/engine/process/liveness';
+import { runnerInput } from '../helpers/runnerInput';
+import { scratchFolder } from '../helpers/fileScoped';
 
 // A real node script plays the agent: it reads its prompt (stdin or the prompt file), reports
 // what it was given in agent-report.json, and then does what its mode says.
-const tmp = mkdtempSync(join(tmpdir(), 'taskloom-command-'));
-after(() => rmSync(tmp, { recursive: true, force: true }));
+const { dir: tmp } = scratchFolder('command');
 
 const AGENT = join(tmp, 'agent.js');
 writeFileSync(
@@ -62,19 +62,7 @@ function workdir(): string {
   return dir;
 }
 
-function input(cwd: string, fields: Partial<RunnerInput> = {}): RunnerInput {
-  return {
-    role: 'actor',
-    prompt: 'make it loud',
-    cwd,
-    taskId: 't1',
-    attempt: 1,
-    access: 'workspace-write',
-    idleTimeoutMs: 15_000,
-    signal: new AbortController().signal,
-    ...fields,
-  };
-}
+const input = (cwd: string, fields: Partial<RunnerInput> = {}): RunnerInput => runnerInput(cwd, { prompt: 'make it loud', idleTimeoutMs: 15_000, ...fields });
 
 const report = (cwd: string) => JSON.parse(readFileSync(join(cwd, 'agent-report.json'), 'utf8'));
 
@@ -148,16 +136,15 @@ describe('CommandRunner', { concurrency: 4, timeout: 60_000 }, () => {
     assert.deepEqual(pids.filter(isProcessAlive), []);
   });
 
-  it('cancel → cancelled, processes gone', async () => {
+  // The agent hangs: a cancel that does not stop it fails by the timeout.
+  it('cancel → cancelled, processes gone', { timeout: 60_000 }, async () => {
     const cwd = workdir();
     const controller = new AbortController();
     const runner = new CommandRunner({ argv: [process.execPath, AGENT, 'hang'], killGraceMs: 300 });
-    const started = Date.now();
     const result = await runner.run(input(cwd, { signal: controller.signal }), (a) => {
       if (a.message === 'started helpers') controller.abort();
     });
     assert.equal(result.status, 'cancelled');
-    assert.ok(Date.now() - started < 10_000);
     const pids: number[] = JSON.parse(readFileSync(join(cwd, 'pids.json'), 'utf8'));
     assert.deepEqual(pids.filter(isProcessAlive), []);
   });

@@ -29,6 +29,7 @@ import {
 import type { RunSettings } from '../../src/protocol/runSettings';
 import { runCli, startCli, writeInputs } from '../helpers/cli';
 import { EngineServerProcess } from '../helpers/engineServer';
+import { scriptedSettings as settings } from '../helpers/scriptedSettings';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 import { criticFindingsOf } from '../../src/engine/report/criticFindings';
 
@@ -60,34 +61,17 @@ const task = (id: string, dependsOn: string[] = []) => ({ id, title: `Task ${id}
 const write = (files: Record<string, string>, delayMs = 0) => ({ write: files, delayMs });
 const green = { verdict: { decision: 'green', summary: 'fine', findings: [] }, delayMs: 0 };
 
-function settings(scenario: object, over: Partial<RunSettings> = {}): RunSettings {
-  const { 'scenario.json': scriptedScenario } = writeInputs({ 'scenario.json': scenario });
-  return {
-    agent: 'scripted',
-    models: {},
-    scriptedScenario,
-    maxParallel: 2,
-    gateCommands: ['true'],
-    maxAttempts: 3,
-    maxReviewCycles: 3,
-    stuckThresholdSeconds: 60,
-    gateTimeoutSeconds: 60,
-    budgets: {},
-    ...over,
-  };
-}
-
 const planFile = (plan: object): string => writeInputs({ 'plan.json': plan })['plan.json']!;
 
 /** The request's user-facing error (fails the test on success or on an internal error). */
-async function userError(promise: Promise<unknown>): Promise<{ message: string; kind: ErrorKind; hint?: string }> {
+async function userError(promise: Promise<unknown>): Promise<{ message: string; kind: ErrorKind; hint?: string; setting?: string }> {
   try {
     await promise;
   } catch (error) {
     assert.ok(error instanceof ResponseError, `a ResponseError, got ${String(error)}`);
     const data = error.data as UserFacingErrorData | undefined;
     assert.equal(typeof data?.kind, 'string', `a user-facing error, got ${error.code}: ${error.message}`);
-    return { message: error.message, kind: data!.kind, ...(data!.hint ? { hint: data!.hint } : {}) };
+    return { message: error.message, kind: data!.kind, ...(data!.hint ? { hint: data!.hint } : {}), ...(data!.setting ? { setting: data!.setting } : {}) };
   }
   assert.fail('the request should have failed');
 }
@@ -162,8 +146,8 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.equal(existsSync(lockFile(r)), false, 'the lock is released once the run ended');
     const listed = await server.request(ListRunsRequest.type, { folder: r.dir });
     assert.deepEqual(
-      listed.runs.map((x) => [x.runId, x.status, x.done, x.total, x.active, x.foreign]),
-      [[started.runId, 'completed', 3, 3, false, false]],
+      listed.runs.map((x) => [x.runId, x.status, x.merged, x.skipped, x.total, x.active, x.foreign]),
+      [[started.runId, 'completed', 3, 0, 3, false, false]],
     );
     assert.equal(listed.drivenElsewhere, undefined);
 
@@ -372,6 +356,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     await server.request(CancelRequest.type, { folder: r.dir, runId });
     const cancelled = await server.request(GetRunRequest.type, { folder: r.dir, runId });
     assert.equal(cancelled.status, 'cancelled', 'the cancel answers once the run has stopped');
+    assert.equal(cancelled.tasks.c!.state, 'CANCELLED', 'what waited on the cancelled work is cancelled with the run, not skipped as if a dependency had failed');
     assert.equal(existsSync(lockFile(r)), false);
 
     const resumed = await server.request(ResumeRequest.type, { folder: r.dir, runId });
@@ -398,6 +383,42 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.equal(r.git(['status', '--porcelain']), '');
   });
 
+  it('records a step a shutdown interrupts as interrupted, not cancelled, and what depends on it stays pending; the next window resumes it', async () => {
+    const r = repo();
+    const plan = { goal: 'reload mid-step', tasks: [task('slow'), task('after', ['slow'])] };
+    const scenario = {
+      tasks: {
+        slow: { actor: [write({ 'slow.txt': 'slow\n' }, 60_000)], critic: [green] },
+        after: { actor: [write({ 'after.txt': 'after\n' })], critic: [green] },
+      },
+    };
+    const runSettings = settings(scenario);
+    const first = await startServer();
+    const { runId } = await first.request(StartGoalRequest.type, { folder: r.dir, planFile: planFile(plan), settings: runSettings });
+    await first.request(ApprovePlanRequest.type, { folder: r.dir, runId, by: 'autopilot' });
+    await first.waitForEvents(runId, (events) => events.some((e) => e.type === 'task_transition' && e.taskId === 'slow' && e.to === 'BUILDING'));
+    // The window reloads: the language client shuts the server down politely.
+    await first.stop();
+
+    const reopened = await startServer();
+    const stopped = await reopened.request(GetRunRequest.type, { folder: r.dir, runId });
+    assert.equal(stopped.status, 'running', 'unfinished: no end was recorded');
+    assert.equal(stopped.tasks.slow!.state, 'BUILDING', 'the step stays where it was, read as interrupted where nothing drives it');
+    assert.equal(stopped.tasks.after!.state, 'PENDING', 'the dependent waits; nothing failed');
+    const transitions = stopped.tasks.slow!.transitions.map((t) => t.to);
+    assert.ok(!transitions.includes('CANCELLED'), `not cancelled: ${transitions.join(' → ')}`);
+    assert.equal((await reopened.request(ListRunsRequest.type, { folder: r.dir })).runs[0]!.active, false);
+
+    // The step starts over on resume, this time quickly.
+    writeFileSync(runSettings.scriptedScenario!, JSON.stringify({ tasks: { ...scenario.tasks, slow: { actor: [write({ 'slow.txt': 'slow\n' })], critic: [green] } } }));
+    await reopened.request(ResumeRequest.type, { folder: r.dir, runId });
+    const end = await reopened.waitForEnd(runId, stopped.lastSeq);
+    assert.equal(end.type === 'run_finished' && end.status, 'completed');
+    const done = await reopened.request(GetRunRequest.type, { folder: r.dir, runId });
+    assert.deepEqual(Object.fromEntries(Object.values(done.tasks).map((t) => [t.id, t.state])), { slow: 'MERGED', after: 'MERGED' });
+    assert.ok(!done.tasks.after!.transitions.some((t) => t.to === 'SKIPPED'), 'never skipped and brought back');
+  });
+
   it('refuses bad requests with user-facing errors that say what to fix', async () => {
     const r = repo();
     assert.match((await userError(server.request(GetRunRequest.type, { folder: r.dir, runId: 'no-such-run' }))).message, /No run "no-such-run"/);
@@ -419,7 +440,8 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     );
     assert.match(missingAgent.message, /\/nowhere\/claude is not an executable file/);
     assert.match(missingAgent.hint!, /taskloom\.claude\.path/);
-    assert.equal(missingAgent.kind, 'bad_input');
+    assert.equal(missingAgent.kind, 'needs_environment', 'an agent to install or point to: setup, not a mistyped value');
+    assert.equal(missingAgent.setting, 'taskloom.claude.path', 'the editor can open the setting');
     const badPlan = await userError(
       server.request(StartGoalRequest.type, { folder: r.dir, planFile: planFile({ goal: 'x', tasks: [task('a', ['ghost'])] }), settings: settings({}) }),
     );
@@ -498,7 +520,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     const last = log().at(-1)!;
     assert.ok(last.type === 'warning' && /interrupted/.test(last.message), `the log says the run was interrupted (${JSON.stringify(last)})`);
     const runs = runCli(['runs', '--cwd', r.dir]);
-    assert.match(runs.stdout, /running/);
+    assert.match(runs.stdout, /stopped/, 'no process drives it: stopped, not running');
     const resumed = runCli(['resume', runId, '--cwd', r.dir]);
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.match(resumed.stdout, /completed — 1\/1 merged into \S+, integration gate passed/);

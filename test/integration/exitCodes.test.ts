@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { EXIT } from '../../src/engine/domain/taskloomError';
@@ -29,6 +29,16 @@ function runCliWithFileLimit(kib: number, args: string[]): CliResult {
 
 const STACK = /\n\s+at .+:\d+:\d+\)?/;
 
+/** test/helpers/cliWithBug.ts: the CLI's way out, handed a command that throws a plain Error. */
+function runCliWithBug(env: NodeJS.ProcessEnv): CliResult {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(__dirname, '..', 'helpers', 'cliWithBug.ts')], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    timeout: 60_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
 describe('exit codes say what kind of failure it was', () => {
   it('retry on a full disk exits with the storage code, keeps the log, and says to free space and go on', () => {
     const r = repo();
@@ -39,7 +49,7 @@ describe('exit codes say what kind of failure it was', () => {
     const full = runCliWithFileLimit(1, ['retry', 'flaky', '--cwd', r.dir]);
     assert.equal(full.code, EXIT.storage, full.stderr);
     assert.match(full.stderr, /Could not append an event to .*events\.jsonl: the file has reached the size limit/);
-    assert.match(full.stderr, /\nFree some space .*then run the command again/);
+    assert.match(full.stderr, /the file has reached the size limit.*\. Free some space .*then run the command again/);
     assert.doesNotMatch(full.stderr, STACK);
     assert.equal(trace(r.dir).tasks[0]!.state, 'NEEDS_HUMAN', 'the decision was not recorded');
 
@@ -47,25 +57,46 @@ describe('exit codes say what kind of failure it was', () => {
     assert.equal(again.code, EXIT.ok, again.stdout + again.stderr);
   });
 
-  it('reports an error Taskloom has no account for as internal, with where to look, apart from bad input', () => {
+  it('a file where the .taskloom folder goes is setup to fix: it names the path and what to do, in every command', () => {
     const r = repo();
-    // A file where Taskloom keeps its folder: nothing the engine words for the user.
     writeFileSync(join(r.dir, '.taskloom'), 'not a folder\n');
-    const result = runCli(['runs', '--cwd', r.dir]);
-    assert.equal(result.code, EXIT.internal);
-    assert.notEqual(EXIT.internal, EXIT.badInput);
-    assert.match(result.stderr, /^taskloom: internal error: ENOTDIR: not a directory/);
-    assert.match(result.stderr, /it is a bug, not your input\. Run the command again with TASKLOOM_DEBUG=1 for the stack trace/);
-    assert.doesNotMatch(result.stderr, STACK);
+    const expected = `taskloom: ${join(r.dir, '.taskloom')} is not a folder: Taskloom keeps its runs in a folder of that name. Move or rename it, then try again; Taskloom makes the folder itself.\n`;
+    const results = {
+      runs: runCli(['runs', '--cwd', r.dir]),
+      trace: runCli(['trace', '--cwd', r.dir]),
+      run: runScripted(r.dir, { goal: 'a file in the way', tasks: [task('only')] }, { tasks: { only: { actor: [write({ 'only.txt': 'ok\n' })], critic: [green] } } }, '--gate', 'true'),
+    };
+    for (const [command, result] of Object.entries(results)) {
+      assert.equal(result.code, EXIT.badInput, `${command}: ${result.stderr}`);
+      assert.equal(result.stderr, expected, command);
+    }
+    const doctor = runCli(['doctor', '--cwd', r.dir]);
+    assert.match(doctor.stdout, /is not a folder: Taskloom keeps its runs in a folder of that name\. Move or rename it/);
 
-    const debug = runCli(['runs', '--cwd', r.dir], { env: { TASKLOOM_DEBUG: '1' } });
+    rmSync(join(r.dir, '.taskloom'));
+    assert.equal(runCli(['runs', '--cwd', r.dir]).code, EXIT.ok, 'moved away, the folder is made');
+  });
+
+  it('reports an error Taskloom has no account for as internal, with where to look, apart from bad input', () => {
+    const bug = runCliWithBug({});
+    assert.equal(bug.code, EXIT.internal);
+    assert.notEqual(EXIT.internal, EXIT.badInput);
+    assert.equal(
+      bug.stderr,
+      'taskloom: internal error: Cannot read the status of a run that has no state\n' +
+        'Taskloom did not expect this: it is a bug, not your input. Run the command again with TASKLOOM_DEBUG=1 for the stack trace, and report it with that.\n',
+    );
+    assert.doesNotMatch(bug.stderr, STACK);
+
+    const debug = runCliWithBug({ TASKLOOM_DEBUG: '1' });
     assert.equal(debug.code, EXIT.internal);
+    assert.match(debug.stderr, /^taskloom: internal error: Cannot read the status/);
     assert.match(debug.stderr, STACK);
   });
 
   it('bad usage keeps exit 2 with its hint', () => {
     const result = runCli(['frobnicate']);
     assert.equal(result.code, EXIT.badInput);
-    assert.equal(result.stderr, 'taskloom: Unknown command "frobnicate"\nRun `taskloom help` for the list.\n');
+    assert.equal(result.stderr, 'taskloom: Unknown command "frobnicate". Run `taskloom help` for the list.\n');
   });
 });

@@ -138,14 +138,12 @@ describe('runs not started by Taskloom on this machine', () => {
       assert.equal(existsSync(PWNED_SERVER), false, 'listRuns/getRun ran the crafted gate');
 
       let data: UserFacingErrorData | undefined;
-      try {
-        await server.request(ResumeRequest.type, { folder: crafted.dir, runId });
-        assert.fail('resume should be refused');
-      } catch (error) {
+      await assert.rejects(server.request(ResumeRequest.type, { folder: crafted.dir, runId }), (error: unknown) => {
         assert.ok(error instanceof ResponseError, String(error));
         data = error.data as UserFacingErrorData;
         assert.match(error.message, /not started by Taskloom on this machine/);
-      }
+        return true;
+      });
       assert.equal(data?.kind, 'bad_input');
       assert.ok(data?.hint);
       assert.ok(data?.unknownRun?.whatWouldRun.some((l) => l.includes(`touch ${PWNED_SERVER}`)), JSON.stringify(data));

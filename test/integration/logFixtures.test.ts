@@ -144,3 +144,32 @@ for (const release of readdirSync(LOG_FIXTURES_DIR, { withFileTypes: true }).fil
     }
   });
 }
+
+describe('a recorded log with one event damaged in the middle', () => {
+  const dir = join(LOG_FIXTURES_DIR, 'v0.1-a732323', 'completed');
+  const meta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as FixtureMeta;
+
+  it('is refused by trace and resume, naming the line, the event and the field, with exit 74 and what to do', () => {
+    restore(dir, meta);
+    try {
+      const log = join(meta.repoRoot, '.taskloom', 'runs', meta.runId, 'events.jsonl');
+      const lines = readFileSync(log, 'utf8').split('\n');
+      const at = lines.findIndex((l, i) => i > 10 && (JSON.parse(l) as { type: string }).type === 'task_transition');
+      const event = JSON.parse(lines[at]!) as Record<string, unknown>;
+      lines[at] = JSON.stringify({ ...event, to: 'DONE' });
+      writeFileSync(log, lines.join('\n'));
+
+      for (const command of [['trace', meta.runId], ['resume', meta.runId, '--yes']]) {
+        const result = runCli([...command, '--cwd', meta.repoRoot]);
+        assert.equal(result.code, 74, `${command[0]}: ${result.stdout}${result.stderr}`);
+        const said = result.stderr;
+        assert.ok(said.includes(`${log}, line ${at + 1}: event ${event.seq as number} (task_transition) is malformed: to: Invalid option`), said);
+        assert.match(said, /\(found "DONE"\)/);
+        assert.match(said, /Taskloom will not guess what it said\. Repair or remove the line by hand\.$/m);
+        assert.doesNotMatch(said, /internal error|    at /i, 'no stack trace');
+      }
+    } finally {
+      rmSync(meta.repoRoot, { recursive: true, force: true });
+    }
+  });
+});

@@ -254,7 +254,7 @@ describe('the integration gate in the merge queue', () => {
     assert.equal(t.status, 'needs_human');
     assert.deepEqual(states(t), { a: 'MERGED', b: 'NEEDS_HUMAN' });
     assert.match(t.tasks[1]!.lastReason, /gate still failing after 3 attempts/);
-    assert.deepEqual(t.counts, { total: 2, done: 1, merged: 1, skipped: 0 });
+    assert.deepEqual(t.counts, { total: 2, merged: 1, skipped: 0 });
     // The summary claims no more than happened: nothing about a gate passing on a run with unmerged work.
     assert.match(result.stdout, /needs you — 1\/2 merged into \S+, 1 needs you\n/);
     assert.match(result.stdout, /Needs you:\n {2}b: the integration gate fails with it merged/);
@@ -352,7 +352,7 @@ describe('ways out of a conflict, from the CLI', () => {
     const { r, stuck, other } = stuckConflict();
     const accepted = runCli(['accept', stuck, '--cwd', r.dir]);
     assert.equal(accepted.code, 2);
-    assert.match(accepted.stderr, new RegExp(`Task "${stuck}" \\(needs you\\) cannot be accepted now\nWhat it allows: retry, resolve, skip\\.`));
+    assert.match(accepted.stderr, new RegExp(`Task "${stuck}" \\(needs you\\) cannot be accepted now\\. What it allows: retry, resolve, skip\\.`));
     const early = runCli(['continue', other, '--cwd', r.dir]);
     assert.equal(early.code, 2);
     assert.match(early.stderr, /Nothing is waiting for you on this task/);

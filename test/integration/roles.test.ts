@@ -10,9 +10,9 @@ import { endsWithToolResult, startAnthropicServer, type AnthropicServer, type Me
 import { claudeTestEnv } from '../helpers/claudeEnv';
 import { runCli, startCli, writeInputs } from '../helpers/cli';
 import {
-  addFilePatch,
-  applyPatchCommand,
-  codexProviderOverrides,
+  addFileCommand,
+  codexConfigFlags,
+  codexTestEnv,
   execCommand,
   message,
   startOpenAIServer,
@@ -68,7 +68,7 @@ function codexModel(r: RecordedRequest) {
   }
   if (r.body?.input?.at(-1)?.type === 'function_call_output') return message('done', { input: 100, cached: 0, output: 5 });
   const task = taskIn(prompt);
-  return execCommand(applyPatchCommand(addFilePatch(`${task}.txt`, `${task} by codex\n`)), { input: 1000, cached: 0, output: 50 });
+  return execCommand(addFileCommand(`${task}.txt`, `${task} by codex\n`), { input: 1000, cached: 0, output: 50 });
 }
 
 describe('an agent per role, through the real claude and codex CLIs', () => {
@@ -82,8 +82,8 @@ describe('an agent per role, through the real claude and codex CLIs', () => {
     const args = ['run', '--cwd', r.dir, '--plan', writeInputs({ 'plan.json': plan })['plan.json']!, '--yes', '--gate', 'test -f by-claude.txt || test -f by-codex.txt'];
     args.push('--actor-agent', 'claude', '--claude-path', join(BIN, 'claude'), '--actor-model', 'claude-scripted-1');
     args.push('--critic-agent', 'codex', '--codex-path', join(BIN, 'codex'), '--critic-model', 'gpt-5-codex', '--stuck-seconds', '60');
-    for (const override of codexProviderOverrides(openai)) args.push('--codex-config', override);
-    const env = { ...claudeTestEnv({ home, baseUrl: anthropic.url, marker: MARKER }), CODEX_HOME: codexHome, TASKLOOM_TEST_OPENAI_KEY: 'sk-test-dummy' };
+    args.push(...codexConfigFlags(openai));
+    const env = { ...claudeTestEnv({ home, baseUrl: anthropic.url, marker: MARKER }), ...codexTestEnv(codexHome) };
 
     const result = await startCli(args, env).done;
     assert.equal(result.code, 0, result.stdout + result.stderr);

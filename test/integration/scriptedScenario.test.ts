@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { applyStepFiles, StepError } from '../../src/engine/agents/scripted/applyStepFiles';
 import { loadScenario, parseScenario, relativePathProblem, ScenarioError, selectStep } from '../../src/engine/agents/scripted/scenario';
+import { scratchFolder } from '../helpers/fileScoped';
 
-const dir = mkdtempSync(join(tmpdir(), 'taskloom-scenario-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-function fileWith(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const { dir, write: fileWith } = scratchFolder('scenario');
 
 function loadError(path: string): string {
   try {

@@ -8,6 +8,7 @@ import { ApprovePlanRequest, GetRunRequest, StartGoalRequest, TranscriptRequest 
 import type { RunSettings } from '../../src/protocol/runSettings';
 import { writeInputs } from '../helpers/cli';
 import { EngineServerProcess } from '../helpers/engineServer';
+import { scriptedSettings } from '../helpers/scriptedSettings';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
 /**
@@ -45,19 +46,7 @@ function settings(): RunSettings {
       },
     },
   };
-  const { 'scenario.json': scriptedScenario } = writeInputs({ 'scenario.json': scenario });
-  return {
-    agent: 'scripted',
-    models: {},
-    scriptedScenario,
-    maxParallel: 1,
-    gateCommands: ['true'],
-    maxAttempts: 1,
-    maxReviewCycles: 1,
-    stuckThresholdSeconds: 60,
-    gateTimeoutSeconds: 60,
-    budgets: {},
-  };
+  return scriptedSettings(scenario, { maxParallel: 1, maxAttempts: 1, maxReviewCycles: 1 });
 }
 
 type Transcript = Extract<RunEvent, { type: 'agent_transcript' }>;

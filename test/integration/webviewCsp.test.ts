@@ -180,11 +180,13 @@ describe('run view under its CSP in Chromium, with a hostile run', { skip, timeo
     assert.fail(`the view never posted "${type}"; page errors: ${errors.join('; ')}`);
   }
 
-  /** Shows every tab so each view draws its hostile text. */
+  /** Shows every tab so each view draws its hostile text, and waits until it shows its view. */
   async function visitTabs(p: Page) {
     for (const tab of await p.locator('vscode-tab-header').all()) {
       await tab.click();
-      await p.waitForTimeout(100);
+      const panel = p.locator(`vscode-tab-panel.tab-${await tab.getAttribute('data-tab')}`);
+      await panel.waitFor({ state: 'visible' });
+      await panel.locator('.awaiting-history').waitFor({ state: 'detached' });
     }
   }
 
@@ -233,13 +235,26 @@ describe('run view under its CSP in Chromium, with a hostile run', { skip, timeo
     const { context, page: p, requests, dialogs } = await open('/injected');
     try {
       await p.locator('#jslink').click();
-      await p.waitForTimeout(300);
+      // The browser reports each blocked script as it meets it: wait for both reports (or the deadline).
+      type Violation = { directive: string; sample: string; blocked: string };
+      const blockedScripts = async () => {
+        const all = await p.evaluate(() => (window as unknown as { __violations: Violation[] }).__violations);
+        const inline = all.filter((v) => v.directive === 'script-src-elem' || v.directive === 'script-src' || v.directive === 'script-src-attr');
+        return {
+          all,
+          script: inline.some((v) => v.sample.includes('__pwned = "inline"') || v.blocked === 'inline'),
+          handler: inline.some((v) => v.directive === 'script-src-attr' || v.sample.includes('handler')),
+        };
+      };
+      let blocked = await blockedScripts();
+      for (let i = 0; i < 100 && !(blocked.script && blocked.handler); i++) {
+        await p.waitForTimeout(50);
+        blocked = await blockedScripts();
+      }
+      assert.ok(blocked.script, `no violation for the inline script: ${JSON.stringify(blocked.all)}`);
+      assert.ok(blocked.handler, `no violation for the handler: ${JSON.stringify(blocked.all)}`);
       assert.equal(await pwned(p), undefined, 'the CSP let an injected script run');
       assert.deepEqual(dialogs, []);
-      const violations = await p.evaluate(() => (window as unknown as { __violations: Array<{ directive: string; sample: string; blocked: string }> }).__violations);
-      const inline = violations.filter((v) => v.directive === 'script-src-elem' || v.directive === 'script-src' || v.directive === 'script-src-attr');
-      assert.ok(inline.some((v) => v.sample.includes('__pwned = "inline"') || v.blocked === 'inline'), `no violation for the inline script: ${JSON.stringify(violations)}`);
-      assert.ok(inline.some((v) => v.directive === 'script-src-attr' || v.sample.includes('handler')), `no violation for the handler: ${JSON.stringify(violations)}`);
       // The bundle still ran under the same CSP: the run is drawn.
       assert.ok((await p.locator('body').innerText()).includes('Goal <script>'));
       assert.deepEqual(requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('javascript:')), []);

@@ -1,30 +1,18 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
 import { runCli, startCli, writeInputs } from '../helpers/cli';
+import { scratchFolder, tempRepos } from '../helpers/fileScoped';
 import { green, runEvents, runScripted, task, trace, write } from '../helpers/scriptedRun';
-import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
 // Worktree setup end to end: the built CLI, real git, real npm, a real Python venv and pytest.
 
-const cleanups: Array<() => void> = [];
-after(() => cleanups.forEach((c) => c()));
-
-function repo(files: Record<string, string>): TempRepo {
-  const r = makeTempRepo({ files });
-  cleanups.push(r.cleanup);
-  return r;
-}
-
-function scratch(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'taskloom-setup-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const repo = tempRepos();
+const scratchRoot = scratchFolder('setup').dir;
+const scratch = (): string => mkdtempSync(join(scratchRoot, 'case-'));
 
 const events = runEvents;
 

@@ -28,6 +28,27 @@ describe('criticFindingsOf', () => {
     ]);
   });
 
+  it('links each task’s findings to its own latest verdict, whatever the other tasks’ reviews came after it', () => {
+    const run = new EventBuilder();
+    run.move('a', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED');
+    run.move('b', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED');
+    const finding = (file: string) => ({ file, severity: 'major', category: 'correctness', message: 'wrong' }) as const;
+    const review = (taskId: string, n: number, file: string) =>
+      run.add({ type: 'critic_verdict', taskId, review: n, verdict: { decision: 'changes_required', summary: 'no', findings: [finding(file)] }, blocking: 1 });
+    review('a', 1, 'a1.ts');
+    run.move('a', 'CRITIC_CHANGES_REQUIRED', 'RETRY_BUILD', 'BUILD_FINISHED', 'MECHANICAL_PASSED');
+    const latestOfA = review('a', 2, 'a2.ts');
+    const latestOfB = review('b', 1, 'b1.ts');
+
+    assert.deepEqual(
+      criticFindingsOf(foldEvents(run.events)!).map((f) => [f.taskId, f.file, f.seq]),
+      [
+        ['a', 'a2.ts', latestOfA.seq],
+        ['b', 'b1.ts', latestOfB.seq],
+      ],
+    );
+  });
+
   it('makes paths relative to the repository, or drops them', () => {
     assert.equal(repoRelativePath('src\\a.ts', []), 'src/a.ts');
     assert.equal(repoRelativePath('/repo/src/a.ts', ['/repo/.taskloom/worktrees/r/t', '/repo']), 'src/a.ts');

@@ -42,3 +42,10 @@ describe('the manifest declares the engine\'s defaults', () => {
     assert.deepEqual(Object.keys(declared).filter((key) => !read.has(key)), []);
   });
 });
+
+describe('the walkthrough', () => {
+  it('has a subtitle short enough to read whole: VS Code clamps it to three lines, about 25 characters each in a narrow editor', () => {
+    const { walkthroughs } = (JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { contributes: { walkthroughs: Array<{ description: string }> } }).contributes;
+    for (const w of walkthroughs) assert.ok(w.description.length <= 75, `${w.description.length} characters: "${w.description}"`);
+  });
+});

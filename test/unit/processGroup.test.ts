@@ -53,7 +53,6 @@ describe('runProcess', () => {
     assert.equal(result.timedOut, true);
     assert.equal(result.exitCode, null);
     assertNothingLeft(pidsFrom(result.stdout));
-    assert.ok(result.durationMs < 3000, `took ${result.durationMs} ms`);
   });
 
   it('kills the whole process group on abort', async () => {
@@ -93,7 +92,6 @@ describe('runProcess', () => {
     assert.equal(result.idleTimedOut, true);
     assert.equal(result.timedOut, false);
     assert.equal(result.stdout, 'started\n');
-    assert.ok(result.durationMs < 2500, `took ${result.durationMs} ms`);
   });
 
   it('does not fire the idle timeout while output keeps coming', async () => {
@@ -130,12 +128,11 @@ describe('runProcess', () => {
     assert.equal(result.spawnErrorCode, undefined, 'not a missing program');
   });
 
-  it('stops descendants left behind when the command exits, even those holding its output', async () => {
-    const started = Date.now();
-    const result = await runProcess({ ...sh('sleep 100 & echo "$$ $!"'), killGraceMs: 200 });
+  // The descendant would hold the output open for an hour: waiting for it fails by the test's timeout.
+  it('stops descendants left behind when the command exits, even those holding its output', { timeout: 30_000 }, async () => {
+    const result = await runProcess({ ...sh('sleep 3600 & echo "$$ $!"'), killGraceMs: 200 });
     assert.equal(result.exitCode, 0);
     assertNothingLeft(pidsFrom(result.stdout));
-    assert.ok(Date.now() - started < 3000);
   });
 });
 
@@ -148,9 +145,8 @@ describe('killProcessGroup', () => {
     assert.equal(isProcessGroupAlive(pid), false);
   });
 
-  it('returns at once for a group that is gone', async () => {
-    const started = Date.now();
-    await killProcessGroup(2 ** 22 - 7, 5000);
-    assert.ok(Date.now() - started < 500);
+  // An hour's grace: waiting it out for a group that is gone fails by the test's timeout.
+  it('returns at once for a group that is gone', { timeout: 30_000 }, async () => {
+    await killProcessGroup(2 ** 22 - 7, 3_600_000);
   });
 });

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it, type TestContext } from 'node:test';
 import { EVENT_SCHEMA_VERSION, type RunEvent, type RunEventBody } from '../../src/engine/domain/events';
 import { foldEvents } from '../../src/engine/domain/projection';
 import { DEFAULT_RUN_CONFIG } from '../../src/engine/domain/runConfig';
@@ -8,8 +11,29 @@ import { TaskStateMachine } from '../../src/engine/domain/taskStateMachine';
 import type { TaskEvent, TaskState } from '../../src/engine/domain/taskStates';
 import type { CriticFinding } from '../../src/engine/domain/verdict';
 import { renderDecisionsMarkdown, renderRunJson } from '../../src/engine/store/derivedFiles';
+import { DERIVED_FILES_INTERVAL_MS, RunStore, type RunCreatedBody } from '../../src/engine/store/runStore';
 
 const HOSTILE = '<script>alert(1)</script> \u001b[31mred\u001b[0m \u001b]8;;http://evil\u0007link\u001b]8;;\u0007 ![x](http://evil/p.png) & done\u0007';
+
+/** The run_created of a two-task run (a fresh object each time: tests edit it). */
+const runCreated = (): RunCreatedBody => ({
+  type: 'run_created',
+  goal: 'Add rate limiting',
+  plan: {
+    goal: 'Add rate limiting',
+    rationale: 'the limiter first, then the middleware that uses it',
+    tasks: [
+      { id: 'a', title: 'Token bucket', description: 'bucket', acceptance: ['tests'], dependsOn: [] },
+      { id: 'b', title: 'Middleware', description: 'mw', acceptance: [], dependsOn: ['a'] },
+    ],
+  },
+  config: { ...DEFAULT_RUN_CONFIG, gateCommands: ['npm test'], agent: { kind: 'scripted', scriptPath: '/dev/null' } },
+  repoRoot: '/repo',
+  baseCommit: 'c0ffee'.padEnd(40, '0'),
+  baseRef: 'main',
+  ignoredChanges: [],
+  createdBy: { host: 'test', pid: 1 },
+});
 
 /** Legal events for a two-task run; task transitions follow the state machine like the engine does. */
 class Script {
@@ -20,24 +44,7 @@ class Script {
   ]);
 
   constructor() {
-    this.add({
-      type: 'run_created',
-      goal: 'Add rate limiting',
-      plan: {
-        goal: 'Add rate limiting',
-        rationale: 'the limiter first, then the middleware that uses it',
-        tasks: [
-          { id: 'a', title: 'Token bucket', description: 'bucket', acceptance: ['tests'], dependsOn: [] },
-          { id: 'b', title: 'Middleware', description: 'mw', acceptance: [], dependsOn: ['a'] },
-        ],
-      },
-      config: { ...DEFAULT_RUN_CONFIG, gateCommands: ['npm test'], agent: { kind: 'scripted', scriptPath: '/dev/null' } },
-      repoRoot: '/repo',
-      baseCommit: 'c0ffee'.padEnd(40, '0'),
-      baseRef: 'main',
-      ignoredChanges: [],
-      createdBy: { host: 'test', pid: 1 },
-    });
+    this.add(runCreated());
   }
 
   add(body: RunEventBody): this {
@@ -237,5 +244,77 @@ describe('run.json', () => {
     assert.equal(json.usage.total.costUsd, 0.035);
     assert.equal(json.lastSeq, fullRun([FINDING]).lastSeq);
     assert.doesNotThrow(() => JSON.stringify(json));
+  });
+});
+
+describe('run.json and DECISIONS.md beside a busy run', () => {
+  const call: RunEventBody = { type: 'runner_call', taskId: 'a', role: 'actor', agent: 'scripted', model: 'm', status: 'ok', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 }, durationMs: 10, quotaHit: false };
+
+  /** A store on a temp folder whose throttle runs on a clock the test steps, with Node's mock timers in step. */
+  function steppedStore(t: TestContext) {
+    const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'taskloom-derived-'));
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    let clock = 0;
+    const { store } = RunStore.open(repo, { command: 'taskloom test', now: () => clock });
+    t.after(() => {
+      store.close();
+      fs.rmSync(repo, { recursive: true, force: true });
+    });
+    const dir = path.join(repo, '.taskloom', 'runs', 'run-1');
+    return {
+      store,
+      elapse: (ms: number) => {
+        clock += ms;
+        t.mock.timers.tick(ms);
+      },
+      now: () => clock,
+      runJson: () => JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8')) as { lastSeq: number; status: string },
+      decisions: () => fs.readFileSync(path.join(dir, 'DECISIONS.md'), 'utf8'),
+    };
+  }
+
+  it(`follow a burst of events once every ${DERIVED_FILES_INTERVAL_MS} ms, and catch up with its last events after it`, (t) => {
+    const s = steppedStore(t);
+    s.store.createRun('run-1', runCreated());
+    // An event every 10 ms for a second; what run.json says is read after each step.
+    const seen: [number, number][] = [[0, s.runJson().lastSeq]];
+    const note = () => {
+      const lastSeq = s.runJson().lastSeq;
+      if (lastSeq !== seen[seen.length - 1]![1]) seen.push([s.now(), lastSeq]);
+    };
+    for (let i = 0; i < 100; i += 1) {
+      s.store.append('run-1', call);
+      s.elapse(10);
+      note();
+    }
+    s.elapse(DERIVED_FILES_INTERVAL_MS - 100 - 1);
+    note();
+    assert.equal(seen[seen.length - 1]![1], 91, 'the last events are not written before the interval is up');
+    s.elapse(1);
+    note();
+    // Each rewrite holds every event appended before it: seq 1 is run_created, then one call per 10 ms.
+    assert.deepEqual(seen, [
+      [0, 1],
+      [300, 31],
+      [600, 61],
+      [900, 91],
+      [1200, 101],
+    ]);
+    assert.match(s.decisions(), /100 agent calls\./);
+  });
+
+  it('say at once that the run paused or finished, inside the interval', (t) => {
+    const s = steppedStore(t);
+    s.store.createRun('run-1', runCreated());
+    s.store.append('run-1', call);
+    s.elapse(10);
+    assert.equal(s.runJson().lastSeq, 1, 'a plain event waits for the interval');
+    s.store.append('run-1', { type: 'run_paused', reason: 'quota reached' });
+    assert.deepEqual([s.runJson().lastSeq, s.runJson().status], [3, 'paused']);
+    assert.match(s.decisions(), /Run paused: quota reached/);
+    s.store.append('run-1', { type: 'run_resumed', reason: 'back' });
+    s.store.append('run-1', { type: 'run_finished', status: 'completed', summary: 'all merged' });
+    assert.equal(s.runJson().status, 'completed');
+    assert.match(s.decisions(), /Run completed: all merged/);
   });
 });

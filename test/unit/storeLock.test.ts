@@ -139,12 +139,15 @@ describe('WorkspaceLock', () => {
     lock.release();
   });
 
-  it('takes over an unreadable lock file, with a warning', () => {
-    fs.writeFileSync(lockFile, '{"pid": 12');
-    const lock = WorkspaceLock.acquire(dir, { command: 'taskloom run' });
-    assert.deepEqual(lock.warnings, ['Took over an unreadable lock file left by an earlier Taskloom process']);
-    assert.equal(JSON.parse(fs.readFileSync(lockFile, 'utf8')).pid, process.pid);
-    lock.release();
+  it('takes over an unreadable lock file, or one of another shape, with a warning', () => {
+    const others = ['{"pid": 12', 'null', '[1]', JSON.stringify({ pid: String(process.pid), host: os.hostname(), command: 'taskloom run', startedAt: '' })];
+    for (const text of others) {
+      fs.writeFileSync(lockFile, text);
+      const lock = WorkspaceLock.acquire(dir, { command: 'taskloom run' });
+      assert.deepEqual(lock.warnings, ['Took over an unreadable lock file left by an earlier Taskloom process'], text);
+      assert.equal(JSON.parse(fs.readFileSync(lockFile, 'utf8')).pid, process.pid);
+      lock.release();
+    }
   });
 
   it('counts a lock from another host as held, since its process cannot be checked', () => {

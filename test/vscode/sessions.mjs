@@ -13,13 +13,14 @@
 //                   (which turn workspace trust off: set it to true for an untrusted window)
 //   workspace       (root, {repoRoot, tmp, artifactsDir}) => the folder to open, made inside the
 //                   empty folder `root` (fresh for every session); may be async
-//   env             extra environment for the extension host (it inherits the server's)
+//   env             extra environment for the extension host (it inherits the server's), or a
+//                   function of {tmp} (the session's temp folder, removed after it) returning it
 //   timeoutSeconds  the whole session, server start to the suite's end (default 300)
 //   onlyWhenNamed   run only when a filter names it (the benchmark, run by `npm run bench`)
 import { execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cleanEnv } from '../../scripts/vscode/sessionSetup.mjs';
 import { gitRepoFromFixture } from '../../scripts/vscode/workspaceFixtures.mjs';
 
 const sampleRepo = (root) => gitRepoFromFixture('sample-repo', root);
@@ -80,8 +81,9 @@ export const sessions = [
     extension: 'development',
     suites: ['resumeAfterReload'],
     workspace: demoWorkspace(1200, 'autopilot'),
-    // Its own record of the runs created here: the suite empties it to make its run one Taskloom did not start.
-    env: { TASKLOOM_STATE_DIR: join(tmpdir(), `taskloom-resume-session-state-${process.pid}`) },
+    // Its own record of the runs created here, gone with the session's temp folder: the suite
+    // empties it to make its run one Taskloom did not start.
+    env: ({ tmp }) => ({ TASKLOOM_STATE_DIR: join(tmp, 'taskloom-resume-session-state') }),
     timeoutSeconds: 420,
   },
   {
@@ -143,11 +145,17 @@ export const sessions = [
 
 /**
  * Starts the pull request session's scripted GitHub (test/vscode/fixtures/pullRequestWorkspace.ts),
- * which lives as long as this runner, and returns the workspace it made.
+ * which lives as long as this runner, and returns the workspace it made. Its repositories are
+ * made in `root` (its TMPDIR): they go with the session's temp folder, since the runner's end
+ * kills it before it can clean up.
  */
-async function pullRequestWorkspace() {
+async function pullRequestWorkspace(root) {
   const script = join(import.meta.dirname, 'fixtures', 'pullRequestWorkspace.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    // The window's record of created runs (cleanEnv's), so the run it made is one this machine started.
+    env: { ...cleanEnv(), TMPDIR: root },
+  });
   const [line] = await new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
     lines.once('line', (l) => resolve([l]));

@@ -1,4 +1,5 @@
 import type { HumanAction } from '../../engine/domain/events';
+import { resumedByDecision } from '../../engine/domain/humanActions';
 import { TaskloomEngine } from '../../engine/run/engine';
 import type { RunSession } from '../../engine/run/runSession';
 import { EXIT, UsageError } from '../cliErrors';
@@ -35,17 +36,29 @@ export async function decideCommand(action: HumanAction, argv: string[]): Promis
     if (!(await confirmForeignRun(engine, session, values.yes === true, `taskloom ${action} ${taskId} --run ${runId}`))) return EXIT.needsHuman;
     for (const warning of engine.warnings.splice(0)) process.stderr.write(yellow(`warning: ${warning}\n`));
     if (action === 'resolve') return await resolveByHand(engine, session, taskId);
+    const resumed = resumedByDecision(session.state, taskId);
     if (action === 'continue') {
       const outcome = await engine.continueAfterHandResolution(session, taskId, new AbortController().signal);
       if (!outcome.passed) return reportFailedContinue(session, taskId, outcome.gate.commands);
     } else {
       await engine.recordHumanDecision(session, taskId, action, values.note as string | undefined);
     }
+    if (resumed) process.stdout.write(`${yellow(cancelledRunResumes(session.runId, action, taskId, resumed.alsoTakenUp))}\n`);
     engine.prepareResume(session, `human chose to ${action} "${taskId}"`);
     return await driveWithProgress(engine, session);
   } finally {
     engine.close();
   }
+}
+
+const DECIDING: Record<Exclude<HumanAction, 'resolve'>, string> = { retry: 'retrying', accept: 'accepting', skip: 'skipping', continue: 'continuing' };
+
+/** Said before a cancelled run is driven on by a decision: the user stopped it, so it must not restart unannounced. */
+function cancelledRunResumes(runId: string, action: Exclude<HumanAction, 'resolve'>, taskId: string, alsoTakenUp: string[]): string {
+  const others = alsoTakenUp.length
+    ? `, and its other cancelled ${alsoTakenUp.length === 1 ? 'task' : 'tasks'} (${alsoTakenUp.join(', ')}) ${alsoTakenUp.length === 1 ? 'is' : 'are'} taken up again too`
+    : '';
+  return `Run ${runId} was cancelled: ${DECIDING[action]} ${taskId} resumes it${others}. Ctrl-C cancels it again.`;
 }
 
 async function resolveByHand(engine: TaskloomEngine, session: RunSession, taskId: string): Promise<number> {

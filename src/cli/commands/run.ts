@@ -10,7 +10,9 @@ import { askYesNo } from '../askYesNo';
 import { EXIT, UsageError } from '../cliErrors';
 import { driveWithProgress } from '../driveWithProgress';
 import { createProgressPrinter } from '../progressPrinter';
-import { bold, dim, red, yellow } from '../format';
+import { bold, dim, yellow } from '../format';
+import { printUserError } from '../cliProcess';
+import { errorText } from '../../engine/domain/taskloomError';
 import { assertAgentsInstalled } from '../../engine/run/assertAgentInstalled';
 import { buildRunConfig, FLAG_LABELS, RUN_CONFIG_OPTIONS, type RunConfigFlags } from '../runOptions';
 import { parseCommandArgs } from '../parseCommandArgs';
@@ -77,8 +79,8 @@ async function planWithProgress(engine: TaskloomEngine, session: RunSession): Pr
     return await engine.planGoal(session, new AbortController().signal);
   } catch (error) {
     if (!(error instanceof PlanningError)) throw error;
-    session.emit({ type: 'run_finished', status: 'failed', summary: error.message });
-    process.stderr.write(`${red('taskloom:')} ${error.message}\n${error.hint}\n`);
+    session.emit({ type: 'run_finished', status: 'failed', summary: errorText(error) });
+    printUserError(error);
     return undefined;
   } finally {
     stop();

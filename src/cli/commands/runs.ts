@@ -4,8 +4,11 @@ import { EXIT } from '../cliErrors';
 import { dim, formatBytes, table, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
 import { counted } from '../../engine/text/counted';
-import { isRunOver } from '../../engine/domain/runState';
+import { isRunOver, type RunState } from '../../engine/domain/runState';
 import { oneLine } from '../../engine/text/clip';
+import { formatClock } from '../../engine/text/clock';
+import { RUN_PHASE_WORDS, runPhase } from '../../engine/domain/runPhase';
+import { liveLockOwner, taskloomPaths } from '../../engine/store';
 
 export async function runsCommand(argv: string[]): Promise<number> {
   const { values, cwd } = parseCommandArgs(argv, { json: { type: 'boolean' } });
@@ -13,6 +16,7 @@ export async function runsCommand(argv: string[]): Promise<number> {
   try {
     const disk = new RunDiskUsage();
     const runs = [];
+    const states = new Map<string, RunState>();
     for (const entry of engine.store.listRuns()) {
       // A run whose log no longer loads is still listed; its worktrees are then not measured.
       const state = (() => {
@@ -22,6 +26,7 @@ export async function runsCommand(argv: string[]): Promise<number> {
           return undefined;
         }
       })();
+      if (state) states.set(entry.runId, state);
       runs.push({ ...entry, diskBytes: state ? (await disk.of(engine.repo.root, state)).bytes : 0 });
     }
     for (const w of engine.warnings) process.stderr.write(yellow(`warning: ${w}\n`));
@@ -30,8 +35,13 @@ export async function runsCommand(argv: string[]): Promise<number> {
     } else if (runs.length === 0) {
       process.stdout.write(`No runs yet in ${engine.repo.root}. Start one with: taskloom run --plan FILE\n`);
     } else {
+      // A status that says the run goes on is only true while a process holds the workspace lock: otherwise it stopped (resume it).
+      const driven = liveLockOwner(taskloomPaths(engine.repo.root).dir) !== undefined;
       const rows = [['run', 'status', 'updated', 'events', 'disk', 'goal']];
-      for (const r of runs) rows.push([r.runId, r.status, r.updatedAt.replace('T', ' ').slice(0, 19), String(r.lastSeq), r.diskBytes ? formatBytes(r.diskBytes) : '-', oneLine(r.goal, 80)]);
+      for (const r of runs) {
+        const status = RUN_PHASE_WORDS[runPhase(r.status, driven, states.get(r.runId))];
+        rows.push([r.runId, status, formatClock(r.updatedAt), String(r.lastSeq), r.diskBytes ? formatBytes(r.diskBytes) : '-', oneLine(r.goal, 80)]);
+      }
       const total = runs.reduce((sum, r) => sum + r.diskBytes, 0);
       const finished = runs.filter((r) => r.diskBytes > 0 && isRunOver(r.status));
       const hint = finished.length ? `; finished runs hold ${formatBytes(finished.reduce((s, r) => s + r.diskBytes, 0))}, \`taskloom gc\` frees what is safe to` : '';

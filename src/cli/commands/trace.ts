@@ -1,4 +1,5 @@
 import { LIVE_RUN_STATUSES, type RunState } from '../../engine/domain/runState';
+import { RUN_PHASE_WORDS, runPhase, type RunPhase } from '../../engine/domain/runPhase';
 import type { TimingClock } from '../../engine/domain/taskTimings';
 import { stepWords, timingWords } from '../../engine/report/timingWords';
 import { buildTraceReport, pullRequestWords, type TraceReport } from '../../engine/report/traceReport';
@@ -19,8 +20,9 @@ export async function traceCommand(argv: string[]): Promise<number> {
     }
     const { state, warnings } = engine.store.loadRun(runId);
     for (const w of [...engine.warnings, ...warnings]) process.stderr.write(yellow(`warning: ${w}\n`));
-    const report = buildTraceReport(state, timingClock(state, engine.repo.root));
-    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatTrace(report)}\n`);
+    const clock = timingClock(state, engine.repo.root);
+    const report = buildTraceReport(state, clock);
+    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatTrace(report, clock.live, runPhase(state.status, clock.live, state))}\n`);
     return EXIT.ok;
   } finally {
     engine.close();
@@ -36,13 +38,19 @@ function timingClock(state: RunState, repoRoot: string): TimingClock {
   return { now: Date.now(), live: LIVE_RUN_STATUSES.has(state.status) && liveLockOwner(taskloomPaths(repoRoot).dir) !== undefined };
 }
 
-function formatTrace(r: TraceReport): string {
-  const out = [`${bold('Run')} ${r.runId}  ${r.status}  ${dim(`base ${r.baseRef} @ ${r.baseCommit.slice(0, 10)}`)}`, `${bold('Goal')} ${r.goal}`];
+/**
+ * The trace as text. `live`: whether a process drives the run now; without one, its steps under
+ * way read "interrupted" and its `phase` (domain/runPhase.ts) "stopped", as in the editor.
+ */
+export function formatTrace(r: TraceReport, live: boolean, phase: RunPhase): string {
+  const status = RUN_PHASE_WORDS[phase];
+  const out = [`${bold('Run')} ${r.runId}  ${status}  ${dim(`base ${r.baseRef} @ ${r.baseCommit.slice(0, 10)}`)}`, `${bold('Goal')} ${r.goal}`];
   for (const t of r.tasks) {
     out.push(
       '',
-      `${bold(t.id)} ${colorState(t.state)}  ${t.title}`,
-      dim(`  attempts ${t.attempts}, gate failures ${t.gateFailures}, reviews ${t.reviewCycles}, ${formatTokens(t.usage)}, ${formatUsd(t.usage.costUsd)}`),
+      `${bold(t.id)} ${colorState(t.state, live)}  ${t.title}`,
+      // reviewCycles counts the critic's requests for changes: a first-review approval is 0, not "never reviewed".
+      dim(`  attempts ${t.attempts}, gate failures ${t.gateFailures}, changes asked ${t.reviewCycles}, ${formatTokens(t.usage)}, ${formatUsd(t.usage.costUsd)}`),
     );
     if (t.transitions.length) out.push(dim(`  ${timingWords(t.timings, formatDuration)}`));
     const steps = stepWords(t.timings, formatDuration);

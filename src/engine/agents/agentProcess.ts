@@ -17,6 +17,9 @@ export const CALL_LIMIT_IDLE_MULTIPLE = 12;
 /** The longest one call may run (see CALL_LIMIT_IDLE_MULTIPLE). */
 export const callLimitMs = (idleTimeoutMs: number): number => CALL_LIMIT_IDLE_MULTIPLE * idleTimeoutMs;
 
+/** Why a call that showed no activity for the stuck threshold was stopped, for the task's reason. */
+export const stuckMessage = (agent: string, idleTimeoutMs: number): string => `no activity for ${idleTimeoutMs} ms; ${agent} was stopped`;
+
 /** Why a call that ran into its limit was stopped, for the task's reason. */
 export const callLimitMessage = (agent: string, limitMs: number): string =>
   `${agent} did not finish within ${Math.round(limitMs / 100) / 10} s, the limit for one call (12 × the stuck threshold), and was stopped`;

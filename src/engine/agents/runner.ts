@@ -72,15 +72,11 @@ export function withLastOutput(reason: string, lastOutput: string | undefined): 
   return lastOutput === '' ? `${reason} (no output)` : `${reason}; last output:\n${lastOutput}`;
 }
 
-/** `base` (what the call did report: text, usage, model, duration) as a failed call. */
-export function failedResult(
+/** How a runner words a failed call: `base` (what the call did report: text, usage, model, duration) with why it failed. */
+export function failureOf(
   base: Omit<RunnerResult, 'status' | 'error' | 'cause' | 'lastOutput'>,
-  status: RunnerStatus,
-  error: string,
-  cause?: FailureCause,
-  lastOutput?: string,
-): RunnerResult {
-  return { ...base, status, error, ...(cause ? { cause } : {}), ...(lastOutput === undefined ? {} : { lastOutput }) };
+): (status: RunnerStatus, error: string, cause?: FailureCause, lastOutput?: string) => RunnerResult {
+  return (status, error, cause, lastOutput) => ({ ...base, status, error, ...(cause ? { cause } : {}), ...(lastOutput === undefined ? {} : { lastOutput }) });
 }
 
 /** One interface for every agent: Claude Code, Codex, a CLI by template, the scripted agent. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { actorAllowedCommands } from '../domain/actorCommands';
 import { budgetStop } from '../domain/budget';
 import type { PlanTask } from '../domain/plan';
+import { errorText } from '../domain/taskloomError';
 import type { GateCommandResult } from '../domain/events';
 import type { GateSummary, PullRequestReaction, PullRequestRecord } from '../domain/runState';
 import { blockingFindings } from '../domain/verdict';
@@ -129,7 +130,7 @@ async function carryOut(ctx: WatchContext, pr: PullRequestRecord, reaction: Pull
     await replyAndFinish(ctx, pr, reactionOf(ctx, pr, reaction.id), status, input, summaries.join('; '));
   } catch (error) {
     if (!(error instanceof WorkspaceError)) throw error;
-    finish(ctx, pr, reaction, 'failed', `${error.message} (${error.hint})`);
+    finish(ctx, pr, reaction, 'failed', errorText(error));
   }
 }
 

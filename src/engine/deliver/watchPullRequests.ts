@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventOf } from '../domain/events';
 import type { PullRequestRecord } from '../domain/runState';
+import { errorText } from '../domain/taskloomError';
 import { ForgeError, type PullRequestStatus } from '../forge/forge';
 import { finishInterruptedReaction, startReaction, type WatchContext } from './pullRequestReaction';
 import { nextWatchStep, reactionInputFor, reviewVerdict, type WatchLimits } from './watchDecision';
@@ -97,8 +98,8 @@ export async function watchPullRequests(ctx: WatchContext, options: WatchOptions
       failures = 0;
     } catch (error) {
       if (!(error instanceof ForgeError) || ++failures >= POLL_FAILURE_LIMIT) throw error;
-      options.onProgress?.(`cannot reach the forge (${error.message}); trying again`);
-      pass = { kind: 'waiting', reasons: [error.message] };
+      options.onProgress?.(`cannot reach the forge (${errorText(error)}); trying again`);
+      pass = { kind: 'waiting', reasons: [errorText(error)] };
     }
     if (pass.kind === 'ended') return { outcome: pass.outcome, reasons: pass.reasons, ...(pass.next ? { next: pass.next } : {}) };
     if (pass.kind === 'reacted') continue;

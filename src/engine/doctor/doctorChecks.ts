@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { failureDetail, type AgentRunner, type RunnerResult } from '../agents/runner';
 import { agentsInUse, type AgentUse } from '../domain/agentRoles';
 import type { AgentConfig, AgentKind, RunConfig } from '../domain/runConfig';
-import { TaskloomError } from '../domain/taskloomError';
+import { errorText } from '../domain/taskloomError';
+import { assertTaskloomFolder } from '../store/taskloomFolder';
 import { resolveExecutable } from '../process/findOnPath';
 import { createRunner } from '../run/agentFactory';
 import { runProcess } from '../process/processGroup';
@@ -63,16 +64,15 @@ export async function runDoctorChecks(cwd: string, options: DoctorOptions = {}):
     if (repo.dirtyPaths.length) {
       add('warn', 'working tree', `${counted(repo.dirtyPaths.length, 'uncommitted path')}; runs start from the last commit and ignore them`);
     } else add('ok', 'working tree', 'clean');
+    assertTaskloomFolder(join(repo.root, '.taskloom'));
     const lockFile = join(repo.root, '.taskloom', 'lock');
     if (existsSync(lockFile)) add('warn', 'lock', `held: ${readFileSync(lockFile, 'utf8').trim()}`);
   } catch (error) {
-    const hint = error instanceof TaskloomError ? error.hint : undefined;
-    add('fail', 'repository', `${(error as Error).message}${hint ? ` — ${hint}` : ''}`);
+    add('fail', 'repository', errorText(error as Error));
   }
 
   if (options.settingsProblem) {
-    const { message, hint } = options.settingsProblem;
-    add('fail', 'settings', `${message}${hint ? ` — ${hint}` : ''}`);
+    add('fail', 'settings', errorText(options.settingsProblem));
   }
   const uses = options.config ? agentsInUse(options.config) : DRIVEN_AGENTS.map((agent) => ({ agent, roles: [] }));
   for (const use of uses) await checkAgent(use, options, add);

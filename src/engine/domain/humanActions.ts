@@ -1,5 +1,5 @@
 import type { HumanAction } from './events';
-import type { TaskView } from './runState';
+import type { RunState, TaskView } from './runState';
 import { TASK_STATE_WORDS } from './stateWords';
 import { TaskStateMachine } from './taskStateMachine';
 import type { TaskEvent } from './taskStates';
@@ -56,3 +56,14 @@ const PAST: Record<HumanAction, string> = {
   resolve: 'resolved by hand',
   continue: 'continued (only a task being resolved by hand can)',
 };
+
+/**
+ * A decision on a task of a cancelled run (retry, accept, skip, continue) drives the run on: the
+ * run is resumed, and every task its cancel stopped is taken up again with the decided one.
+ * Undefined when the run was not cancelled; else those other tasks, so that the CLI and the editor
+ * can say so before the decision is made.
+ */
+export function resumedByDecision(state: Pick<RunState, 'status' | 'taskOrder' | 'tasks'>, taskId: string): { alsoTakenUp: string[] } | undefined {
+  if (state.status !== 'cancelled') return undefined;
+  return { alsoTakenUp: state.taskOrder.filter((id) => id !== taskId && state.tasks[id]?.state === 'CANCELLED') };
+}

@@ -6,7 +6,7 @@ import { endTranscript, interruptOpenTranscripts, TRANSCRIPT_HANDLERS } from './
 import type { DecisionFactOf } from './decisionFact';
 import { PROJECTION_VERSION, type RunState, type TaskView } from './runState';
 import { TaskStateMachine } from './taskStateMachine';
-import { isInFlight, isQueued, isSettled, type TaskState } from './taskStates';
+import { isInFlight, isQueued, isSettled, type TaskEvent, type TaskState } from './taskStates';
 import { addUsage, ZERO_USAGE } from './usage';
 import { blockingFindings, findingFingerprint } from './verdict';
 import type { Plan, PlanTask } from './plan';
@@ -150,6 +150,7 @@ const HANDLERS: Handlers = {
   critic_verdict(state, e) {
     const task = taskOf(state, e.taskId);
     task.lastVerdict = e.verdict;
+    task.lastVerdictSeq = e.seq;
     task.reviewsDone += 1;
     for (const finding of blockingFindings(e.verdict)) {
       const key = findingFingerprint(finding);
@@ -221,8 +222,49 @@ const HANDLERS: Handlers = {
   },
 };
 
+/** Values for a task's fields: no object, which every task it was assigned to would share (undefined clears one). */
+type TaskFieldValues = { [K in keyof TaskView]?: Exclude<TaskView[K], object> };
+
+/** Fields a transition sets to the same values whatever the task held, by its event. */
+const TRANSITION_SETS: Partial<Record<TaskEvent, TaskFieldValues>> = {
+  CRITIC_GREEN: { unverified: false },
+  CRITIC_UNAVAILABLE: { unverified: true },
+  MERGE_VERIFIED: { queueProblem: undefined, resolution: undefined },
+  // Back to the approved work (greenCommit): what was being resolved or fixed since is dropped.
+  REQUEUED: { resolution: undefined },
+  // The interrupted try's work is discarded, so the new try is numbered like a first run.
+  INTERRUPTED: {
+    attempt: 0,
+    resolutions: 0,
+    needsFreshWorktree: true,
+    actorSessionId: undefined,
+    actorSessionAgent: undefined,
+    queueProblem: undefined,
+    resolution: undefined,
+  },
+  HUMAN_RETRY: { skippedByDependency: false },
+  DEPENDENCY_FAILED: { skippedByDependency: true },
+  DEPENDENCY_RETRIED: { skippedByDependency: false },
+  HUMAN_SKIPPED: { skippedByDependency: false, queueProblem: undefined, resolution: undefined },
+  HUMAN_ACCEPTED: { acceptedByHuman: true, unverified: false },
+  CANCELLED: { needsFreshWorktree: true },
+};
+
+/** The counter of the run's limits a transition adds one to, by its event. */
+const TRANSITION_COUNTS: Partial<Record<TaskEvent, 'gateFailures' | 'mergeConflicts' | 'reviewCycles'>> = {
+  MECHANICAL_FAILED: 'gateFailures',
+  // The same limit as a failure of the task's own gate: it is the gate, run on the merged result.
+  INTEGRATION_GATE_FAILED: 'gateFailures',
+  MERGE_CONFLICTED: 'mergeConflicts',
+  CRITIC_CHANGES_REQUIRED: 'reviewCycles',
+};
+
 function applyTransitionEffects(state: RunState, task: TaskView, from: TaskState, e: EventOf<'task_transition'>): void {
   const current = task.attempts.at(-1);
+  Object.assign(task, TRANSITION_SETS[e.event]);
+  const counter = TRANSITION_COUNTS[e.event];
+  if (counter) task[counter] += 1;
+  // What takes more than fixed values: a new attempt, fresh limits, what the merge queue holds.
   switch (e.event) {
     case 'BUILD_STARTED':
     case 'RETRY_BUILD':
@@ -233,69 +275,19 @@ function applyTransitionEffects(state: RunState, task: TaskView, from: TaskState
       task.startedAt ??= e.at;
       task.finishedAt = undefined;
       break;
-    case 'MECHANICAL_FAILED':
-      task.gateFailures += 1;
-      break;
     case 'INTEGRATION_GATE_FAILED':
-      // The same limit as a failure of the task's own gate: it is the gate, run on the merged result.
-      task.gateFailures += 1;
       if (state.integration.lastFailedGate) task.queueProblem = { kind: 'integration_gate', gate: state.integration.lastFailedGate };
       break;
-    case 'MERGE_CONFLICTED':
-      task.mergeConflicts += 1;
-      break;
-    case 'CRITIC_CHANGES_REQUIRED':
-      task.reviewCycles += 1;
-      break;
-    case 'CRITIC_GREEN':
-      task.unverified = false;
-      break;
-    case 'CRITIC_UNAVAILABLE':
-      task.unverified = true;
-      break;
-    case 'MERGE_VERIFIED':
-      task.queueProblem = undefined;
-      task.resolution = undefined;
-      break;
-    case 'REQUEUED':
-      // Back to the approved work (greenCommit): what was being resolved or fixed since is dropped.
-      task.resolution = undefined;
-      break;
     case 'INTERRUPTED':
-      // The interrupted try's work is discarded, so the new try is numbered like a first run.
-      task.attempt = 0;
-      task.resolutions = 0;
       grantFreshLimits(task);
-      task.needsFreshWorktree = true;
-      task.actorSessionId = undefined;
-      task.actorSessionAgent = undefined;
       task.changedFiles = [];
-      task.queueProblem = undefined;
-      task.resolution = undefined;
       break;
     case 'HUMAN_RETRY':
       // The human grants a fresh set of limits; the worktree and the attempt numbering go on.
       grantFreshLimits(task);
-      task.skippedByDependency = false;
-      break;
-    case 'DEPENDENCY_FAILED':
-      task.skippedByDependency = true;
-      break;
-    case 'DEPENDENCY_RETRIED':
-      task.skippedByDependency = false;
       break;
     case 'HUMAN_SKIPPED':
-      task.skippedByDependency = false;
-      task.queueProblem = undefined;
-      task.resolution = undefined;
       state.integration.conflicts = state.integration.conflicts.filter((c) => c.taskId !== task.id);
-      break;
-    case 'HUMAN_ACCEPTED':
-      task.acceptedByHuman = true;
-      task.unverified = false;
-      break;
-    case 'CANCELLED':
-      task.needsFreshWorktree = true;
       break;
     default:
       break;

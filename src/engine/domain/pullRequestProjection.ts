@@ -1,23 +1,9 @@
-import type { EventOf } from './events';
 import { decide, failedCommandOf } from './decisionLedger';
+import type { ProjectionHandlers } from './projectionHandlers';
 import type { PullRequestReaction, PullRequestRecord, RunState } from './runState';
 
-type PullRequestEventType =
-  | 'pull_request'
-  | 'pr_observed'
-  | 'pr_reaction_started'
-  | 'pr_reaction_resumed'
-  | 'pr_fix_gated'
-  | 'pr_fix_reviewed'
-  | 'pr_fix_pushed'
-  | 'pr_replied'
-  | 'pr_reaction_finished'
-  | 'pr_watch_ended';
-
-type PullRequestHandlers = { [T in PullRequestEventType]: (state: RunState, event: EventOf<T>) => void };
-
 /** The projection of a run's pull requests and of what `watch` saw and did on them. */
-export const PULL_REQUEST_HANDLERS: PullRequestHandlers = {
+export const PULL_REQUEST_HANDLERS = {
   pull_request(state, e) {
     const key = e.taskId ?? '';
     const before = state.pullRequests[key];
@@ -67,7 +53,7 @@ export const PULL_REQUEST_HANDLERS: PullRequestHandlers = {
     pullRequestOf(state, e.number).watch = { outcome: e.outcome, reason: e.reason, at: e.at };
     decide(state, e, 'pull_request', { type: 'pr_watch_ended', number: e.number, outcome: e.outcome, reason: e.reason });
   },
-};
+} satisfies Partial<ProjectionHandlers>;
 
 function pullRequestOf(state: RunState, number: number): PullRequestRecord {
   const pr = Object.values(state.pullRequests).find((p) => p.number === number);

@@ -1,22 +1,10 @@
 import type { EventOf } from './events';
 import { decide, taskOf } from './decisionLedger';
+import type { ProjectionHandlers } from './projectionHandlers';
 import type { RunState } from './runState';
 
-type QueueEventType =
-  | 'integration_prepared'
-  | 'merge_queued'
-  | 'queue_batch'
-  | 'merge_done'
-  | 'merge_conflict'
-  | 'queue_bisected'
-  | 'task_synced'
-  | 'overlaps_predicted'
-  | 'overlap_detected';
-
-type QueueHandlers = { [T in QueueEventType]: (state: RunState, event: EventOf<T>) => void };
-
 /** The projection of the merge queue's and the overlap scheduler's events (the rest is in projection.ts). */
-export const QUEUE_HANDLERS: QueueHandlers = {
+export const QUEUE_HANDLERS = {
   integration_prepared(state, e) {
     // Release 0.1 prepared integration once, after every task had ended: the run was integrating.
     if (e.v === undefined) state.status = 'integrating';
@@ -86,7 +74,7 @@ export const QUEUE_HANDLERS: QueueHandlers = {
     else task.overlapWarnings.push({ otherTaskId: e.otherTaskId, files: [...e.files] });
     decide(state, e, 'overlap', { type: 'overlap_detected', otherTaskId: e.otherTaskId, files: e.files }, e.taskId);
   },
-};
+} satisfies Partial<ProjectionHandlers>;
 
 /** An integration gate joins the batch it ran on (its `attempt`); one outside any batch gets a record of its own. */
 export function recordIntegrationGate(state: RunState, e: EventOf<'gate_result'>): void {

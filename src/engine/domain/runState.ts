@@ -175,6 +175,8 @@ export interface TaskView {
   skippedByDependency: boolean;
   lastGate?: GateSummary;
   lastVerdict?: CriticVerdict;
+  /** The critic_verdict event that gave `lastVerdict`: its ledger entry, which its findings link to. */
+  lastVerdictSeq?: number;
   /** The commit that last passed the task's gate and critic (what the merge queue merges). */
   greenCommit?: string;
   /** Files the task's commits changed in its current try. */
@@ -266,7 +268,7 @@ export interface QueueBatchRecord {
  * Bumped whenever what the projection derives changes shape: a snapshot made by another
  * version is not replayed onto, the run is rebuilt from its log instead.
  */
-export const PROJECTION_VERSION = 8;
+export const PROJECTION_VERSION = 9;
 
 export interface PullRequestReaction {
   id: number;

@@ -29,6 +29,22 @@ export const TASK_STATE_WORDS: Record<TaskState, string> = {
 /** States in which a step is under way (an agent, the gate or a merge): only while an engine drives the run. */
 export const RUNNING_STEP_STATES: ReadonlySet<TaskState> = new Set<TaskState>(['BUILDING', 'GATING', 'CRITIC_REVIEWING', 'RESOLVING', 'MERGING']);
 
+/**
+ * How an attempt ended, by the state it left the task in: the attempt's own outcome, not where
+ * the task is now (an attempt the critic approved stays "approved" once its work is merged).
+ */
+const ATTEMPT_OUTCOME_WORDS: Record<TaskState, string> = {
+  ...TASK_STATE_WORDS,
+  GREEN: 'approved',
+  UNVERIFIED_BY_CRITIC: 'not reviewed',
+  NEEDS_HUMAN: 'stopped for you',
+  PENDING: 'stopped',
+};
+
+/** "approved (critic: farewell is in)": how an attempt ended and why, as the tree and the transcript head it. */
+export const attemptOutcomeWords = (outcome: { state: TaskState; reason: string }): string =>
+  outcome.reason ? `${ATTEMPT_OUTCOME_WORDS[outcome.state]} (${outcome.reason})` : ATTEMPT_OUTCOME_WORDS[outcome.state];
+
 /** A step under way when no engine drives the run any more was interrupted: a resume starts it again. */
 export const isInterruptedStep = (state: TaskState, driven: boolean): boolean => !driven && RUNNING_STEP_STATES.has(state);
 

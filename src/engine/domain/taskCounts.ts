@@ -1,18 +1,17 @@
-import type { RunState, TaskView } from './runState';
+import type { RunState } from './runState';
 
+/**
+ * The one count every view shows: tasks merged of all, and beside it the tasks skipped, so "4/5"
+ * means "4 of 5 merged" in the CLI, the tree, the status bar, the notifications and the run view.
+ * A skipped task is counted as skipped, never as done next to merged work; approved work still in
+ * the merge queue is neither.
+ */
 export interface TaskCounts {
   total: number;
-  /**
-   * Merged into the integration branch, or skipped for good. Approved work still in the merge
-   * queue is not done, nor is a task skipped because a dependency waits for a person (it comes
-   * back when they decide).
-   */
-  done: number;
   merged: number;
   skipped: number;
 }
 
-/** The counts every view shows, so "3/5 done" means the same in the CLI, the tree, the status bar and the run view. */
 export function countTasks(state: Pick<RunState, 'tasks'>): TaskCounts {
   // Counted on every batch of events the editor folds: one pass, no allocation per task.
   let total = 0;
@@ -24,26 +23,15 @@ export function countTasks(state: Pick<RunState, 'tasks'>): TaskCounts {
     if (taskState === 'MERGED') merged += 1;
     else if (taskState === 'SKIPPED') skipped += 1;
   }
-  return { total, done: skipped === 0 ? merged : doneTasks(state.tasks).size, merged, skipped };
+  return { total, merged, skipped };
 }
 
-/** Ids of the tasks that are done: MERGED, or SKIPPED by a person or because of such a skip. */
-export function doneTasks(tasks: Readonly<Record<string, TaskView>>): Set<string> {
-  const memo = new Map<string, boolean>();
-  const isDone = (id: string, seen: ReadonlySet<string>): boolean => {
-    const known = memo.get(id);
-    if (known !== undefined) return known;
-    const task = tasks[id];
-    let done = false;
-    if (task?.state === 'MERGED') done = true;
-    else if (task?.state === 'SKIPPED') {
-      // Skipped because of a dependency: done only when what it waits on is itself done for good.
-      done = !task.skippedByDependency || (!seen.has(id) && task.dependsOn.some((dep) => tasks[dep]?.state === 'SKIPPED' && isDone(dep, new Set([...seen, id]))));
-    }
-    memo.set(id, done);
-    return done;
-  };
-  return new Set(Object.keys(tasks).filter((id) => isDone(id, NONE_SEEN)));
+/** "4/5 merged" or "4/5 merged, 1 skipped": the counts in words, as the end of a run says them. */
+export function countWords(counts: TaskCounts): string {
+  return `${counts.merged}/${counts.total} merged${counts.skipped ? `, ${counts.skipped} skipped` : ''}`;
 }
 
-const NONE_SEEN: ReadonlySet<string> = new Set();
+/** "4 of 5 tasks merged, 1 skipped", for a sentence or a tooltip. */
+export function countSentence(counts: TaskCounts): string {
+  return `${counts.merged} of ${counts.total} tasks merged${counts.skipped ? `, ${counts.skipped} skipped` : ''}`;
+}

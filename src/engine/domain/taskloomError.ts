@@ -50,3 +50,13 @@ export class TaskloomError extends Error {
     return EXIT_BY_KIND[this.kind];
   }
 }
+
+/**
+ * What happened and what to do next, in one line: how every view (the CLI, a notification, a
+ * recorded reason, the log) words a user-facing error, so no view shows the message without its hint.
+ * Messages are written without a closing full stop; one is put between them when missing.
+ */
+export function errorText(error: { message: string; hint?: string | undefined }): string {
+  if (!error.hint) return error.message;
+  return `${error.message}${/[.!?]$/.test(error.message) ? '' : '.'} ${error.hint}`;
+}

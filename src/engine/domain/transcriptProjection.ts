@@ -1,12 +1,13 @@
-import type { EventOf, RunnerStatus, TranscriptLine } from './events';
+import type { RunnerStatus, TranscriptLine } from './events';
 import { taskOf } from './decisionLedger';
+import type { ProjectionHandlers } from './projectionHandlers';
 import type { RunState, TranscriptRecord } from './runState';
 
 /**
  * The projection of agent transcripts: each call's record (where its batches are, its newest
  * line), never the lines themselves, which stay in the log (see TranscriptRecord).
  */
-export const TRANSCRIPT_HANDLERS: { agent_transcript: (state: RunState, event: EventOf<'agent_transcript'>) => void } = {
+export const TRANSCRIPT_HANDLERS = {
   agent_transcript(state, e) {
     const task = e.taskId === null ? undefined : taskOf(state, e.taskId);
     const records = task ? task.transcripts : state.transcripts;
@@ -37,7 +38,7 @@ export const TRANSCRIPT_HANDLERS: { agent_transcript: (state: RunState, event: E
     for (const line of e.lines) record.last = followedBy(record.last, line);
     record.updatedAt = e.at;
   },
-};
+} satisfies Partial<ProjectionHandlers>;
 
 /** The call's runner_call closes its transcript with how it ended. */
 export function endTranscript(state: RunState, taskId: string | null, seq: number, status: RunnerStatus): void {

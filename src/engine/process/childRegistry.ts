@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
+import { z } from 'zod';
 import { writeFileAtomic } from '../store/atomicWrite';
 import { isProcessGroupAlive } from './liveness';
 import { signalGroupInTurn } from './killProcessGroup';
@@ -65,7 +66,10 @@ class ChildRegistry {
     const groups = [...this.groups.values()]
       .filter((g) => isInside(g.cwd, root) || ![...this.files.keys()].some((r) => isInside(g.cwd, r)))
       .map(({ pgid, startedAt }) => ({ pgid, startedAt }));
-    writeFileAtomic(file, JSON.stringify({ owner: process.pid, groups }));
+    // Not fsync'ed: what it lists dies with the machine, so only an engine killed on a running
+    // machine leaves groups to stop, and the page cache keeps the file for the next one. An fsync
+    // per agent or gate process started and ended cost 20-40 ms on a loaded disk (bench/childRegistryCost.ts).
+    writeFileAtomic(file, JSON.stringify({ owner: process.pid, groups }), { survivesProcessOnly: true });
   }
 }
 
@@ -76,19 +80,27 @@ function isInside(path: string, root: string): boolean {
 
 export const childRegistry = new ChildRegistry();
 
+/** The registry file as `save` writes it; its groups are what the next engine may signal. */
+const registryFileSchema = z.object({
+  groups: z.array(z.object({ pgid: z.number().int().positive(), startedAt: z.string() }) satisfies z.ZodType<TrackedGroup>),
+});
+
 /**
  * Stops the process groups a previous engine left running (it died without cleaning up).
  * Returns how many were stopped. Only groups whose leader is provably the same process
  * (same kernel start time) are signalled, and never one this process is running itself.
  */
 export async function stopLeftoverProcessGroups(file: string, graceMs = 1000): Promise<number> {
-  let recorded: { groups?: TrackedGroup[] };
+  let recorded: unknown;
   try {
-    recorded = JSON.parse(readFileSync(file, 'utf8')) as { groups?: TrackedGroup[] };
+    recorded = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     return 0;
   }
-  const leftovers = (recorded.groups ?? []).filter(
+  // A file of another shape names no group to stop; `persistTo` writes it anew.
+  const parsed = registryFileSchema.safeParse(recorded);
+  if (!parsed.success) return 0;
+  const leftovers = parsed.data.groups.filter(
     (g) =>
       !childRegistry.isTracking(g.pgid) &&
       isProcessGroupAlive(g.pgid) &&

@@ -20,21 +20,18 @@ export interface FileFinding {
  * server sends these, and the extension rebuilds the same list from a run's state.
  */
 export function criticFindingsOf(state: RunState): FileFinding[] {
-  const verdictSeq = new Map<string, number>();
-  for (const decision of state.decisions) {
-    if (decision.kind === 'critic' && decision.taskId !== undefined) verdictSeq.set(decision.taskId, decision.seq);
-  }
   const findings: FileFinding[] = [];
   for (const taskId of state.taskOrder) {
     const task = state.tasks[taskId];
     const verdict = task?.lastVerdict;
-    if (!verdict) continue;
+    const seq = task?.lastVerdictSeq;
+    if (!verdict || seq === undefined) continue;
     for (const finding of verdict.findings) {
       const file = finding.file === undefined ? undefined : repoRelativePath(finding.file, [task.worktreePath, state.repoRoot]);
       if (file === undefined) continue;
       findings.push({
         taskId,
-        seq: verdictSeq.get(taskId) ?? state.lastSeq,
+        seq,
         file,
         ...(finding.line !== undefined && finding.line > 0 ? { line: finding.line } : {}),
         severity: finding.severity,

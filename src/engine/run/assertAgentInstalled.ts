@@ -30,10 +30,10 @@ function assertAgentInstalled(agent: AgentConfig, roles: string[], labels: Recor
   switch (agent.kind) {
     case 'claude':
     case 'codex': {
-      const setting = agent.kind === 'claude' ? labels.claudePath : labels.codexPath;
-      throw new SettingsError(`${uses}: ${where}`, `${INSTALL[agent.kind]}, or set ${setting} to where it is.`);
+      const setting = agent.kind === 'claude' ? 'claudePath' : 'codexPath';
+      throw new SettingsError(`${uses}: ${where}`, `${INSTALL[agent.kind]}, or set ${labels[setting]} to where it is.`, { kind: 'needs_environment', setting });
     }
     case 'command':
-      throw new SettingsError(`${uses}: ${where}`, `Install it, or change ${labels.commandArgv}.`);
+      throw new SettingsError(`${uses}: ${where}`, `Install it, or change ${labels.commandArgv}.`, { kind: 'needs_environment', setting: 'commandArgv' });
   }
 }

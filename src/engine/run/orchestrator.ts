@@ -1,6 +1,6 @@
 import type { RunCounts, RunEndStatus } from '../domain/events';
 import { countTasks } from '../domain/taskCounts';
-import { TaskloomError } from '../domain/taskloomError';
+import { errorText } from '../domain/taskloomError';
 import { isDone, isQueued, isWaitingForHuman } from '../domain/taskStates';
 import { remainingChainLengths } from '../plan/planGraph';
 import { readyToMerge, runMergeBatch } from '../queue/mergeQueue';
@@ -34,8 +34,10 @@ export async function driveRun(ctx: RunContext): Promise<DriveOutcome> {
   let queue: Promise<void> | undefined;
 
   for (;;) {
-    settleUnreachableTasks(ctx);
     const stopped = ctx.signal.aborted;
+    // Once stopped, a task left unfinished is not a failed dependency: what waits on it stays pending
+    // (cancelled with the run, or taken up by the resume), never skipped.
+    if (!stopped) settleUnreachableTasks(ctx);
     if (!stopped && !ctx.isPaused()) {
       const tasks = Object.values(session.state.tasks);
       const waits = serialize ? overlaps.waits(tasks) : new Map<string, OverlapWait[]>();
@@ -127,8 +129,7 @@ function describeEnd(c: RunCounts, branch: string, allDone: boolean): string {
 
 /** A failure of the queue itself (not of a merge or a gate) stops the tasks it held, for a person to look at. */
 function failQueuedTasks(ctx: RunContext, error: unknown): void {
-  const hint = error instanceof TaskloomError ? error.hint : undefined;
-  const reason = `the merge queue failed: ${(error as Error).message}${hint ? ` (${hint})` : ''}`;
+  const reason = `the merge queue failed: ${errorText(error as Error)}`;
   for (const task of Object.values(ctx.session.state.tasks)) {
     if (task.state === 'MERGING' || task.state === 'GREEN' || task.state === 'UNVERIFIED_BY_CRITIC') {
       ctx.session.transition(task.id, 'ENGINE_ERROR', reason);

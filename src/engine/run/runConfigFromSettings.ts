@@ -9,13 +9,19 @@ import type { AgentRole } from '../domain/events';
 import { AGENT_KINDS, DEFAULT_RUN_CONFIG, type AgentConfig, type AgentKind, type RoleAgent, type RoleModels, type RunConfig, type WorktreeConfig } from '../domain/runConfig';
 import { detectGateCommands } from '../gate/detectGateCommands';
 import { resolveWorktreeRoot } from '../workspace/worktreeRoot';
-import { TaskloomError } from '../domain/taskloomError';
+import { TaskloomError, type ErrorKind } from '../domain/taskloomError';
 
-/** A setting that cannot make a run; the message names the setting (or the CLI flag) to change. */
+/**
+ * A setting that cannot make a run; the message names the setting (or the CLI flag) to change,
+ * and `setting` says which one it is, where the shell can take the user to it.
+ */
 export class SettingsError extends TaskloomError {
-  constructor(message: string, hint?: string) {
-    super('bad_input', message, hint);
+  readonly setting: SettingName | undefined;
+
+  constructor(message: string, hint?: string, options: { kind?: ErrorKind; setting?: SettingName } = {}) {
+    super(options.kind ?? 'bad_input', message, hint);
     this.name = 'SettingsError';
+    this.setting = options.setting;
   }
 }
 

@@ -39,8 +39,13 @@ export function handleAgentFailure(ctx: RunContext, taskId: string, role: string
   }
 }
 
+/**
+ * Ends the task's loop after its step was stopped. A person's Cancel records CANCELLED. A shutdown
+ * (the window or the engine going away) records nothing: the task stays in the step it was in, as
+ * after a crash, so every view reads it as interrupted and its dependents stay pending; the resume
+ * starts that step again (TaskloomEngine.prepareResume).
+ */
 export function cancel(ctx: RunContext, taskId: string, reason: string): StepOutcome {
-  const why = isShutdown(ctx.signal) ? `interrupted: ${(ctx.signal.reason as Error).message} (resume restarts it)` : reason;
-  ctx.session.transition(taskId, 'CANCELLED', why);
+  if (!isShutdown(ctx.signal)) ctx.session.transition(taskId, 'CANCELLED', reason);
   return STOP;
 }

@@ -1,5 +1,5 @@
 import type { PlanTask } from '../domain/plan';
-import { TaskloomError } from '../domain/taskloomError';
+import { errorText, TaskloomError } from '../domain/taskloomError';
 import { actorSnapshotRef, snapshotWorktree } from '../workspace/actorSnapshot';
 import { leftoverConflictMarkers } from '../workspace/conflictMarkers';
 import { blockingFindings, findingFingerprint } from '../domain/verdict';
@@ -59,7 +59,7 @@ export async function runTask(ctx: RunContext, taskId: string, waitedFor: readon
       feedback = reviewed.feedback;
     }
   } catch (error) {
-    const reason = error instanceof TaskloomError ? `${error.message}${error.hint ? ` (${error.hint})` : ''}` : `internal error: ${(error as Error).message}`;
+    const reason = error instanceof TaskloomError ? errorText(error) : `internal error: ${(error as Error).message}`;
     if (!session.transitionIfLegal(taskId, 'ENGINE_ERROR', reason)) {
       session.emit({ type: 'warning', taskId, message: reason });
     }

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { errorText } from '../domain/taskloomError';
 import { EventLog } from '../store/eventLog';
 import { isValidRunId, runPaths, taskloomPaths } from '../store/paths';
 import type { EventBatcher } from './eventBatcher';
@@ -57,7 +58,7 @@ export class ElsewhereFollower {
       try {
         this.readNew(runId);
       } catch (error) {
-        this.log(`Following run ${runId} read-only: ${(error as Error).message}`);
+        this.log(`Following run ${runId} read-only: ${errorText(error as Error)}`);
       }
     }
     if (last) this.stop();

@@ -4,6 +4,7 @@ import type { OpenPullRequestParams, OpenPullRequestResult, WatchPullRequestsPar
 import { forgeFor, openPullRequests } from '../deliver/pullRequests';
 import { WATCH_INTERVAL_SECONDS, watchedPullRequests, type WatchPass } from '../deliver/watchPullRequests';
 import { ForgeError } from '../forge/forge';
+import { errorText } from '../domain/taskloomError';
 import { LockHeldError } from '../store/lock';
 import type { ServerOutput } from './serverOutput';
 import { UserError } from './userError';
@@ -48,19 +49,24 @@ export async function watchPullRequests(hosts: WorkspaceHosts, output: ServerOut
     const forge = await forgeFor(host.root, { remote: first.remote, repo: first.repo, ...(params.token ? { token: params.token } : {}), ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}) });
     output.log(`Watching the pull request(s) of run ${runId}`);
     let failures = 0;
+    let saidWaiting = '';
     while (!controller.signal.aborted) {
       let pass: WatchPass;
       try {
         pass = await host.withEngine((engine) => engine.watchPass(host.session(engine, runId, params.folder), forge, controller.signal));
         failures = 0;
       } catch (error) {
-        if (error instanceof LockHeldError) pass = { kind: 'waiting', reasons: [`the workspace is busy (${error.message}); waiting`] };
-        else if (error instanceof ForgeError && ++failures < FORGE_FAILURE_LIMIT) pass = { kind: 'waiting', reasons: [error.message] };
+        if (error instanceof LockHeldError) pass = { kind: 'waiting', reasons: [`waiting its turn: ${errorText(error)}`] };
+        else if (error instanceof ForgeError && ++failures < FORGE_FAILURE_LIMIT) pass = { kind: 'waiting', reasons: [errorText(error)] };
         else throw error;
       }
       if (pass.kind === 'ended') {
         output.log(`Watch of run ${runId} ended (${pass.outcome}): ${pass.reasons.join('; ')}`);
         return { outcome: pass.outcome, reasons: pass.reasons, ...(pass.next ? { next: pass.next } : {}) };
+      }
+      if (pass.kind === 'waiting' && pass.reasons.join('; ') !== saidWaiting) {
+        saidWaiting = pass.reasons.join('; ');
+        output.log(`Watch of run ${runId}: ${saidWaiting}`);
       }
       if (pass.kind === 'waiting') await sleep(intervalMs, undefined, { signal: controller.signal }).catch(() => undefined);
     }

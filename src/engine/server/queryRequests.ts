@@ -26,6 +26,7 @@ import { RunNotFoundError, type RunStore } from '../store/runStore';
 import { readFileAtCommit } from '../workspace/readFileAtCommit';
 import { RunDiskUsage } from '../workspace/runDiskUsage';
 import { UserError } from './userError';
+import { errorText } from '../domain/taskloomError';
 import type { WorkspaceHosts } from './workspaceHosts';
 import { pullRequestsToWatch } from '../domain/pullRequestStatus';
 import { isKnownRun } from '../run/runProvenance';
@@ -46,13 +47,12 @@ export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Pro
         state = loaded.state;
         states.set(entry.runId, state);
       } catch (error) {
-        warnings.push(`Run ${entry.runId}: ${(error as Error).message}`);
+        warnings.push(`Run ${entry.runId}: ${errorText(error as Error)}`);
       }
-      const counts = state ? countTasks(state) : { done: 0, total: 0 };
+      const counts = state ? countTasks(state) : { merged: 0, skipped: 0, total: 0 };
       return {
         ...entry,
-        done: counts.done,
-        total: counts.total,
+        ...counts,
         active: host.activeWork(entry.runId) !== undefined,
         // Decided by the user's own record outside the repository: `createdBy.host` can lie.
         foreign: state !== undefined && !isKnownRun(host.root, state),

@@ -1,7 +1,7 @@
 import type { RunEndStatus } from '../domain/events';
 import type { DriveOutcome } from '../run/engineShutdown';
 import type { Plan } from '../domain/plan';
-import { TaskloomError } from '../domain/taskloomError';
+import { errorText, TaskloomError } from '../domain/taskloomError';
 import type { RunStatus } from '../domain/runState';
 import type { RunSession } from '../run/runSession';
 import type { ServerOutput } from './serverOutput';
@@ -45,9 +45,9 @@ export function startPlanning(host: WorkspaceHost, session: RunSession, folder: 
         settle.reject(new PlanningCancelledError(session.runId));
         return;
       }
-      const hint = error instanceof TaskloomError ? error.hint : undefined;
-      output.log(`Planning run ${session.runId} failed: ${(error as Error).message}${hint ? `\n${hint}` : ''}`);
-      endRun(session, 'failed', (error as Error).message, output);
+      const why = errorText(error as Error);
+      output.log(`Planning run ${session.runId} failed: ${why}`);
+      endRun(session, 'failed', why, output);
       host.retire(session.runId, work);
       settle.reject(error);
     }
@@ -75,7 +75,7 @@ export function driveInBackground(host: WorkspaceHost, session: RunSession, fold
       host.retire(session.runId, work);
     } catch (error) {
       output.log(`Driving run ${session.runId} failed: ${(error as Error).stack ?? String(error)}`);
-      endRun(session, 'failed', `engine error: ${(error as Error).message}`, output);
+      endRun(session, 'failed', error instanceof TaskloomError ? errorText(error) : `engine error: ${(error as Error).message}`, output);
     }
   });
 }

@@ -3,6 +3,8 @@ import { TaskloomError } from '../domain/taskloomError';
 import { UnpublishedWorkError } from '../deliver/discardRun';
 import { ForgeError } from '../forge/forge';
 import { UnknownRunError } from '../run/runProvenance';
+import { SettingsError } from '../run/runConfigFromSettings';
+import { EDITOR_SETTING_KEYS } from '../../protocol/runSettings';
 import type { UserFacingErrorData } from '../../protocol/engineProtocol';
 
 /** Bad input from the editor or the user (unknown run, wrong state): answered, not logged as a bug. */
@@ -15,14 +17,15 @@ export class UserError extends TaskloomError {
 
 /**
  * The answer to a request that failed: a TaskloomError with its kind and hint (the extension
- * shows both), and what the editor can offer for it; anything else is a bug, logged with its stack.
+ * shows both), and what the editor can offer for it; anything else is a bug, logged here with
+ * its stack and answered as an internal error (the extension says so, and where the log is).
  */
 export function toResponseError(error: unknown, method: string, log: (message: string) => void): ResponseError<UserFacingErrorData> {
   if (error instanceof ResponseError) return error as ResponseError<UserFacingErrorData>;
   if (error instanceof TaskloomError) return new ResponseError(LSPErrorCodes.RequestFailed, error.message, userFacingData(error));
   const err = error instanceof Error ? error : new Error(String(error));
   log(`${method} failed (internal error): ${err.stack ?? err.message}`);
-  return new ResponseError(ErrorCodes.InternalError, `Taskloom engine error in ${method}: ${err.message}`);
+  return new ResponseError(ErrorCodes.InternalError, err.message);
 }
 
 function userFacingData(error: TaskloomError): UserFacingErrorData {
@@ -30,5 +33,6 @@ function userFacingData(error: TaskloomError): UserFacingErrorData {
   if (error instanceof UnknownRunError) data.unknownRun = { whatWouldRun: error.whatWouldRun };
   if (error instanceof UnpublishedWorkError) data.unpublishedWork = error.taskIds;
   if (error instanceof ForgeError && error.failure === 'credentials') data.forgeCredentials = true;
+  if (error instanceof SettingsError && error.setting) data.setting = EDITOR_SETTING_KEYS[error.setting];
   return data;
 }

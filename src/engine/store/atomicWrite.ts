@@ -6,16 +6,18 @@ import path from 'node:path';
  * The one atomic write of the store: a temp file beside the target (named by pid and a random
  * part, so two writers, in this process or another, never share one), fsync'ed, renamed over the
  * target, then the directory fsync'ed so the rename itself survives a crash. A reader sees the old
- * file or the new one, never half of either.
+ * file or the new one, never half of either. `survivesProcessOnly` leaves out both fsyncs, for a
+ * file that only has to outlive this process, not the machine (the page cache outlives a killed
+ * process; the rename still keeps readers from half a file).
  */
-export function writeFileAtomic(file: string, content: string): void {
+export function writeFileAtomic(file: string, content: string, options: { survivesProcessOnly?: boolean } = {}): void {
   const dir = path.dirname(file);
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const fd = fs.openSync(temp, 'w');
     try {
       fs.writeFileSync(fd, content);
-      fs.fsyncSync(fd);
+      if (!options.survivesProcessOnly) fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }
@@ -24,7 +26,7 @@ export function writeFileAtomic(file: string, content: string): void {
     fs.rmSync(temp, { force: true });
     throw error;
   }
-  fsyncDirectory(dir);
+  if (!options.survivesProcessOnly) fsyncDirectory(dir);
 }
 
 /** Makes a directory's entries (a new or renamed file in it) durable. */

@@ -2,22 +2,35 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RunEvent } from '../domain/events';
 import { TaskloomError } from '../domain/taskloomError';
+import { displayLine } from '../text/terminalText';
 import { fsyncDirectory } from './atomicWrite';
+import { eventProblems } from './eventSchemas';
+
+/** Why a line is refused. */
+export type LogDamage =
+  /** Not an event line at all (not JSON, no seq, type or runId), or out of order. */
+  | 'unreadable'
+  /** A complete event line whose fields are not what its type holds (eventSchemas.ts). */
+  | 'malformed';
 
 /**
- * A line that cannot be parsed and is not the last one. An interrupted append can only
- * damage the end of the file, so this was damaged some other way and we refuse to guess.
+ * A line that is damaged in a way an interrupted append cannot explain: an unparsable line
+ * that is not the last one (an append can only tear the end of the file), or a complete
+ * line whose fields are wrong (a torn write never leaves a complete line). We refuse to guess.
  */
 export class CorruptLogError extends TaskloomError {
   constructor(
     readonly file: string,
     readonly line: number,
     readonly detail: string,
+    readonly damage: LogDamage = 'unreadable',
   ) {
     super(
       'storage',
-      `${file}, line ${line}: ${detail}. Only the last line can be torn by an interrupted write, ` +
-        'so this line was damaged some other way; Taskloom will not guess',
+      `${file}, line ${line}: ${detail}. ` +
+        (damage === 'malformed'
+          ? 'The line is complete, so no interrupted write left it so: it was changed some other way, and Taskloom will not guess what it said'
+          : 'Only the last line can be torn by an interrupted write, so this line was damaged some other way; Taskloom will not guess'),
       'Repair or remove the line by hand.',
     );
     this.name = 'CorruptLogError';
@@ -208,8 +221,9 @@ export class EventLog {
 
   /**
    * Reads the log once, in large chunks: the whole of it, or from `fromOffset` on. A torn
-   * last line is ignored with a warning; an unparsable line anywhere else, or a seq that does
-   * not increase, throws CorruptLogError. A missing file reads as empty.
+   * last line is ignored with a warning; an unparsable line anywhere else, a seq that does
+   * not increase, or an event handed on whose fields are wrong (wherever it is: a complete line
+   * is no torn write) throws CorruptLogError. A missing file reads as empty.
    */
   static read(file: string, options: ReadOptions = {}): ReadResult {
     const afterSeq = options.afterSeq ?? 0;
@@ -239,9 +253,9 @@ export class EventLog {
     let expectFirst: number | undefined;
     // An unparsable line is only acceptable as the very last one, so judgement waits for the next line.
     let suspect: { line: number; bytes: number } | undefined;
-    const corrupt = (line: number, detail: string): CorruptLogError => {
+    const corrupt = (line: number, detail: string, damage?: LogDamage): CorruptLogError => {
       if (fromOffset !== undefined && fromOffset > 0 && lineBase === 0) lineBase = countNewlines(fd, fromOffset);
-      return new CorruptLogError(file, lineBase + line, detail);
+      return new CorruptLogError(file, lineBase + line, detail, damage);
     };
     const refuseSuspect = (): never => {
       throw corrupt(suspect!.line, 'not a valid event line');
@@ -281,6 +295,8 @@ export class EventLog {
       }
       takeSeq(event.seq);
       if (event.seq > afterSeq && (wanted === undefined || wanted.has(event.seq))) {
+        const problems = eventProblems(event);
+        if (problems) throw corrupt(lineNo, `event ${event.seq} (${displayLine(event.type, 60)}) is malformed: ${problems.join('; ')}`, 'malformed');
         if (onEvent) onEvent(event);
         else events.push(event);
       }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { z } from 'zod';
 import { isProcessAlive } from '../process/liveness';
 import { TaskloomError } from '../domain/taskloomError';
 
@@ -124,24 +125,18 @@ function readText(file: string): string | undefined {
   }
 }
 
+/** The lock file as `tryCreate` writes it; a file of another shape is nobody's lock (stale). */
+const lockOwnerSchema = z.object({ pid: z.number().int().positive(), host: z.string(), command: z.string(), startedAt: z.string() }) satisfies z.ZodType<LockOwner>;
+
 function parseOwner(text: string): LockOwner | undefined {
+  let value: unknown;
   try {
-    const value = JSON.parse(text) as Partial<LockOwner> | null;
-    if (
-      value &&
-      typeof value.pid === 'number' &&
-      Number.isInteger(value.pid) &&
-      value.pid > 0 &&
-      typeof value.host === 'string' &&
-      typeof value.command === 'string' &&
-      typeof value.startedAt === 'string'
-    ) {
-      return { pid: value.pid, host: value.host, command: value.command, startedAt: value.startedAt };
-    }
+    value = JSON.parse(text);
   } catch {
-    // Unreadable: treated as stale by the caller.
+    return undefined;
   }
-  return undefined;
+  const parsed = lockOwnerSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** A process on another host cannot be checked, so it counts as alive; a zombie does not. */

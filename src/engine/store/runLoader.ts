@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { RunEvent } from '../domain/events';
 import { applyEvent } from '../domain/projection';
 import { PROJECTION_VERSION, type RunState } from '../domain/runState';
@@ -93,24 +94,32 @@ function replayWholeLog(eventsFile: string, runId: string, warnings: string[]): 
   return { state, warnings, fromSnapshot: false, logBytes: full.endOffset };
 }
 
-/** Enough of a check that a replay onto the snapshot will either work or throw, not build nonsense. */
+/**
+ * Enough of a state's shape that a replay onto it either works or throws, not builds nonsense.
+ * Only a snapshot of this release's projection (PROJECTION_VERSION) gets here; its values are
+ * the projection's own, and a replay that trips on one discards the snapshot.
+ */
+const snapshotStateSchema = z.object({
+  runId: z.string(),
+  lastSeq: z.number(),
+  tasks: z.record(z.string(), z.looseObject({})),
+  taskOrder: z.array(z.string()),
+  decisions: z.array(z.unknown()),
+  warnings: z.array(z.unknown()),
+  usage: z.looseObject({}),
+  integration: z.looseObject({}),
+  plan: z.looseObject({}),
+});
+
 function snapshotProblem(snapshot: RunSnapshot, runId: string): string | undefined {
-  const s = snapshot.state as Partial<RunState> | undefined;
-  if (typeof s !== 'object' || s === null) return 'it holds no state';
-  if (s.runId !== runId) return `it is a state of run ${String(s.runId)}`;
-  if (s.lastSeq !== snapshot.seq) return `its state is at seq ${String(s.lastSeq)}, not ${snapshot.seq}`;
-  const wellFormed =
-    typeof s.tasks === 'object' &&
-    s.tasks !== null &&
-    Array.isArray(s.taskOrder) &&
-    s.taskOrder.every((id) => typeof s.tasks![id] === 'object') &&
-    Array.isArray(s.decisions) &&
-    Array.isArray(s.warnings) &&
-    typeof s.usage === 'object' &&
-    s.usage !== null &&
-    typeof s.integration === 'object' &&
-    s.integration !== null &&
-    typeof s.plan === 'object' &&
-    s.plan !== null;
-  return wellFormed ? undefined : 'its state is not well formed';
+  const parsed = snapshotStateSchema.safeParse(snapshot.state);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return `its state is not well formed (${issue.path.join('.') || 'state'}: ${issue.message})`;
+  }
+  const s = parsed.data;
+  if (s.runId !== runId) return `it is a state of run ${s.runId}`;
+  if (s.lastSeq !== snapshot.seq) return `its state is at seq ${s.lastSeq}, not ${snapshot.seq}`;
+  const missing = s.taskOrder.find((id) => !Object.hasOwn(s.tasks, id));
+  return missing === undefined ? undefined : `its state is not well formed (task ${missing} is in taskOrder but not in tasks)`;
 }

@@ -14,6 +14,7 @@ import { loadRunState } from './runLoader';
 import { StateDb, type RunIndexEntry } from './stateDb';
 import { counted } from '../text/counted';
 import { TaskloomError } from '../domain/taskloomError';
+import { assertTaskloomFolder } from './taskloomFolder';
 
 export type RunCreatedBody = Extract<RunEventBody, { type: 'run_created' }>;
 
@@ -24,6 +25,8 @@ export interface RunStoreOptions {
   readOnly?: boolean;
   /** Problems met in the background (a derived file or state.json that could not be written). Default: stderr. */
   onWarning?: (message: string) => void;
+  /** The clock (ms) the rewrites of run.json and DECISIONS.md are throttled by. Default: performance.now. */
+  now?: () => number;
 }
 
 export class RunNotFoundError extends TaskloomError {
@@ -98,6 +101,7 @@ export class RunStore {
     private readonly lock: WorkspaceLock | undefined,
     readonly readOnly: boolean,
     private readonly onWarning: (message: string) => void,
+    private readonly now: () => number,
   ) {
     // Prepended so the derived files are written before the lock's own exit handler releases it.
     if (!readOnly) process.prependListener('exit', this.onExit);
@@ -116,6 +120,7 @@ export class RunStore {
     const onWarning = options.onWarning ?? ((message: string) => console.error(`taskloom: ${message}`));
     const warnings: string[] = [];
     let lock: WorkspaceLock | undefined;
+    assertTaskloomFolder(paths.dir);
     if (!readOnly) {
       fs.mkdirSync(paths.runsDir, { recursive: true });
       lock = WorkspaceLock.acquire(paths.dir, { command: options.command });
@@ -134,7 +139,7 @@ export class RunStore {
         { readOnly },
       );
       warnings.push(...opened.warnings, ...rebuildWarnings);
-      const store = new RunStore(repoRoot, paths, opened.db, lock, readOnly, onWarning);
+      const store = new RunStore(repoRoot, paths, opened.db, lock, readOnly, onWarning, options.now ?? (() => performance.now()));
       if (reconcileIndex(opened.db, paths.runsDir, warnings)) store.dbDirty = true;
       const found = opened.db.runs().length;
       if (!hadIndex && found > 0) {
@@ -233,7 +238,7 @@ export class RunStore {
     if (loaded.snapshotRejected) this.db.dropSnapshot(runId);
     if (loaded.snapshotRejected || this.snapshotDue(runId)) this.scheduleDbWrite();
     const derived = this.derivedState(runId);
-    derived.lastWrite = Date.now();
+    derived.lastWrite = this.now();
     if (!derivedFilesUpToDate(paths, state)) this.scheduleDerived(runId);
     return { state, warnings };
   }
@@ -382,7 +387,7 @@ export class RunStore {
     derived.pending = true;
     if (derived.timer) return;
     const interval = Math.max(DERIVED_FILES_INTERVAL_MS, derived.lastCost / DERIVED_FILES_MAX_TIME_SHARE);
-    const wait = derived.lastWrite + interval - Date.now();
+    const wait = derived.lastWrite + interval - this.now();
     if (wait <= 0) {
       this.writeDerivedNow(runId);
       return;
@@ -401,22 +406,22 @@ export class RunStore {
     derived.timer = undefined;
     const state = this.states.get(runId);
     if (this.readOnly || !state) return;
-    const started = performance.now();
+    const started = this.now();
     try {
       writeDerivedFiles(this.runPaths(runId), state);
       derived.pending = false;
     } catch (error) {
       this.onWarning(`Run ${runId}: could not write run.json / DECISIONS.md: ${(error as Error).message}`);
     } finally {
-      derived.lastCost = performance.now() - started;
-      derived.lastWrite = Date.now();
+      derived.lastCost = this.now() - started;
+      derived.lastWrite = this.now();
     }
   }
 
   private derivedState(runId: string): DerivedFilesState {
     let derived = this.derived.get(runId);
     if (!derived) {
-      derived = { lastWrite: 0, lastCost: 0, pending: false };
+      derived = { lastWrite: -Infinity, lastCost: 0, pending: false };
       this.derived.set(runId, derived);
     }
     return derived;

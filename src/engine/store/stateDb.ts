@@ -78,7 +78,7 @@ interface Slot {
  * Synchronous on purpose: the store's writes are ordered with its appends and can run
  * from a process 'exit' handler.
  *
- * Snapshots are large (the state of a 100,000-event run is ~17 MiB of JSON), so they are
+ * Snapshots are large (the state of a 100,000-event run is ~22 MiB of JSON), so they are
  * never deep-copied: one read from the file is handed to its loader (`takeSnapshot`), one
  * taken from a live state is serialised at once (`setSnapshot`), and a write reuses the JSON
  * of every snapshot that did not change instead of serialising it again.

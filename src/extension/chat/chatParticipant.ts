@@ -54,11 +54,16 @@ export async function handleChatRequest(
     return {};
   }
   stream.progress(`Planning "${goal}"…`);
-  const result = await planGoal(services, folder, { goal });
-  if (!result) {
-    stream.markdown('The goal could not be planned; the notification says why.');
-    return { errorDetails: { message: 'planning failed' } };
+  const planned = await planGoal(services, folder, { goal });
+  if ('cancelled' in planned) {
+    stream.markdown('Planning was cancelled; nothing was built.');
+    return {};
   }
+  if ('failed' in planned) {
+    stream.markdown(`The goal could not be planned: ${plainText(planned.failed, 500)}`);
+    return { errorDetails: { message: planned.failed } };
+  }
+  const { result } = planned;
   const ref = { folder, runId: result.runId };
   const state = await services.controller.state(folder, result.runId);
   if (state) stream.markdown(planReport(state));

@@ -1,6 +1,6 @@
 import type { RunState } from '../../engine/domain/runState';
 import { taskStateWords } from '../../engine/domain/stateWords';
-import { countTasks } from '../../engine/domain/taskCounts';
+import { countSentence, countTasks } from '../../engine/domain/taskCounts';
 import { counted } from '../../engine/text/counted';
 import type { RunListEntry } from '../../protocol/engineProtocol';
 import { attentionItems } from '../state/attention';
@@ -11,11 +11,10 @@ import { formatCost, formatTokens, phaseWords, plainText, runPhase } from '../tr
  * the one vocabulary of task states (a step no engine runs is interrupted, as in the tree), and what waits for you. Agent text is shown as plain text.
  */
 export function runReport(folder: string, summary: RunListEntry, state: RunState): string {
-  const counts = countTasks(state);
   const lines = [
     `**Run ${state.runId}**: ${plainText(state.goal, 300)}`,
     '',
-    `Status: ${phaseWords(runPhase(summary, state.plan.tasks.length))}; ${counts.done} of ${counts.total} tasks done; ` +
+    `Status: ${phaseWords(runPhase(summary, state))}; ${countSentence(countTasks(state))}; ` +
       `${formatTokens(state.usage.total)}, ${formatCost(state.usage.total.costUsd)}.`,
     '',
     '| task | title | state | last reason |',

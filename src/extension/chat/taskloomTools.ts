@@ -55,8 +55,10 @@ export async function startGoalFromTool(services: Services, input: StartGoalTool
   const goal = typeof input.goal === 'string' ? input.goal.trim() : '';
   if (goal.length < 3) throw new Error('Give the goal in a few words (the "goal" input), e.g. "add rate limiting to the API, with tests".');
   const folder = requireFolder(services, input.folder);
-  const result = await planGoal(services, folder, { goal });
-  if (!result) throw new Error('Taskloom could not plan the goal; the editor shows why.');
+  const planned = await planGoal(services, folder, { goal });
+  if ('cancelled' in planned) throw new Error('The user cancelled the planning; nothing was built.');
+  if ('failed' in planned) throw new Error(`Taskloom could not plan the goal: ${planned.failed}`);
+  const { result } = planned;
   const ref = { folder, runId: result.runId };
   const state = await services.controller.state(folder, result.runId);
   if (isAutopilot(folder)) {

@@ -1,6 +1,7 @@
 import { githubApiUrl, keepsPullRequestsGreen, pullRequestPollSeconds } from '../settings';
 import * as vscode from 'vscode';
 import { OpenPullRequestRequest, WatchPullRequestsRequest, type ForgeParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
+import { errorWords } from '../connection/errorNotice';
 import { showError, userData } from '../connection/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
@@ -34,7 +35,7 @@ async function withForge<T>(folder: string, call: (forge: ForgeParams) => Thenab
   } catch (error) {
     const user = userData(error);
     if (!user?.forgeCredentials) throw error;
-    const choice = await vscode.window.showWarningMessage(`Taskloom: ${(error as Error).message}`, { detail: user.hint }, 'Sign in to GitHub');
+    const choice = await vscode.window.showWarningMessage(`Taskloom: ${errorWords(error)}`, 'Sign in to GitHub');
     if (choice !== 'Sign in to GitHub') return undefined;
     return call(await forgeParams(folder, true));
   }
@@ -133,7 +134,8 @@ function tellOutcome(services: Services, ref: RunRef, result: WatchPullRequestsR
       void vscode.window.showInformationMessage(`Taskloom: ${result.reasons.join(' ')}`, 'Open Pull Request').then(open);
       return;
     case 'needs_human':
-      void vscode.window.showWarningMessage(`Taskloom: ${result.reasons.join(' ')}`, { detail: result.next }, 'Open Pull Request').then(open);
+      // A notification that is not modal shows no `detail`: what to do next goes in its text.
+      void vscode.window.showWarningMessage(`Taskloom: ${[...result.reasons, ...(result.next ? [result.next] : [])].join(' ')}`, 'Open Pull Request').then(open);
       return;
     case 'cancelled':
       return;

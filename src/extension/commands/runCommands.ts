@@ -7,13 +7,14 @@ import {
   ResumeRequest,
 } from '../../protocol/engineProtocol';
 import type { RunViewFocus } from '../../protocol/webviewMessages';
-import { confirmUnknownRun, showError, userData } from '../connection/userErrors';
+import { showError, userData } from '../connection/userErrors';
 import { log } from '../logger';
 import type { Services } from '../services';
 import { applyHistory, readRunSettings } from '../settings';
 import { plainText } from '../tree/presentation';
 import { isResumable } from '../state/resumable';
 import { pickFolder, pickRun, type RunRef } from './runRef';
+import { requestTrustingRun } from './trustingRun';
 import { counted } from '../../engine/text/counted';
 
 export async function resumeRun(services: Services, arg?: unknown): Promise<void> {
@@ -21,15 +22,8 @@ export async function resumeRun(services: Services, arg?: unknown): Promise<void
   if (!ref) return;
   const sinceSeq = services.controller.model.run(ref.folder, ref.runId)?.state?.lastSeq;
   try {
-    try {
-      await services.engine.request(ResumeRequest.type, ref);
-    } catch (error) {
-      // A run whose .taskloom/ came with the repository: only with the user's say-so, after seeing what would run.
-      const confirmed = await confirmUnknownRun(services.confirm, error);
-      if (confirmed === undefined) throw error;
-      if (!confirmed) return;
-      await services.engine.request(ResumeRequest.type, { ...ref, trustRun: true });
-    }
+    const sent = await requestTrustingRun(services.confirm, (trust) => services.engine.request(ResumeRequest.type, { ...ref, ...trust }));
+    if (!sent) return;
   } catch (error) {
     showError('resume the run', error);
     return;

@@ -3,7 +3,8 @@ import type { RunsController } from '../runsController';
 import type { TaskView } from '../../engine/domain/runState';
 import { TASK_STATE_WORDS } from '../../engine/domain/stateWords';
 import type { RunEntry } from '../state/runsModel';
-import { plainText } from '../tree/presentation';
+import { phaseWords, plainText, runPhase } from '../tree/presentation';
+import { countWords } from '../../engine/domain/taskCounts';
 
 /** What a command acts on: tree rows, Needs You rows and webview messages all carry this shape. */
 export interface RunRef {
@@ -49,7 +50,7 @@ export async function pickRun(
   const picked = await vscode.window.showQuickPick(
     candidates.map((entry) => ({
       label: plainText(entry.summary.goal || entry.summary.runId, 100),
-      description: `${entry.summary.done}/${entry.summary.total} done · ${entry.summary.status}`,
+      description: `${countWords(entry.summary)} · ${phaseWords(runPhase(entry.summary, entry.state))}`,
       detail: `${entry.summary.runId} · ${vscode.workspace.asRelativePath(entry.folder)}`,
       ref: { folder: entry.folder, runId: entry.summary.runId },
     })),

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Plan } from '../../engine/domain/plan';
 import { ApprovePlanRequest, StartGoalRequest, type StartGoalResult } from '../../protocol/engineProtocol';
+import { errorWords } from '../connection/errorNotice';
 import { isCancellation, showError } from '../connection/userErrors';
 import type { Services } from '../services';
 import { isAutopilot, readRunSettings } from '../settings';
@@ -20,8 +21,9 @@ export async function startGoal(services: Services, args: StartGoalArgs = {}): P
   if (!folder) return undefined;
   const source = args.goal || args.planFile ? args : await askGoalOrPlan(folder);
   if (!source) return undefined;
-  const result = await planGoal(services, folder, source);
-  if (!result) return undefined;
+  const planned = await planGoal(services, folder, source);
+  if (!('result' in planned)) return undefined;
+  const { result } = planned;
   if (isAutopilot(folder)) {
     await approveAndDrive(services, { folder, runId: result.runId }, undefined, 'autopilot');
   } else {
@@ -30,11 +32,15 @@ export async function startGoal(services: Services, args: StartGoalArgs = {}): P
   return result.runId;
 }
 
+/** A goal planned into a run; or no run, because the user cancelled or, in words, what failed. */
+export type PlanningOutcome = { result: StartGoalResult } | { cancelled: true } | { failed: string };
+
 /**
  * Plans a goal (or loads a plan file) into a new run, with a progress notification the user can
- * cancel; what failed is reported, and undefined returned. Approval is the caller's next step.
+ * cancel; what failed is shown to the user, and said in the outcome for a caller that answers
+ * someone else (the chat, a language model tool). Approval is the caller's next step.
  */
-export async function planGoal(services: Services, folder: string, source: StartGoalArgs): Promise<StartGoalResult | undefined> {
+export async function planGoal(services: Services, folder: string, source: StartGoalArgs): Promise<PlanningOutcome> {
   const settings = readRunSettings(folder);
   let result: StartGoalResult;
   try {
@@ -52,10 +58,11 @@ export async function planGoal(services: Services, folder: string, source: Start
         ),
     );
   } catch (error) {
-    if (isCancellation(error)) void vscode.window.showInformationMessage('Taskloom: planning cancelled; nothing was built.');
-    else showError('start the goal', error);
+    const cancelled = isCancellation(error);
+    if (cancelled) void vscode.window.showInformationMessage('Taskloom: planning cancelled; nothing was built.');
+    else void showError('start the goal', error);
     await services.controller.refresh(folder);
-    return undefined;
+    return cancelled ? { cancelled } : { failed: errorWords(error) };
   }
   await services.controller.loadRun(folder, result.runId);
   services.controller.model.setActive(folder, result.runId, false);
@@ -64,7 +71,7 @@ export async function planGoal(services: Services, folder: string, source: Start
       `Taskloom works from your last commit; ${counted(result.ignoredChanges.length, 'uncommitted change')} left out of the run: ${result.ignoredChanges.slice(0, 5).join(', ')}${result.ignoredChanges.length > 5 ? '…' : ''}`,
     );
   }
-  return result;
+  return { result };
 }
 
 async function askGoalOrPlan(folder: string): Promise<StartGoalArgs | undefined> {

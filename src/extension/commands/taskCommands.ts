@@ -1,13 +1,15 @@
 import * as vscode from 'vscode';
 import type { HumanAction } from '../../engine/domain/events';
-import { allowedHumanActions } from '../../engine/domain/humanActions';
+import { allowedHumanActions, resumedByDecision } from '../../engine/domain/humanActions';
 import type { TaskView } from '../../engine/domain/runState';
 import { ContinueTaskRequest, ResolveByHandRequest, TaskDecisionRequest } from '../../protocol/engineProtocol';
-import { confirmUnknownRun, showError } from '../connection/userErrors';
+import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
+import { cancelledRunResumes } from '../resumeMessage';
 import { plainText } from '../tree/presentation';
 import { openMergeEditor } from './mergeEditor';
 import { pickTask, type TaskRef } from './runRef';
+import { requestTrustingRun } from './trustingRun';
 
 export interface DecisionOptions {
   /** For retry: what the actor should do differently. Asked for when absent. */
@@ -19,13 +21,16 @@ const allows = (action: HumanAction) => (task: TaskView) => allowedHumanActions(
 export async function decideTask(services: Services, action: 'retry' | 'accept' | 'skip', arg?: unknown, options: DecisionOptions = {}): Promise<void> {
   const ref = await pickTask(services.controller, arg, allows(action), `Taskloom: no task is waiting for you to ${action} it.`);
   if (!ref) return;
-  const task = (await services.controller.state(ref.folder, ref.runId))?.tasks[ref.taskId];
-  if (!task) return;
+  const state = await services.controller.state(ref.folder, ref.runId);
+  const task = state?.tasks[ref.taskId];
+  if (!state || !task) return;
+  const resumed = resumedByDecision(state, ref.taskId);
+  const resumes = resumed ? `${cancelledRunResumes(action, ref.taskId, resumed.alsoTakenUp)} ` : '';
   let note = options.note;
   if (action === 'retry' && note === undefined) {
     note = await vscode.window.showInputBox({
       title: `Retry ${ref.taskId}`,
-      prompt: task.queueProblem ? 'A note for the agent resolving it (optional): how should the two sides be combined?' : 'A note for the agent (optional): what should it do differently?',
+      prompt: resumes + (task.queueProblem ? 'A note for the agent resolving it (optional): how should the two sides be combined?' : 'A note for the agent (optional): what should it do differently?'),
       placeHolder: plainText(task.lastReason, 120),
       ignoreFocusOut: true,
     });
@@ -37,7 +42,7 @@ export async function decideTask(services: Services, action: 'retry' | 'accept' 
         ? 'Its work is committed as it is and goes to the merge queue, without passing review.'
         : 'It is left out of the run; tasks that depend on it are skipped too. The rest of the run goes on.';
     const label = action === 'accept' ? 'Accept' : 'Skip';
-    if (!(await services.confirm(`${label} task "${ref.taskId}: ${plainText(task.title, 80)}"?`, detail, label))) return;
+    if (!(await services.confirm(`${label} task "${ref.taskId}: ${plainText(task.title, 80)}"?`, `${detail}${resumes && `\n\n${resumes.trim()}`}`, label))) return;
   }
   await sendDecision(services, ref, { action, ...(note?.trim() ? { note: note.trim() } : {}) });
 }
@@ -72,17 +77,11 @@ export async function resolveTask(services: Services, arg?: unknown): Promise<vo
 export async function continueTask(services: Services, arg?: unknown): Promise<void> {
   const ref = await pickTask(services.controller, arg, allows('continue'), 'Taskloom: no task is being resolved by hand.');
   if (!ref) return;
-  const request = (trustRun: boolean) => services.engine.request(ContinueTaskRequest.type, { ...ref, ...(trustRun ? { trustRun: true } : {}) });
   let result;
   try {
-    try {
-      result = await request(false);
-    } catch (error) {
-      const confirmed = await confirmUnknownRun(services.confirm, error);
-      if (confirmed === undefined) throw error;
-      if (!confirmed) return;
-      result = await request(true);
-    }
+    const sent = await requestTrustingRun(services.confirm, (trust) => services.engine.request(ContinueTaskRequest.type, { ...ref, ...trust }));
+    if (!sent) return;
+    result = sent.answer;
   } catch (error) {
     showError('continue the task', error);
     return;
@@ -106,15 +105,9 @@ async function sendDecision(services: Services, ref: TaskRef, decision: { action
   const params = { ...ref, ...decision };
   const sinceSeq = services.controller.model.run(ref.folder, ref.runId)?.state?.lastSeq;
   try {
-    try {
-      await services.engine.request(TaskDecisionRequest.type, params);
-    } catch (error) {
-      // The run is driven afterwards: one not started on this machine needs the user's say-so first.
-      const confirmed = await confirmUnknownRun(services.confirm, error);
-      if (confirmed === undefined) throw error;
-      if (!confirmed) return;
-      await services.engine.request(TaskDecisionRequest.type, { ...params, trustRun: true });
-    }
+    // The run is driven afterwards: one not started on this machine needs the user's say-so first.
+    const sent = await requestTrustingRun(services.confirm, (trust) => services.engine.request(TaskDecisionRequest.type, { ...params, ...trust }));
+    if (!sent) return;
   } catch (error) {
     showError(`${decision.action} the task`, error);
     return;

@@ -1,38 +1,42 @@
 import * as vscode from 'vscode';
-import { ResponseError } from 'vscode-languageclient/node';
-import type { UserFacingErrorData } from '../../protocol/engineProtocol';
+import { ResponseError } from 'vscode-languageserver-protocol';
 import type { Confirm } from '../confirm';
-import { log } from '../logger';
+import { log, logFile } from '../logger';
+import { errorNotice, userData, type NoticeAction } from './errorNotice';
+
+export { userData } from './errorNotice';
 
 /** Cancelled by the user (a progress notification's Cancel): not an error to report. */
 export const isCancellation = (error: unknown): boolean =>
   error instanceof vscode.CancellationError || (error instanceof ResponseError && error.code === -32800);
 
-/** The engine's account of a user-facing error; undefined for anything else (a bug, a lost connection). */
-export function userData(error: unknown): UserFacingErrorData | undefined {
-  if (!(error instanceof ResponseError)) return undefined;
-  const data = error.data as Partial<UserFacingErrorData> | undefined;
-  return typeof data?.kind === 'string' ? (data as UserFacingErrorData) : undefined;
+/**
+ * Shows an error the way its kind asks (see errorNotice) and logs it. Resolves once the user
+ * chose one of its actions (and it was carried out) or dismissed it; a command need not wait.
+ */
+export async function showError(action: string, error: unknown): Promise<void> {
+  if (isCancellation(error)) return;
+  const notice = errorNotice(action, error, logFile());
+  log[notice.log.level](notice.log.line);
+  const show = notice.severity === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
+  const chosen = await show<NoticeAction>(notice.text, ...notice.actions);
+  if (chosen) await carryOut(chosen);
 }
 
-/**
- * Shows an error the way a user can act on it: a user-facing engine error as its message and
- * hint; anything else as "unexpected" with a way to the log.
- */
-export function showError(action: string, error: unknown): void {
-  if (isCancellation(error)) return;
-  const message = error instanceof Error ? error.message : String(error);
-  const user = userData(error);
-  if (user) {
-    log.warn(`${action}: ${message}${user.hint ? ` (${user.hint})` : ''}`);
-    // Not awaited: a command must not hang until the notification is dismissed.
-    void vscode.window.showErrorMessage(`Taskloom: ${message}${user.hint ? ` ${user.hint}` : ''}`);
-    return;
+async function carryOut(action: NoticeAction): Promise<void> {
+  switch (action.title) {
+    case 'Show Output':
+      log.show(true);
+      return;
+    case 'Open Settings':
+      await vscode.commands.executeCommand('workbench.action.openSettings', action.setting);
+      return;
+    case 'View Read-Only':
+      // Listing the runs has the engine follow the other process's run, live, into the Runs view.
+      await vscode.commands.executeCommand('taskloom.refreshRuns');
+      await vscode.commands.executeCommand('taskloom.runs.focus');
+      return;
   }
-  log.error(`${action} failed: ${error instanceof Error ? (error.stack ?? message) : message}`);
-  void vscode.window.showErrorMessage(`Taskloom could not ${action}: ${message}`, 'Show Output').then((choice) => {
-    if (choice === 'Show Output') log.show(true);
-  });
 }
 
 /** Runs a command body, reporting its failure instead of letting VS Code show a bare stack. */
@@ -41,7 +45,7 @@ export function reporting<A extends unknown[]>(action: string, body: (...args: A
     try {
       await body(...args);
     } catch (error) {
-      showError(action, error);
+      void showError(action, error);
     }
   };
 }

@@ -9,6 +9,7 @@ import { Disposable, toDisposable } from '../disposable';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
 import { createNonce, runViewHtml } from './runViewHtml';
+import { gateOutputText } from '../documents/gateOutputText';
 import type { RunViews } from './runViews';
 
 /** The view's buttons run the very commands of the tree's inline actions and the plan approval. */
@@ -227,12 +228,7 @@ export class RunViewPanel extends Disposable {
         void vscode.window.showInformationMessage(`Ledger entry #${seq} has no gate output.`);
         return;
       }
-      const where = event.taskId ? `task ${event.taskId}, attempt ${event.attempt}` : 'integration';
-      const text = [
-        `Gate ${event.passed ? 'passed' : 'failed'} (${where}) at ${event.at}`,
-        ...event.commands.flatMap((c) => ['', `$ ${c.command}  → ${c.timedOut ? 'timed out' : `exit ${c.exitCode}`} in ${c.durationMs} ms`, c.output]),
-      ].join('\n');
-      await this.services.readOnlyText.show(`Gate output #${seq}.log`, text);
+      await this.services.readOnlyText.show(`Gate output #${seq}.log`, gateOutputText(event));
     } catch (error) {
       showError('show the gate output', error);
     }

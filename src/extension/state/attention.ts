@@ -4,6 +4,7 @@ import type { RunListEntry } from '../../protocol/engineProtocol';
 import { runPhase } from '../tree/presentation';
 import { isResumable } from './resumable';
 import { counted } from '../../engine/text/counted';
+import { countSentence } from '../../engine/domain/taskCounts';
 
 /** Something only the human can move on: one row of the Needs You view. */
 export type AttentionItem =
@@ -28,11 +29,11 @@ export function attentionItems(folder: string, summary: RunListEntry, state: Run
     items.push({ ...base, kind: 'planApproval', label: `Review the plan: ${summary.goal}`, reason: state ? `${counted(state.plan.tasks.length, 'task')} drafted` : 'a plan is drafted' });
   }
   if (!state) return items;
-  const phase = runPhase(summary, state.plan.tasks.length);
+  const phase = runPhase(summary, state);
   if (state.status === 'paused') {
     items.push({ ...base, kind: 'paused', label: `Run paused: ${state.goal}`, reason: state.pausedReason ?? 'paused' });
   } else if (phase === 'stopped' && isResumable({ folder, summary, state })) {
-    items.push({ ...base, kind: 'stopped', label: `Run stopped: ${state.goal}`, reason: `at ${summary.done} of ${summary.total} tasks; Resume goes on where it stopped` });
+    items.push({ ...base, kind: 'stopped', label: `Run stopped: ${state.goal}`, reason: `${countSentence(summary)}; Resume goes on where it stopped` });
   } else if (state.status === 'failed' && state.plan.tasks.length === 0) {
     items.push({ ...base, kind: 'planFailed', label: `Planning failed: ${state.goal}`, reason: state.finishedSummary ?? 'the planner gave no plan' });
   }

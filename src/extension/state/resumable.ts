@@ -10,8 +10,8 @@ const STOPPED_PHASES = new Set(['stopped', 'paused', 'needs_human', 'failed', 'c
  * phase alone decides: the engine answers with a clear error if there is nothing to drive.
  */
 export function resumeOutlookOf(entry: RunEntry): ResumeOutlook | undefined {
-  if (!STOPPED_PHASES.has(runPhase(entry.summary, entry.state?.plan.tasks.length))) return undefined;
-  return entry.state ? resumeOutlook(entry.state) : { kind: 'works', tasks: entry.summary.total - entry.summary.done };
+  if (!STOPPED_PHASES.has(runPhase(entry.summary, entry.state))) return undefined;
+  return entry.state ? resumeOutlook(entry.state) : { kind: 'works', tasks: entry.summary.total - entry.summary.merged - entry.summary.skipped };
 }
 
 /** The one answer to "would Resume work on this run?", for commands, menus, prompts and rows. */

@@ -255,8 +255,7 @@ function noteChange(change: RunChange, event: RunEvent): void {
 function summaryOf(state: RunState, previous: RunListEntry | undefined, active?: boolean): RunListEntry {
   return {
     ...indexEntryOf(state),
-    done: countTasks(state).done,
-    total: state.taskOrder.length,
+    ...countTasks(state),
     active: active ?? previous?.active ?? false,
     foreign: previous?.foreign ?? false,
     pullRequestsToWatch: pullRequestsToWatch(state).length,

@@ -1,5 +1,6 @@
 import type { TranscriptLine } from '../../engine/domain/events';
-import { LIVE_RUN_STATUSES, type RunStatus, type TaskView, type TranscriptRecord } from '../../engine/domain/runState';
+import type { RunState, TaskView, TranscriptRecord } from '../../engine/domain/runState';
+import { runPhase as domainRunPhase, RUN_PHASE_WORDS, type RunPhase } from '../../engine/domain/runPhase';
 import { allowedHumanActions } from '../../engine/domain/humanActions';
 import { isInterruptedStep, taskStateWords } from '../../engine/domain/stateWords';
 import type { TaskTimings } from '../../engine/domain/taskTimings';
@@ -30,7 +31,8 @@ export const TASK_LOOK: Record<TaskState, Look> = {
   INTEGRATION_FAILED: { icon: 'debug-restart', color: 'charts.orange' },
   HUMAN_RESOLVING: { icon: 'person', color: 'charts.yellow' },
   NEEDS_HUMAN: { icon: 'warning', color: 'errorForeground' },
-  SKIPPED: { icon: 'debug-step-over', color: 'disabledForeground' },
+  // A dash, "left out": debug-step-over (the Skip action's icon) reads as a retry arrow at row size.
+  SKIPPED: { icon: 'remove', color: 'disabledForeground' },
   CANCELLED: { icon: 'circle-slash', color: 'disabledForeground' },
 };
 
@@ -40,7 +42,7 @@ export const INTERRUPTED_LOOK: Look = { icon: 'debug-disconnect', color: 'charts
 /** How the task looks, `driven` being whether an engine drives its run now. */
 export const taskLook = (state: TaskState, driven: boolean): Look => (isInterruptedStep(state, driven) ? INTERRUPTED_LOOK : TASK_LOOK[state]);
 
-export const RUN_LOOK: Record<RunStatus | 'stopped' | 'awaitingApproval', Look> = {
+export const RUN_LOOK: Record<RunPhase, Look> = {
   planning: { icon: 'lightbulb-sparkle', color: 'charts.blue' },
   awaitingApproval: { icon: 'checklist', color: 'charts.yellow' },
   running: { icon: 'loading~spin', color: 'charts.blue' },
@@ -62,35 +64,16 @@ export const PULL_REQUEST_LOOK: Record<'open' | 'merged' | 'closed' | 'needsYou'
 };
 
 
-/**
- * A run's phase as the user sees it: a run whose status says it is working but that no
- * engine is working on (the window or the engine went away) is "stopped", and resumable.
- */
-export function runPhase(summary: RunListEntry, planTasks: number | undefined): keyof typeof RUN_LOOK {
-  if (summary.active || !LIVE_RUN_STATUSES.has(summary.status)) return summary.status;
-  if (summary.status === 'planning') return (planTasks ?? 1) > 0 ? 'awaitingApproval' : 'stopped';
-  return 'stopped';
-}
+/** A run's phase as the user sees it (domain/runPhase.ts), from its list entry: stopped where no engine drives it. */
+export const runPhase = (summary: RunListEntry, state: RunState | undefined): RunPhase => domainRunPhase(summary.status, summary.active, state);
 
-const PHASE_WORDS: Record<keyof typeof RUN_LOOK, string> = {
-  planning: 'planning',
-  awaitingApproval: 'plan awaits your approval',
-  running: 'running',
-  integrating: 'merging',
-  paused: 'paused',
-  stopped: 'stopped',
-  completed: 'completed',
-  needs_human: 'needs you',
-  cancelled: 'cancelled',
-  failed: 'failed',
-};
-export const phaseWords = (phase: keyof typeof RUN_LOOK): string => PHASE_WORDS[phase];
+export const phaseWords = (phase: RunPhase): string => RUN_PHASE_WORDS[phase];
 
 /**
  * `contextValue` of a run row: `run.<phase>[.integrated][.resumable]`, matched by the menus in
  * package.json; resumable only where Resume would work on (state/resumable.ts).
  */
-export function runContextValue(phase: keyof typeof RUN_LOOK, integrated: boolean, resumable = false): string {
+export function runContextValue(phase: RunPhase, integrated: boolean, resumable = false): string {
   return `run.${phase}${phase === 'awaitingApproval' ? '.awaitingApproval' : ''}${integrated ? '.integrated' : ''}${resumable ? '.resumable' : ''}`;
 }
 

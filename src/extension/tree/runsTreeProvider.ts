@@ -24,9 +24,10 @@ import {
   transcriptLineWords,
 } from './presentation';
 import { pullRequestSummaries, pullRequestWords } from '../../engine/report/traceReport';
-import { isInterruptedStep, TASK_STATE_WORDS, taskStateWords } from '../../engine/domain/stateWords';
+import { attemptOutcomeWords, isInterruptedStep, TASK_STATE_WORDS, taskStateWords } from '../../engine/domain/stateWords';
 import { taskTimings } from '../../engine/domain/taskTimings';
 import { timingWords } from '../../engine/report/timingWords';
+import { countSentence } from '../../engine/domain/taskCounts';
 import { formatBytes } from '../../engine/text/formatBytes';
 
 export type RunsNode =
@@ -308,13 +309,13 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     item.id = node.id;
     if (!entry) return item;
     const { summary, state } = entry;
-    const phase = runPhase(summary, state?.plan.tasks.length);
+    const phase = runPhase(summary, state);
     item.iconPath = themeIcon(RUN_LOOK[phase]);
     // No cost here: it changes with every agent call, and refreshing a run row re-reads all
     // its task rows. The cost is in the tooltip, on each task row and in the status bar.
     // The disk its worktrees hold changes only when the runs are listed again, so it costs no redraws.
     const disk = summary.diskBytes ? ` · ${formatBytes(summary.diskBytes)}` : '';
-    item.description = `${phaseWords(phase)} · ${summary.done}/${summary.total} · ${runWhen(summary.createdAt)}${disk}`;
+    item.description = `${phaseWords(phase)} · ${summary.merged}/${summary.total} · ${runWhen(summary.createdAt)}${disk}`;
     item.contextValue = runContextValue(phase, Boolean(state?.integration.branch), isResumable(entry));
     item.tooltip = runTooltip(entry, phaseWords(phase));
     if (this.controller.model.runs(node.folder)[0]?.summary.runId === node.runId && phase !== 'completed') {
@@ -370,7 +371,8 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     const item = new vscode.TreeItem('Pull request', vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
     if (!pr) return item;
-    item.label = `Pull request #${pr.number}${pr.taskId ? ` (${pr.taskId})` : ''}`;
+    // Short, so the row's words ("checks pass; approved; …") show at the sidebar's default width; the tooltip names it in full.
+    item.label = `PR #${pr.number}${pr.taskId ? ` (${pr.taskId})` : ''}`;
     const needsYou = pr.watch?.outcome === 'needs_human';
     item.description = needsYou ? `needs you · ${pullRequestWords(pr)}` : pullRequestWords(pr);
     const look = PULL_REQUEST_LOOK[needsYou ? 'needsYou' : (pr.state ?? 'open')];
@@ -378,7 +380,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     item.contextValue = `pullRequest.${pr.state ?? 'open'}`;
     item.command = { command: 'taskloom.openPullRequestInBrowser', title: 'Open Pull Request in Browser', arguments: [{ folder: node.folder, runId: node.runId, url: pr.url }] };
     const tip = new vscode.MarkdownString();
-    tip.appendText(`${pr.url}\n${pr.head} → ${pr.base}`);
+    tip.appendText(`Pull request #${pr.number}: ${pullRequestWords(pr)}\n${pr.url}\n${pr.head} → ${pr.base}`);
     if (pr.watch) tip.appendMarkdown('\n\n').appendText(`Last watch: ${pr.watch.outcome === 'needs_human' ? 'needs you' : pr.watch.outcome} — ${plainText(pr.watch.reason, 500)}`);
     item.tooltip = tip;
     return item;
@@ -390,7 +392,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     if (!attempt) return item;
     const open = !attempt.endedAt;
     item.description = attempt.endedAt
-      ? `${attempt.outcome ? plainText(`${TASK_STATE_WORDS[attempt.outcome.state]}: ${attempt.outcome.reason}`, 80) : 'ended'} · ${formatDuration(Date.parse(attempt.endedAt) - Date.parse(attempt.startedAt))}`
+      ? `${attempt.outcome ? plainText(attemptOutcomeWords(attempt.outcome), 80) : 'ended'} · ${formatDuration(Date.parse(attempt.endedAt) - Date.parse(attempt.startedAt))}`
       : driven
         ? 'in progress'
         : 'interrupted — Resume starts it again';
@@ -414,7 +416,7 @@ function runTooltip(entry: RunEntry, phase: string): vscode.MarkdownString {
   const { summary, state } = entry;
   const tip = new vscode.MarkdownString();
   tip.appendMarkdown('**').appendText(plainText(summary.goal || summary.runId)).appendMarkdown('**\n\n');
-  tip.appendText(`${summary.runId} — ${phase}, ${summary.done} of ${summary.total} tasks done`);
+  tip.appendText(`${summary.runId} — ${phase}, ${countSentence(summary)}`);
   if (summary.diskBytes !== undefined) {
     const gc = summary.diskBytes > 0 && isRunOver(summary.status) ? ' (`taskloom gc` frees it)' : '';
     tip.appendMarkdown('\n\n').appendText(`Worktrees on disk: ${formatBytes(summary.diskBytes)}${gc}`);

@@ -8,7 +8,7 @@ import { actionAttrs } from './actions';
 import { afterLayout, centerIn, h, icon, s } from './dom';
 import { DEFAULT_GRAPH_OPTIONS, layoutGraph, type GraphLayout, type LaidOutNode } from './graphLayout';
 import { legend } from './legend';
-import { TASK_STATE_LOOK, toneClass } from './stateStyle';
+import { TASK_STATE_LOOK, TONE_LEGEND, toneClass } from './stateStyle';
 import { oneLine } from './text';
 
 const ZOOMS = [0.25, 0.4, 0.6, 0.8, 1, 1.25, 1.5];
@@ -46,7 +46,7 @@ export class GraphView {
     const toolbar = h(
       'div',
       { class: 'toolbar' },
-      legend(),
+      legend('Colours by task state', TONE_LEGEND.map(({ tone, label }) => ({ swatchClass: toneClass(tone), label }))),
       h('span', { class: 'spacer' }),
       zoomButton('zoom-out', 'Zoom out', -1),
       this.zoomLabel,

@@ -1,5 +1,6 @@
 // The run at a glance: goal, status, progress by state, cost and tokens, and why it stopped.
-import { LIVE_RUN_STATUSES, type RunState } from '../../engine/domain/runState';
+import type { RunState } from '../../engine/domain/runState';
+import { RUN_PHASE_WORDS, runPhase } from '../../engine/domain/runPhase';
 import { totalTokens } from '../../engine/domain/usage';
 import { pullRequestSummaries, pullRequestWords } from '../../engine/report/traceReport';
 import { actionAttrs } from './actions';
@@ -7,11 +8,13 @@ import { h, icon, s } from './dom';
 import { formatTokens, formatUsd } from './format';
 import { runProgress } from './runModel';
 import { TASK_STATES } from '../../engine/domain/taskStates';
-import { RUN_STATUS_LOOK, TASK_STATE_LOOK, toneClass } from './stateStyle';
+import { RUN_PHASE_TONE, TASK_STATE_LOOK, toneClass } from './stateStyle';
 import { displayText, oneLine } from './text';
 import { counted } from '../../engine/text/counted';
+import { countSentence } from '../../engine/domain/taskCounts';
 
-const INTERRUPTED_STATUS = { tone: 'yellow', label: 'stopped, interrupted' } as const;
+const INTERRUPTED_NOTE =
+  'Nothing is running this run now: the engine or the window that drove it went away. Resume goes on where it stopped; nothing it recorded is lost.';
 
 export class HeaderView {
   readonly element = h('header', { class: 'run-header' });
@@ -20,14 +23,13 @@ export class HeaderView {
 
   render(state: RunState): void {
     const progress = runProgress(state);
-    const interrupted = !this.driven && LIVE_RUN_STATUSES.has(state.status);
-    const status = interrupted ? INTERRUPTED_STATUS : RUN_STATUS_LOOK[state.status];
+    // The same phase as the tree and the status bar: a plan waiting for approval is not a run that went away.
+    const phase = runPhase(state.status, this.driven, state);
+    const status = { tone: RUN_PHASE_TONE[phase], label: RUN_PHASE_WORDS[phase] };
     const usage = state.usage.total;
-    const stopped = interrupted
-      ? 'Nothing is running this run now: the engine or the window that drove it went away. Resume goes on where it stopped; nothing it recorded is lost.'
-      : (state.pausedReason ?? state.finishedSummary);
+    const stopped = phase === 'stopped' ? INTERRUPTED_NOTE : (state.pausedReason ?? state.finishedSummary);
 
-    const bar = s('svg', { class: 'progress-bar', viewBox: '0 0 100 6', preserveAspectRatio: 'none', role: 'img', 'aria-label': `${progress.done} of ${progress.total} tasks done` });
+    const bar = s('svg', { class: 'progress-bar', viewBox: '0 0 100 6', preserveAspectRatio: 'none', role: 'img', 'aria-label': countSentence(progress) });
     let x = 0;
     // Pending tasks are the bar's empty track, so a run that has not started shows an empty bar.
     for (const st of TASK_STATES) {
@@ -46,7 +48,8 @@ export class HeaderView {
         'div',
         { class: 'run-facts' },
         h('span', { class: `status-pill ${toneClass(status.tone)}` }, icon('circle-filled', 'status-dot'), status.label),
-        h('span', { class: 'fact' }, h('strong', {}, `${progress.done}/${progress.total}`), ' done'),
+        // The count the run's end and the CLI say: merged of all, skipped apart (never "done" for both).
+        h('span', { class: 'fact fact-count', title: countSentence(progress) }, h('strong', {}, `${progress.merged}/${progress.total}`), ' merged', progress.skipped ? `, ${progress.skipped} skipped` : ''),
         bar,
         h('span', { class: 'fact', title: 'Dollars spent by every agent call' }, icon('credit-card'), formatUsd(usage.costUsd)),
         h(

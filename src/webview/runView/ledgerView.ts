@@ -4,7 +4,7 @@
 import type { Decision, RunState } from '../../engine/domain/runState';
 import { actionAttrs } from './actions';
 import { afterLayout, centerIn, h, icon } from './dom';
-import { formatClock } from './format';
+import { formatClock } from '../../engine/text/clock';
 import { filterDecisions, LEDGER_PAGE_SIZE, matches, parseLedgerQuery } from './ledgerFilter';
 import { DECISION_ICON, decisionTone, toneClass } from './stateStyle';
 import { displayText, oneLine } from './text';

@@ -1,11 +1,16 @@
 import { h } from './dom';
-import { TONE_LEGEND, toneClass } from './stateStyle';
 
-/** The colour key shared by the graph and the timeline. */
-export function legend(): HTMLElement {
+/** One entry of a colour key: the class that colours its swatch, and what that colour marks. */
+export interface LegendEntry {
+  swatchClass: string;
+  label: string;
+}
+
+/** A colour key (the graph's by task state, the timeline's by phase). */
+export function legend(ariaLabel: string, entries: readonly LegendEntry[]): HTMLElement {
   return h(
     'div',
-    { class: 'legend', role: 'list', 'aria-label': 'Colours by task state' },
-    ...TONE_LEGEND.map(({ tone, label }) => h('span', { class: `legend-item ${toneClass(tone)}`, role: 'listitem' }, h('span', { class: 'swatch' }), label)),
+    { class: 'legend', role: 'list', 'aria-label': ariaLabel },
+    ...entries.map(({ swatchClass, label }) => h('span', { class: `legend-item ${swatchClass}`, role: 'listitem' }, h('span', { class: 'swatch' }), label)),
   );
 }

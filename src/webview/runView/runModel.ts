@@ -4,7 +4,7 @@ import type { RunEvent } from '../../engine/domain/events';
 import { applyEvent } from '../../engine/domain/projection';
 import type { Decision, RunState } from '../../engine/domain/runState';
 import { addHistories, type PagedOut, type RunHistories } from '../../protocol/runViewPages';
-import { countTasks } from '../../engine/domain/taskCounts';
+import { countTasks, type TaskCounts } from '../../engine/domain/taskCounts';
 import { TASK_STATES, type TaskState } from '../../engine/domain/taskStates';
 
 export interface FoldOutcome {
@@ -88,10 +88,7 @@ export class RunModel {
   }
 }
 
-export interface RunProgress {
-  total: number;
-  /** Merged or skipped. */
-  done: number;
+export interface RunProgress extends TaskCounts {
   byState: Record<TaskState, number>;
 }
 
@@ -101,5 +98,5 @@ export function runProgress(state: Pick<RunState, 'taskOrder' | 'tasks'>): RunPr
     const task = state.tasks[id];
     if (task) byState[task.state]++;
   }
-  return { total: state.taskOrder.length, done: countTasks(state).done, byState };
+  return { ...countTasks(state), byState };
 }

@@ -1,6 +1,7 @@
 // How each task state, run status and decision kind looks. Colours live in runView.css as
 // classes over --vscode-* variables, so every theme (high contrast included) picks its own.
-import type { Decision, DecisionKind, RunStatus } from '../../engine/domain/runState';
+import type { Decision, DecisionKind } from '../../engine/domain/runState';
+import type { RunPhase } from '../../engine/domain/runPhase';
 import { TASK_STATE_WORDS } from '../../engine/domain/stateWords';
 import type { TaskState } from '../../engine/domain/taskStates';
 
@@ -29,7 +30,7 @@ export const TASK_STATE_LOOK: Record<TaskState, StateLook> = {
   INTEGRATION_FAILED: { tone: 'orange', label: TASK_STATE_WORDS.INTEGRATION_FAILED, icon: 'error' },
   HUMAN_RESOLVING: { tone: 'red', label: TASK_STATE_WORDS.HUMAN_RESOLVING, icon: 'person' },
   NEEDS_HUMAN: { tone: 'red', label: TASK_STATE_WORDS.NEEDS_HUMAN, icon: 'report' },
-  SKIPPED: { tone: 'muted', label: TASK_STATE_WORDS.SKIPPED, icon: 'debug-step-over' },
+  SKIPPED: { tone: 'muted', label: TASK_STATE_WORDS.SKIPPED, icon: 'remove' },
   CANCELLED: { tone: 'muted', label: TASK_STATE_WORDS.CANCELLED, icon: 'circle-slash' },
 };
 
@@ -44,15 +45,18 @@ export const TONE_LEGEND: ReadonlyArray<{ tone: Tone; label: string }> = [
   { tone: 'red', label: 'needs you, merge conflict' },
 ];
 
-export const RUN_STATUS_LOOK: Record<RunStatus, { tone: Tone; label: string }> = {
-  planning: { tone: 'blue', label: 'planning' },
-  running: { tone: 'blue', label: 'running' },
-  paused: { tone: 'yellow', label: 'paused' },
-  integrating: { tone: 'purple', label: 'integrating' },
-  completed: { tone: 'green', label: 'completed' },
-  needs_human: { tone: 'red', label: 'needs you' },
-  cancelled: { tone: 'muted', label: 'cancelled' },
-  failed: { tone: 'red', label: 'failed' },
+/** The colour of a run's phase (its words are the domain's, RUN_PHASE_WORDS): a plan to approve and a stopped run both wait for you. */
+export const RUN_PHASE_TONE: Record<RunPhase, Tone> = {
+  planning: 'blue',
+  awaitingApproval: 'yellow',
+  running: 'blue',
+  paused: 'yellow',
+  stopped: 'yellow',
+  integrating: 'purple',
+  completed: 'green',
+  needs_human: 'red',
+  cancelled: 'muted',
+  failed: 'red',
 };
 
 export const DECISION_ICON: Record<DecisionKind, string> = {

@@ -8,7 +8,9 @@ import { taskTimings } from '../../engine/domain/taskTimings';
 import { timingWords } from '../../engine/report/timingWords';
 import { actionAttrs } from './actions';
 import { h, icon, s } from './dom';
-import { formatClock, formatDuration } from './format';
+import { formatDuration } from './format';
+import { formatClock } from '../../engine/text/clock';
+import { legend } from './legend';
 import { TASK_STATE_LOOK, toneClass } from './stateStyle';
 import { oneLine } from './text';
 import { DEFAULT_TIMELINE_OPTIONS, layoutTimeline, nextZoom, scrollForZoom, type IntegrationRow, type TimelineLayout, type TimelinePhase, type TimelineRow } from './timelineLayout';
@@ -52,11 +54,7 @@ export class TimelineView {
     const toolbar = h(
       'div',
       { class: 'toolbar' },
-      h(
-        'div',
-        { class: 'legend', role: 'list', 'aria-label': 'Colours by phase' },
-        ...PHASE_LEGEND.map(({ phase, label }) => h('span', { class: `legend-item phase-${phase}`, role: 'listitem' }, h('span', { class: 'swatch' }), label)),
-      ),
+      legend('Colours by phase', PHASE_LEGEND.map(({ phase, label }) => ({ swatchClass: `phase-${phase}`, label }))),
       h('span', { class: 'spacer' }),
       this.caption,
       zoomButton('zoom-out', 'Zoom out (-)', 'out'),

@@ -4,10 +4,11 @@
 // asked for per call when a call is opened (the state holds only where they are in the log).
 import type { TranscriptLine, RunEvent } from '../../engine/domain/events';
 import type { RunState, TranscriptRecord } from '../../engine/domain/runState';
-import { TASK_STATE_WORDS } from '../../engine/domain/stateWords';
+import { attemptOutcomeWords } from '../../engine/domain/stateWords';
 import type { TranscriptCallLines } from '../../protocol/runViewPages';
 import { h, icon } from './dom';
-import { formatClock, formatDuration } from './format';
+import { formatDuration } from './format';
+import { formatClock } from '../../engine/text/clock';
 import { displayText, oneLine } from './text';
 import { callWords, latestKey, lineClock, recordsOf, RUN_KEY, transcriptGroups, TranscriptLines, type ShownLine } from './transcriptModel';
 import { counted } from '../../engine/text/counted';
@@ -97,7 +98,7 @@ export class TranscriptView {
           h(
             'section',
             { class: 'transcript-group' },
-            h('h3', { class: 'transcript-group-title' }, g.title, g.outcome ? h('span', { class: 'muted' }, ` — ${oneLine(`${TASK_STATE_WORDS[g.outcome.state]}: ${g.outcome.reason}`, 160)}`) : null),
+            h('h3', { class: 'transcript-group-title' }, g.title, g.outcome ? h('span', { class: 'muted' }, ` — ${oneLine(attemptOutcomeWords(g.outcome), 160)}`) : null),
             ...g.records.map((r) => this.callView(r, isOpen(r)).details),
           ),
         ),

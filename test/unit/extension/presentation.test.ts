@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { TASK_STATE_LOOK } from '../../../src/webview/runView/stateStyle';
 import { attentionItems } from '../../../src/extension/state/attention';
 import { openTranscript, plainText, runContextValue, runPhase, taskContextValue, TASK_LOOK, transcriptLineWords } from '../../../src/extension/tree/presentation';
 import { resumeMessage } from '../../../src/extension/resumeMessage';
@@ -16,7 +19,8 @@ const summary = (over: Partial<RunListEntry>): RunListEntry => ({
   updatedAt: '',
   status: 'running',
   lastSeq: 1,
-  done: 3,
+  merged: 3,
+  skipped: 0,
   total: 7,
   active: false,
   foreign: false,
@@ -28,18 +32,29 @@ describe('tree presentation', () => {
     for (const state of TASK_STATES) assert.ok(TASK_LOOK[state].icon, state);
   });
 
+  it('a skipped task looks left out, not retried: one icon in the tree and the run view, used by no other state and no command', () => {
+    assert.equal(TASK_LOOK.SKIPPED.icon, TASK_STATE_LOOK.SKIPPED.icon);
+    for (const state of TASK_STATES.filter((s) => s !== 'SKIPPED')) {
+      assert.notEqual(TASK_LOOK[state].icon, TASK_LOOK.SKIPPED.icon, state);
+      assert.notEqual(TASK_STATE_LOOK[state].icon, TASK_STATE_LOOK.SKIPPED.icon, state);
+    }
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { commands: Array<{ icon?: string }> } };
+    const commandIcons = manifest.contributes.commands.map((c) => c.icon);
+    assert.ok(!commandIcons.includes(`$(${TASK_LOOK.SKIPPED.icon})`), 'not the icon of an action (Skip, Retry…)');
+  });
+
   it('a run that says it is running but that no engine drives is stopped (resumable); a drafted plan awaits approval', () => {
-    assert.equal(runPhase(summary({ active: true }), 7), 'running');
-    assert.equal(runPhase(summary({}), 7), 'stopped');
-    assert.equal(runPhase(summary({ status: 'planning' }), 7), 'awaitingApproval');
-    assert.equal(runPhase(summary({ status: 'planning', active: true }), 0), 'planning');
+    assert.equal(runPhase(summary({ active: true }), undefined), 'running');
+    assert.equal(runPhase(summary({}), undefined), 'stopped');
+    assert.equal(runPhase(summary({ status: 'planning' }), undefined), 'awaitingApproval');
+    assert.equal(runPhase(summary({ status: 'planning', active: true }), undefined), 'planning');
     assert.equal(runContextValue('awaitingApproval', false), 'run.awaitingApproval.awaitingApproval');
     assert.equal(runContextValue('completed', true), 'run.completed.integrated');
   });
 
   it('says what stopped where', () => {
-    assert.equal(resumeMessage(summary({}), 'stopped'), "Taskloom run 'add rate limiting' stopped at 3 of 7 tasks.");
-    assert.match(resumeMessage(summary({ status: 'paused' }), 'paused'), /is paused at 3 of 7 tasks/);
+    assert.equal(resumeMessage(summary({}), 'stopped'), "Taskloom run 'add rate limiting' stopped with 3 of 7 tasks merged.");
+    assert.match(resumeMessage(summary({ status: 'paused', skipped: 1 }), 'paused'), /is paused with 3 of 7 tasks merged, 1 skipped/);
   });
 
   it('agent text becomes one plain line: escapes and control characters removed, markup kept as text, length bounded', () => {

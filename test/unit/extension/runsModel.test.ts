@@ -55,7 +55,7 @@ describe('RunsModel', () => {
     model.applyEvents('/repo', 'run-1', b.events);
     flush();
     const summary = model.run('/repo', 'run-1')!.summary;
-    assert.deepEqual([summary.done, summary.total, summary.status, summary.active], [1, 2, 'needs_human', false]);
+    assert.deepEqual([summary.merged, summary.skipped, summary.total, summary.status, summary.active], [1, 0, 2, 'needs_human', false]);
     // A decision's events (ending the run) arrive before its answer: the answer does not revive it.
     model.setActive('/repo', 'run-1', true, 0);
     assert.equal(model.run('/repo', 'run-1')!.summary.active, false, 'a run finished since the request stays finished');

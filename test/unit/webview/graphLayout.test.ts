@@ -78,12 +78,9 @@ describe('graph layout', () => {
     assert.equal(layoutGraph([]).nodes.length, 0);
   });
 
-  it('lays out 500 tasks quickly, without overlaps, every task right of its dependencies', () => {
+  it('lays out 500 tasks without overlaps, every task right of its dependencies', () => {
     const plan = randomPlan(500);
-    const started = performance.now();
     const layout = layoutGraph(plan);
-    const ms = performance.now() - started;
-    assert.ok(ms < 2000, `took ${Math.round(ms)} ms`);
     assert.equal(layout.nodes.length, 500);
     assert.deepEqual(overlaps(layout), []);
     const byId = new Map(layout.nodes.map((n) => [n.id, n]));

@@ -81,7 +81,7 @@ describe('run model (the webview copy of the run)', () => {
     const { all } = split();
     const progress = runProgress(foldEvents(all)!);
     assert.equal(progress.total, 2);
-    assert.equal(progress.done, 0, 'approved work in the merge queue is not done');
+    assert.equal(progress.merged, 0, 'approved work in the merge queue is not merged');
     assert.equal(progress.byState.GREEN, 1);
     assert.equal(progress.byState.GATING, 1);
     assert.equal(progress.byState.PENDING, 0);

@@ -3,9 +3,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { RESOLVED_INDEX } from '../fixtures/conflictScenario';
-import { waitFor as waitForPage } from './runnerControl';
+import { mergeEditor } from './pages/workbenchPage';
 import { takeScreenshot } from './screenshot';
-import { answeringConfirmations, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
+import { answeringConfirmations, lastSeqOf, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
 /**
  * A merge conflict its agent could not resolve, handled where the user looks: the Needs You row
@@ -65,26 +65,32 @@ suite('A merge conflict that waits for you', function () {
     assert.equal(tab.result.fsPath, join(worktree, 'index.js'));
     assert.equal(tab.input1.scheme, 'taskloom-diff', "the task's side is read from git");
     await waitFor('the task to wait for the person', () => taskStates(api.services.controller.model.run(folder, runId)!)[stuck] === 'HUMAN_RESOLVING');
+    // The run waits for the person, it was not interrupted: its row says so, not "stopped".
+    const { runsTree } = api.services;
+    const runRow = runsTree.getTreeItem(runsTree.runNode(folder, runId));
+    assert.match(String(runRow.description), /^needs you · \d\/3 · /);
     // Both sides drawn: the task's helper on one input, the other task's on the other.
-    await waitForPage({ selector: '.merge-editor .code-view.input:has-text("function trim")', timeoutMs: 30_000 });
-    await waitForPage({ selector: '.merge-editor .code-view.input:has-text("function pad")', timeoutMs: 30_000 });
+    await mergeEditor.inputSaying('function trim');
+    await mergeEditor.inputSaying('function pad');
     await takeScreenshot('merge-editor');
     // The person resolves it (what Accept Both and an edit would leave) and saves.
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     writeFileSync(join(worktree, 'index.js'), RESOLVED_INDEX);
+    const beforeContinue = lastSeqOf(api, folder, runId);
     await vscode.commands.executeCommand('taskloom.continueTask', { folder, runId, taskId: stuck });
-    const done = await settled(api, folder, runId);
+    const done = await settled(api, folder, runId, beforeContinue);
     assert.equal(done.summary.status, 'completed');
     assert.deepEqual(taskStates(done), { trim: 'MERGED', pad: 'MERGED', shout: 'MERGED' });
-    assert.equal(done.summary.done, 3);
+    assert.equal(done.summary.merged, 3);
   });
 
   test('Skip drops the conflicting task (and what depends on it) and the rest completes', async () => {
     const api = await taskloom();
     const { runId, stuck } = await runUntilStuck();
+    const beforeSkip = lastSeqOf(api, folder, runId);
     const asked = await answeringConfirmations(api, 'Skip', () => vscode.commands.executeCommand('taskloom.skipTask', { folder, runId, taskId: stuck }));
     assert.equal(asked.length, 1, 'Skip asked first');
-    const done = await settled(api, folder, runId);
+    const done = await settled(api, folder, runId, beforeSkip);
     assert.equal(done.summary.status, 'completed');
     const states = taskStates(done);
     assert.equal(states[stuck], 'SKIPPED');

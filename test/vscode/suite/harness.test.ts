@@ -5,34 +5,13 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import {
-  click,
-  pressKey,
-  readTexts,
-  reloadWindow,
-  runPaletteCommand,
-  runnerAvailable,
-  testPhase,
-  typeText,
-  waitFor,
-  WEBVIEW_FRAMES,
-} from './runnerControl';
+import { HARNESS_WEBVIEW_HTML, harnessWebview } from './pages/harnessWebviewPage';
+import { Notification, quickInput } from './pages/workbenchPage';
+import { pressKey, reloadWindow, runPaletteCommand, runnerAvailable, testPhase, typeText } from './runnerControl';
 import { takeScreenshot } from './screenshot';
 import { until } from './until';
 
 const beforeReloadFile = () => join(process.env.TASKLOOM_TEST_ARTIFACTS ?? '.', 'harness-before-reload.json');
-
-const WEBVIEW_HTML = `<!DOCTYPE html>
-<html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-harness';">
-</head><body>
-<p id="harness-text">Harness webview</p>
-<button id="harness-button">Press me</button>
-<script nonce="harness">
-  const vscode = acquireVsCodeApi();
-  document.getElementById('harness-button').addEventListener('click', () => vscode.postMessage({ pressed: true }));
-</script>
-</body></html>`;
 
 if (testPhase() === 1) {
   suite('harness: runner controls', () => {
@@ -53,7 +32,7 @@ if (testPhase() === 1) {
 
     test('the keyboard answers an input box', async () => {
       const answer = vscode.window.showInputBox({ prompt: 'Harness: type a word' });
-      await waitFor({ selector: '.quick-input-widget .quick-input-box input' });
+      await quickInput.shown();
       await typeText('loom');
       await pressKey('Enter');
       assert.equal(await answer, 'loom');
@@ -61,12 +40,12 @@ if (testPhase() === 1) {
 
     test('a click picks a notification button', async () => {
       const choice = vscode.window.showInformationMessage('Harness: resume the last run?', 'Resume', 'Later');
-      const toast = '.notifications-toasts .notification-toast';
-      await waitFor({ selector: `${toast} .monaco-button:has-text("Resume")` });
-      const messages = await readTexts({ selector: `${toast} .notification-list-item-message` });
-      assert.ok(messages.some((m) => m.includes('Harness: resume the last run?')), JSON.stringify(messages));
+      const toast = new Notification('Harness: resume the last run?');
+      await toast.shown();
+      assert.equal(await toast.message(), 'Harness: resume the last run?');
+      assert.deepEqual(await toast.buttons(), ['Resume', 'Later']);
       await takeScreenshot('notification');
-      await click({ selector: `${toast} .monaco-button:has-text("Resume")` });
+      await toast.press('Resume');
       assert.equal(await choice, 'Resume');
     });
 
@@ -76,11 +55,11 @@ if (testPhase() === 1) {
       });
       try {
         const pressed = new Promise<unknown>((resolve) => panel.webview.onDidReceiveMessage(resolve));
-        panel.webview.html = WEBVIEW_HTML;
-        await waitFor({ selector: '#harness-button', frames: WEBVIEW_FRAMES });
-        assert.deepEqual(await readTexts({ selector: '#harness-text', frames: WEBVIEW_FRAMES }), ['Harness webview']);
+        panel.webview.html = HARNESS_WEBVIEW_HTML;
+        await harnessWebview.buttonShown();
+        assert.deepEqual(await harnessWebview.texts(), ['Harness webview']);
         await takeScreenshot('webview');
-        await click({ selector: '#harness-button', frames: WEBVIEW_FRAMES });
+        await harnessWebview.pressButton();
         assert.deepEqual(await pressed, { pressed: true });
       } finally {
         panel.dispose();

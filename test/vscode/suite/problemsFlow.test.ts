@@ -94,7 +94,8 @@ suite('Findings, documents and the ways in', function () {
     await runView.showTab('ledger');
     await runView.gateOutput();
     const document = await waitFor('the gate output', () => vscode.window.activeTextEditor?.document.uri.scheme === 'taskloom-text' && vscode.window.activeTextEditor.document);
-    assert.match(document.getText(), /^Gate (passed|failed) \(task /);
+    // At the local time the ledger shows, not a UTC ISO timestamp.
+    assert.match(document.getText(), /^Gate (passed|failed) \(task [^)]+\) at \d\d:\d\d:\d\d\n/);
     assert.equal(document.isDirty, false);
     assert.equal(document.isUntitled, false);
     assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'untitled'), 'no Untitled document was made');
@@ -111,7 +112,7 @@ suite('Findings, documents and the ways in', function () {
 
     const state = textOf(await vscode.lm.invokeTool('taskloom_runState', { input: { runId: firstRun }, toolInvocationToken: undefined }, token));
     assert.match(state, new RegExp(`Run ${firstRun}`));
-    assert.match(state, /Status: needs you; 1 of 5 tasks done/);
+    assert.match(state, /Status: needs you; 1 of 5 tasks merged, 1 skipped/);
     assert.match(state, /\| `title-case` \| .+ \| needs you \|/);
     assert.match(state, /Needs you:\n(- .+\n)*- title-case: /);
 

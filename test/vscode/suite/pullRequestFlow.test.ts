@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunsNode } from '../../../src/extension/tree/runsTreeProvider';
-import { readTexts, WEBVIEW_FRAMES } from './runnerControl';
+import { runView } from './pages/runViewPage';
 import { takeScreenshot } from './screenshot';
 import { newestRun, taskloom, waitFor, workspaceFolder } from './vscodeUtil';
 
@@ -32,7 +32,7 @@ suite('A pull request kept green from the editor', function () {
       return node ? tree.getTreeItem(node) : undefined;
     };
     const opened = await waitFor('the pull request row', prRow);
-    assert.equal(String(opened.label), 'Pull request #1');
+    assert.equal(String(opened.label), 'PR #1', 'short: its state words fit the row');
     assert.equal(opened.command?.command, 'taskloom.openPullRequestInBrowser');
 
     // The window's watch: CI fails lint, an agent fixes it; alice asks for a change, the task's agent makes it; alice approves.
@@ -60,7 +60,7 @@ suite('A pull request kept green from the editor', function () {
 
     await vscode.commands.executeCommand('taskloom.showRun', ref);
     const header = await waitFor('the run view to show the pull request', async () => {
-      const texts = await readTexts({ selector: '.run-pull-request', frames: WEBVIEW_FRAMES }).catch(() => []);
+      const texts = await runView.pullRequestTexts().catch(() => []);
       return texts.find((t) => t.includes('Pull request #1'));
     });
     assert.match(header, /Pull request #1 open · checks pass; approved; 2 fixes pushed/);

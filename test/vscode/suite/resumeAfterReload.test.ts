@@ -1,17 +1,17 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { RUNNING_STEP_STATES } from '../../../src/engine/domain/stateWords';
 import { SUITE_GOAL } from '../fixtures/scenario';
 import { runView } from './pages/runViewPage';
-import { Notification } from './pages/workbenchPage';
+import { Notification, workbench } from './pages/workbenchPage';
 import { reloadWindow, testPhase } from './runnerControl';
 import { takeScreenshot } from './screenshot';
 import { answeringConfirmations, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
-const RESUME_TOAST = new Notification('stopped at');
+const RESUME_TOAST = new Notification('stopped with');
 
 /**
  * Empties this session's record of the runs created here (the session has a state folder of its
@@ -38,7 +38,7 @@ suite('Resume after a window reload', function () {
       void vscode.commands.executeCommand('taskloom.startGoal', { folder, goal: SUITE_GOAL });
       await waitFor('a first green task while the run goes on', () => {
         const entry = newestRun(api, folder);
-        return entry?.summary.active && entry.summary.done >= 1 && entry.summary.done < 4 ? entry : undefined;
+        return entry?.summary.active && entry.summary.merged >= 1 && entry.summary.merged < 4 ? entry : undefined;
       });
       await reloadWindow();
     });
@@ -48,15 +48,23 @@ suite('Resume after a window reload', function () {
   test('the Resume notification says where the run stopped, and Resume finishes it', async () => {
     await vscode.commands.executeCommand('workbench.view.extension.taskloom');
     await RESUME_TOAST.shown(60_000);
-    assert.match(await RESUME_TOAST.message(), /Taskloom run '.+' stopped at \d of 5 tasks/);
-    await takeScreenshot('resume-notification');
-    await RESUME_TOAST.press('Resume');
+    assert.match(await RESUME_TOAST.message(), /Taskloom run '.+' stopped with \d of 5 tasks merged/);
     const api = await taskloom();
     const runId = newestRun(api, folder)!.summary.runId;
+    await api.services.controller.state(folder, runId);
+    const reloaded = api.services.controller.model.run(folder, runId)!;
+    // What the reload interrupted reads as interrupted, and what waits on it as pending: nothing
+    // is shown cancelled or skipped that the Resume below then runs.
+    const atReload = taskStates(reloaded);
+    assert.ok(!Object.values(atReload).some((s) => s === 'CANCELLED' || s === 'SKIPPED'), `nothing cancelled or skipped: ${JSON.stringify(atReload)}`);
+    const descriptions = await workbench.treeRowDescriptions();
+    assert.ok(!descriptions.some((d) => /^(cancelled|skipped)\b/.test(d)), `tree rows: ${descriptions.join(' | ')}`);
+    await takeScreenshot('resume-notification');
+    await RESUME_TOAST.press('Resume');
     await waitFor('the run to be driven again', () => api.services.controller.model.run(folder, runId)?.summary.active);
     const greenBefore = await waitFor('one more green task', () => {
       const entry = api.services.controller.model.run(folder, runId)!;
-      return entry.summary.done >= 2 && entry.summary.done < 4 && entry.summary.done;
+      return entry.summary.merged >= 2 && entry.summary.merged < 4 && entry.summary.merged;
     });
 
     // The engine process dies mid-run: the client restarts it, says so, and the run resumes with nothing lost.
@@ -65,16 +73,21 @@ suite('Resume after a window reload', function () {
     process.kill(Number(enginePid), 'SIGKILL');
     await new Notification('engine stopped unexpectedly').shown(60_000);
     await takeScreenshot('engine-restarted');
-    await waitFor('the restarted engine to show the run stopped', () => {
-      const entry = api.services.controller.model.run(folder, runId);
-      return entry && !entry.summary.active && entry.summary.done >= greenBefore;
-    });
-    // Nothing spins that is not running: a step the dead engine ran is interrupted, in words and icon.
+    // The dead engine may have logged events it never sent: the editor shows the run as its log has it.
+    const logged = () => readFileSync(join(folder, '.taskloom', 'runs', runId, 'events.jsonl'), 'utf8').trim().split('\n').length;
     const { runsTree } = api.services;
     const runNode = (await runsTree.getChildren()).find((n) => n.kind === 'run' && n.runId === runId)!;
-    const rows = (await runsTree.getChildren(runNode)).filter((n) => n.kind === 'task').map((n) => runsTree.getTreeItem(n));
-    const stopped = api.services.controller.model.run(folder, runId)!.state!;
-    for (const row of rows) {
+    const rows = await waitFor('the restarted engine to show the run stopped where the log ends', async () => {
+      const tasks = await runsTree.getChildren(runNode);
+      const entry = api.services.controller.model.run(folder, runId);
+      return entry && !entry.summary.active && entry.summary.merged >= greenBefore && entry.state?.lastSeq === logged() && tasks;
+    });
+    const stoppedEntry = api.services.controller.model.run(folder, runId)!;
+    const stopped = stoppedEntry.state!;
+    const inFlight = stopped.taskOrder.filter((id) => RUNNING_STEP_STATES.has(stopped.tasks[id]!.state));
+    assert.ok(inFlight.length > 0, `a step was under way when the engine died: ${JSON.stringify(taskStates(stoppedEntry))}`);
+    // Nothing spins that is not running: a step the dead engine ran is interrupted, in words and icon.
+    for (const row of rows.filter((n) => n.kind === 'task').map((n) => runsTree.getTreeItem(n))) {
       const taskId = String(row.label).split(':')[0]!;
       const icon = (row.iconPath as vscode.ThemeIcon).id;
       assert.notEqual(icon, 'loading~spin', `${taskId} does not spin`);
@@ -88,8 +101,8 @@ suite('Resume after a window reload', function () {
     await takeScreenshot('engine-gone-interrupted');
     // The run view says the same: the run is stopped mid-step, not "running" with a growing bar.
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
-    await runView.statusShown('stopped, interrupted', 30_000);
-    const inFlight = stopped.taskOrder.filter((id) => RUNNING_STEP_STATES.has(stopped.tasks[id]!.state));
+    await runView.statusShown('stopped', 30_000);
+    assert.match((await runView.runNotes()).join(' '), /Nothing is running this run now/);
     const boxStates = await runView.graphStates();
     assert.equal(boxStates.filter((text) => text.includes('interrupted')).length, inFlight.length, `graph: ${boxStates.join(' | ')}`);
     await takeScreenshot('engine-gone-run-view');

@@ -7,15 +7,19 @@ import { SUITE_GOAL } from '../fixtures/scenario';
 import type { RunEvent } from '../../../src/engine/domain/events';
 import { wordDecision } from '../../../src/engine/text/decisionWords';
 import { RUN_VIEW, runView } from './pages/runViewPage';
-import { Notification, quickInput } from './pages/workbenchPage';
+import { Notification, quickInput, workbench } from './pages/workbenchPage';
 import { pressKey, typeText } from './runnerControl';
 import { takeScreenshot } from './screenshot';
 import { watchRunViews } from './runViewWatch';
-import { answeringConfirmations, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
+import { answeringConfirmations, lastSeqOf, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-const theme = (name: string | undefined) => vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
-const settle = () => new Promise((r) => setTimeout(r, 1500));
+const setTheme = (name: string | undefined) => vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
+/** Switches the colour theme and waits until the run view is drawn in it (for its screenshot). */
+async function showTheme(name: string, kind: 'light' | 'dark' | 'high-contrast'): Promise<void> {
+  await setTheme(name);
+  await runView.themeShown(kind);
+}
 /**
  * Clicks a run view button whose command asks a modal confirmation, answers `action` to it in
  * the user's place (through the test API), and checks the question put was `question`.
@@ -49,19 +53,21 @@ suite('A run from Start Goal to the applied integration', function () {
       return entry?.state && entry.summary.status === 'planning' && !entry.summary.active && entry.state.plan.tasks.length === 5 ? entry : undefined;
     });
     runId = planned.summary.runId;
-    await takeScreenshot('plan-approval');
     // The run view is where the plan is approved: its graph, and Approve / Edit / Cancel above it.
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
     await waitFor('the run view to draw the plan', () => watchRunViews(api).drawn(runId));
     await runView.planShown();
+    await takeScreenshot('plan-approval');
     assert.deepEqual(await runView.planButtons(), ['Approve', 'Edit Plan', 'Cancel Run']);
     assert.equal((await runView.graphTaskIds()).length, 5, 'the graph of the plan is the approval view');
-    for (const [name, shot] of [['Default Light Modern', 'light'], ['Default High Contrast', 'high-contrast'], ['Default Dark Modern', 'dark']] as const) {
-      await theme(name);
-      await settle();
-      await takeScreenshot(`plan-waiting-run-view-${shot}`);
+    // The header says what the tree says: the plan waits for you; nothing was interrupted.
+    await runView.statusShown('plan awaits your approval');
+    assert.deepEqual(await runView.runNotes(), [], 'no note that the run went away');
+    for (const [name, kind] of [['Default Light Modern', 'light'], ['Default High Contrast', 'high-contrast'], ['Default Dark Modern', 'dark']] as const) {
+      await showTheme(name, kind);
+      await takeScreenshot(`plan-waiting-run-view-${kind}`);
     }
-    await theme(undefined);
+    await setTheme(undefined);
     await runView.click(RUN_VIEW.approvePlanButton);
     await waitFor('the plan to be approved', () => api.services.controller.model.run(folder, runId)?.state?.planApproved);
     await runView.planGone();
@@ -74,11 +80,10 @@ suite('A run from Start Goal to the applied integration', function () {
       flaky: 'NEEDS_HUMAN',
     });
     assert.equal(entry.summary.status, 'needs_human');
-    // The end says what waits for whom, with the way there.
-    const stopped = new Notification('stopped —');
-    await stopped.shown(30_000);
-    assert.match(await stopped.message(), /^Taskloom: ".+" stopped — 1\/5 done; word-count, title-case and flaky need you\.$/);
-    assert.deepEqual(await stopped.buttons(), ['Show Needs You', 'Show Run']);
+    // The end says what waits for whom where it stays true as you decide: the status bar (and Needs
+    // You), not a toast that the next decision would leave outdated beside the next one.
+    await workbench.statusBarSaying('Taskloom 1/5 · 3 need you');
+    assert.deepEqual(await new Notification('stopped —').all(), [], 'no "stopped" toast');
   });
 
   test('shows the tasks in the Runs tree with their states, and the Needs You items', async () => {
@@ -125,24 +130,26 @@ suite('A run from Start Goal to the applied integration', function () {
   test('Retry, Accept and Skip from the run view’s buttons move the tasks on, and the run completes', async () => {
     const api = await taskloom();
     // The same commands as the tree's inline actions: Retry asks for a note, Accept and Skip confirm.
+    const beforeRetry = lastSeqOf(api, folder, runId);
     await runView.click(RUN_VIEW.taskButton('word-count', 'retry'));
     await quickInput.shown();
     await typeText('split on any whitespace');
     await pressKey('Enter');
-    let entry = await settled(api, folder, runId);
     await waitFor('word-count to merge', () => taskStates(api.services.controller.model.run(folder, runId)!)['word-count'] === 'MERGED');
-    entry = await settled(api, folder, runId);
+    let entry = await settled(api, folder, runId, beforeRetry);
     assert.match(entry.state!.tasks['word-count']!.humanNote ?? '', /whitespace/);
 
     // Accept and Skip ask first, as from the tree; the test answers for the user.
+    const beforeAccept = lastSeqOf(api, folder, runId);
     await clickConfirming(RUN_VIEW.taskButton('title-case', 'accept'), 'Accept', 'Accept task "title-case: Add titleCase()"?');
     await waitFor('title-case to merge', () => taskStates(api.services.controller.model.run(folder, runId)!)['title-case'] === 'MERGED');
-    entry = await settled(api, folder, runId);
+    entry = await settled(api, folder, runId, beforeAccept);
     assert.equal(taskStates(entry).summary, 'MERGED', 'summary ran once both dependencies were merged');
 
+    const beforeSkip = lastSeqOf(api, folder, runId);
     await clickConfirming(RUN_VIEW.taskButton('flaky', 'skip'), 'Skip', 'Skip task "flaky:');
     await waitFor('flaky to be skipped', () => taskStates(api.services.controller.model.run(folder, runId)!).flaky === 'SKIPPED');
-    entry = await settled(api, folder, runId);
+    entry = await settled(api, folder, runId, beforeSkip);
     assert.equal(taskStates(entry).flaky, 'SKIPPED');
     assert.equal(entry.summary.status, 'completed');
     assert.equal(entry.state!.integration.merged.length, 4);
@@ -151,9 +158,13 @@ suite('A run from Start Goal to the applied integration', function () {
     // A toast hides itself after some seconds (sooner on a loaded machine than the run's end is seen here): the notification centre keeps it.
     await vscode.commands.executeCommand('notifications.showList');
     await ended.shown(30_000);
-    assert.match(await ended.message(), /^Taskloom: ".+" completed — 5\/5 done, integration gate passed\.$/);
+    assert.match(await ended.message(), /^Taskloom: ".+" completed — 4\/5 merged, 1 skipped, integration gate passed\.$/);
     assert.deepEqual(await ended.buttons(), ['Review Diff', 'Apply…', 'Open Pull Request']);
+    // The centre keeps every toast of the session: none of them is an outdated "stopped" one.
+    assert.deepEqual(await new Notification('stopped').all(), [], 'the stops along the way were never toasts');
     await vscode.commands.executeCommand('notifications.hideList');
+    // The header counts as the end of the run does: merged of all, the skipped one apart.
+    assert.deepEqual(await runView.headerCounts(), ['4/5 merged, 1 skipped']);
     await takeScreenshot('tree-completed');
   });
 
@@ -166,16 +177,14 @@ suite('A run from Start Goal to the applied integration', function () {
       watchRunViews(api).drawn(runId, entry.state!.lastSeq),
     );
     assert.ok(panel.panel.visible);
-    await theme('Default Dark Modern');
-    await settle();
+    await showTheme('Default Dark Modern', 'dark');
     await takeScreenshot('run-view-dark');
     // A planner's title with markup and terminal escapes is drawn as text, not made into elements.
     const labels = await runView.graphTexts();
     assert.ok(labels.some((text) => text.startsWith('Add an <b>HTML</b> report')), `the graph shows the title literally (${labels.join(' | ')})`);
     assert.ok(!labels.some((text) => text.includes('\u001b')), 'no terminal escapes reach the view');
     await runView.showTab('ledger');
-    await theme('Default Light Modern');
-    await settle();
+    await showTheme('Default Light Modern', 'light');
     await takeScreenshot('run-view-light-ledger');
     await runView.showTab('timeline');
     // The timeline draws once the task histories the first page left out have arrived.
@@ -185,18 +194,16 @@ suite('A run from Start Goal to the applied integration', function () {
     assert.ok((await runView.integrationBatches()).length >= 4, 'a batch per merge');
     assert.match((await runView.timelineCaptions())[0] ?? '', /^from the first task's start at .+ \(planning and approval took .+ before it\)/);
     await takeScreenshot('run-view-light-timeline');
-    await theme('Default High Contrast');
-    await settle();
+    await showTheme('Default High Contrast', 'high-contrast');
     await takeScreenshot('run-view-high-contrast-timeline');
     await runView.zoomIn();
     await runView.zoomIn();
     assert.deepEqual(await runView.zoomLabels(), ['200%']);
     await takeScreenshot('run-view-high-contrast-timeline-zoomed');
     await runView.showTab('usage');
-    await theme('Default Dark Modern');
-    await settle();
+    await showTheme('Default Dark Modern', 'dark');
     await takeScreenshot('run-view-dark-usage');
-    await theme(undefined);
+    await setTheme(undefined);
   });
 
   test('a "ledger #N" link lands on entry N, even with another section and tab in front', async () => {

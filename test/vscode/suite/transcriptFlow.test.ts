@@ -86,6 +86,9 @@ suite('Agent transcripts', function () {
     for (const said of SLOW_ACTOR_SAYS) await runView.transcriptLineShown(said);
     const heads = await runView.transcriptCallHeads();
     assert.deepEqual(heads, ['actor · attempt 1', 'critic · review 1'], 'the attempt’s calls, in order');
+    // The attempt is headed by how it ended, a whole phrase: not the task's state run into the reason.
+    const [title] = await runView.transcriptGroupTitles();
+    assert.match(title ?? '', /^Attempt 1 — approved \(critic: .+\)$/);
     await takeScreenshot('transcript-after-reload');
   });
 });

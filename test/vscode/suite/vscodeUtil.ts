@@ -59,10 +59,20 @@ export function newestRun(api: TaskloomTestApi, folder: string): RunEntry | unde
   return api.services.controller.model.runs(folder)[0];
 }
 
-/** Waits until the engine stops working on the run, and returns it with its state loaded. */
-export async function settled(api: TaskloomTestApi, folder: string, runId: string): Promise<RunEntry> {
+/** The last event of the run the window has seen: what a later `settled` must see the run end after. */
+export function lastSeqOf(api: TaskloomTestApi, folder: string, runId: string): number {
+  return api.services.controller.model.run(folder, runId)?.state?.lastSeq ?? 0;
+}
+
+/**
+ * Waits until the engine stops working on the run, and returns it with its state loaded. With
+ * `endedAfter` (from lastSeqOf, taken before acting on the run), only a run_finished after that seq
+ * counts: right after a decision the window may still show the stop that came before it.
+ */
+export async function settled(api: TaskloomTestApi, folder: string, runId: string, endedAfter?: number): Promise<RunEntry> {
   return waitFor(`run ${runId} to stop`, () => {
     const entry = api.services.controller.model.run(folder, runId);
+    if (endedAfter !== undefined && (entry?.finishedSeq ?? -1) <= endedAfter) return undefined;
     return entry?.state && !entry.summary.active && entry.summary.status !== 'running' && entry.summary.status !== 'integrating' ? entry : undefined;
   }, 180_000);
 }

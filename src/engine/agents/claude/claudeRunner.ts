@@ -1,12 +1,12 @@
 import { clipEnd } from '../../text/clip';
 import { randomUUID } from 'node:crypto';
-import type { RunnerStatus } from '../../domain/events';
 import type { ProcessResult } from '../../process/processGroup';
-import { activityEmitter, callLimitMessage, callLimitMs, runAgentProcess } from '../agentProcess';
-import { failedResult, type AgentRunner, type RunnerActivity, type RunnerInput, type RunnerResult, type FailureCause } from '../runner';
+import { activityEmitter, callLimitMessage, callLimitMs, runAgentProcess, stuckMessage } from '../agentProcess';
+import { failureOf, type AgentRunner, type RunnerActivity, type RunnerInput, type RunnerResult } from '../runner';
 import { accessFor, claudeArgs, claudeNotFoundMessage } from './claudeArgs';
 import { callUsage, classifyFailedResult, classifyMissingResult, isSuccess } from './claudeOutcome';
 import { ClaudeStreamParser } from './claudeStreamParser';
+import { RecentMap } from '../recentMap';
 import { newCallMarker } from '../../process/markedProcesses';
 
 export interface ClaudeRunnerOptions {
@@ -45,7 +45,7 @@ const EXIT_AFTER_RESULT_MS = 2000;
 export class ClaudeRunner implements AgentRunner {
   readonly name = 'claude';
   /** Cumulative cost of the sessions this runner saw, for a CLI that reports no per-call figures. */
-  private readonly sessionCosts = new Map<string, number>();
+  private readonly sessionCosts = new RecentMap<string, number>(MAX_REMEMBERED_SESSIONS);
 
   constructor(private readonly options: ClaudeRunnerOptions = {}) {}
 
@@ -104,7 +104,7 @@ export class ClaudeRunner implements AgentRunner {
     const resumed = input.resumeSessionId ? { previousSessionCostUsd: this.sessionCosts.get(input.resumeSessionId) } : undefined;
     const { usage, sessionCostUsd, caveat } = callUsage(state, resumed);
     if (caveat) emit({ kind: 'status', message: caveat });
-    if (sessionId && sessionCostUsd !== undefined) this.remember(sessionId, sessionCostUsd);
+    if (sessionId && sessionCostUsd !== undefined) this.sessionCosts.set(sessionId, sessionCostUsd);
 
     const base = {
       text: result?.text ?? '',
@@ -113,8 +113,7 @@ export class ClaudeRunner implements AgentRunner {
       durationMs: Math.round(performance.now() - startedAt),
       ...(sessionId ? { sessionId } : {}),
     };
-    const fail = (status: RunnerStatus, error: string, cause?: FailureCause, lastOutput?: string): RunnerResult =>
-      failedResult(base, status, error, cause, lastOutput);
+    const fail = failureOf(base);
 
     if (proc.spawnError) {
       if (proc.spawnErrorCode === 'ENOENT') return fail('spawn_failed', claudeNotFoundMessage(this.options.binaryPath), 'not_installed');
@@ -125,7 +124,7 @@ export class ClaudeRunner implements AgentRunner {
     // was lingering over a background command).
     if (input.signal.aborted) return fail('cancelled', 'cancelled');
     if (proc.idleTimedOut && !(result && isSuccess(result))) {
-      return fail('idle_timeout', `no activity for ${input.idleTimeoutMs} ms; claude was stopped`, 'stuck', lastOutput(proc, true));
+      return fail('idle_timeout', stuckMessage('claude', input.idleTimeoutMs), 'stuck', lastOutput(proc, true));
     }
     if (proc.timedOut && !(result && isSuccess(result))) {
       return fail('agent_error', callLimitMessage('claude', callLimitMs(input.idleTimeoutMs)), 'timed_out', lastOutput(proc, true));
@@ -144,15 +143,6 @@ export class ClaudeRunner implements AgentRunner {
     }
     const how = proc.signal ? `was killed by ${proc.signal}` : `exited with code ${proc.exitCode}`;
     return fail(classifyMissingResult(state, proc.stderr), `claude ${how} without a result`, 'exited', lastOutput(proc, true));
-  }
-
-  private remember(sessionId: string, costUsd: number): void {
-    this.sessionCosts.delete(sessionId);
-    this.sessionCosts.set(sessionId, costUsd);
-    if (this.sessionCosts.size > MAX_REMEMBERED_SESSIONS) {
-      const oldest = this.sessionCosts.keys().next().value;
-      if (oldest !== undefined) this.sessionCosts.delete(oldest);
-    }
   }
 }
 

@@ -6,11 +6,12 @@ import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
 import type { ProcessResult } from '../../process/processGroup';
 import { extractJson } from '../../text/jsonInText';
 import { CALL_MARKER_VAR, newCallMarker } from '../../process/markedProcesses';
-import { activityEmitter, callLimitMessage, callLimitMs, runAgentProcess } from '../agentProcess';
-import { failedResult, type AccessLevel, type AgentRunner, type RunnerActivity, type RunnerInput, type RunnerResult, type FailureCause } from '../runner';
+import { activityEmitter, callLimitMessage, callLimitMs, runAgentProcess, stuckMessage } from '../agentProcess';
+import { failureOf, type AccessLevel, type AgentRunner, type RunnerActivity, type RunnerInput, type RunnerResult } from '../runner';
 import { CodexEventParser, usageDelta, ZERO_CODEX_USAGE, type CodexUsage } from './codexEventParser';
 import { costOf, priceOf } from './codexPrices';
 import { readThreadSummary } from './codexSessions';
+import { RecentMap } from '../recentMap';
 
 export interface CodexRunnerOptions {
   /** The codex executable (default `codex`, looked up on PATH). */
@@ -99,7 +100,7 @@ export function classifyCodexFailure(message: string): Extract<RunnerStatus, 'qu
 export class CodexRunner implements AgentRunner {
   readonly name = 'codex';
   /** Cumulative usage of the threads this runner saw, to report resumed calls as deltas. */
-  private readonly threadUsage = new Map<string, CodexUsage>();
+  private readonly threadUsage = new RecentMap<string, CodexUsage>(MAX_REMEMBERED_THREADS);
 
   constructor(private readonly options: CodexRunnerOptions = {}) {}
 
@@ -172,7 +173,7 @@ export class CodexRunner implements AgentRunner {
       model ??= summary.model;
     }
     model ??= CODEX_DEFAULT_MODEL;
-    if (threadId && cumulative) this.remember(threadId, cumulative);
+    if (threadId && cumulative) this.threadUsage.set(threadId, cumulative);
     const usage = toTokenUsage(model, cumulative ? usageDelta(cumulative, baseline) : ZERO_CODEX_USAGE);
     if (usage.costUsd > 0 && !priceOf(model).known) {
       emit({ kind: 'status', message: `no list price for model ${model}: its cost is estimated at the default price` });
@@ -186,8 +187,7 @@ export class CodexRunner implements AgentRunner {
       durationMs,
       ...(threadId ? { sessionId: threadId } : {}),
     };
-    const fail = (status: RunnerStatus, error: string, cause?: FailureCause, lastOutput?: string): RunnerResult =>
-      failedResult(base, status, error, cause, lastOutput);
+    const fail = failureOf(base);
 
     if (proc.spawnError) {
       if (proc.spawnErrorCode !== 'ENOENT') return fail('spawn_failed', proc.spawnError);
@@ -197,7 +197,7 @@ export class CodexRunner implements AgentRunner {
     }
     if (proc.cancelled) return fail('cancelled', 'cancelled');
     if (proc.idleTimedOut) {
-      return fail('idle_timeout', `no activity for ${input.idleTimeoutMs} ms; codex was stopped`, 'stuck', lastOutput(proc));
+      return fail('idle_timeout', stuckMessage('codex', input.idleTimeoutMs), 'stuck', lastOutput(proc));
     }
     if (proc.timedOut) return fail('agent_error', callLimitMessage('codex', callLimitMs(input.idleTimeoutMs)), 'timed_out', lastOutput(proc));
     if (state.turnsCompleted > 0 && state.turnFailure === undefined) {
@@ -220,15 +220,6 @@ export class CodexRunner implements AgentRunner {
     const how = proc.signal ? `was killed by ${proc.signal}` : `exited with code ${proc.exitCode}`;
     const status: RunnerStatus = QUOTA_PATTERN.test(stderr) ? 'quota' : AUTH_PATTERN.test(stderr) ? 'auth' : 'crashed';
     return fail(status, `codex ${how} without completing a turn`, 'exited', lastOutput(proc));
-  }
-
-  private remember(threadId: string, usage: CodexUsage): void {
-    this.threadUsage.delete(threadId);
-    this.threadUsage.set(threadId, usage);
-    if (this.threadUsage.size > MAX_REMEMBERED_THREADS) {
-      const oldest = this.threadUsage.keys().next().value;
-      if (oldest !== undefined) this.threadUsage.delete(oldest);
-    }
   }
 }
 

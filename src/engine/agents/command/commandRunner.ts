@@ -3,11 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { RunnerStatus } from '../../domain/events';
 import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
 import type { ProcessResult } from '../../process/processGroup';
-import { activityEmitter, callLimitMessage, callLimitMs, runAgentProcess } from '../agentProcess';
-import { failedResult, type AgentRunner, type RunnerActivity, type RunnerInput, type RunnerResult, type FailureCause } from '../runner';
+import { activityEmitter, callLimitMessage, callLimitMs, runAgentProcess, stuckMessage } from '../agentProcess';
+import { failureOf, type AgentRunner, type RunnerActivity, type RunnerInput, type RunnerResult } from '../runner';
 import { extractJson } from '../../text/jsonInText';
 import { errorPayload } from './errorPayload';
 import { newCallMarker } from '../../process/markedProcesses';
@@ -179,13 +178,12 @@ export class CommandRunner implements AgentRunner {
       usage: toUsage(reported),
       ...(reported?.sessionId ? { sessionId: reported.sessionId } : {}),
     };
-    const fail = (status: RunnerStatus, error: string, cause?: FailureCause, lastOutput?: string): RunnerResult =>
-      failedResult(result, status, error, cause, lastOutput);
+    const fail = failureOf(result);
 
     if (proc.spawnError) return fail('spawn_failed', proc.spawnError, proc.spawnErrorCode === 'ENOENT' ? 'not_installed' : undefined);
     if (proc.cancelled) return fail('cancelled', 'cancelled');
     if (proc.idleTimedOut) {
-      return fail('idle_timeout', `no activity for ${input.idleTimeoutMs} ms; \`${command}\` was stopped`, 'stuck', lastOutput(proc));
+      return fail('idle_timeout', stuckMessage(`\`${command}\``, input.idleTimeoutMs), 'stuck', lastOutput(proc));
     }
     if (proc.timedOut) {
       return fail('agent_error', callLimitMessage(`\`${command}\``, callTimeoutMs), 'timed_out', lastOutput(proc));

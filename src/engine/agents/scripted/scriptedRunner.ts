@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { RunnerStatus } from '../../domain/events';
 import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
 import { LineSplitter, runProcess, type ProcessResult } from '../../process/processGroup';
+import { stuckMessage } from '../agentProcess';
 import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
 import { agentLineSchema, type AgentRequest, type ResultLine } from './agentProtocol';
 import { findPackageRoot } from './packageRoot';
@@ -76,8 +77,7 @@ export class ScriptedRunner implements AgentRunner {
     if (proc.spawnError) return outcome('spawn_failed', { error: proc.spawnError, durationMs });
     if (proc.cancelled) return outcome('cancelled', { error: 'cancelled', durationMs });
     if (proc.idleTimedOut) {
-      const error = `no activity for ${input.idleTimeoutMs} ms; the scripted agent was stopped`;
-      return outcome('idle_timeout', { error, cause: 'stuck', lastOutput: lastOutput(proc), durationMs });
+      return outcome('idle_timeout', { error: stuckMessage('the scripted agent', input.idleTimeoutMs), cause: 'stuck', lastOutput: lastOutput(proc), durationMs });
     }
     const how = proc.signal ? `was killed by ${proc.signal}` : `exited with code ${proc.exitCode}`;
     return outcome('crashed', { error: `the scripted agent ${how} without a result`, cause: 'exited', lastOutput: lastOutput(proc), durationMs });

@@ -35,6 +35,9 @@ export const runView = {
 
   /** The header's status pill, once it says `text`. */
   statusShown: (text: string, timeoutMs?: number) => waitFor(inView(`.status-pill:has-text(${JSON.stringify(text)})`, timeoutMs)),
+  /** The header's counts ("1/5 merged") and its note under the facts (why the run stopped, how it ended). */
+  headerCounts: () => readTexts(inView('.run-facts .fact-count')),
+  runNotes: () => readTexts(inView('.run-header .run-note')),
 
   /** The decisions ledger. */
   highlightedEntryShown: (seq: number) => waitFor(inView(`li.entry.highlight[data-seq="${seq}"]`)),
@@ -52,10 +55,14 @@ export const runView = {
 
   pullRequestTexts: () => readTexts(inView('.run-pull-request')),
 
+  /** The view is drawn in a theme of this kind (VS Code marks a webview's body with it). */
+  themeShown: (kind: 'light' | 'dark' | 'high-contrast') => waitFor(inView(`body.vscode-${kind}`)),
+
   /** The Transcript tab: the agent's lines, the call headings, and which task's calls it shows. */
   transcriptLineShown: (text: string, timeoutMs = 30_000) => waitFor(inView(`.transcript-text:text-is(${JSON.stringify(text)})`, timeoutMs)),
   transcriptLines: () => readTexts(inView('.transcript-text')),
   transcriptCallHeads: () => readTexts(inView('.transcript-call-head strong')),
+  transcriptGroupTitles: () => readTexts(inView('.transcript-group-title')),
   transcriptTaskPickerShown: () => waitFor(inView('select.transcript-task', 30_000)),
   pickTranscriptTask: (value: string) => selectOption({ ...inView('select.transcript-task'), value }),
 };

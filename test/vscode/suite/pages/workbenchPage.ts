@@ -1,4 +1,5 @@
-// The workbench's own UI as the suites see it: notifications (toasts) and the quick input.
+// The workbench's own UI as the suites see it: notifications (toasts), the quick input, the
+// Problems panel, the merge editor, the walkthrough and the trees.
 import { click, readTexts, waitFor } from '../runnerControl';
 
 /** A notification whose text contains `text` (a toast, or an entry in the notification centre). */
@@ -43,6 +44,11 @@ export const quickInput = {
   rowShown: (text: string) => waitFor({ selector: `${QUICK_INPUT} .monaco-list-row:has-text(${JSON.stringify(text)})` }),
 };
 
+export const mergeEditor = {
+  /** One of the merge editor's two inputs (the sides being merged) shows `text`. */
+  inputSaying: (text: string, timeoutMs = 30_000) => waitFor({ selector: `.merge-editor .code-view.input:has-text(${JSON.stringify(text)})`, timeoutMs }),
+};
+
 export const workbench = {
   /** The Problems panel's row that says `text`. */
   openProblem: (text: string) => click({ selector: `.markers-panel .monaco-list-row:has-text(${JSON.stringify(text)})` }),
@@ -52,6 +58,8 @@ export const workbench = {
   walkthroughSaying: (text: string) => waitFor({ selector: `.gettingStartedContainer:has-text(${JSON.stringify(text)})` }),
   /** The descriptions of the rows of every tree on screen (the Runs tree's task rows among them). */
   treeRowDescriptions: () => readTexts({ selector: '.monaco-list-row .label-description' }),
+  /** A status bar item, once it says `text`. */
+  statusBarSaying: (text: string, timeoutMs = 30_000) => waitFor({ selector: `.statusbar-item:has-text(${JSON.stringify(text)})`, timeoutMs }),
   /** The Explorer's first row (where a user's focus would be). */
   focusExplorer: () => click({ selector: '.explorer-folders-view .monaco-list-row' }),
 };

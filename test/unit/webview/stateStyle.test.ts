@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { decisionTone } from '../../../src/webview/runView/stateStyle';
 
 // That the view never parses strings as HTML or code is a lint rule (eslint.config.mjs, src/webview).
-describe('webview code', () => {
+describe('decisionTone', () => {
   it('colours ledger entries by outcome', () => {
     const failed = { command: 'npm test', exitCode: 1, timedOut: false, excerpt: [] };
     const gate = { type: 'gate_result' as const, attempt: 1, commands: ['npm test'] };
