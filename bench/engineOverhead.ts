@@ -63,7 +63,7 @@ async function runOnce(shape: 'independent' | 'chain', count: number): Promise<M
     const git = new GitTimer();
     const started = performance.now();
     let taskPhase: Measured['taskPhase'] | undefined;
-    const engine = await TaskloomEngine.open(repo.dir, { command: 'bench', runnerOverride: instantRunner, gitObserver: git });
+    const engine = await TaskloomEngine.open(repo.dir, { command: 'bench', createRunner: () => instantRunner, gitObserver: git });
     // Time spent making events durable, measured around the store's own method (the engine is not changed).
     let appendMs = 0;
     let events = 0;
@@ -161,7 +161,7 @@ export async function benchEngineOverhead(): Promise<Section> {
     title: '3. Engine overhead per task',
     method:
       `Each run: \`TaskloomEngine.open\`, \`createRun\`, \`approvePlan\`, \`drive\` to a merged integration branch, \`close\`, in a fresh temp git repository, ` +
-      `with \`runnerOverride\` = an in-process agent (the actor writes one small file and returns ok; the critic returns a green verdict as JSON text), ` +
+      `with \`createRunner\` returning an in-process agent (the actor writes one small file and returns ok; the critic returns a green verdict as JSON text), ` +
       `\`gateCommands: []\` and maxParallel ${MAX_PARALLEL}. Engine overhead per task = (wall time − git busy time) / tasks, git busy time being ` +
       `the wall time during which at least one git process ran (a \`GitTimer\` passed as \`EngineOptions.gitObserver\`); baseline = git time per task. ` +
       `${REPS} runs per shape; the run with the median overhead is shown (all overheads in the last column). ` +

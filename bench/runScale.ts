@@ -91,7 +91,7 @@ export async function runScaleOnce(shape: Shape, count: number): Promise<ScaleRe
     const git = new GitTimer();
     const cpu0 = cpuNow();
     const started = performance.now();
-    const engine = await TaskloomEngine.open(repo.dir, { command: 'bench', runnerOverride: instantRunner, gitObserver: git });
+    const engine = await TaskloomEngine.open(repo.dir, { command: 'bench', createRunner: () => instantRunner, gitObserver: git });
     const abort = new AbortController();
     const budget = setTimeout(() => abort.abort(new Error('bench budget')), RUN_BUDGET_MS);
     let result: Omit<ScaleResult, 'wall' | 'busy' | 'commands' | 'peakRss' | 'taskloomBytes' | 'cpu'>;
@@ -155,7 +155,7 @@ export async function benchRunScale(onResult?: (r: ScaleResult) => void): Promis
     title: '8. Engine at scale',
     method:
       `Each row is one whole run (\`TaskloomEngine.open\`, \`createRun\`, \`approvePlan\`, \`drive\` to a merged integration branch, \`close\`) ` +
-      `in a fresh temp repository of ${Object.keys(repoFiles()).length} small files in 5 folders, with \`runnerOverride\` = an in-process agent ` +
+      `in a fresh temp repository of ${Object.keys(repoFiles()).length} small files in 5 folders, with \`createRunner\` returning an in-process agent ` +
       `(the actor writes one file, the critic answers green), gate \`true\`, maxParallel ${MAX_PARALLEL}. Beyond git = (wall − git busy time) / tasks merged, git busy time being the wall time during which at least one git process ran (a \`GitTimer\` passed as \`EngineOptions.gitObserver\`). ` +
       'Git commands per task is the lever: every spawn forks this process (3–8 ms of the main thread), and a command that scans every worktree costs more the more there are. ' +
       `CPU from /proc: the engine process, its reaped children (git, gate), and the rest of the machine ("other load", in cores; above ~0.2 the machine was shared). Peak RSS samples process.memoryUsage().rss every 100 ms (after a gc when --expose-gc). .taskloom/ is measured after close (worktrees removed by then).`,

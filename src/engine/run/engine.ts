@@ -8,7 +8,7 @@ import type { AgentRole } from '../domain/events';
 import type { Plan } from '../domain/plan';
 import { PlanValidationError } from '../plan/parsePlan';
 import { PLAN_LIMITS } from '../plan/planSchema';
-import type { RunConfig } from '../domain/runConfig';
+import type { AgentConfig, RunConfig } from '../domain/runConfig';
 import type { HumanAction, OverlapPair } from '../domain/events';
 import { assertHumanAction, HUMAN_ACTION_EVENT } from '../domain/humanActions';
 import { isInFlight } from '../domain/taskStates';
@@ -41,8 +41,8 @@ export interface EngineOptions {
   command: string;
   /** Open without the lock, for commands that only read (runs, trace). */
   readOnly?: boolean;
-  /** Replaces the runner built from the run's config (tests, benchmarks). */
-  runnerOverride?: AgentRunner;
+  /** Makes the runner for each agent the run's config names; by default the adapter its `kind` names. A benchmark passes an in-process agent. */
+  createRunner?: (agent: AgentConfig) => AgentRunner;
   /** Hears what the agents are doing (not durable): the engine server shows it in the editor. */
   onActivity?: (runId: string, taskId: string | null, role: AgentRole, activity: RunnerActivity) => void;
   /** Told about every git process the engine runs in the repository (benchmarks and tests time them). */
@@ -249,7 +249,7 @@ export class TaskloomEngine {
 
   private agentsFor(session: RunSession): RoleRunners {
     return new RoleRunners(session, (agent) => {
-      const runner = this.options.runnerOverride ?? createRunner(agent);
+      const runner = (this.options.createRunner ?? createRunner)(agent);
       const listen = this.options.onActivity;
       if (!listen) return runner;
       return observedRunner(runner, (input, activity) => listen(session.runId, input.taskId, input.role, activity));

@@ -1,4 +1,5 @@
 import { WorkspaceError } from './errors';
+import { FULL_HASH } from './worktreeFiles';
 import { Git } from './git';
 import { refsUnder } from './gitQueries';
 import { withEverythingStaged } from './scratchIndex';
@@ -32,7 +33,7 @@ export async function snapshotWorktree(repo: RepoLocation, path: string, ref: st
       const tree = (await git.run(['write-tree'])).stdout.trim();
       // Never signed: a snapshot is never part of a branch, and a signing prompt must not stall an attempt.
       const commit = (await git.run(['commit-tree', '--no-gpg-sign', tree, '-p', 'HEAD', '-m', message])).stdout.trim();
-      if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`git commit-tree printed "${commit}"`);
+      if (!FULL_HASH.test(commit)) throw new Error(`git commit-tree printed "${commit}"`);
       await git.run(['update-ref', '-m', message, ref, commit]);
       return { commit, ref };
     });

@@ -8,7 +8,7 @@ import type { CommitIdentity } from './commitIdentity';
 import { commitEverything, type CommitMade } from './commitEverything';
 import { Git, type GitObserver } from './git';
 import { headCommitOf, isAncestor, refsUnder, resolveCommit, uncommittedPaths, unmergedFiles } from './gitQueries';
-import { clearStaleIndexLock, mergeInProgressAt, readTaskBase, recordTaskBase, worktreeGitDir } from './worktreeFiles';
+import { clearStaleIndexLock, FULL_HASH, mergeInProgressAt, readTaskBase, recordTaskBase, worktreeGitDir } from './worktreeFiles';
 import type { WorktreeEntry } from './worktreeList';
 import { runWorktreeDir } from './worktreeRoot';
 import { withEverythingStaged } from './scratchIndex';
@@ -63,8 +63,6 @@ export interface CleanupResult {
 }
 
 export const INTEGRATION_NAME = '@integration';
-
-const FULL_HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 /** In a parked worktree's git directory: which task it last served (recorded as recycledFrom). */
 const PARKED_FROM_FILE = 'taskloom-parked-from';

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Git } from './git';
-import { forgetTaskBase, worktreeGitDir } from './worktreeFiles';
+import { forgetTaskBase, readCommitMarker, worktreeGitDir } from './worktreeFiles';
 import { isDirectory, listWorktrees, samePath } from './worktreeOps';
 
 // A merged task's worktree is not thrown away: it is parked in the run's pool and the next task
@@ -125,5 +125,5 @@ export async function recordSetupBase(path: string, commit: string): Promise<voi
 }
 
 export async function readSetupBase(path: string): Promise<string | null> {
-  return (await readFile(join(worktreeGitDir(path), SETUP_BASE_FILE), 'utf8').catch(() => '')).trim() || null;
+  return readCommitMarker(join(worktreeGitDir(path), SETUP_BASE_FILE));
 }
