@@ -24,8 +24,10 @@ export async function diffOfRun(state: RunState, repoRoot: string, taskId?: stri
   let branch: string;
   let worktree: string | undefined;
   if (taskId === undefined) {
+    // Stopped (or still planning) before its integration branch was made: the run has changed nothing, which is no error.
+    if (!state.integration.branch) return { base: state.baseCommit, head: state.baseCommit, files: [], uncommitted: [] };
     base = state.baseCommit;
-    branch = state.integration.branch ?? `taskloom/${state.runId}/integration`;
+    branch = state.integration.branch;
     worktree = state.integration.path;
   } else {
     const task = state.tasks[taskId];
@@ -40,10 +42,7 @@ export async function diffOfRun(state: RunState, repoRoot: string, taskId?: stri
   // A completed run's task branches may be gone; its approved commit still holds what it changed.
   const head = (await resolveCommit(git, `refs/heads/${branch}`)) ?? (taskId !== undefined ? await approvedCommit(git, state, taskId) : null);
   if (!head) {
-    throw new WorkspaceError(
-      `Branch ${branch} does not exist`,
-      taskId === undefined ? 'The run has not integrated any task yet.' : 'It was deleted; the task has nothing to compare.',
-    );
+    throw new WorkspaceError(`Branch ${branch} does not exist`, `It was deleted; the ${taskId === undefined ? 'run' : 'task'} has nothing to compare.`);
   }
   const files = await changedFilesBetween(git, base, head);
   const uncommitted = worktree && existsSync(worktree) ? await uncommittedPaths(new Git(worktree)) : [];
