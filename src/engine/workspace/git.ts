@@ -16,11 +16,16 @@ import { clipEnd, clipMiddle } from '../text/clip';
 /**
  * Identity for Taskloom's own commits (agent snapshots, dependency and integration merges), so they
  * work on machines with no git identity. `commit.gpgsign=false` because a signing prompt would hang a
- * headless run; `color.ui=false` because a user's `color.ui=always` would put escape codes in output
- * we parse or hand to the critic.
+ * headless run.
  */
 const TASKLOOM_CONFIG = ['user.name=Taskloom', 'user.email=taskloom@localhost', 'commit.gpgsign=false'];
-const OUTPUT_CONFIG = ['color.ui=false'];
+/**
+ * For every command. `color.ui=false` because a user's `color.ui=always` would put escape codes in
+ * output we parse or hand to the critic. `maintenance.auto=false` because a run's many commits would
+ * each start git's automatic maintenance, whose detached gc packs refs while parallel worktrees
+ * commit; the user's own next git command still runs it.
+ */
+const EVERY_COMMAND_CONFIG = ['color.ui=false', 'maintenance.auto=false'];
 
 /**
  * Besides every GIT_* variable, simple-git's guard rejects these when they are in an env object we
@@ -136,7 +141,7 @@ function configArgs(options: GitOptions): string[] {
 }
 
 function configOf(options: GitOptions): string[] {
-  return options.taskloomIdentity === false ? OUTPUT_CONFIG : [...TASKLOOM_CONFIG, ...OUTPUT_CONFIG];
+  return options.taskloomIdentity === false ? EVERY_COMMAND_CONFIG : [...TASKLOOM_CONFIG, ...EVERY_COMMAND_CONFIG];
 }
 
 function typedGit(dir: string, options: GitOptions): SimpleGit {
