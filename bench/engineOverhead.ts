@@ -5,7 +5,7 @@ import type { Plan } from '../src/engine/domain/plan';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../src/engine/domain/runConfig';
 import { ZERO_USAGE } from '../src/engine/domain/usage';
 import { TaskloomEngine } from '../src/engine/run/engine';
-import { gitTimings } from '../src/engine/workspace/git';
+import { GitTimer } from '../test/helpers/gitTimer';
 import { makeTempRepo } from '../test/helpers/tempRepo';
 import type { Section } from './report';
 import { median, ms, ratio } from './stats';
@@ -60,10 +60,10 @@ async function runOnce(shape: 'independent' | 'chain', count: number): Promise<M
       gateCommands: [],
       agent: { kind: 'scripted', scriptPath: '/dev/null' },
     };
-    gitTimings.reset();
+    const git = new GitTimer();
     const started = performance.now();
     let taskPhase: Measured['taskPhase'] | undefined;
-    const engine = await TaskloomEngine.open(repo.dir, { command: 'bench', runnerOverride: instantRunner });
+    const engine = await TaskloomEngine.open(repo.dir, { command: 'bench', createRunner: () => instantRunner, gitObserver: git });
     // Time spent making events durable, measured around the store's own method (the engine is not changed).
     let appendMs = 0;
     let events = 0;
@@ -85,7 +85,7 @@ async function runOnce(shape: 'independent' | 'chain', count: number): Promise<M
       const session = engine.createRun(plan(shape, count), config);
       session.onEvent((event) => {
         if (event.type === 'integration_prepared' && !taskPhase) {
-          taskPhase = { wall: performance.now() - started, busy: gitTimings.busyMs, commands: gitTimings.commands };
+          taskPhase = { wall: performance.now() - started, busy: git.busyMs, commands: git.commands };
         }
       });
       engine.approvePlan(session, 'autopilot');
@@ -99,7 +99,7 @@ async function runOnce(shape: 'independent' | 'chain', count: number): Promise<M
     if (status !== 'completed' || green !== count) {
       throw new Error(`engine run ended ${status} with ${green}/${count} green: ${summary}`);
     }
-    return { wall, busy: gitTimings.busyMs, totalGit: gitTimings.totalMs, commands: gitTimings.commands, appendMs, events, taskPhase: taskPhase! };
+    return { wall, busy: git.busyMs, totalGit: git.totalMs, commands: git.commands, appendMs, events, taskPhase: taskPhase! };
   } finally {
     repo.cleanup();
   }
@@ -152,7 +152,7 @@ async function measureShape(shape: 'independent' | 'chain', count: number, label
 /**
  * Section 3. Whole runs (open, create, approve, drive to the merged integration branch, close) in
  * a real temp repository with an in-process agent that costs nothing and no gate commands, so what
- * is left is Taskloom: git work (measured by gitTimings) and the engine's own work (the rest).
+ * is left is Taskloom: git work (timed by a GitTimer handed to the engine) and the engine's own work (the rest).
  */
 export async function benchEngineOverhead(): Promise<Section> {
   const shapes = [await measureShape('independent', 20, '20 independent tasks'), await measureShape('chain', 10, 'chain of 10 tasks')];
@@ -161,9 +161,9 @@ export async function benchEngineOverhead(): Promise<Section> {
     title: '3. Engine overhead per task',
     method:
       `Each run: \`TaskloomEngine.open\`, \`createRun\`, \`approvePlan\`, \`drive\` to a merged integration branch, \`close\`, in a fresh temp git repository, ` +
-      `with \`runnerOverride\` = an in-process agent (the actor writes one small file and returns ok; the critic returns a green verdict as JSON text), ` +
-      `\`gateCommands: []\` and maxParallel ${MAX_PARALLEL}. Engine overhead per task = (wall time − \`gitTimings.busyMs\`) / tasks; ` +
-      `baseline = git time per task (\`gitTimings.busyMs\` / tasks, the wall time during which at least one git process ran). ` +
+      `with \`createRunner\` returning an in-process agent (the actor writes one small file and returns ok; the critic returns a green verdict as JSON text), ` +
+      `\`gateCommands: []\` and maxParallel ${MAX_PARALLEL}. Engine overhead per task = (wall time − git busy time) / tasks, git busy time being ` +
+      `the wall time during which at least one git process ran (a \`GitTimer\` passed as \`EngineOptions.gitObserver\`); baseline = git time per task. ` +
       `${REPS} runs per shape; the run with the median overhead is shown (all overheads in the last column). ` +
       `The lower table splits each run at \`integration_prepared\`: the tasks themselves, then integration (merges, gate, worktree cleanup).`,
     tables: [
@@ -204,11 +204,11 @@ export async function benchEngineOverhead(): Promise<Section> {
         ? `Overhead is under the ${TARGET_MS} ms/task target for both shapes (worst ${ms(worst)}, ${ratio(worst / TARGET_MS)} of the target).`
         : `Overhead is OVER the ${TARGET_MS} ms/task target (worst ${ms(worst)}).`,
       `Git dominates: overhead / git is ${shapes.map((s) => `${ratio(s.overhead / s.gitPerTask)} (${s.label})`).join(' and ')}. ` +
-        `The spawn of each git process is counted as git time (gitTimings starts the clock before the synchronous spawn).`,
+        `The spawn of each git process is counted as git time (the runner starts the clock before it spawns git; simple-git's few typed commands, merge and status, from when it hands over the child's streams).`,
       `With independent tasks and maxParallel ${MAX_PARALLEL}, one task's engine work overlaps the other's git commands and is hidden from ` +
         `wall − busy; in the chain nothing overlaps, so the chain's figure is the engine's full per-task cost. Of it, making the ` +
         `${shapes[1]!.eventsPerTask.toFixed(0)} events per task durable (RunStore.append, fsync included) takes ${ms(shapes[1]!.appendPerTask)}; ` +
-        `this benchmark does not attribute the rest (JavaScript between git commands, simple-git's queue, the in-process agent's file write).`,
+        `this benchmark does not attribute the rest (JavaScript between git commands, the in-process agent's file write).`,
     ],
   };
 }

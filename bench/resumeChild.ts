@@ -38,7 +38,7 @@ async function main(): Promise<Record<string, number>> {
   }
   // Loaded only here, so the floor processes start as light as possible.
   const { TaskloomEngine } = await import('../src/engine/run/engine');
-  const { gitTimings } = await import('../src/engine/workspace/git');
+  const { GitTimer } = await import('../test/helpers/gitTimer');
   const { foldEvents } = await import('../src/engine/domain/projection');
   const { renderDecisionsMarkdown, renderRunJson } = await import('../src/engine/store/derivedFiles');
   const { EventLog } = await import('../src/engine/store/eventLog');
@@ -52,11 +52,11 @@ async function main(): Promise<Record<string, number>> {
     const watched = [taskloomPaths(root).stateDb, runPaths(taskloomPaths(root).runsDir, runId).runJson, runPaths(taskloomPaths(root).runsDir, runId).decisions];
     const identity = (): string => watched.map((f) => (fs.existsSync(f) ? `${fs.statSync(f).ino}:${fs.statSync(f).mtimeMs}` : '-')).join(',');
     const before = identity();
-    gitTimings.reset();
+    const git = new GitTimer();
     const t0 = performance.now();
-    const engine = await TaskloomEngine.open(root, { command: 'bench resume' });
+    const engine = await TaskloomEngine.open(root, { command: 'bench resume', gitObserver: git });
     const t1 = performance.now();
-    const gitMs = gitTimings.busyMs;
+    const gitMs = git.busyMs;
     const lastSeq = engine.session(runId).state.lastSeq;
     const t2 = performance.now();
     const wroteDuringLoad = identity() === before ? 0 : 1;

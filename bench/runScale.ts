@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Plan } from '../src/engine/domain/plan';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../src/engine/domain/runConfig';
 import { TaskloomEngine } from '../src/engine/run/engine';
-import { gitTimings } from '../src/engine/workspace/git';
+import { GitTimer } from '../test/helpers/gitTimer';
 import { makeTempRepo } from '../test/helpers/tempRepo';
 import { instantRunner } from './instantAgent';
 import { renderText, type Section } from './report';
@@ -88,10 +88,10 @@ export async function runScaleOnce(shape: Shape, count: number): Promise<ScaleRe
   try {
     const agent = { kind: 'scripted', scriptPath: '/dev/null' } as const;
     const config: RunConfig = { ...DEFAULT_RUN_CONFIG, maxParallel: MAX_PARALLEL, gateCommands: ['true'], agent };
-    gitTimings.reset();
+    const git = new GitTimer();
     const cpu0 = cpuNow();
     const started = performance.now();
-    const engine = await TaskloomEngine.open(repo.dir, { command: 'bench', runnerOverride: instantRunner });
+    const engine = await TaskloomEngine.open(repo.dir, { command: 'bench', createRunner: () => instantRunner, gitObserver: git });
     const abort = new AbortController();
     const budget = setTimeout(() => abort.abort(new Error('bench budget')), RUN_BUDGET_MS);
     let result: Omit<ScaleResult, 'wall' | 'busy' | 'commands' | 'peakRss' | 'taskloomBytes' | 'cpu'>;
@@ -117,7 +117,7 @@ export async function runScaleOnce(shape: Shape, count: number): Promise<ScaleRe
     }
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
     const taskloomBytes = dirBytes(join(repo.dir, '.taskloom'));
-    return { ...result, wall, busy: gitTimings.busyMs, commands: gitTimings.commands, peakRss, taskloomBytes, cpu };
+    return { ...result, wall, busy: git.busyMs, commands: git.commands, peakRss, taskloomBytes, cpu };
   } finally {
     clearInterval(sampler);
     repo.cleanup();
@@ -155,8 +155,8 @@ export async function benchRunScale(onResult?: (r: ScaleResult) => void): Promis
     title: '8. Engine at scale',
     method:
       `Each row is one whole run (\`TaskloomEngine.open\`, \`createRun\`, \`approvePlan\`, \`drive\` to a merged integration branch, \`close\`) ` +
-      `in a fresh temp repository of ${Object.keys(repoFiles()).length} small files in 5 folders, with \`runnerOverride\` = an in-process agent ` +
-      `(the actor writes one file, the critic answers green), gate \`true\`, maxParallel ${MAX_PARALLEL}. Beyond git = (wall − \`gitTimings.busyMs\`) / tasks merged. ` +
+      `in a fresh temp repository of ${Object.keys(repoFiles()).length} small files in 5 folders, with \`createRunner\` returning an in-process agent ` +
+      `(the actor writes one file, the critic answers green), gate \`true\`, maxParallel ${MAX_PARALLEL}. Beyond git = (wall − git busy time) / tasks merged, git busy time being the wall time during which at least one git process ran (a \`GitTimer\` passed as \`EngineOptions.gitObserver\`). ` +
       'Git commands per task is the lever: every spawn forks this process (3–8 ms of the main thread), and a command that scans every worktree costs more the more there are. ' +
       `CPU from /proc: the engine process, its reaped children (git, gate), and the rest of the machine ("other load", in cores; above ~0.2 the machine was shared). Peak RSS samples process.memoryUsage().rss every 100 ms (after a gc when --expose-gc). .taskloom/ is measured after close (worktrees removed by then).`,
     tables: [

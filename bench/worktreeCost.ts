@@ -228,7 +228,7 @@ async function runOnce(repo: string, count: number, baseline: GitBaseline): Prom
     const agent = { kind: 'scripted', scriptPath: '/dev/null' } as const;
     const config: RunConfig = { ...DEFAULT_RUN_CONFIG, maxParallel: MAX_PARALLEL, gateCommands: ['true'], agent };
     const started = performance.now();
-    const engine = await TaskloomEngine.open(repo, { command: 'bench', runnerOverride: instantRunner });
+    const engine = await TaskloomEngine.open(repo, { command: 'bench', createRunner: () => instantRunner });
     let merged = 0;
     let recycled = 0;
     try {

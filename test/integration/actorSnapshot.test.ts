@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
 import { actorSnapshotRef, snapshotWorktree } from '../../src/engine/workspace/actorSnapshot';
-import { gitTimings } from '../../src/engine/workspace/git';
-import { WorktreeManager } from '../../src/engine/workspace/worktreeManager';
+import { WorktreeManager, type RepoLocation } from '../../src/engine/workspace/worktreeManager';
 import { runCli, writeInputs } from '../helpers/cli';
+import { GitTimer } from '../helpers/gitTimer';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
 const cleanups: Array<() => void> = [];
@@ -129,12 +129,12 @@ describe('actor snapshots (real git, scripted agent)', () => {
     const head = r.git(['rev-parse', 'HEAD']);
     const status = r.git(['status', '--porcelain']);
 
-    const before = gitTimings.commands;
+    const git = new GitTimer();
+    const location: RepoLocation = { root: r.dir, gitCommonDir: join(r.dir, '.git'), gitObserver: git };
     const started = performance.now();
-    const snap = await snapshotWorktree(r.dir, 'refs/taskloom/r1/t1/attempt-1', 'snapshot');
-    const ms = performance.now() - started;
-    t.diagnostic(`snapshot of a small worktree: ${ms.toFixed(1)} ms, ${gitTimings.commands - before} git command(s)`);
-    assert.equal(gitTimings.commands - before, 4);
+    const snap = await snapshotWorktree(location, r.dir, 'refs/taskloom/r1/t1/attempt-1', 'snapshot');
+    t.diagnostic(`snapshot of a small worktree: ${(performance.now() - started).toFixed(1)} ms, ${git.commands} git command(s)`);
+    assert.deepEqual(git.subcommands, ['add', 'write-tree', 'commit-tree', 'update-ref']);
 
     assert.equal(r.git(['rev-parse', 'refs/taskloom/r1/t1/attempt-1']), snap.commit);
     assert.equal(r.git(['rev-parse', `${snap.commit}^`]), head, 'parent is HEAD');
@@ -147,7 +147,7 @@ describe('actor snapshots (real git, scripted agent)', () => {
 
     // Taking it again (as a resumed attempt would) just moves the ref.
     writeFileSync(join(r.dir, 'new.txt'), 'untracked, edited\n');
-    const again = await snapshotWorktree(r.dir, 'refs/taskloom/r1/t1/attempt-1', 'snapshot');
+    const again = await snapshotWorktree(location, r.dir, 'refs/taskloom/r1/t1/attempt-1', 'snapshot');
     assert.notEqual(again.commit, snap.commit);
     assert.equal(r.git(['rev-parse', 'refs/taskloom/r1/t1/attempt-1']), again.commit);
   });

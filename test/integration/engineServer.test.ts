@@ -123,6 +123,9 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.deepEqual(waiting.taskOrder, ['a', 'b', 'c']);
     assert.equal(existsSync(lockFile(r)), false, 'no lock while the plan waits');
     assert.deepEqual(server.eventsOf(started.runId).map((e) => e.type), ['run_created', 'plan_proposed']);
+    // No integration branch yet: the run has changed nothing, which its diff says without an error.
+    const unbuilt = await server.request(DiffRequest.type, { folder: r.dir, runId: started.runId });
+    assert.deepEqual(unbuilt, { base: unbuilt.base, head: unbuilt.base, files: [], uncommitted: [] });
 
     await server.request(ApprovePlanRequest.type, { folder: r.dir, runId: started.runId, by: 'human' });
     const end = await server.waitForEnd(started.runId);

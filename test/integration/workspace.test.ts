@@ -124,6 +124,20 @@ describe('task worktrees', { concurrency: true }, () => {
     assert.equal(await readTaskBase(again.path), base);
   });
 
+  test('!fresh rebuilds when the recorded base is not a commit hash, and never hands it to git (an option-like value)', async (t) => {
+    const { manager, base } = await setup(t);
+    const first = await manager.prepareTaskWorktree({ taskId: 'a', startCommit: base, fresh: true });
+    writeFileSync(join(first.path, 'junk.txt'), 'junk\n');
+    writeFileSync(join(worktreeGitDir(first.path), 'taskloom-base'), '--output=stolen.txt\n');
+    assert.equal(await readTaskBase(first.path), null);
+
+    const again = await manager.prepareTaskWorktree({ taskId: 'a', startCommit: base, fresh: false });
+    assert.equal(again.reused, false);
+    assert.equal(again.baseCommit, base);
+    assert.ok(!existsSync(join(again.path, 'junk.txt')));
+    assert.ok(!existsSync(join(again.path, 'stolen.txt')));
+  });
+
   test('fresh preparation recovers from a crash: stray directory, missing or locked registration, old branch', async (t) => {
     const { repo, manager, base, gitIn } = await setup(t);
     const a = await doTask(manager, base, 'a', { 'old.txt': 'old attempt\n' });

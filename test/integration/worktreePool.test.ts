@@ -124,7 +124,7 @@ describe('worktree pool', () => {
         return { status: 'ok', text, usage: { ...ZERO_USAGE }, model: 'test', durationMs: 0 };
       },
     };
-    const engine = await TaskloomEngine.open(repo.dir, { command: 'test', runnerOverride: runner });
+    const engine = await TaskloomEngine.open(repo.dir, { command: 'test', createRunner: () => runner });
     t.after(() => engine.close());
     const agent = { kind: 'scripted', scriptPath: '/dev/null' } as const;
     const config: RunConfig = {

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../engine/domain/runConfig';
 import { parsePlan } from '../../engine/plan/parsePlan';
 import { TaskloomEngine } from '../../engine/run/engine';
-import { createGit } from '../../engine/workspace/git';
+import { Git } from '../../engine/workspace/git';
 import { UsageError } from '../cliErrors';
 import { DEMO_FILES, DEMO_PLAN, demoScenario } from '../demo/demoProject';
 import { driveWithProgress } from '../driveWithProgress';
@@ -23,7 +23,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
 
   process.stdout.write(`${bold('Taskloom demo')} in ${dir}\n${dim('A real git repository with a node --test suite; the scripted agent plays planner, actor and critic.')}\n\n`);
   for (const [path, content] of Object.entries(DEMO_FILES)) writeInto(dir, path, content);
-  const git = createGit(dir);
+  const git = new Git(dir).typed;
   await git.init(['--initial-branch=main']);
   await git.add('.');
   await git.commit('textkit: first commit', undefined, { '--no-verify': null });

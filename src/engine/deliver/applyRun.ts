@@ -4,7 +4,7 @@ import type { RunSession } from '../run/runSession';
 import { taskCommits } from '../run/taskCommits';
 import { commitMessage } from '../workspace/commitMessage';
 import { WorkspaceError } from '../workspace/errors';
-import { createGit } from '../workspace/git';
+import { Git } from '../workspace/git';
 import { resolveCommit } from '../workspace/gitQueries';
 import { branchContains, checkoutToApplyTo, fastForwardCurrentBranch, mergeIntoCurrentBranch, type MergedIntoBranch } from '../workspace/mergeIntoCurrentBranch';
 import { squashOnto, type SquashStep } from '../workspace/squashOnto';
@@ -33,7 +33,7 @@ export async function applicableHead(state: RunState, repoRoot: string): Promise
     );
   }
   const branch = state.integration.branch;
-  const head = branch ? await resolveCommit(createGit(repoRoot), `refs/heads/${branch}`) : null;
+  const head = branch ? await resolveCommit(new Git(repoRoot), `refs/heads/${branch}`) : null;
   if (!branch || !head) throw new WorkspaceError(`Run ${state.runId} has no integration branch`, 'Nothing was merged, so there is nothing to apply.');
   const gate = state.integration.lastGate;
   // A 0.1 log records no commit with its gate result: its completed run gated the final merges.
@@ -60,7 +60,7 @@ export async function applyRun(session: RunSession, cwd: string, history: ApplyH
   const leftOut = state.taskOrder
     .filter((id) => state.tasks[id]!.state === 'SKIPPED')
     .map((id) => ({ taskId: id, title: state.tasks[id]!.title, reason: state.tasks[id]!.lastReason }));
-  const applied = state.applied && (await resolveCommit(createGit(repo.root), state.applied.commit)) ? state.applied.commit : undefined;
+  const applied = state.applied && (await resolveCommit(new Git(repo.root), state.applied.commit)) ? state.applied.commit : undefined;
   if ((applied && (await branchContains(repo, applied))) || (await branchContains(repo, head))) {
     return { branch: repo.headRef, commit: repo.headCommit, files: [], history, commits: 0, alreadyApplied: true, leftOut };
   }
@@ -78,7 +78,7 @@ export async function applyRun(session: RunSession, cwd: string, history: ApplyH
     // Fixes `watch` pushed on the run's pull request came after the last merge: one more commit.
     const lastMerge = state.integration.head;
     if (lastMerge && lastMerge !== head) {
-      const fixes = (await createGit(state.repoRoot).raw(['rev-list', '--reverse', '--no-merges', `${lastMerge}..${head}`])).split('\n').filter(Boolean);
+      const fixes = (await new Git(state.repoRoot).run(['rev-list', '--reverse', '--no-merges', `${lastMerge}..${head}`])).stdout.split('\n').filter(Boolean);
       if (fixes.length) steps.push({ commits: fixes, message: commitMessage(`${pullRequestTitle(state)}: fixes from its pull request`, { run: state.runId }) });
     }
     const squashed = await squashOnto(repo, repo.headCommit, steps);

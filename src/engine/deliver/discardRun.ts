@@ -2,7 +2,7 @@ import type { RunState } from '../domain/runState';
 import type { TaskloomEngine } from '../run/engine';
 import type { RunSession } from '../run/runSession';
 import { WorkspaceError } from '../workspace/errors';
-import { createGit } from '../workspace/git';
+import { Git } from '../workspace/git';
 import { WorktreeManager } from '../workspace/worktreeManager';
 
 /**
@@ -12,10 +12,14 @@ import { WorktreeManager } from '../workspace/worktreeManager';
  * commits differ from the integration branch's.
  */
 export async function unpublishedWork(state: RunState, repoRoot: string): Promise<string[]> {
-  const git = createGit(repoRoot);
+  const git = new Git(repoRoot);
   const own = [`refs/heads/taskloom/${state.runId}/`, `refs/taskloom/${state.runId}/`];
   const publishedAt = async (commit: string): Promise<boolean> => {
-    const refs = (await git.raw(['for-each-ref', '--contains', commit, '--format=%(refname)']).catch(() => '')).split('\n').filter(Boolean);
+    // A commit git no longer has is published nowhere.
+    const refs = await git.run(['for-each-ref', '--contains', commit, '--format=%(refname)']).then(
+      ({ stdout }) => stdout.split('\n').filter(Boolean),
+      () => [],
+    );
     return refs.some((ref) => !own.some((prefix) => ref.startsWith(prefix)));
   };
   const applied = state.applied !== undefined;

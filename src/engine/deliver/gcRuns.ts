@@ -4,9 +4,9 @@ import { isRunOver, type RunState, type RunStatus } from '../domain/runState';
 import type { TaskloomEngine } from '../run/engine';
 import { actorSnapshotRefPrefix } from '../workspace/actorSnapshot';
 import { measureDiskUsage } from '../workspace/diskUsage';
-import { createGit } from '../workspace/git';
+import { refsUnder } from '../workspace/gitQueries';
 import { isInside, listWorktrees } from '../workspace/worktreeOps';
-import { WorktreeManager } from '../workspace/worktreeManager';
+import { repoGit, WorktreeManager } from '../workspace/worktreeManager';
 import { unpublishedWork } from './discardRun';
 
 /** What one finished run still holds in the repository. */
@@ -42,7 +42,7 @@ export interface GcOutcome {
  */
 export async function gcRuns(engine: TaskloomEngine, options: { dryRun: boolean }): Promise<GcOutcome> {
   const outcome: GcOutcome = { freed: [], kept: [], staleEntries: 0, dryRun: options.dryRun };
-  const git = createGit(engine.repo.root);
+  const git = repoGit(engine.repo, engine.repo.root);
   const registered = await listWorktrees(git);
   // Entries whose folder is gone, as `git worktree list` marks them (counted before a discard prunes them;
   // `git worktree prune` says what it removes on stderr only).
@@ -63,7 +63,7 @@ export async function gcRuns(engine: TaskloomEngine, options: { dryRun: boolean 
     if (!options.dryRun) await manager.discardRun();
     outcome.freed.push(left);
   }
-  if (!options.dryRun) await git.raw(['worktree', 'prune']);
+  if (!options.dryRun) await git.run(['worktree', 'prune']);
   return outcome;
 }
 
@@ -73,9 +73,8 @@ async function leftovers(
   manager: WorktreeManager,
   registered: Awaited<ReturnType<typeof listWorktrees>>,
 ): Promise<RunLeftovers> {
-  const git = createGit(engine.repo.root);
-  const refs = async (pattern: string) =>
-    (await git.raw(['for-each-ref', '--format=%(refname)', pattern])).split('\n').filter((r) => r.trim()).length;
+  const git = repoGit(engine.repo, engine.repo.root);
+  const refs = async (pattern: string) => (await refsUnder(git, pattern)).length;
   const dir = manager.worktreeDir;
   const worktrees = existsSync(dir) ? registered.filter((e) => isInside(e.path, dir)).length : 0;
   return {

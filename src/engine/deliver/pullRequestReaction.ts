@@ -255,7 +255,7 @@ async function advanceIntegration(ctx: WatchContext, pr: PullRequestRecord, from
   if (pr.head !== state.integration.branch) return;
   const git = repoGit(ctx.repo, ctx.repo.root);
   if ((await resolveCommit(git, `refs/heads/${pr.head}`)) === commit) return;
-  const moved = await git.raw(['update-ref', `refs/heads/${pr.head}`, commit, from]).then(
+  const moved = await git.run(['update-ref', `refs/heads/${pr.head}`, commit, from]).then(
     () => true,
     () => false,
   );

@@ -8,12 +8,13 @@ import type { AgentRole } from '../domain/events';
 import type { Plan } from '../domain/plan';
 import { PlanValidationError } from '../plan/parsePlan';
 import { PLAN_LIMITS } from '../plan/planSchema';
-import type { RunConfig } from '../domain/runConfig';
+import type { AgentConfig, RunConfig } from '../domain/runConfig';
 import type { HumanAction, OverlapPair } from '../domain/events';
 import { assertHumanAction, HUMAN_ACTION_EVENT } from '../domain/humanActions';
 import { isInFlight } from '../domain/taskStates';
 import { predictRunOverlaps } from './runOverlaps';
 import { assertSigningWorks } from '../workspace/commitIdentity';
+import type { GitObserver } from '../workspace/git';
 import { IntegrationBranch } from '../workspace/integrationBranch';
 import { continueHandResolution, startHandResolution, type ContinueOutcome, type HandResolution } from './handResolution';
 import { queueForMerge } from './taskLoop';
@@ -40,10 +41,12 @@ export interface EngineOptions {
   command: string;
   /** Open without the lock, for commands that only read (runs, trace). */
   readOnly?: boolean;
-  /** Replaces the runner built from the run's config (tests, benchmarks). */
-  runnerOverride?: AgentRunner;
+  /** Makes the runner for each agent the run's config names; by default the adapter its `kind` names. A benchmark passes an in-process agent. */
+  createRunner?: (agent: AgentConfig) => AgentRunner;
   /** Hears what the agents are doing (not durable): the engine server shows it in the editor. */
   onActivity?: (runId: string, taskId: string | null, role: AgentRole, activity: RunnerActivity) => void;
+  /** Told about every git process the engine runs in the repository (benchmarks and tests time them). */
+  gitObserver?: GitObserver;
 }
 
 /** The decisions that record a choice and let the run go on; `resolve` and `continue` have their own calls. */
@@ -62,8 +65,8 @@ export class TaskloomEngine {
   ) {}
 
   static async open(cwd: string, options: EngineOptions): Promise<TaskloomEngine> {
-    const repo = await inspectRepo(cwd);
-    if (!options.readOnly) await ensureExcluded(repo.root);
+    const repo = await inspectRepo(cwd, options.gitObserver);
+    if (!options.readOnly) await ensureExcluded(repo.gitCommonDir);
     const { store, warnings } = RunStore.open(repo.root, { command: options.command, readOnly: options.readOnly ?? false });
     if (!options.readOnly) {
       // Only the lock holder may stop what a dead predecessor left running.
@@ -185,7 +188,7 @@ export class TaskloomEngine {
 
   /** The overlaps the plan's files hints predict, for showing at plan approval (the run records them when it starts). */
   predictedOverlaps(session: RunSession): Promise<OverlapPair[]> {
-    return predictRunOverlaps(session.state, this.repo.root);
+    return predictRunOverlaps(session.state, this.repo);
   }
 
   async drive(session: RunSession, signal: AbortSignal): Promise<DriveOutcome> {
@@ -246,7 +249,7 @@ export class TaskloomEngine {
 
   private agentsFor(session: RunSession): RoleRunners {
     return new RoleRunners(session, (agent) => {
-      const runner = this.options.runnerOverride ?? createRunner(agent);
+      const runner = (this.options.createRunner ?? createRunner)(agent);
       const listen = this.options.onActivity;
       if (!listen) return runner;
       return observedRunner(runner, (input, activity) => listen(session.runId, input.taskId, input.role, activity));

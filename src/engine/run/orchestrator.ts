@@ -23,8 +23,25 @@ import { TASK_STATE_WORDS } from '../domain/stateWords';
  * deliberately skipped and the integration gate passes on the result.
  */
 export async function driveRun(ctx: RunContext): Promise<DriveOutcome> {
+  // A stop can interrupt the preparation's git (see stoppedMidStep): the run then ends as the stop says, with no task started.
+  const prepared = await prepareIntegration(ctx).then(
+    () => true,
+    (error: unknown) => {
+      if (ctx.signal.aborted) return false;
+      throw error;
+    },
+  );
+  if (prepared) await driveTasks(ctx);
+  if (isShutdown(ctx.signal)) return interrupted(ctx);
+  if (ctx.signal.aborted) return finish(ctx, 'cancelled', cancelRemaining(ctx));
+  // A quota hit already recorded run_paused; nothing is lost, `resume` continues.
+  if (ctx.isPaused()) return 'paused';
+  return finishRun(ctx);
+}
+
+/** Starts tasks and merge batches until nothing is in flight and nothing more can start. */
+async function driveTasks(ctx: RunContext): Promise<void> {
   const { session } = ctx;
-  await prepareIntegration(ctx);
   const chainLength = remainingChainLengths(session.state.plan);
   const overlaps = new OverlapIndex(session.state.plan.tasks, session.state.integration.overlaps);
   const serialize = (session.state.config.overlap ?? 'off') === 'serialize';
@@ -62,12 +79,6 @@ export async function driveRun(ctx: RunContext): Promise<DriveOutcome> {
     if (running.size === 0 && !queue) break;
     await Promise.race([...running.values(), ...(queue ? [queue] : [])]);
   }
-
-  if (isShutdown(ctx.signal)) return interrupted(ctx);
-  if (ctx.signal.aborted) return finish(ctx, 'cancelled', cancelRemaining(ctx));
-  // A quota hit already recorded run_paused; nothing is lost, `resume` continues.
-  if (ctx.isPaused()) return 'paused';
-  return finishRun(ctx);
 }
 
 /** The integration branch and worktree exist before any task starts: tasks start from the branch. */
@@ -80,7 +91,7 @@ async function prepareIntegration(ctx: RunContext): Promise<void> {
   }
   const mode = state.config.overlap ?? 'off';
   if (mode !== 'off' && !state.integration.overlapsPredicted) {
-    const pairs = await predictRunOverlaps(state, ctx.worktrees.repoRoot);
+    const pairs = await predictRunOverlaps(state, ctx.worktrees.repo);
     session.emit({ type: 'overlaps_predicted', mode, pairs });
   }
 }
@@ -127,8 +138,18 @@ function describeEnd(c: RunCounts, branch: string, allDone: boolean): string {
   return parts.join(', ');
 }
 
-/** A failure of the queue itself (not of a merge or a gate) stops the tasks it held, for a person to look at. */
+/**
+ * A failure of the queue itself (not of a merge or a gate) stops the tasks it held, for a person to
+ * look at. While the run is being stopped the failure is the stop's (see stoppedMidStep): what was
+ * being merged goes back to the queue with its approved work, as when a stop ends the batch's gate.
+ */
 function failQueuedTasks(ctx: RunContext, error: unknown): void {
+  if (ctx.signal.aborted) {
+    for (const task of Object.values(ctx.session.state.tasks)) {
+      if (task.state === 'MERGING') ctx.session.transition(task.id, 'REQUEUED', 'the run stopped while the batch was being merged');
+    }
+    return;
+  }
   const reason = `the merge queue failed: ${errorText(error as Error)}`;
   for (const task of Object.values(ctx.session.state.tasks)) {
     if (task.state === 'MERGING' || task.state === 'GREEN' || task.state === 'UNVERIFIED_BY_CRITIC') {

@@ -25,7 +25,7 @@ export async function resolveStep(ctx: RunContext, task: PlanTask, path: string)
   const resolution = view.resolution!;
   if (stoppedByBudget(ctx, task.id)) return { next: 'stop' };
   const ref = actorSnapshotRef(session.state.runId, task.id, view.attempt);
-  const snapshot = await snapshotWorktree(path, ref, `taskloom(${task.id}): snapshot before resolving attempt ${view.attempt}`);
+  const snapshot = await snapshotWorktree(ctx.worktrees.repo, path, ref, `taskloom(${task.id}): snapshot before resolving attempt ${view.attempt}`);
   session.emit({ type: 'actor_snapshot', taskId: task.id, attempt: view.attempt, commit: snapshot.commit, ref: snapshot.ref });
 
   const sides = await ctx.worktrees.conflictSides(path, resolution.ours, resolution.theirs, resolution.files);

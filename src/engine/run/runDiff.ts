@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import type { RunState } from '../domain/runState';
 import { changedFilesBetween, type ChangedFile } from '../workspace/changedFiles';
 import { WorkspaceError } from '../workspace/errors';
-import { createGit } from '../workspace/git';
-import { resolveCommit, statusSnapshot } from '../workspace/gitQueries';
+import { Git } from '../workspace/git';
+import { resolveCommit, uncommittedPaths } from '../workspace/gitQueries';
 
 export interface RunDiff {
   /** Commits compared, base → head. */
@@ -19,13 +19,15 @@ export interface RunDiff {
  * branch), or, without a task, what the run changed (run base to the integration branch).
  */
 export async function diffOfRun(state: RunState, repoRoot: string, taskId?: string): Promise<RunDiff> {
-  const git = createGit(repoRoot);
+  const git = new Git(repoRoot);
   let base: string;
   let branch: string;
   let worktree: string | undefined;
   if (taskId === undefined) {
+    // Stopped (or still planning) before its integration branch was made: the run has changed nothing, which is no error.
+    if (!state.integration.branch) return { base: state.baseCommit, head: state.baseCommit, files: [], uncommitted: [] };
     base = state.baseCommit;
-    branch = state.integration.branch ?? `taskloom/${state.runId}/integration`;
+    branch = state.integration.branch;
     worktree = state.integration.path;
   } else {
     const task = state.tasks[taskId];
@@ -40,24 +42,21 @@ export async function diffOfRun(state: RunState, repoRoot: string, taskId?: stri
   // A completed run's task branches may be gone; its approved commit still holds what it changed.
   const head = (await resolveCommit(git, `refs/heads/${branch}`)) ?? (taskId !== undefined ? await approvedCommit(git, state, taskId) : null);
   if (!head) {
-    throw new WorkspaceError(
-      `Branch ${branch} does not exist`,
-      taskId === undefined ? 'The run has not integrated any task yet.' : 'It was deleted; the task has nothing to compare.',
-    );
+    throw new WorkspaceError(`Branch ${branch} does not exist`, `It was deleted; the ${taskId === undefined ? 'run' : 'task'} has nothing to compare.`);
   }
   const files = await changedFilesBetween(git, base, head);
-  const uncommitted = worktree && existsSync(worktree) ? (await statusSnapshot(createGit(worktree))).paths : [];
+  const uncommitted = worktree && existsSync(worktree) ? await uncommittedPaths(new Git(worktree)) : [];
   return { base, head, files, uncommitted };
 }
 
-async function approvedCommit(git: ReturnType<typeof createGit>, state: RunState, taskId: string): Promise<string | null> {
+async function approvedCommit(git: Git, state: RunState, taskId: string): Promise<string | null> {
   const green = state.tasks[taskId]?.greenCommit;
   return green ? resolveCommit(git, green) : null;
 }
 
 /** What changed from `base` to `head` (two commits of the repository), as the diff editor shows it. */
 export async function diffBetween(repoRoot: string, base: string, head: string): Promise<RunDiff> {
-  const git = createGit(repoRoot);
+  const git = new Git(repoRoot);
   for (const commit of [base, head]) {
     if (!(await resolveCommit(git, commit))) {
       throw new WorkspaceError(`Commit ${commit.slice(0, 10)} is no longer in the repository`, 'It may belong to a run that was discarded or collected.');

@@ -49,3 +49,16 @@ export function cancel(ctx: RunContext, taskId: string, reason: string): StepOut
   if (!isShutdown(ctx.signal)) ctx.session.transition(taskId, 'CANCELLED', reason);
   return STOP;
 }
+
+/**
+ * A step that failed while the run was being stopped ends as the stop says, not as a failure of
+ * the task: the stop interrupts git too (a Ctrl-C in the terminal reaches every process in the
+ * CLI's group, so the git making a task's worktree dies mid-command). A task in flight records
+ * CANCELLED, as between steps; one the stop found waiting (sent back by the merge queue) stays as
+ * it was; a shutdown records nothing. Resume takes each up again. True when the run was being stopped.
+ */
+export function stoppedMidStep(ctx: RunContext, taskId: string): boolean {
+  if (!ctx.signal.aborted) return false;
+  if (!isShutdown(ctx.signal)) ctx.session.transitionIfLegal(taskId, 'CANCELLED', 'the run was cancelled');
+  return true;
+}

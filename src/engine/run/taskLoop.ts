@@ -15,7 +15,7 @@ import { runProjectGate } from './projectGate';
 import { resolveStep } from './resolveStep';
 import type { RunContext } from './runContext';
 import { agentLabel, taskCommits } from './taskCommits';
-import { cancel, handleAgentFailure, STOP, stoppedByBudget, type StepOutcome } from './stepOutcome';
+import { cancel, handleAgentFailure, STOP, stoppedByBudget, stoppedMidStep, type StepOutcome } from './stepOutcome';
 import { startBuilding, takeInIntegration, type TaskStart } from './taskStart';
 import { setUpWorktree } from './worktreeSetup';
 import { counted } from '../text/counted';
@@ -23,8 +23,8 @@ import { counted } from '../text/counted';
 /**
  * One task from where it stands (PENDING, or sent back by the merge queue) to GREEN, back in the
  * queue, or an end: actor (or resolver) → gate → critic, looping on gate failures and requested
- * changes within the configured limits. Any exception ends in NEEDS_HUMAN for this task only;
- * the run goes on.
+ * changes within the configured limits. Any exception ends in NEEDS_HUMAN for this task only,
+ * and the run goes on, unless the run was being stopped: then it is the stop's (see stoppedMidStep).
  */
 export async function runTask(ctx: RunContext, taskId: string, waitedFor: readonly OverlapWait[] = []): Promise<void> {
   const { session } = ctx;
@@ -59,6 +59,7 @@ export async function runTask(ctx: RunContext, taskId: string, waitedFor: readon
       feedback = reviewed.feedback;
     }
   } catch (error) {
+    if (stoppedMidStep(ctx, taskId)) return;
     const reason = error instanceof TaskloomError ? errorText(error) : `internal error: ${(error as Error).message}`;
     if (!session.transitionIfLegal(taskId, 'ENGINE_ERROR', reason)) {
       session.emit({ type: 'warning', taskId, message: reason });
@@ -108,7 +109,7 @@ function resumableActorSession(ctx: RunContext, taskId: string): boolean {
  */
 async function snapshotBeforeActor(ctx: RunContext, taskId: string, attempt: number, path: string): Promise<void> {
   const ref = actorSnapshotRef(ctx.session.state.runId, taskId, attempt);
-  const snapshot = await snapshotWorktree(path, ref, `taskloom(${taskId}): snapshot before attempt ${attempt}`);
+  const snapshot = await snapshotWorktree(ctx.worktrees.repo, path, ref, `taskloom(${taskId}): snapshot before attempt ${attempt}`);
   ctx.session.emit({ type: 'actor_snapshot', taskId, attempt, commit: snapshot.commit, ref: snapshot.ref });
 }
 

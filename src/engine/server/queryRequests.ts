@@ -23,8 +23,7 @@ import { diffBetween, diffOfRun } from '../run/runDiff';
 import { reviewedRange } from '../run/reviewedDiff';
 import { predictRunOverlaps } from '../run/runOverlaps';
 import { RunNotFoundError, type RunStore } from '../store/runStore';
-import { createGit } from '../workspace/git';
-import { resolveCommit } from '../workspace/gitQueries';
+import { readFileAtCommit } from '../workspace/readFileAtCommit';
 import { RunDiskUsage } from '../workspace/runDiskUsage';
 import { UserError } from './userError';
 import { errorText } from '../domain/taskloomError';
@@ -83,7 +82,7 @@ export async function getRun(hosts: WorkspaceHosts, params: RunParams): Promise<
 export async function predictOverlaps(hosts: WorkspaceHosts, params: RunParams): Promise<PredictedOverlaps> {
   const host = await hosts.forFolder(params.folder);
   const state = await host.withStore((store) => store.loadRun(params.runId).state);
-  return { mode: state.config.overlap ?? 'off', pairs: await predictRunOverlaps(state, host.root) };
+  return { mode: state.config.overlap ?? 'off', pairs: await predictRunOverlaps(state, { root: host.root }) };
 }
 
 /** The files a task (or the whole run, on its integration branch) changed, and what is left uncommitted. */
@@ -132,11 +131,7 @@ export async function fileAtCommit(hosts: WorkspaceHosts, params: FileAtCommitPa
     throw new UserError(`Not a commit: ${JSON.stringify(params.commit)}`);
   }
   const host = await hosts.forFolder(params.folder);
-  const git = createGit(host.root);
-  if (!(await resolveCommit(git, commit))) throw new UserError(`Unknown commit ${commit}`, 'It may belong to a run that was discarded.');
-  const type = await git.raw(['cat-file', '-t', `${commit}:${path}`]).catch(() => '');
-  if (type.trim() !== 'blob') return { content: null };
-  return { content: await git.raw(['cat-file', 'blob', `${commit}:${path}`]) };
+  return { content: await readFileAtCommit(host.root, commit, path) };
 }
 
 /** The doctor's checks for the folder, with the agent paths from the settings (never a probe call). */

@@ -1,6 +1,5 @@
-import { realpathSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { createGit } from '../workspace/git';
+import { repositoryTop } from '../workspace/repoInspector';
 import type { EventBatcher } from './eventBatcher';
 import type { ServerOutput } from './serverOutput';
 import { UserError } from './userError';
@@ -41,14 +40,9 @@ export class WorkspaceHosts {
    * and opening it reports why it cannot be used. Only a real answer is remembered.
    */
   private async rootOf(folder: string): Promise<string> {
-    try {
-      const top = (await createGit(folder).raw(['rev-parse', '--show-toplevel'])).trim();
-      if (!top) return resolve(folder);
-      const root = realpathSync(top);
-      this.roots.set(folder, root);
-      return root;
-    } catch {
-      return resolve(folder);
-    }
+    const root = await repositoryTop(folder);
+    if (!root) return resolve(folder);
+    this.roots.set(folder, root);
+    return root;
   }
 }

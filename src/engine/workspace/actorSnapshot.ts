@@ -1,7 +1,9 @@
-import type { SimpleGit } from 'simple-git';
 import { WorkspaceError } from './errors';
-import { createGit } from './git';
+import { FULL_HASH } from './worktreeFiles';
+import { Git } from './git';
+import { refsUnder } from './gitQueries';
 import { withEverythingStaged } from './scratchIndex';
+import type { RepoLocation } from './worktreeManager';
 
 /** Keeps an actor snapshot reachable (so `git gc` does not drop it) without being a branch. */
 export function actorSnapshotRef(runId: string, taskId: string, attempt: number): string {
@@ -25,14 +27,14 @@ export interface ActorSnapshot {
  * part of the task's history nor of a merge. Four git commands: add, write-tree, commit-tree,
  * update-ref, in a scratch copy of the index (see withEverythingStaged).
  */
-export async function snapshotWorktree(path: string, ref: string, message: string): Promise<ActorSnapshot> {
+export async function snapshotWorktree(repo: RepoLocation, path: string, ref: string, message: string): Promise<ActorSnapshot> {
   try {
-    return await withEverythingStaged(path, (env) => createGit(path, { env }), async (git) => {
-      const tree = (await git.raw(['write-tree'])).trim();
+    return await withEverythingStaged(path, (env) => new Git(path, { env, observer: repo.gitObserver }), async (git) => {
+      const tree = (await git.run(['write-tree'])).stdout.trim();
       // Never signed: a snapshot is never part of a branch, and a signing prompt must not stall an attempt.
-      const commit = (await git.raw(['commit-tree', '--no-gpg-sign', tree, '-p', 'HEAD', '-m', message])).trim();
-      if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`git commit-tree printed "${commit}"`);
-      await git.raw(['update-ref', '-m', message, ref, commit]);
+      const commit = (await git.run(['commit-tree', '--no-gpg-sign', tree, '-p', 'HEAD', '-m', message])).stdout.trim();
+      if (!FULL_HASH.test(commit)) throw new Error(`git commit-tree printed "${commit}"`);
+      await git.run(['update-ref', '-m', message, ref, commit]);
       return { commit, ref };
     });
   } catch (error) {
@@ -45,10 +47,8 @@ export async function snapshotWorktree(path: string, ref: string, message: strin
 }
 
 /** Deletes every snapshot ref of a run (for a discarded run); returns the refs deleted. */
-export async function deleteActorSnapshotRefs(git: SimpleGit, runId: string): Promise<string[]> {
-  // A pattern without a trailing slash matches whole path components: run "r1" never matches "r10".
-  const out = await git.raw(['for-each-ref', '--format=%(refname)', actorSnapshotRefPrefix(runId)]);
-  const refs = out.split('\n').map((r) => r.trim()).filter(Boolean);
-  for (const ref of refs) await git.raw(['update-ref', '-d', ref]);
+export async function deleteActorSnapshotRefs(git: Git, runId: string): Promise<string[]> {
+  const refs = await refsUnder(git, actorSnapshotRefPrefix(runId));
+  if (refs.length) await git.run(['update-ref', '--stdin'], { input: refs.map((ref) => `delete ${ref}\n`).join('') });
   return refs;
 }

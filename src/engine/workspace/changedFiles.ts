@@ -1,4 +1,4 @@
-import type { SimpleGit } from 'simple-git';
+import type { Git } from './git';
 import { splitNul } from './gitQueries';
 
 /** A file that differs between two commits, in git's letters (a copy counts as added, a type change as modified). */
@@ -10,9 +10,9 @@ export interface ChangedFile {
 }
 
 /** `git diff --name-status -M base head`, renames found. */
-export async function changedFilesBetween(git: SimpleGit, base: string, head: string): Promise<ChangedFile[]> {
-  const out = await git.raw(['diff', '--name-status', '-z', '-M', '--no-color', '--no-ext-diff', base, head, '--']);
-  return parseNameStatus(out);
+export async function changedFilesBetween(git: Git, base: string, head: string): Promise<ChangedFile[]> {
+  const { stdout } = await git.run(['diff', '--name-status', '-z', '-M', '--no-color', '--no-ext-diff', base, head, '--']);
+  return parseNameStatus(stdout);
 }
 
 /** Parses `--name-status -z`: a status field, then one path (two for renames and copies). */

@@ -1,5 +1,5 @@
 import { WorkspaceError } from './errors';
-import { createGit } from './git';
+import { Git, type GitObserver } from './git';
 
 /** Who Taskloom's commits are by, and whether they are signed: the repository's own settings. */
 export interface CommitIdentity {
@@ -11,9 +11,10 @@ export interface CommitIdentity {
 }
 
 /** Reads the repository's identity and signing settings as git resolves them (its config, the user's, the system's). */
-export async function resolveCommitIdentity(root: string): Promise<CommitIdentity> {
-  const git = createGit(root, { taskloomIdentity: false });
-  const get = async (key: string) => (await git.raw(['config', '--get', key]).catch(() => '')).trim();
+export async function resolveCommitIdentity(root: string, observer?: GitObserver): Promise<CommitIdentity> {
+  const git = new Git(root, { taskloomIdentity: false, observer });
+  // `config --get` exits 1 when the key is not set.
+  const get = async (key: string) => (await git.run(['config', '--get', key], { accept: [0, 1] })).stdout.trim();
   const [email, sign, format] = await Promise.all([get('user.email'), get('commit.gpgsign'), get('gpg.format')]);
   const signs = ['true', 'yes', 'on', '1'].includes(sign.toLowerCase());
   return { source: email ? 'user' : 'taskloom', signs: email !== '' && signs, format: format || 'openpgp' };
@@ -26,9 +27,9 @@ export async function resolveCommitIdentity(root: string): Promise<CommitIdentit
  */
 export async function assertSigningWorks(root: string, identity: CommitIdentity): Promise<void> {
   if (!identity.signs) return;
-  const git = createGit(root, { taskloomIdentity: false });
+  const git = new Git(root, { taskloomIdentity: false });
   try {
-    await git.raw(['commit-tree', '-S', '-m', 'taskloom: signing check', 'HEAD^{tree}']);
+    await git.run(['commit-tree', '-S', '-m', 'taskloom: signing check', 'HEAD^{tree}']);
   } catch (error) {
     throw new WorkspaceError(
       `Your repository signs commits (commit.gpgsign, gpg.format ${identity.format}), and signing a test commit failed: ${(error as Error).message.trim()}`,

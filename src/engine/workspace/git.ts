@@ -1,28 +1,88 @@
+import { execFile } from 'node:child_process';
 import { simpleGit, type SimpleGit } from 'simple-git';
+import { clipEnd, clipMiddle } from '../text/clip';
+
+/**
+ * Taskloom runs git in two ways, by one rule:
+ * - `git.typed`, simple-git's typed methods, where simple-git parses the answer we use: merge (its
+ *   MergeSummary names the conflicts), status, version, and init/add/commit in the demo.
+ * - `git.run`, git over execFile, for every other command: plumbing, commands that print nothing,
+ *   questions git answers by its exit code, and output we parse ourselves (`-z`, `--porcelain`) or
+ *   pass on as it is (a diff for the critic).
+ * simple-git's `.raw()` is not used: it cannot say how git exited (a non-zero exit with nothing on
+ * stderr counts as success), and it waits 50 ms after any command that printed nothing.
+ */
 
 /**
  * Identity for Taskloom's own commits (agent snapshots, dependency and integration merges), so they
  * work on machines with no git identity. `commit.gpgsign=false` because a signing prompt would hang a
- * headless run; `color.ui=false` because a user's `color.ui=always` would put escape codes in output
- * we parse or hand to the critic.
+ * headless run.
  */
 const TASKLOOM_CONFIG = ['user.name=Taskloom', 'user.email=taskloom@localhost', 'commit.gpgsign=false'];
-const OUTPUT_CONFIG = ['color.ui=false'];
+/**
+ * For every command. `color.ui=false` because a user's `color.ui=always` would put escape codes in
+ * output we parse or hand to the critic. `maintenance.auto=false` because a run's many commits would
+ * each start git's automatic maintenance, whose detached gc packs refs while parallel worktrees
+ * commit; the user's own next git command still runs it.
+ */
+const EVERY_COMMAND_CONFIG = ['color.ui=false', 'maintenance.auto=false'];
 
 /**
  * Besides every GIT_* variable, simple-git's guard rejects these when they are in an env object we
- * pass (a user with EDITOR set would otherwise see every git command fail).
+ * pass (a user with EDITOR set would otherwise see every git command fail). No git of ours opens an
+ * editor or a pager anyway.
  */
 const GUARDED_NON_GIT_KEYS = new Set(['editor', 'visual', 'pager', 'prefix', 'ssh_askpass']);
 
-export interface CreateGitOptions {
+/** Never cut a real answer: the diff of a large change fits. */
+const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
+const STDERR_KEPT = 2000;
+
+export interface GitOptions {
   /** false keeps the user's own identity and signing settings (for commands run on the user's behalf). */
   taskloomIdentity?: boolean;
-  /** Extra variables, e.g. GIT_INDEX_FILE; GIT_* names listed here are let through the guard on purpose. */
+  /** Extra variables, e.g. GIT_INDEX_FILE; GIT_* names listed here are let through on purpose. */
   env?: Record<string, string>;
+  /** Told about every git process (a benchmark times them); production code passes none. */
+  observer?: GitObserver;
 }
 
-/** process.env without the variables simple-git refuses, plus LC_ALL=C so git's messages are parseable. */
+/** Hears about each git process a Git runs. */
+export interface GitObserver {
+  /** A git process with these arguments starts now; the function returned is called once it has ended. */
+  started(args: readonly string[]): () => void;
+}
+
+export interface GitResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** The exit codes that answer the question (e.g. [0, 1] for `merge-base --is-ancestor`); any other throws. Default [0]. */
+  accept?: readonly number[];
+  /** Written to git's stdin (which is otherwise empty). */
+  input?: string;
+}
+
+/** git exited with a code its caller did not accept: callers decide by `exitCode`, never by the message. */
+export class GitCommandError extends Error {
+  constructor(
+    readonly args: readonly string[],
+    /** null when git did not exit by itself: it could not start (`systemCode`), was killed, or printed more than is read. */
+    readonly exitCode: number | null,
+    /** What git said on stderr, clipped. */
+    readonly stderr: string,
+    /** Why git could not run, as the system said it (ENOENT: no git on PATH). */
+    readonly systemCode?: string,
+  ) {
+    super(`git ${clipEnd(args.join(' '), 200)} ${exitCode === null ? `did not finish${systemCode ? ` (${systemCode})` : ''}` : `exited with ${exitCode}`}${stderr ? `: ${stderr}` : ''}`);
+    this.name = 'GitCommandError';
+  }
+}
+
+/** process.env without GIT_* (a hook's GIT_DIR must not steer our git) and the keys simple-git refuses, plus LC_ALL=C. */
 export function cleanGitEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(base)) {
@@ -35,97 +95,71 @@ export function cleanGitEnv(base: NodeJS.ProcessEnv = process.env): Record<strin
   return env;
 }
 
-/** A simple-git instance for `dir`; every command it runs is counted in `gitTimings`. */
-export function createGit(dir: string, options: CreateGitOptions = {}): SimpleGit {
-  const extraEnv = options.env ?? {};
-  const git = simpleGit({
-    baseDir: dir,
-    config: options.taskloomIdentity === false ? OUTPUT_CONFIG : [...TASKLOOM_CONFIG, ...OUTPUT_CONFIG],
-    allowEnvironment: Object.keys(extraEnv),
-  })
-    .env({ ...cleanGitEnv(), ...extraEnv })
-    .outputHandler(timeGitProcess);
-  return git;
-}
+/** git in one directory, with one identity, environment and observer, whichever way a command is run. */
+export class Git {
+  private simple?: SimpleGit;
 
-export interface GitTimings {
-  commands: number;
-  totalMs: number;
-  busyMs: number;
-  reset(): void;
-}
+  constructor(
+    readonly dir: string,
+    private readonly options: GitOptions = {},
+  ) {}
 
-interface TimingState {
-  timings: GitTimings;
-  running: number;
-  busySince: number;
-}
-
-/**
- * Time spent in git child processes, process-wide, so a benchmark can subtract it from engine
- * overhead. `totalMs` sums every command (overlapping commands count twice); `busyMs` is the wall
- * time during which at least one git command was running, which is what to subtract from a wall
- * clock when tasks run in parallel.
- */
-export const gitTimings: GitTimings = timingState().timings;
-
-/**
- * Kept on globalThis so there is one accumulator per process even when this module is loaded twice
- * (tsx gives a file imported through both `import` and `require` two module instances).
- */
-function timingState(): TimingState {
-  const holder = globalThis as unknown as Record<symbol, TimingState | undefined>;
-  const key = Symbol.for('taskloom.gitTimings');
-  if (!holder[key]) {
-    const state: TimingState = {
-      running: 0,
-      busySince: 0,
-      timings: {
-        commands: 0,
-        totalMs: 0,
-        busyMs: 0,
-        reset(): void {
-          state.timings.commands = 0;
-          state.timings.totalMs = 0;
-          state.timings.busyMs = 0;
-          if (state.running > 0) state.busySince = performance.now();
+  /** Runs `git <args>` in `dir`; an exit code outside `accept` throws GitCommandError. */
+  run(args: readonly string[], { accept = [0], input = '' }: RunOptions = {}): Promise<GitResult> {
+    const ended = this.options.observer?.started(args);
+    return new Promise((resolve, reject) => {
+      const child = execFile(
+        'git',
+        [...configArgs(this.options), ...args],
+        { cwd: this.dir, env: { ...cleanGitEnv(), ...this.options.env }, maxBuffer: MAX_OUTPUT_BYTES, encoding: 'utf8' },
+        (error, stdout, stderr) => {
+          ended?.();
+          const exitCode = !error ? 0 : typeof error.code === 'number' ? error.code : null;
+          if (exitCode !== null && accept.includes(exitCode)) {
+            resolve({ exitCode, stdout, stderr });
+            return;
+          }
+          const systemCode = typeof error?.code === 'string' ? error.code : undefined;
+          reject(new GitCommandError(args, exitCode, clipMiddle(stderr.trim(), STDERR_KEPT), systemCode));
         },
-      },
-    };
-    holder[key] = state;
+      );
+      // git may exit before it reads all of its input (or never start): that is its answer, not ours to report.
+      child.stdin?.on('error', () => undefined);
+      child.stdin?.end(input);
+    });
   }
-  return holder[key];
+
+  /** simple-git for its typed methods (see the rule at the top of this file), made when first used. */
+  get typed(): SimpleGit {
+    this.simple ??= typedGit(this.dir, this.options);
+    return this.simple;
+  }
 }
 
-function timeGitProcess(
-  _command: string,
-  stdout: NodeJS.ReadableStream,
-  stderr: NodeJS.ReadableStream,
-): void {
-  const state = timingState();
-  // From when simple-git hands over the child's streams: it has no public hook before the spawn.
-  const started = performance.now();
-  state.timings.commands++;
-  if (state.running++ === 0) state.busySince = started;
+function configArgs(options: GitOptions): string[] {
+  return configOf(options).flatMap((entry) => ['-c', entry]);
+}
 
-  let producedOutput = false;
-  const markOutput = (): void => {
-    producedOutput = true;
-  };
-  stdout.once('data', markOutput);
-  stderr.once('data', markOutput);
+function configOf(options: GitOptions): string[] {
+  return options.taskloomIdentity === false ? EVERY_COMMAND_CONFIG : [...TASKLOOM_CONFIG, ...EVERY_COMMAND_CONFIG];
+}
 
-  let openStreams = 2;
-  const onStreamClosed = (): void => {
-    if (--openStreams > 0) return;
-    const ended = performance.now();
-    state.timings.totalMs += ended - started;
-    if (--state.running === 0) state.timings.busyMs += ended - state.busySince;
-    // simple-git sleeps 50 ms after any command that printed nothing (update-ref, add, is-ancestor…),
-    // in case output is still in flight. Both pipes are closed here, so nothing can be: an empty chunk
-    // tells it so and saves 50 ms per silent command (they are most of Taskloom's git calls).
-    if (!producedOutput) stdout.emit('data', Buffer.alloc(0));
-  };
-  stdout.once('close', onStreamClosed);
-  stderr.once('close', onStreamClosed);
+function typedGit(dir: string, options: GitOptions): SimpleGit {
+  const extraEnv = options.env ?? {};
+  const git = simpleGit({ baseDir: dir, config: configOf(options), allowEnvironment: Object.keys(extraEnv) }).env({
+    ...cleanGitEnv(),
+    ...extraEnv,
+  });
+  const observer = options.observer;
+  if (!observer) return git;
+  // From when simple-git hands over the child's streams (it has no public hook before the spawn) until both are closed.
+  return git.outputHandler((_command, stdout, stderr, args) => {
+    const ended = observer.started(args);
+    let open = 2;
+    const onClose = (): void => {
+      if (--open === 0) ended();
+    };
+    stdout.once('close', onClose);
+    stderr.once('close', onClose);
+  });
 }

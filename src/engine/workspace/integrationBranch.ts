@@ -1,8 +1,9 @@
 import { rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GitResponseError, type MergeSummary, type SimpleGit } from 'simple-git';
+import { GitResponseError, type MergeSummary } from 'simple-git';
 import { WorkspaceError } from './errors';
-import { isAncestor, resolveCommit, unmergedFiles } from './gitQueries';
+import type { Git } from './git';
+import { headCommitOf, isAncestor, resolveCommit, unmergedFiles } from './gitQueries';
 import { clearRunIndexLocks, clearStaleIndexLock, clearStaleRefLocks, mergeInProgressAt } from './worktreeFiles';
 import { INTEGRATION_NAME, repoGit, type RepoLocation } from './worktreeManager';
 import { runWorktreeDir } from './worktreeRoot';
@@ -25,7 +26,7 @@ export class IntegrationBranch {
   readonly branch: string;
   readonly path: string;
   private readonly worktreeDir: string;
-  private readonly git: SimpleGit;
+  private readonly git: Git;
 
   constructor(
     private readonly repo: RepoLocation,
@@ -51,7 +52,7 @@ export class IntegrationBranch {
       await clearRunIndexLocks(this.repo.gitCommonDir, this.worktreeDir);
       let head = await resolveCommit(this.git, `refs/heads/${this.branch}`);
       if (!head) {
-        await this.git.raw(['branch', '-q', this.branch, runBase]);
+        await this.git.run(['branch', '-q', this.branch, runBase]);
         head = (await resolveCommit(this.git, `refs/heads/${this.branch}`))!;
       }
       const entry = (await listWorktrees(this.git)).find((e) => samePath(e.path, this.path));
@@ -59,11 +60,11 @@ export class IntegrationBranch {
         await clearStaleIndexLock(this.path);
         const wt = repoGit(this.repo, this.path);
         // Release 0.1 checked the branch out here: detach, so the branch moves only when a batch is published.
-        if (entry.branch) await wt.raw(['checkout', '-q', '--detach']);
+        if (entry.branch) await wt.run(['checkout', '-q', '--detach']);
         await resetHard(wt, head, mergeInProgressAt(this.path));
       } else {
         await discardWorktree(this.git, this.path, this.branch, this.worktreeDir);
-        await addWorktree(this.git, ['--detach', this.path, head], this.branch);
+        await addWorktree(this.git, ['--detach', this.path, head]);
       }
       return { path: this.path, branch: this.branch, head };
     });
@@ -92,21 +93,21 @@ export class IntegrationBranch {
   async mergeCandidate(commit: string, message: string): Promise<CandidateMerge> {
     return this.exclusive(async () => {
       const wt = this.worktree();
-      const head = (await wt.raw(['rev-parse', 'HEAD'])).trim();
+      const head = await headCommitOf(wt);
       let failure: unknown = null;
       try {
-        await wt.merge(['--no-ff', ...(await mergeNoVerify()), '-m', message, commit]);
+        await wt.typed.merge(['--no-ff', ...(await mergeNoVerify()), '-m', message, commit]);
       } catch (error) {
         failure = error;
       }
-      const after = (await wt.raw(['rev-parse', 'HEAD'])).trim();
+      const after = await headCommitOf(wt);
       if (!failure && after !== head) return { status: 'merged', commit: after };
       // Merging first and asking only when nothing moved: the ancestry walk grows with integration's history.
       if (!failure && !mergeInProgressAt(this.path) && (await isAncestor(wt, commit, head))) {
         return { status: 'already', commit: await this.commitThatBroughtIn(wt, commit, head) };
       }
       const files = await unmergedFiles(wt);
-      if (mergeInProgressAt(this.path)) await wt.raw(['merge', '--abort']);
+      if (mergeInProgressAt(this.path)) await wt.run(['merge', '--abort']);
       if (files.length === 0 && failure instanceof GitResponseError) {
         files.push(...((failure.git as MergeSummary).conflicts ?? []).flatMap((c) => (c.file ? [c.file] : [])));
       }
@@ -125,7 +126,7 @@ export class IntegrationBranch {
    */
   async publish(commit: string, expected: string): Promise<void> {
     await this.exclusive(async () => {
-      await this.git.raw(['update-ref', '-m', 'taskloom: integration gate passed', `refs/heads/${this.branch}`, commit, expected]);
+      await this.git.run(['update-ref', '-m', 'taskloom: integration gate passed', `refs/heads/${this.branch}`, commit, expected]);
     });
   }
 
@@ -138,7 +139,7 @@ export class IntegrationBranch {
     });
   }
 
-  private worktree(): SimpleGit {
+  private worktree(): Git {
     if (!isDirectory(this.path)) {
       throw new WorkspaceError(`The integration worktree of run ${this.runId} is missing`, 'Resume the run: it prepares the integration worktree again.');
     }
@@ -146,9 +147,9 @@ export class IntegrationBranch {
   }
 
   /** The first integration commit (following first parents) that contains `tip`. */
-  private async commitThatBroughtIn(wt: SimpleGit, tip: string, head: string): Promise<string> {
-    const out = await wt.raw(['rev-list', '--first-parent', '--ancestry-path', '--reverse', `${tip}..${head}`]);
-    return out.split('\n')[0]?.trim() || head;
+  private async commitThatBroughtIn(wt: Git, tip: string, head: string): Promise<string> {
+    const { stdout } = await wt.run(['rev-list', '--first-parent', '--ancestry-path', '--reverse', `${tip}..${head}`]);
+    return stdout.split('\n')[0]?.trim() || head;
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 import { WorkspaceError } from './errors';
-import { createGit } from './git';
-import { isAncestor, resolveCommit, splitNul, unmergedFiles } from './gitQueries';
+import { Git } from './git';
+import { headCommitOf, isAncestor, resolveCommit, splitNul, unmergedFiles } from './gitQueries';
 import { inspectRepo, type RepoInfo } from './repoInspector';
 import { mergeInProgressAt } from './worktreeFiles';
 import { repoGit } from './worktreeManager';
@@ -34,7 +34,7 @@ export async function checkoutToApplyTo(cwd: string): Promise<RepoInfo> {
 
 /** True when `commit` is already in the user's branch (applied before, by merge or as squashed commits). */
 export async function branchContains(repo: RepoInfo, commit: string): Promise<boolean> {
-  return isAncestor(createGit(repo.root, { taskloomIdentity: false }), commit, repo.headCommit);
+  return isAncestor(new Git(repo.root, { taskloomIdentity: false, observer: repo.gitObserver }), commit, repo.headCommit);
 }
 
 /**
@@ -47,7 +47,7 @@ export async function mergeIntoCurrentBranch(repo: RepoInfo, source: string, mes
   if (!(await resolveCommit(git, source))) throw new WorkspaceError(`${source} does not exist`, 'It may have been deleted; the run cannot be applied.');
   let failure: unknown;
   try {
-    await git.raw(['merge', '--no-ff', '-m', message, source]);
+    await git.typed.merge(['--no-ff', '-m', message, source]);
   } catch (error) {
     failure = error;
   }
@@ -59,7 +59,7 @@ export async function fastForwardCurrentBranch(repo: RepoInfo, commit: string): 
   const git = repoGit(repo, repo.root);
   let failure: unknown;
   try {
-    await git.raw(['merge', '--ff-only', commit]);
+    await git.typed.merge(['--ff-only', commit]);
   } catch (error) {
     failure = error;
   }
@@ -69,14 +69,14 @@ export async function fastForwardCurrentBranch(repo: RepoInfo, commit: string): 
 async function finish(repo: RepoInfo, source: string, failure: unknown, what: string): Promise<MergedIntoBranch> {
   const git = repoGit(repo, repo.root);
   const conflicted = await unmergedFiles(git);
-  if (mergeInProgressAt(repo.root)) await git.raw(['merge', '--abort']);
+  if (mergeInProgressAt(repo.root)) await git.run(['merge', '--abort']);
   if (conflicted.length) {
     throw new WorkspaceError(
       `Merging the run into ${repo.headRef} conflicts in ${conflicted.join(', ')}; the merge was aborted and ${repo.headRef} is unchanged`,
       `Merge it yourself to resolve the conflicts: git merge ${source}`,
     );
   }
-  const after = (await git.raw(['rev-parse', 'HEAD'])).trim();
+  const after = await headCommitOf(git);
   if (failure !== undefined && after === repo.headCommit) {
     throw new WorkspaceError(
       `The ${what} into ${repo.headRef} failed: ${(failure as Error).message.trim()}`,
@@ -84,6 +84,6 @@ async function finish(repo: RepoInfo, source: string, failure: unknown, what: st
       { cause: failure },
     );
   }
-  const files = after === repo.headCommit ? [] : splitNul(await git.raw(['diff', '--name-only', '-z', repo.headCommit, after, '--']));
+  const files = after === repo.headCommit ? [] : splitNul((await git.run(['diff', '--name-only', '-z', repo.headCommit, after, '--'])).stdout);
   return { branch: repo.headRef, commit: after, files };
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkspaceError } from './errors';
-import { unmergedFiles } from './gitQueries';
+import { headCommitOf, resolveCommit, unmergedFiles } from './gitQueries';
 import { addWorktree, discardWorktree, errorText, exclusive, resetHard } from './worktreeOps';
 import { repoGit, type RepoLocation } from './worktreeManager';
 import { runWorktreeDir } from './worktreeRoot';
@@ -34,7 +34,7 @@ export class PullRequestWorktree {
   async checkout(branch: string, headSha: string): Promise<string> {
     const git = repoGit(this.repo, this.repo.root);
     await this.fetch(branch, 'head');
-    if (!(await git.raw(['cat-file', '-e', `${headSha}^{commit}`]).then(() => true, () => false))) {
+    if (!(await resolveCommit(git, headSha))) {
       throw new WorkspaceError(
         `${this.remote}/${branch} no longer has ${headSha.slice(0, 10)}, the commit the pull request was at`,
         'Someone pushed to the branch meanwhile; run taskloom watch again to look at the new head.',
@@ -43,11 +43,11 @@ export class PullRequestWorktree {
     await exclusive(this.repo.gitCommonDir, async () => {
       if (existsSync(join(this.path, '.git'))) {
         await resetHard(repoGit(this.repo, this.path), headSha, true);
-        await repoGit(this.repo, this.path).raw(['checkout', '-q', '--detach', headSha]);
+        await repoGit(this.repo, this.path).run(['checkout', '-q', '--detach', headSha]);
         return;
       }
       await discardWorktree(git, this.path, null, this.runDir);
-      await addWorktree(git, ['--detach', this.path, headSha], branch);
+      await addWorktree(git, ['--detach', this.path, headSha]);
     });
     return this.path;
   }
@@ -61,32 +61,35 @@ export class PullRequestWorktree {
     const ref = await this.fetch(base, 'base');
     const wt = repoGit(this.repo, this.path);
     try {
-      await wt.raw(['merge', '--no-ff', '--no-commit', '--no-edit', ref]);
+      await wt.typed.merge(['--no-ff', '--no-commit', '--no-edit', ref]);
+      return [];
     } catch (error) {
-      if (!/CONFLICT|Automatic merge failed/i.test(errorText(error))) throw error;
+      // A conflicted merge fails too; the index tells it from a merge that could not start.
+      const conflicts = await unmergedFiles(wt);
+      if (conflicts.length === 0) throw error;
+      return conflicts;
     }
-    return unmergedFiles(wt);
   }
 
   /** The base branch's commit that mergeBase merged. */
   async baseCommit(): Promise<string> {
-    return (await repoGit(this.repo, this.repo.root).raw(['rev-parse', `${this.refPrefix}/base`])).trim();
+    return (await repoGit(this.repo, this.repo.root).run(['rev-parse', `${this.refPrefix}/base`])).stdout.trim();
   }
 
   async head(): Promise<string | undefined> {
     if (!existsSync(join(this.path, '.git'))) return undefined;
-    return (await repoGit(this.repo, this.path).raw(['rev-parse', 'HEAD'])).trim();
+    return headCommitOf(repoGit(this.repo, this.path));
   }
 
   /** Commits in the worktree on top of `headSha`. */
   async commitsSince(headSha: string): Promise<number> {
-    return Number((await repoGit(this.repo, this.path).raw(['rev-list', '--count', `${headSha}..HEAD`])).trim());
+    return Number((await repoGit(this.repo, this.path).run(['rev-list', '--count', `${headSha}..HEAD`])).stdout.trim());
   }
 
   private async fetch(branch: string, name: 'head' | 'base'): Promise<string> {
     const ref = `${this.refPrefix}/${name}`;
     try {
-      await repoGit(this.repo, this.repo.root).raw(['fetch', '-q', '--no-tags', this.remote, `+refs/heads/${branch}:${ref}`]);
+      await repoGit(this.repo, this.repo.root).run(['fetch', '-q', '--no-tags', this.remote, `+refs/heads/${branch}:${ref}`]);
     } catch (error) {
       throw new WorkspaceError(
         `Cannot fetch ${branch} from ${this.remote}: ${errorText(error).trim()}`,

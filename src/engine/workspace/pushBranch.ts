@@ -1,25 +1,25 @@
 import { WorkspaceError } from './errors';
-import { createGit } from './git';
+import { Git, type GitResult } from './git';
 
 /**
  * Pushes `commit` to `remote` as `branch`, and says exactly what git did with it, read from `git
- * push --porcelain` (a flag per ref), never from its prose: a rejected push (someone else's commits
- * on the branch) is a clear error, and nothing is forced over them.
+ * push --porcelain` (a flag per ref, on stdout whether or not the push succeeded), never from its
+ * prose: a rejected push (someone else's commits on the branch) is a clear error, and nothing is
+ * forced over them.
  */
 export async function pushBranch(root: string, remote: string, commit: string, branch: string): Promise<'pushed' | 'up-to-date'> {
-  const git = createGit(root, { taskloomIdentity: false });
-  let output = '';
-  let failure: unknown;
+  const git = new Git(root, { taskloomIdentity: false });
+  const failed = (detail: string, cause?: unknown): WorkspaceError =>
+    new WorkspaceError(`Pushing ${branch} to ${remote} failed: ${detail}`, 'Check that the remote exists (git remote -v) and that you can push to it.', { cause });
+  let pushed: GitResult;
   try {
-    output = await git.raw(['push', '--porcelain', remote, `${commit}:refs/heads/${branch}`]);
+    // Exit 1: a ref was refused (its flag says why); any other failure pushed nothing at all.
+    pushed = await git.run(['push', '--porcelain', remote, `${commit}:refs/heads/${branch}`], { accept: [0, 1] });
   } catch (error) {
-    failure = error;
-    output = (error as Error).message;
+    throw failed((error as Error).message, error);
   }
-  const line = output.split('\n').find((l) => l.includes(`refs/heads/${branch}`));
+  const line = pushed.stdout.split('\n').find((l) => l.includes(`refs/heads/${branch}`));
   const flag = line?.[0];
-  if (flag === '=') return 'up-to-date';
-  if (flag === ' ' || flag === '+' || flag === '*') return 'pushed';
   if (flag === '!') {
     const why = line!.split('\t')[2]?.trim() ?? 'rejected';
     throw new WorkspaceError(
@@ -27,11 +27,9 @@ export async function pushBranch(root: string, remote: string, commit: string, b
       `The branch on ${remote} has commits the run does not (someone pushed to it). Look at them with: git fetch ${remote} ${branch}; Taskloom does not force over them.`,
     );
   }
-  throw new WorkspaceError(
-    `Pushing ${branch} to ${remote} failed: ${(failure as Error | undefined)?.message.trim() ?? output.trim()}`,
-    `Check that the remote exists (git remote -v) and that you can push to it.`,
-    { cause: failure },
-  );
+  if (pushed.exitCode === 0 && flag === '=') return 'up-to-date';
+  if (pushed.exitCode === 0 && (flag === ' ' || flag === '+' || flag === '*')) return 'pushed';
+  throw failed(pushed.stderr.trim() || pushed.stdout.trim());
 }
 
 /**
@@ -40,8 +38,7 @@ export async function pushBranch(root: string, remote: string, commit: string, b
  * URL is the one that names the forge's repository.
  */
 export async function remoteUrl(root: string, remote: string): Promise<string | undefined> {
-  const url = await createGit(root, { taskloomIdentity: false })
-    .raw(['config', '--get', `remote.${remote}.url`])
-    .catch(() => '');
-  return url.trim() || undefined;
+  // Exit 1: no such key, so no such remote.
+  const { stdout } = await new Git(root, { taskloomIdentity: false }).run(['config', '--get', `remote.${remote}.url`], { accept: [0, 1] });
+  return stdout.trim() || undefined;
 }

@@ -1,13 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createGit } from './git';
+import { Git } from './git';
+import { splitNul } from './gitQueries';
 
 const MAX_FILES = 200;
 const README_LINES = 40;
 
 /** A short picture of the repository for the planner: its tracked files and the start of its README. */
 export async function describeRepository(root: string): Promise<string> {
-  const files = (await createGit(root).raw(['ls-files'])).split('\n').filter(Boolean);
+  const files = splitNul((await new Git(root).run(['ls-files', '-z'])).stdout);
   const listed = files.slice(0, MAX_FILES).join('\n');
   const more = files.length > MAX_FILES ? `\n… and ${files.length - MAX_FILES} more files` : '';
   const readme = ['README.md', 'README', 'readme.md'].map((name) => join(root, name)).find((p) => existsSync(p));

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SimpleGit } from 'simple-git';
+import type { Git } from './git';
 import { worktreeGitDir } from './worktreeFiles';
 
 /**
@@ -12,8 +12,8 @@ import { worktreeGitDir } from './worktreeFiles';
  */
 export async function withEverythingStaged<T>(
   worktree: string,
-  gitWithEnv: (env: Record<string, string>) => SimpleGit,
-  use: (git: SimpleGit) => Promise<T>,
+  gitWithEnv: (env: Record<string, string>) => Git,
+  use: (git: Git) => Promise<T>,
 ): Promise<T> {
   const scratchDir = await mkdtemp(join(tmpdir(), 'taskloom-index-'));
   const scratchIndex = join(scratchDir, 'index');
@@ -29,7 +29,7 @@ export async function withEverythingStaged<T>(
       await utimes(scratchIndex, original.atime, original.mtime);
     }
     const git = gitWithEnv({ GIT_INDEX_FILE: scratchIndex });
-    await git.raw(['add', '-A']);
+    await git.run(['add', '-A']);
     return await use(git);
   } finally {
     await rm(scratchDir, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkspaceError } from './errors';
-import { splitNul, unmergedFiles } from './gitQueries';
+import { hasStagedChanges, headCommitOf, unmergedFiles } from './gitQueries';
 import { mergeInProgressAt } from './worktreeFiles';
 import { repoGit, type RepoLocation } from './worktreeManager';
 
@@ -19,31 +19,30 @@ export async function squashOnto(repo: RepoLocation, onto: string, steps: Squash
   const main = repoGit(repo, repo.root);
   const dir = await mkdtemp(join(tmpdir(), 'taskloom-squash-'));
   const path = join(dir, 'tree');
-  await main.raw(['worktree', 'add', '-q', '--detach', path, onto]);
+  await main.run(['worktree', 'add', '-q', '--detach', path, onto]);
   const wt = repoGit(repo, path);
   let commits = 0;
   try {
     for (const step of steps) {
       try {
-        await wt.raw(['cherry-pick', '--no-commit', ...('mergeCommit' in step ? ['-m', '1', step.mergeCommit] : step.commits)]);
+        await wt.run(['cherry-pick', '--no-commit', ...('mergeCommit' in step ? ['-m', '1', step.mergeCommit] : step.commits)]);
       } catch (error) {
         const files = await unmergedFiles(wt);
-        if (mergeInProgressAt(path) || files.length) await wt.raw(['cherry-pick', '--abort']).catch(() => undefined);
+        if (mergeInProgressAt(path) || files.length) await wt.run(['cherry-pick', '--abort']).catch(() => undefined);
         throw new WorkspaceError(
           `Replaying ${step.message.split('\n')[0]} onto your branch conflicts${files.length ? ` in ${files.join(', ')}` : ''}: ${(error as Error).message.trim()}`,
           'Your branch moved since the run started, where the run also changed things. Apply with merge history instead, or rebase your branch on the run base.',
           { cause: error },
         );
       }
-      const staged = splitNul(await wt.raw(['diff', '--cached', '--name-only', '-z']));
-      if (staged.length === 0) continue;
-      await wt.raw(['commit', '-q', '-m', step.message]);
+      if (!(await hasStagedChanges(wt))) continue;
+      await wt.run(['commit', '-q', '-m', step.message]);
       commits += 1;
     }
-    return { head: (await wt.raw(['rev-parse', 'HEAD'])).trim(), commits };
+    return { head: await headCommitOf(wt), commits };
   } finally {
-    await main.raw(['worktree', 'remove', '--force', path]).catch(() => undefined);
+    await main.run(['worktree', 'remove', '--force', path]).catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
-    await main.raw(['worktree', 'prune']).catch(() => undefined);
+    await main.run(['worktree', 'prune']).catch(() => undefined);
   }
 }

@@ -33,6 +33,19 @@ export async function clearStaleIndexLock(worktreePath: string): Promise<void> {
  */
 const BASE_FILE = 'taskloom-base';
 
+/** A full SHA-1 or SHA-256 object name, as git prints it. */
+export const FULL_HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/**
+ * A commit recorded in one of our marker files, or null when the file is absent or holds anything
+ * but a full hash: the value is handed to git as a revision, and a hand-edited `-…` would be taken
+ * for an option.
+ */
+export async function readCommitMarker(path: string): Promise<string | null> {
+  const text = (await readFile(path, 'utf8').catch(() => '')).trim();
+  return FULL_HASH.test(text) ? text : null;
+}
+
 export async function recordTaskBase(worktreePath: string, commit: string): Promise<void> {
   await writeFile(join(worktreeGitDir(worktreePath), BASE_FILE), `${commit}\n`);
 }
@@ -44,11 +57,7 @@ export async function forgetTaskBase(worktreePath: string): Promise<void> {
 
 /** null when the worktree is broken or its preparation never finished. */
 export async function readTaskBase(worktreePath: string): Promise<string | null> {
-  try {
-    return (await readFile(join(worktreeGitDir(worktreePath), BASE_FILE), 'utf8')).trim() || null;
-  } catch {
-    return null;
-  }
+  return readCommitMarker(join(worktreeGitDir(worktreePath), BASE_FILE));
 }
 
 /**

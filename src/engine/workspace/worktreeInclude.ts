@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { constants, copyFile, lstat, mkdir, readlink, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { runProcess } from '../process/processGroup';
-import { cleanGitEnv, createGit } from './git';
+import { Git } from './git';
 import { splitNul } from './gitQueries';
 
 /** The file at the repository root naming untracked files each worktree gets a copy of (Claude Code's and Cline's convention). */
@@ -30,13 +29,13 @@ export async function copyIncludedFiles(repoRoot: string, worktree: string, patt
   const includeFile = join(repoRoot, WORKTREE_INCLUDE_FILE);
   const hasFile = existsSync(includeFile);
   if (!hasFile && patterns.length === 0) return { copied: [], notIgnored: [] };
-  const listed = await createGit(repoRoot).raw([
+  const listed = await new Git(repoRoot).run([
     'ls-files', '-z', '--others', '--ignored',
     ...(hasFile ? [`--exclude-from=${includeFile}`] : []),
     ...patterns.map((p) => `--exclude=${p}`),
     '--', '.', ':(exclude).taskloom', ':(exclude).git',
   ]);
-  const candidates = splitNul(listed).filter((path) => path !== '' && !path.split('/').some((part) => part === '.git' || part === '.taskloom'));
+  const candidates = splitNul(listed.stdout).filter((path) => path !== '' && !path.split('/').some((part) => part === '.git' || part === '.taskloom'));
   if (candidates.length === 0) return { copied: [], notIgnored: [] };
   const ignored = new Set(await ignoredIn(worktree, candidates));
   const result: IncludedFiles = { copied: [], notIgnored: [] };
@@ -52,21 +51,9 @@ export async function copyIncludedFiles(repoRoot: string, worktree: string, patt
 
 /** The paths git ignores in `worktree` (its own .gitignore files, the repository's excludes). */
 async function ignoredIn(worktree: string, paths: string[]): Promise<string[]> {
-  // simple-git cannot write to stdin, and as arguments the paths would come back quoted. Exit 1: none is ignored.
-  const input = paths.map((p) => `${p}\0`).join('');
-  const result = await runProcess({
-    command: 'git',
-    args: ['check-ignore', '-z', '--stdin'],
-    cwd: worktree,
-    env: cleanGitEnv(),
-    input,
-    // The answer is a subset of the paths asked about: never cut.
-    maxOutputBytes: Buffer.byteLength(input) + 1024,
-  });
-  if (result.exitCode !== 0 && result.exitCode !== 1) {
-    throw new Error(`git check-ignore failed in ${worktree}: ${(result.spawnError ?? result.stderr).trim()}`);
-  }
-  return splitNul(result.stdout).filter(Boolean);
+  // On stdin: as arguments the paths would come back quoted. Exit 1: none is ignored.
+  const { stdout } = await new Git(worktree).run(['check-ignore', '-z', '--stdin'], { input: paths.map((p) => `${p}\0`).join(''), accept: [0, 1] });
+  return splitNul(stdout);
 }
 
 async function copyOne(from: string, to: string): Promise<boolean> {

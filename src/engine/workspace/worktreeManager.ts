@@ -1,14 +1,14 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { SimpleGit } from 'simple-git';
 import { ID_MAX_LENGTH, isSafeId, type IdKind } from '../domain/ids';
 import { deleteActorSnapshotRefs } from './actorSnapshot';
 import { WorkspaceError } from './errors';
 import type { CommitIdentity } from './commitIdentity';
-import { createGit } from './git';
-import { isAncestor, resolveCommit, splitNul, statusSnapshot, unmergedFiles } from './gitQueries';
-import { clearStaleIndexLock, mergeInProgressAt, readTaskBase, recordTaskBase, worktreeGitDir } from './worktreeFiles';
+import { commitEverything, type CommitMade } from './commitEverything';
+import { Git, type GitObserver } from './git';
+import { headCommitOf, isAncestor, refsUnder, resolveCommit, uncommittedPaths, unmergedFiles } from './gitQueries';
+import { clearStaleIndexLock, FULL_HASH, mergeInProgressAt, readTaskBase, recordTaskBase, worktreeGitDir } from './worktreeFiles';
 import type { WorktreeEntry } from './worktreeList';
 import { runWorktreeDir } from './worktreeRoot';
 import { withEverythingStaged } from './scratchIndex';
@@ -20,11 +20,13 @@ export interface RepoLocation {
   gitCommonDir: string;
   /** Whose identity Taskloom's commits carry (see resolveCommitIdentity); absent: Taskloom's own, unsigned. */
   identity?: CommitIdentity;
+  /** Told about every git process run in the repository (set by a benchmark or a test, see EngineOptions.gitObserver). */
+  gitObserver?: GitObserver;
 }
 
 /** Git for a checkout of this repository, committing as the repository's own identity (and signing) when it has one. */
-export function repoGit(repo: RepoLocation, dir: string, env?: Record<string, string>): SimpleGit {
-  return createGit(dir, { taskloomIdentity: repo.identity?.source !== 'user', ...(env ? { env } : {}) });
+export function repoGit(repo: RepoLocation, dir: string, env?: Record<string, string>): Git {
+  return new Git(dir, { taskloomIdentity: repo.identity?.source !== 'user', ...(env ? { env } : {}), observer: repo.gitObserver });
 }
 
 export interface PrepareTaskOptions {
@@ -62,8 +64,6 @@ export interface CleanupResult {
 
 export const INTEGRATION_NAME = '@integration';
 
-const FULL_HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-
 /** In a parked worktree's git directory: which task it last served (recorded as recycledFrom). */
 const PARKED_FROM_FILE = 'taskloom-parked-from';
 
@@ -81,10 +81,10 @@ export class WorktreeManager {
   readonly integrationBranch: string;
   readonly repoRoot: string;
   /** Runs in the user's main worktree: only for commands that do not touch its files. */
-  private readonly git: SimpleGit;
+  private readonly git: Git;
 
   constructor(
-    private readonly repo: RepoLocation,
+    readonly repo: RepoLocation,
     readonly runId: string,
     /** The run's worktree root (RunConfig.worktree.root); absent: inside the repository. */
     root?: string,
@@ -119,12 +119,12 @@ export class WorktreeManager {
       if (recycled) return recycled;
       // Nothing in the way (the usual case): add at once. Listing every worktree costs more the more
       // there are; only when git refuses (a crash left something at the path) is all of it cleared.
-      const added = !existsSync(path) && (await this.git.raw(['worktree', 'add', '-q', '-B', branch, path, startCommit]).then(() => true, () => false));
+      const added = !existsSync(path) && (await this.git.run(['worktree', 'add', '-q', '-B', branch, path, startCommit]).then(() => true, () => false));
       if (!added) {
         await discardWorktree(this.git, path, branch, this.worktreeDir);
         await addWorktree(this.git, ['-B', branch, path, startCommit], branch);
       }
-      const baseCommit = FULL_HASH.test(startCommit) ? startCommit : (await repoGit(this.repo, path).raw(['rev-parse', 'HEAD'])).trim();
+      const baseCommit = FULL_HASH.test(startCommit) ? startCommit : await headCommitOf(repoGit(this.repo, path));
       await recordSetupBase(path, baseCommit);
       await recordTaskBase(path, baseCommit);
       return { path, branch, baseCommit, reused: false };
@@ -154,16 +154,15 @@ export class WorktreeManager {
       if (mergeInProgressAt(path)) {
         const mergeHead = (await readFile(join(worktreeGitDir(path), 'MERGE_HEAD'), 'utf8')).trim();
         if (mergeHead === integrationCommit) {
-          const head = (await wt.raw(['rev-parse', 'HEAD'])).trim();
-          return { path, from: head, conflicts: await unmergedFiles(wt), added };
+          return { path, from: await headCommitOf(wt), conflicts: await unmergedFiles(wt), added };
         }
-        await wt.raw(['merge', '--abort']);
+        await wt.run(['merge', '--abort']);
       }
-      await this.commitAllIn(wt, messages.workInProgress);
-      const from = (await wt.raw(['rev-parse', 'HEAD'])).trim();
+      await commitEverything(wt, messages.workInProgress);
+      const from = await headCommitOf(wt);
       if (await isAncestor(wt, integrationCommit, from)) return { path, from, conflicts: [], added };
       try {
-        await wt.raw(['merge', '--no-ff', '--no-commit', ...(await mergeNoVerify()), integrationCommit]);
+        await wt.typed.merge(['--no-ff', '--no-commit', ...(await mergeNoVerify()), integrationCommit]);
       } catch {
         // A conflicted merge exits non-zero; what is left unmerged is read from the index below.
       }
@@ -172,7 +171,7 @@ export class WorktreeManager {
         if (!mergeInProgressAt(path)) {
           throw new WorkspaceError(`Merging integration into ${branch} failed`, 'Look at the task worktree; retrying the task is safe.');
         }
-        await wt.raw(['commit', '--no-verify', '-q', '-m', messages.merge]);
+        await wt.run(['commit', '--no-verify', '-q', '-m', messages.merge]);
         await recordTaskBase(path, integrationCommit);
       }
       return { path, from, conflicts, added };
@@ -192,7 +191,7 @@ export class WorktreeManager {
         await clearStaleIndexLock(path);
         await resetHard(repoGit(this.repo, path), commit, mergeInProgressAt(path));
       } else {
-        await this.git.raw(['update-ref', `refs/heads/${branch}`, commit]);
+        await this.git.run(['update-ref', `refs/heads/${branch}`, commit]);
       }
     });
   }
@@ -202,25 +201,25 @@ export class WorktreeManager {
   }
 
   async mergeBase(a: string, b: string): Promise<string> {
-    return (await this.git.raw(['merge-base', a, b])).trim();
+    return (await this.git.run(['merge-base', a, b])).stdout.trim();
   }
 
   /** Each side's change to `files` since the two sides parted: what a conflict's resolver must reconcile. */
   async conflictSides(path: string, ours: string, theirs: string, files: string[]): Promise<{ ours: string; theirs: string }> {
     const wt = repoGit(this.repo, path);
-    const base = (await wt.raw(['merge-base', ours, theirs])).trim();
-    const diff = (to: string) => wt.raw(['diff', '--no-color', '--no-ext-diff', base, to, '--', ...files]);
+    const base = (await wt.run(['merge-base', ours, theirs])).stdout.trim();
+    const diff = async (to: string) => (await wt.run(['diff', '--no-color', '--no-ext-diff', base, to, '--', ...files])).stdout;
     return { ours: await diff(ours), theirs: await diff(theirs) };
   }
 
   /** The tree a worktree's HEAD holds (after commitAll: everything in it but ignored files). */
   async headTree(path: string): Promise<string> {
-    return (await repoGit(this.repo, path).raw(['rev-parse', 'HEAD^{tree}'])).trim();
+    return (await repoGit(this.repo, path).run(['rev-parse', 'HEAD^{tree}'])).stdout.trim();
   }
 
   /** The commit a worktree's HEAD is at. */
   async headCommit(path: string): Promise<string> {
-    return (await repoGit(this.repo, path).raw(['rev-parse', 'HEAD'])).trim();
+    return headCommitOf(repoGit(this.repo, path));
   }
 
   /** The commit a task branch points to, or null when it has none. */
@@ -229,20 +228,8 @@ export class WorktreeManager {
   }
 
   /** Snapshots everything in the worktree (new, changed, deleted files) as one commit, if anything changed. */
-  async commitAll(path: string, message: string): Promise<{ commit: string; filesChanged: string[] } | null> {
-    return this.commitAllIn(repoGit(this.repo, path), message);
-  }
-
-  private async commitAllIn(wt: SimpleGit, message: string): Promise<{ commit: string; filesChanged: string[] } | null> {
-    await wt.raw(['add', '-A']);
-    // --no-verify: the user's hooks are for their commits, not for agent snapshots. git exits 1 with
-    // this message (on stdout, so simple-git does not throw) when the snapshot would be empty.
-    const output = await wt.raw(['commit', '--no-verify', '-q', '-m', message]);
-    if (/nothing (added )?to commit|no changes added to commit/.test(output)) return null;
-    // `HASH\0\nfile\0file\0…`: the hash, then the paths the commit touched (deletions included).
-    const log = await wt.raw(['log', '-1', '--format=%H', '--name-only', '--no-renames', '-z']);
-    const [commit = '', ...files] = splitNul(log);
-    return { commit: commit.trim(), filesChanged: files.map((f, i) => (i === 0 ? f.replace(/^\n/, '') : f)) };
+  async commitAll(path: string, message: string): Promise<CommitMade | null> {
+    return commitEverything(repoGit(this.repo, path), message);
   }
 
   /**
@@ -253,7 +240,7 @@ export class WorktreeManager {
     return withEverythingStaged(
       path,
       (env) => repoGit(this.repo, path, env),
-      (scratch) => scratch.raw(['diff', '--cached', '--no-color', '--no-ext-diff', '--src-prefix=a/', '--dst-prefix=b/', baseCommit, '--']),
+      async (scratch) => (await scratch.run(['diff', '--cached', '--no-color', '--no-ext-diff', '--src-prefix=a/', '--dst-prefix=b/', baseCommit, '--'])).stdout,
     );
   }
 
@@ -277,7 +264,7 @@ export class WorktreeManager {
       const wt = repoGit(this.repo, path);
       const head = await resolveCommit(wt, 'HEAD');
       if (!head || !(await isAncestor(wt, head, integrationHead))) return 'work not merged into integration';
-      if ((await statusSnapshot(wt)).paths.length > 0) return 'uncommitted changes in the worktree';
+      if ((await uncommittedPaths(wt)).length > 0) return 'uncommitted changes in the worktree';
       if (options.poolSize && this.taskCheckouts() <= options.poolSize) {
         const parked = await parkWorktree(this.git, wt, path, this.worktreeDir).catch(() => null);
         if (parked) {
@@ -286,7 +273,7 @@ export class WorktreeManager {
         }
         if (!isDirectory(path)) return null;
       }
-      await this.git.raw(['worktree', 'remove', '--force', path]);
+      await this.git.run(['worktree', 'remove', '--force', path]);
       return null;
     });
   }
@@ -310,11 +297,9 @@ export class WorktreeManager {
       const ours = worktrees.filter((e) => isInside(e.path, this.worktreeDir));
       for (const entry of ours) await discardWorktree(this.git, entry.path, null, this.worktreeDir);
       await rm(this.worktreeDir, { recursive: true, force: true });
-      await this.git.raw(['worktree', 'prune']);
-      // A pattern without a trailing slash matches whole path components: run "r1" never matches "r10".
-      const refs = await this.git.raw(['for-each-ref', '--format=%(refname:short)', `refs/heads/taskloom/${this.runId}`]);
-      const branches = refs.split('\n').map((b) => b.trim()).filter(Boolean);
-      if (branches.length) await this.git.raw(['branch', '-D', '-q', ...branches]);
+      await this.git.run(['worktree', 'prune']);
+      const branches = (await refsUnder(this.git, `refs/heads/taskloom/${this.runId}`)).map((ref) => ref.slice('refs/heads/'.length));
+      if (branches.length) await this.git.run(['branch', '-D', '-q', ...branches]);
       await deleteActorSnapshotRefs(this.git, this.runId);
       return { worktrees: ours.map((e) => e.path), branches };
     });
@@ -355,7 +340,7 @@ export class WorktreeManager {
           result.kept.push({ taskId, reason: 'GREEN work not merged into integration (branch kept)' });
         }
       }
-      await this.git.raw(['worktree', 'prune']);
+      await this.git.run(['worktree', 'prune']);
       return result;
     });
   }
@@ -381,9 +366,10 @@ export class WorktreeManager {
     for (const parked of parkedWorktrees(this.worktreeDir)) {
       try {
         const fromTaskId = (await readFile(join(worktreeGitDir(parked), PARKED_FROM_FILE), 'utf8').catch(() => '')).trim() || null;
-        const wt = await takeParkedWorktree(this.git, parked, path, branch, startCommit, (dir) => repoGit(this.repo, dir));
+        const wt = repoGit(this.repo, path);
+        await takeParkedWorktree(this.git, wt, parked, branch, startCommit);
         await rm(join(worktreeGitDir(path), PARKED_FROM_FILE), { force: true });
-        const baseCommit = FULL_HASH.test(startCommit) ? startCommit : (await wt.raw(['rev-parse', 'HEAD'])).trim();
+        const baseCommit = FULL_HASH.test(startCommit) ? startCommit : await headCommitOf(wt);
         // Compared with the commit its setup last ran on, not the previous task's tip: that task may have changed a lockfile.
         const setupBase = await readSetupBase(path);
         const setupInputs = !setupBase || (await setupInputsChanged(this.git, setupBase, baseCommit));
@@ -424,7 +410,7 @@ export class WorktreeManager {
     if (!integration || !(await isAncestor(this.git, tip, integration))) {
       return isGreen ? 'GREEN work not merged into integration' : 'work not merged into integration';
     }
-    if (isDirectory(entry.path) && (await statusSnapshot(repoGit(this.repo, entry.path))).paths.length > 0) {
+    if (isDirectory(entry.path) && (await uncommittedPaths(repoGit(this.repo, entry.path))).length > 0) {
       return 'uncommitted changes in the worktree';
     }
     return null;

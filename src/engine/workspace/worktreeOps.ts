@@ -1,7 +1,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { SimpleGit } from 'simple-git';
+import type { Git } from './git';
 import { WorkspaceError } from './errors';
 import { gitVersion } from './repoInspector';
 import { parseWorktreeList, type WorktreeEntry } from './worktreeList';
@@ -26,15 +26,15 @@ export function exclusive<T>(repoKey: string, work: () => Promise<T>): Promise<T
 }
 
 /** Every worktree registered in the repository (the user's too), from `git worktree list --porcelain`. */
-export async function listWorktrees(git: SimpleGit): Promise<WorktreeEntry[]> {
-  return parseWorktreeList(await git.raw(['worktree', 'list', '--porcelain']));
+export async function listWorktrees(git: Git): Promise<WorktreeEntry[]> {
+  return parseWorktreeList((await git.run(['worktree', 'list', '--porcelain'])).stdout);
 }
 
 /**
  * Gets rid of whatever occupies `path` (a registered worktree, a locked half-created one, a stray
  * directory) and of other worktrees inside `runDir` holding `branch`, so it can be added again.
  */
-export async function discardWorktree(git: SimpleGit, path: string, branch: string | null, runDir: string): Promise<void> {
+export async function discardWorktree(git: Git, path: string, branch: string | null, runDir: string): Promise<void> {
   const stale = (await listWorktrees(git)).filter(
     (e) => samePath(e.path, path) || (branch !== null && e.branch === branch && isInside(e.path, runDir)),
   );
@@ -42,21 +42,26 @@ export async function discardWorktree(git: SimpleGit, path: string, branch: stri
   if (stale.length === 0 && !strayDirectory) return;
   for (const entry of stale) {
     // A crash during `worktree add` leaves it locked ("initializing"); prune skips locked entries.
-    if (entry.locked) await git.raw(['worktree', 'unlock', entry.path]).catch(() => undefined);
+    if (entry.locked) await git.run(['worktree', 'unlock', entry.path]).catch(() => undefined);
     if (isDirectory(entry.path)) {
-      await git.raw(['worktree', 'remove', '--force', '--force', entry.path]).catch(() => undefined);
+      await git.run(['worktree', 'remove', '--force', '--force', entry.path]).catch(() => undefined);
     }
     await rm(entry.path, { recursive: true, force: true });
   }
   await rm(path, { recursive: true, force: true });
-  await git.raw(['worktree', 'prune']);
+  await git.run(['worktree', 'prune']);
 }
 
-export async function addWorktree(git: SimpleGit, args: string[], branch: string): Promise<void> {
+/**
+ * `git worktree add -q <args>`, checking out `branch` unless it is detached; when that fails because
+ * the branch is checked out in another worktree, says so.
+ */
+export async function addWorktree(git: Git, args: string[], branch?: string): Promise<void> {
   try {
-    await git.raw(['worktree', 'add', '-q', ...args]);
+    await git.run(['worktree', 'add', '-q', ...args]);
   } catch (error) {
-    if (/already (checked out|used by worktree)/i.test(errorText(error))) {
+    // Asked of the worktree list, not read from git's message.
+    if (branch !== undefined && (await listWorktrees(git)).some((entry) => entry.branch === branch)) {
       throw new WorkspaceError(
         `Branch ${branch} is checked out in another worktree`,
         `Switch that worktree to another branch (see \`git worktree list\`), then resume the run.`,
@@ -68,10 +73,10 @@ export async function addWorktree(git: SimpleGit, args: string[], branch: string
 }
 
 /** Brings a checkout back to `commit` exactly: no merge in progress, no changed or untracked files (ignored ones stay). */
-export async function resetHard(wt: SimpleGit, commit: string, mergeInProgress: boolean): Promise<void> {
-  if (mergeInProgress) await wt.raw(['merge', '--abort']).catch(() => undefined);
-  await wt.raw(['reset', '--hard', '-q', commit]);
-  await wt.raw(['clean', '-fdq']);
+export async function resetHard(wt: Git, commit: string, mergeInProgress: boolean): Promise<void> {
+  if (mergeInProgress) await wt.run(['merge', '--abort']).catch(() => undefined);
+  await wt.run(['reset', '--hard', '-q', commit]);
+  await wt.run(['clean', '-fdq']);
 }
 
 let mergeNoVerifyFlags: Promise<string[]> | undefined;

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SimpleGit } from 'simple-git';
-import { forgetTaskBase, worktreeGitDir } from './worktreeFiles';
+import type { Git } from './git';
+import { forgetTaskBase, readCommitMarker, worktreeGitDir } from './worktreeFiles';
 import { isDirectory, listWorktrees, samePath } from './worktreeOps';
 
 // A merged task's worktree is not thrown away: it is parked in the run's pool and the next task
@@ -57,8 +57,8 @@ export function parkedWorktrees(runDir: string): string[] {
  * crash between here and the next task's checkout can never make the parked worktree look like
  * that task's finished preparation. Returns the parked path.
  */
-export async function parkWorktree(git: SimpleGit, wt: SimpleGit, path: string, runDir: string): Promise<string> {
-  await wt.raw(['checkout', '-q', '--detach']);
+export async function parkWorktree(git: Git, wt: Git, path: string, runDir: string): Promise<string> {
+  await wt.run(['checkout', '-q', '--detach']);
   await forgetTaskBase(path);
   const dir = poolDir(runDir);
   await mkdir(dir, { recursive: true });
@@ -66,7 +66,7 @@ export async function parkWorktree(git: SimpleGit, wt: SimpleGit, path: string, 
   let slot = 0;
   while (taken.has(String(slot))) slot++;
   const parked = join(dir, String(slot));
-  await git.raw(['worktree', 'move', path, parked]);
+  await git.run(['worktree', 'move', path, parked]);
   return parked;
 }
 
@@ -75,12 +75,9 @@ export async function parkWorktree(git: SimpleGit, wt: SimpleGit, path: string, 
  * there at `startCommit` (`--force`: whatever the parked one had is dropped). The caller cleans it
  * (cleanRecycled) once it knows whether the setup's outputs are still good.
  */
-export async function takeParkedWorktree(git: SimpleGit, parked: string, path: string, branch: string, startCommit: string, gitAt: (dir: string) => SimpleGit): Promise<SimpleGit> {
-  await git.raw(['worktree', 'move', parked, path]);
-  // Made only now: simple-git refuses a folder that does not exist yet.
-  const wt = gitAt(path);
-  await wt.raw(['checkout', '-q', '--force', '--no-recurse-submodules', '-B', branch, startCommit]);
-  return wt;
+export async function takeParkedWorktree(git: Git, wt: Git, parked: string, branch: string, startCommit: string): Promise<void> {
+  await git.run(['worktree', 'move', parked, wt.dir]);
+  await wt.run(['checkout', '-q', '--force', '--no-recurse-submodules', '-B', branch, startCommit]);
 }
 
 /**
@@ -88,33 +85,35 @@ export async function takeParkedWorktree(git: SimpleGit, parked: string, path: s
  * setup that made them is still good; when its inputs changed they go too, and the setup runs
  * again in a checkout as clean as a new one.
  */
-export async function cleanRecycled(wt: SimpleGit, keepIgnored: boolean): Promise<void> {
-  await wt.raw(['clean', keepIgnored ? '-fdq' : '-fdxq']);
+export async function cleanRecycled(wt: Git, keepIgnored: boolean): Promise<void> {
+  await wt.run(['clean', keepIgnored ? '-fdq' : '-fdxq']);
 }
 
 /** Whether any setup input differs between two commits (unknown commits count as changed). */
-export async function setupInputsChanged(git: SimpleGit, from: string, to: string, inputs: readonly string[] = SETUP_INPUTS): Promise<boolean> {
+export async function setupInputsChanged(git: Git, from: string, to: string, inputs: readonly string[] = SETUP_INPUTS): Promise<boolean> {
   if (from === to) return false;
+  const pathspecs = inputs.map((p) => `:(glob)**/${p}`);
   try {
-    const out = await git.raw(['diff', '--name-only', '--no-renames', from, to, '--', ...inputs.map((p) => `:(glob)**/${p}`)]);
-    return out.trim() !== '';
+    // --quiet: exit 1 when they differ.
+    const { exitCode } = await git.run(['diff', '--quiet', '--no-ext-diff', '--no-renames', from, to, '--', ...pathspecs], { accept: [0, 1] });
+    return exitCode === 1;
   } catch {
     return true;
   }
 }
 
 /** Removes every parked worktree (at the end of a run). Returns how many. */
-export async function drainParkedWorktrees(git: SimpleGit, runDir: string): Promise<number> {
+export async function drainParkedWorktrees(git: Git, runDir: string): Promise<number> {
   const parked = parkedWorktrees(runDir);
   const registered = parked.length ? await listWorktrees(git) : [];
   for (const path of parked) {
     if (registered.some((e) => samePath(e.path, path)) && isDirectory(path)) {
-      await git.raw(['worktree', 'remove', '--force', '--force', path]).catch(() => undefined);
+      await git.run(['worktree', 'remove', '--force', '--force', path]).catch(() => undefined);
     }
     await rm(path, { recursive: true, force: true });
   }
   await rm(poolDir(runDir), { recursive: true, force: true });
-  if (parked.length) await git.raw(['worktree', 'prune']);
+  if (parked.length) await git.run(['worktree', 'prune']);
   return parked.length;
 }
 
@@ -126,5 +125,5 @@ export async function recordSetupBase(path: string, commit: string): Promise<voi
 }
 
 export async function readSetupBase(path: string): Promise<string | null> {
-  return (await readFile(join(worktreeGitDir(path), SETUP_BASE_FILE), 'utf8').catch(() => '')).trim() || null;
+  return readCommitMarker(join(worktreeGitDir(path), SETUP_BASE_FILE));
 }
