@@ -12,7 +12,7 @@ import { runCli, writeInputs, type CliResult, type startCli } from '../helpers/c
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
 /**
- * Shared pieces of the crash and fault tests (resumeAfterKill, the kill and storage campaigns):
+ * Shared pieces of the crash and fault tests (the kill, storage and agent campaigns):
  * the campaign's workspace (repository, plan, scenario), reading the event log, and the end
  * state compared with the reference's after a resume.
  */

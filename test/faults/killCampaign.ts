@@ -70,7 +70,14 @@ function phaseOfLine(events: RunEvent[], n: number): string {
   return 'event boundary';
 }
 
-const REDUCED = ['after plan_approved', 'after the first failed gate_result', 'after the first merge_done, before its MERGED', 'mid-resolution (the resolver working)'];
+const REDUCED = [
+  'after plan_approved',
+  'after the first failed gate_result',
+  'after changes_required',
+  'after the third GREEN',
+  'after the first merge_done, before its MERGED',
+  'mid-resolution (the resolver working)',
+];
 
 /** The kill points: event types and phases first, then "after the Nth durable event" spread over the run. */
 export function choosePoints(events: RunEvent[], count: number): KillPoint[] {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { EVENT_SCHEMA_VERSION, type RunEvent } from '../../src/engine/domain/events';
 import { foldEvents, UnsupportedEventError } from '../../src/engine/domain/projection';
 import { CorruptLogError, EventLog } from '../../src/engine/store/eventLog';
+import { EVENT_TYPES_WITH_SCHEMAS, eventProblems } from '../../src/engine/store/eventSchemas';
 import { loadRunState } from '../../src/engine/store/runLoader';
 import { EventBuilder } from '../helpers/eventBuilder';
 
@@ -107,6 +108,15 @@ const BREAKAGES: Array<{ kind: string; seq: number; damage: (e: Record<string, a
     field: /type: "plan_approvd" is not an event type of format version 3 or below/,
   },
 ];
+
+describe('event schemas', () => {
+  it('compile for every event type (each is compiled on first read, so a schema zod cannot compile would otherwise fail only when a log holds its type)', () => {
+    assert.equal(EVENT_TYPES_WITH_SCHEMAS.length, 39);
+    for (const type of EVENT_TYPES_WITH_SCHEMAS) {
+      assert.doesNotThrow(() => eventProblems({ seq: 1, runId: 'r1', at: '2026-12-02T00:00:00.000Z', type } as unknown as RunEvent), type);
+    }
+  });
+});
 
 describe('event payloads read back from the log', () => {
   for (const breakage of BREAKAGES) {

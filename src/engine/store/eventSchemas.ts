@@ -264,11 +264,24 @@ const envelope = tied<Omit<RunEvent, keyof RunEventBody>>()(
  * Each event type's whole line: its body, its `type` and the envelope. Compiled (z.compile):
  * zod generates a parser for each, which adds to a replay of 100,000 events a fifth of what
  * zod's interpreted parse adds (docs/durability.md); `strict` makes a schema the compiler
- * cannot model fail as this module loads, in every test, rather than quietly run slow.
+ * cannot model fail rather than quietly run slow (test/unit/storeEventValidation.test.ts
+ * compiles every type). Each is compiled when its type is first read: compiling all 39 cost
+ * every process that loads the store about 100 ms at start, `taskloom --help` included.
  */
-const EVENT_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map(
-  Object.entries(BODY_SHAPES).map(([type, shape]) => [type, z.compile(z.object({ ...envelope, type: z.literal(type), ...shape }), { strict: true })]),
-);
+const compiledSchemas = new Map<string, z.ZodType>();
+
+function eventSchema(type: string): z.ZodType | undefined {
+  const known = compiledSchemas.get(type);
+  if (known) return known;
+  if (!Object.hasOwn(BODY_SHAPES, type)) return undefined;
+  const shape = BODY_SHAPES[type as keyof typeof BODY_SHAPES];
+  const compiled = z.compile(z.object({ ...envelope, type: z.literal(type), ...shape }), { strict: true });
+  compiledSchemas.set(type, compiled);
+  return compiled;
+}
+
+/** Every event type this release writes, each with a schema (a test compiles them all). */
+export const EVENT_TYPES_WITH_SCHEMAS: readonly string[] = Object.keys(BODY_SHAPES);
 
 /**
  * What is wrong with an event line's payload, one entry per bad field (`path: reason`), or
@@ -279,7 +292,7 @@ const EVENT_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map(
 export function eventProblems(event: RunEvent): string[] | undefined {
   const v = event.v ?? 1;
   if (typeof v === 'number' && v > EVENT_SCHEMA_VERSION) return undefined;
-  const schema = EVENT_SCHEMAS.get(event.type);
+  const schema = eventSchema(event.type);
   if (!schema) return [`type: ${JSON.stringify(event.type)} is not an event type of format version ${EVENT_SCHEMA_VERSION} or below`];
   const parsed = schema.safeParse(event, { error: missingField });
   if (parsed.success) return undefined;
