@@ -96,8 +96,10 @@ suite('Resume after a window reload', function () {
         assert.match(String(row.description), /, interrupted/, `${taskId} says it was interrupted`);
       }
     }
-    const needsYou = api.services.needsYou.getChildren();
-    assert.ok(needsYou.some((item) => item.kind === 'stopped' && item.runId === runId), 'the stopped run waits in Needs You, to resume');
+    // Needs You rebuilds on the model's change event, which is throttled: the row follows the tree, not with it.
+    await waitFor('the stopped run to wait in Needs You, to resume', () =>
+      api.services.needsYou.getChildren().some((item) => item.kind === 'stopped' && item.runId === runId),
+    );
     await takeScreenshot('engine-gone-interrupted');
     // The run view says the same: the run is stopped mid-step, not "running" with a growing bar.
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
