@@ -22,8 +22,8 @@ const TASKLOOM_CONFIG = ['user.name=Taskloom', 'user.email=taskloom@localhost', 
 /**
  * For every command. `color.ui=false` because a user's `color.ui=always` would put escape codes in
  * output we parse or hand to the critic. `maintenance.auto=false` because a run's many commits would
- * each start git's automatic maintenance, whose detached gc packs refs while parallel worktrees
- * commit; the user's own next git command still runs it.
+ * each start git's automatic maintenance (a process per commit), whose gc, once due, runs detached
+ * and packs refs while parallel worktrees commit; the user's own next git command still runs it.
  */
 const EVERY_COMMAND_CONFIG = ['color.ui=false', 'maintenance.auto=false'];
 
