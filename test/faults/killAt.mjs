@@ -97,7 +97,8 @@ while (!(file = logFile())) {
   if (!alive() || Date.now() - started > GIVE_UP_MS) giveUp();
   await new Promise((r) => setTimeout(r, POLL_MS));
 }
-watch(file, () => void killIfTriggered());
+// A log replaced under the watch ends the notifications, not the watcher: the slower poll goes on.
+watch(file, () => void killIfTriggered()).on('error', () => undefined);
 setInterval(() => {
   void killIfTriggered();
   if (!firing && (!alive() || Date.now() - started > GIVE_UP_MS)) giveUp();
