@@ -7,7 +7,7 @@ import { headCommitOf, isAncestor, resolveCommit, unmergedFiles } from './gitQue
 import { clearRunIndexLocks, clearStaleIndexLock, clearStaleRefLocks, mergeInProgressAt } from './worktreeFiles';
 import { INTEGRATION_NAME, repoGit, type RepoLocation } from './worktreeManager';
 import { runWorktreeDir } from './worktreeRoot';
-import { addWorktree, discardWorktree, errorText, exclusive, isDirectory, listWorktrees, mergeNoVerify, resetHard, samePath } from './worktreeOps';
+import { addWorktree, discardWorktree, exclusive, failureMessage, isDirectory, listWorktrees, mergeNoVerify, resetHard, samePath } from './worktreeOps';
 
 export type CandidateMerge =
   | { status: 'merged'; commit: string }
@@ -113,7 +113,7 @@ export class IntegrationBranch {
       }
       if (files.length > 0) return { status: 'conflict', files };
       throw new WorkspaceError(
-        `Merging ${commit.slice(0, 10)} into ${this.branch} failed: ${errorText(failure) || 'the merge made no commit'}`,
+        `Merging ${commit.slice(0, 10)} into ${this.branch} failed: ${failureMessage(failure) || 'the merge made no commit'}`,
         'Look at the integration worktree; resuming the run retries the merge safely.',
         { cause: failure },
       );

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkspaceError } from './errors';
 import { headCommitOf, resolveCommit, unmergedFiles } from './gitQueries';
-import { addWorktree, discardWorktree, errorText, exclusive, resetHard } from './worktreeOps';
+import { addWorktree, discardWorktree, exclusive, failureMessage, resetHard } from './worktreeOps';
 import { repoGit, type RepoLocation } from './worktreeManager';
 import { runWorktreeDir } from './worktreeRoot';
 
@@ -92,7 +92,7 @@ export class PullRequestWorktree {
       await repoGit(this.repo, this.repo.root).run(['fetch', '-q', '--no-tags', this.remote, `+refs/heads/${branch}:${ref}`]);
     } catch (error) {
       throw new WorkspaceError(
-        `Cannot fetch ${branch} from ${this.remote}: ${errorText(error).trim()}`,
+        `Cannot fetch ${branch} from ${this.remote}: ${failureMessage(error).trim()}`,
         'Check the network and that you can fetch from the remote (git fetch), then run taskloom watch again.',
         { cause: error },
       );

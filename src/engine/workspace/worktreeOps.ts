@@ -113,6 +113,7 @@ export function isInside(path: string, dir: string): boolean {
   return child.startsWith(parent + '/') || child.startsWith(parent + '\\');
 }
 
-export function errorText(error: unknown): string {
+/** What a failed git call said (empty for none): not `errorText` of the domain, which words a user-facing error with its hint. */
+export function failureMessage(error: unknown): string {
   return error instanceof Error ? error.message : error ? String(error) : '';
 }
