@@ -2,6 +2,7 @@ import { EVENT_SCHEMA_VERSION, type RunEvent, type RunEventBody } from '../../sr
 import type { Plan } from '../../src/engine/domain/plan';
 import { DEFAULT_RUN_CONFIG } from '../../src/engine/domain/runConfig';
 import { TaskStateMachine } from '../../src/engine/domain/taskStateMachine';
+import type { RunCreatedBody } from '../../src/engine/store/runStore';
 import type { TaskEvent, TaskState } from '../../src/engine/domain/taskStates';
 
 export const TWO_TASK_PLAN: Plan = {
@@ -12,6 +13,22 @@ export const TWO_TASK_PLAN: Plan = {
     { id: 'b', title: 'Task B', description: 'second', acceptance: [], dependsOn: ['a'] },
   ],
 };
+
+/** A run_created body for `plan`, as a scripted run in /repo records it; `over` changes fields (a fresh object each call: tests edit it). */
+export function runCreatedBody(plan: Plan, over: Partial<RunCreatedBody> = {}): RunCreatedBody {
+  return {
+    type: 'run_created',
+    goal: plan.goal,
+    plan,
+    config: { ...DEFAULT_RUN_CONFIG, gateCommands: ['npm test'], agent: { kind: 'scripted', scriptPath: '/dev/null' } },
+    repoRoot: '/repo',
+    baseCommit: 'a'.repeat(40),
+    baseRef: 'main',
+    ignoredChanges: [],
+    createdBy: { host: 'test', pid: 1 },
+    ...over,
+  };
+}
 
 /**
  * Builds a legal event stream for tests: tracks seq and each task's state like the engine does.
@@ -29,17 +46,7 @@ export class EventBuilder {
     private readonly version: number = EVENT_SCHEMA_VERSION,
   ) {
     for (const t of plan.tasks) this.states.set(t.id, 'PENDING');
-    this.add({
-      type: 'run_created',
-      goal: plan.goal,
-      plan,
-      config: { ...DEFAULT_RUN_CONFIG, gateCommands: ['npm test'], agent: { kind: 'scripted', scriptPath: '/dev/null' } },
-      repoRoot: '/repo',
-      baseCommit: 'a'.repeat(40),
-      baseRef: 'main',
-      ignoredChanges: [],
-      createdBy: { host: 'test', pid: 1 },
-    });
+    this.add(runCreatedBody(plan));
   }
 
   add(body: RunEventBody): RunEvent {

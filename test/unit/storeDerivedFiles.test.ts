@@ -5,35 +5,29 @@ import path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { EVENT_SCHEMA_VERSION, type RunEvent, type RunEventBody } from '../../src/engine/domain/events';
 import { foldEvents } from '../../src/engine/domain/projection';
-import { DEFAULT_RUN_CONFIG } from '../../src/engine/domain/runConfig';
 import type { RunState } from '../../src/engine/domain/runState';
 import { TaskStateMachine } from '../../src/engine/domain/taskStateMachine';
 import type { TaskEvent, TaskState } from '../../src/engine/domain/taskStates';
 import type { CriticFinding } from '../../src/engine/domain/verdict';
 import { renderDecisionsMarkdown, renderRunJson } from '../../src/engine/store/derivedFiles';
 import { DERIVED_FILES_INTERVAL_MS, RunStore, type RunCreatedBody } from '../../src/engine/store/runStore';
+import { runCreatedBody } from '../helpers/eventBuilder';
 
 const HOSTILE = '<script>alert(1)</script> \u001b[31mred\u001b[0m \u001b]8;;http://evil\u0007link\u001b]8;;\u0007 ![x](http://evil/p.png) & done\u0007';
 
 /** The run_created of a two-task run (a fresh object each time: tests edit it). */
-const runCreated = (): RunCreatedBody => ({
-  type: 'run_created',
-  goal: 'Add rate limiting',
-  plan: {
-    goal: 'Add rate limiting',
-    rationale: 'the limiter first, then the middleware that uses it',
-    tasks: [
-      { id: 'a', title: 'Token bucket', description: 'bucket', acceptance: ['tests'], dependsOn: [] },
-      { id: 'b', title: 'Middleware', description: 'mw', acceptance: [], dependsOn: ['a'] },
-    ],
-  },
-  config: { ...DEFAULT_RUN_CONFIG, gateCommands: ['npm test'], agent: { kind: 'scripted', scriptPath: '/dev/null' } },
-  repoRoot: '/repo',
-  baseCommit: 'c0ffee'.padEnd(40, '0'),
-  baseRef: 'main',
-  ignoredChanges: [],
-  createdBy: { host: 'test', pid: 1 },
-});
+const runCreated = (): RunCreatedBody =>
+  runCreatedBody(
+    {
+      goal: 'Add rate limiting',
+      rationale: 'the limiter first, then the middleware that uses it',
+      tasks: [
+        { id: 'a', title: 'Token bucket', description: 'bucket', acceptance: ['tests'], dependsOn: [] },
+        { id: 'b', title: 'Middleware', description: 'mw', acceptance: [], dependsOn: ['a'] },
+      ],
+    },
+    { baseCommit: 'c0ffee'.padEnd(40, '0') },
+  );
 
 /** Legal events for a two-task run; task transitions follow the state machine like the engine does. */
 class Script {

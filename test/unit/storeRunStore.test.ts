@@ -7,13 +7,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { RunEventBody } from '../../src/engine/domain/events';
 import { foldEvents } from '../../src/engine/domain/projection';
-import { DEFAULT_RUN_CONFIG } from '../../src/engine/domain/runConfig';
 import type { RunState } from '../../src/engine/domain/runState';
 import { TaskStateMachine } from '../../src/engine/domain/taskStateMachine';
 import type { TaskEvent } from '../../src/engine/domain/taskStates';
 import { EventLog } from '../../src/engine/store/eventLog';
 import { LockHeldError } from '../../src/engine/store/lock';
 import { RunNotFoundError, RunStore, SNAPSHOT_LOG_GROWTH, SNAPSHOT_MIN_BYTES, type RunCreatedBody } from '../../src/engine/store/runStore';
+import { runCreatedBody } from '../helpers/eventBuilder';
 
 const STORE_MODULE = path.resolve(import.meta.dirname, '../../src/engine/store/runStore.ts');
 
@@ -41,24 +41,18 @@ function closeStore(store: RunStore): void {
 
 // --- a tiny builder: run_created with a two-task plan, and transitions that follow the state machine
 
-const created = (goal = 'Add rate limiting'): RunCreatedBody => ({
-  type: 'run_created',
-  goal,
-  plan: {
-    goal,
-    rationale: 'b builds on a',
-    tasks: [
-      { id: 'a', title: 'Token bucket', description: 'bucket', acceptance: ['tests pass'], dependsOn: [] },
-      { id: 'b', title: 'Middleware', description: 'middleware', acceptance: [], dependsOn: ['a'] },
-    ],
-  },
-  config: { ...DEFAULT_RUN_CONFIG, gateCommands: ['npm test'], agent: { kind: 'scripted', scriptPath: '/dev/null' } },
-  repoRoot: '/repo',
-  baseCommit: 'f'.repeat(40),
-  baseRef: 'main',
-  ignoredChanges: [],
-  createdBy: { host: 'test', pid: 1 },
-});
+const created = (goal = 'Add rate limiting'): RunCreatedBody =>
+  runCreatedBody(
+    {
+      goal,
+      rationale: 'b builds on a',
+      tasks: [
+        { id: 'a', title: 'Token bucket', description: 'bucket', acceptance: ['tests pass'], dependsOn: [] },
+        { id: 'b', title: 'Middleware', description: 'middleware', acceptance: [], dependsOn: ['a'] },
+      ],
+    },
+    { baseCommit: 'f'.repeat(40) },
+  );
 
 function move(store: RunStore, runId: string, taskId: string, ...events: TaskEvent[]): void {
   for (const event of events) {
