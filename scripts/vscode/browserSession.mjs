@@ -222,6 +222,57 @@ function locate(page, { selector, frames = [] }) {
   return scope.locator(selector);
 }
 
+/**
+ * Awaits a Playwright action; when it fails inside iframes, the error also says what each frame
+ * level holds (how many frames match, and the inner page's text), so that a failure in CI, where
+ * no screenshot is read, shows whether the webview was there, still loading, or doubled.
+ */
+async function saying(page, frames = [], action) {
+  try {
+    return await action;
+  } catch (error) {
+    if (frames.length === 0 || !(error instanceof Error)) throw error;
+    error.message += `\n${await framesSeen(page, frames)}`;
+    throw error;
+  }
+}
+
+async function framesSeen(page, frames) {
+  const seen = [];
+  let scope = page;
+  for (const frame of frames) {
+    const count = await scope.locator(frame).count().catch(() => 0);
+    seen.push(`${frame}: ${count} found`);
+    if (count !== 1) {
+      // A webview still loading its content has a pending frame in place of the active one.
+      const pending = frame === 'iframe#active-frame' ? await scope.locator('iframe#pending-frame').count().catch(() => 0) : 0;
+      return `frames seen: ${seen.join(', ')}${pending ? ` (${pending} pending)` : ''}`;
+    }
+    scope = scope.frameLocator(frame);
+  }
+  const text = await scope.locator('body').innerText({ timeout: 1000 }).catch((error) => `(unreadable: ${error.message.split('\n')[0]})`);
+  return `frames seen: ${seen.join(', ')}; the page shows: ${JSON.stringify(text.replace(/\s+/g, ' ').slice(0, 300))}`;
+}
+
+/**
+ * The VS Code server serves every webview from the workbench's own origin, so all webviews share
+ * one service-worker scope, each registering a worker of its own. A webview restored by a reload
+ * then finds the last window's worker in control and waits for its own to take over; now and then
+ * that wait outlasted a test's 10 s with the view blank (1 of 17 reloads here, and once in CI).
+ * Desktop VS Code gives each webview an origin of its own. Unregistered before the reload, the
+ * old workers are gone, and a restored webview loads as a first one does.
+ */
+async function forgetWebviewWorkers(page, log) {
+  const forgotten = await page
+    .evaluate(async () => {
+      const registrations = await navigator.serviceWorker.getRegistrations();
+      await Promise.all(registrations.map((registration) => registration.unregister()));
+      return registrations.length;
+    })
+    .catch((error) => `none (${error.message.split('\n')[0]})`);
+  log.write('runner', `unregistered the webviews' service workers: ${forgotten}`, false);
+}
+
 /** The actions the suite can ask for (see controlServer.mjs and test/vscode/suite/runnerControl.ts). */
 function runnerActions(session, prepared, page, reload) {
   return {
@@ -258,15 +309,15 @@ function runnerActions(session, prepared, page, reload) {
       return {};
     },
     async click({ selector, frames, timeoutMs = 10_000 }) {
-      await locate(page, { selector, frames }).first().click({ timeout: timeoutMs });
+      await saying(page, frames, locate(page, { selector, frames }).first().click({ timeout: timeoutMs }));
       return {};
     },
     async waitFor({ selector, frames, state = 'visible', timeoutMs = 10_000 }) {
-      await locate(page, { selector, frames }).first().waitFor({ state, timeout: timeoutMs });
+      await saying(page, frames, locate(page, { selector, frames }).first().waitFor({ state, timeout: timeoutMs }));
       return {};
     },
     async selectOption({ selector, frames, value, timeoutMs = 10_000 }) {
-      await locate(page, { selector, frames }).first().selectOption(value, { timeout: timeoutMs });
+      await saying(page, frames, locate(page, { selector, frames }).first().selectOption(value, { timeout: timeoutMs }));
       return {};
     },
     async texts({ selector, frames }) {
@@ -376,10 +427,12 @@ export async function runBrowserSession(session, { grep, verbose = false, keep =
       log.write('runner', `reloading the window (reload ${reloads})`, true);
       reloading = true;
       log.quiet = true;
-      void load().finally(() => {
-        reloading = false;
-        log.quiet = false;
-      });
+      void forgetWebviewWorkers(page, log)
+        .then(load)
+        .finally(() => {
+          reloading = false;
+          log.quiet = false;
+        });
     };
 
     page.on('request', (request) => {
@@ -403,6 +456,11 @@ export async function runBrowserSession(session, { grep, verbose = false, keep =
     });
     page.on('crash', () => finish({ ok: false, reason: 'the workbench page crashed' }));
     page.on('pageerror', (error) => log.write('page:error', error.stack ?? error.message, false));
+    page.on('console', (message) => {
+      const url = message.location()?.url ?? '';
+      if (!url.includes('/webview/')) return;
+      log.write('webview', `${message.type()} ${message.text()} (${url.replace(/\?.*/, '')})`, false);
+    });
     context.on('close', () => finish({ ok: false, reason: 'the browser closed' }));
     void server.exited.then((how) => finish({ ok: false, reason: `the VS Code server exited (${how})` }));
     signal?.addEventListener('abort', () => finish({ ok: false, reason: 'interrupted' }), { once: true });
