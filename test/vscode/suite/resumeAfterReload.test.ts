@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { RUNNING_STEP_STATES } from '../../../src/engine/domain/stateWords';
+import type { TaskState } from '../../../src/engine/domain/taskStates';
 import { SUITE_GOAL } from '../fixtures/scenario';
 import { runView } from './pages/runViewPage';
 import { Notification, workbench } from './pages/workbenchPage';
@@ -12,6 +13,7 @@ import { takeScreenshot } from './screenshot';
 import { answeringConfirmations, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
 
 const RESUME_TOAST = new Notification('stopped with');
+const AGENT_STEP_STATES: ReadonlySet<TaskState> = new Set<TaskState>(['BUILDING', 'CRITIC_REVIEWING']);
 
 /**
  * Empties this session's record of the runs created here (the session has a state folder of its
@@ -62,9 +64,12 @@ suite('Resume after a window reload', function () {
     await takeScreenshot('resume-notification');
     await RESUME_TOAST.press('Resume');
     await waitFor('the run to be driven again', () => api.services.controller.model.run(folder, runId)?.summary.active);
-    const greenBefore = await waitFor('one more green task', () => {
+    // Killed while an agent works (a scripted turn takes 1.2 s here), not in the gap between one
+    // task's merge and the next task's start, where no step is under way.
+    const greenBefore = await waitFor('one more green task, and an agent at work on the next', () => {
       const entry = api.services.controller.model.run(folder, runId)!;
-      return entry.summary.merged >= 2 && entry.summary.merged < 4 && entry.summary.merged;
+      const agentAtWork = entry.state?.taskOrder.some((id) => AGENT_STEP_STATES.has(entry.state!.tasks[id]!.state));
+      return entry.summary.active && agentAtWork && entry.summary.merged >= 2 && entry.summary.merged < 4 && entry.summary.merged;
     });
 
     // The engine process dies mid-run: the client restarts it, says so, and the run resumes with nothing lost.
