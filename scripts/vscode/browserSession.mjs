@@ -263,13 +263,19 @@ async function framesSeen(page, frames) {
  * old workers are gone, and a restored webview loads as a first one does.
  */
 async function forgetWebviewWorkers(page, log) {
-  const forgotten = await page
+  let forgotten = 'none (no answer in 5 s)';
+  const forgetting = page
     .evaluate(async () => {
       const registrations = await navigator.serviceWorker.getRegistrations();
       await Promise.all(registrations.map((registration) => registration.unregister()));
       return registrations.length;
     })
-    .catch((error) => `none (${error.message.split('\n')[0]})`);
+    .then(
+      (count) => (forgotten = String(count)),
+      (error) => (forgotten = `none (${error.message.split('\n')[0]})`),
+    );
+  // A page that does not answer is reloaded all the same.
+  await withTimeout(forgetting, 5000);
   log.write('runner', `unregistered the webviews' service workers: ${forgotten}`, false);
 }
 
