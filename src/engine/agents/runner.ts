@@ -26,6 +26,11 @@ export interface RunnerInput {
    * enforce a list: the gate's commands plus the user's allowlist. Anything else is refused.
    */
   allowedCommands?: string[];
+  /**
+   * The call runs inside Taskloom's sandbox (see src/engine/sandbox): an agent then skips a sandbox
+   * of its own, which could not start nested, and needs no command allow-list.
+   */
+  confined?: boolean;
   /** Variables added to the environment of the call's processes (TASKLOOM_RUN_ID, TASKLOOM_TASK_ID, TASKLOOM_PORT). */
   env?: Record<string, string>;
   /** Ask for structured output matching this JSON schema (critic verdicts, plans). */
