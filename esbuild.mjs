@@ -27,6 +27,7 @@ const contexts = await Promise.all([
       { in: 'src/cli/main.ts', out: 'cli' },
       { in: 'src/engine/agents/scripted/scriptedAgentMain.ts', out: 'scripted-agent' },
       { in: 'src/engine/server/main.ts', out: 'engine-server' },
+      { in: 'src/engine/sandbox/sandboxRelayMain.ts', out: 'sandbox-relay' },
     ],
     outdir: 'dist',
     banner: { js: '#!/usr/bin/env node' },

@@ -2,7 +2,10 @@ import { EngineShutdown, type DriveOutcome } from '../engine/run/engineShutdown'
 import type { TaskloomEngine } from '../engine/run/engine';
 import type { RunSession } from '../engine/run/runSession';
 import { EXIT } from './cliErrors';
-import { yellow } from './format';
+import { bold, red, yellow } from './format';
+import type { Confinement } from '../engine/domain/sandboxSettings';
+import { confinementFacts } from '../engine/domain/sandboxSettings';
+import { confinementWords } from '../engine/text/confinementWords';
 import { createProgressPrinter } from './progressPrinter';
 import { formatRunSummary } from './summary';
 
@@ -19,6 +22,7 @@ export async function driveWithProgress(engine: TaskloomEngine, session: RunSess
     process.stderr.write(yellow('\nCancelling the run (Ctrl-C again to quit at once)…\n'));
     controller.abort();
   };
+  printConfinement(await engine.confine(session));
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   const stop = session.onEvent(createProgressPrinter());
@@ -37,4 +41,10 @@ export async function driveWithProgress(engine: TaskloomEngine, session: RunSess
   }
   process.stdout.write(`${formatRunSummary(session.state)}\n`);
   return status === 'completed' ? EXIT.ok : EXIT.needsHuman;
+}
+
+/** Every session says whether its agents, setup and gates were confined: unconfined in red. */
+export function printConfinement(confinement: Confinement): void {
+  const words = confinementWords(confinementFacts(confinement));
+  process.stdout.write(`${bold('Sandbox')} ${confinement.confined ? words : red(words)}\n`);
 }

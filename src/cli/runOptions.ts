@@ -1,4 +1,5 @@
 import type { AgentKind, RunConfig } from '../engine/domain/runConfig';
+import { DEFAULT_SANDBOX_SETTINGS } from '../engine/domain/sandboxSettings';
 import { runConfigFromSettings } from '../engine/run/runConfigFromSettings';
 import type { ExtraRunSettings, RunSettings, SettingName } from '../engine/domain/runSettings';
 import { UsageError } from './cliErrors';
@@ -34,6 +35,14 @@ export const RUN_CONFIG_OPTIONS = {
   copy: { type: 'string', multiple: true },
   setup: { type: 'string', multiple: true },
   'worktree-root': { type: 'string' },
+  sandbox: { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  'setup-host': { type: 'string', multiple: true },
+  'gate-host': { type: 'string', multiple: true },
+  'pass-env': { type: 'string', multiple: true },
+  'hide-path': { type: 'string', multiple: true },
+  'read-path': { type: 'string', multiple: true },
+  'agents-see-included-files': { type: 'boolean' },
 } as const;
 
 export interface RunConfigFlags {
@@ -66,6 +75,14 @@ export interface RunConfigFlags {
   copy?: string[];
   setup?: string[];
   'worktree-root'?: string;
+  sandbox?: string;
+  'allow-host'?: string[];
+  'setup-host'?: string[];
+  'gate-host'?: string[];
+  'pass-env'?: string[];
+  'hide-path'?: string[];
+  'read-path'?: string[];
+  'agents-see-included-files'?: boolean;
 }
 
 /** The flag each setting comes from, so the shared checks name what the user typed. */
@@ -99,6 +116,14 @@ export const FLAG_LABELS: Record<SettingName, string> = {
   worktreeCopy: '--copy',
   worktreeSetup: '--setup',
   worktreeRoot: '--worktree-root',
+  sandboxMode: '--sandbox',
+  sandboxAllowedHosts: '--allow-host',
+  sandboxSetupHosts: '--setup-host',
+  sandboxGateHosts: '--gate-host',
+  sandboxEnv: '--pass-env',
+  sandboxHiddenPaths: '--hide-path',
+  sandboxReadPaths: '--read-path',
+  sandboxAgentsSeeIncludedFiles: '--agents-see-included-files',
 };
 
 /** The flags as RunSettings; runConfigFromSettings (shared with the editor) does the defaults and the checks. */
@@ -142,6 +167,15 @@ export function buildRunConfig(flags: RunConfigFlags, cwd: string, repoRoot: str
     worktreeSetup: flags.setup ?? [],
     ...(flags['worktree-root'] !== undefined ? { worktreeRoot: flags['worktree-root'] } : {}),
     codexConfig: flags['codex-config'] ?? [],
+    ...(flags.sandbox !== undefined ? { sandboxMode: flags.sandbox } : {}),
+    sandboxAllowedHosts: flags['allow-host'] ?? [],
+    // Added to the defaults on the command line, where a list cannot be edited.
+    sandboxSetupHosts: [...DEFAULT_SANDBOX_SETTINGS.setupHosts, ...(flags['setup-host'] ?? [])],
+    sandboxGateHosts: flags['gate-host'] ?? [],
+    sandboxEnv: flags['pass-env'] ?? [],
+    sandboxHiddenPaths: [...DEFAULT_SANDBOX_SETTINGS.hiddenPaths, ...(flags['hide-path'] ?? [])],
+    sandboxReadPaths: [...DEFAULT_SANDBOX_SETTINGS.readPaths, ...(flags['read-path'] ?? [])],
+    sandboxAgentsSeeIncludedFiles: flags['agents-see-included-files'] ?? false,
   };
   return runConfigFromSettings(settings, { baseDir: cwd, repoRoot, labels: FLAG_LABELS });
 }

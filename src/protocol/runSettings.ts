@@ -36,4 +36,12 @@ export const EDITOR_SETTING_KEYS: Record<SettingName, `taskloom.${string}`> = {
   worktreeCopy: 'taskloom.worktree.copy',
   worktreeSetup: 'taskloom.worktree.setup',
   worktreeRoot: 'taskloom.worktree.root',
+  sandboxMode: 'taskloom.sandbox.mode',
+  sandboxAllowedHosts: 'taskloom.sandbox.allowedHosts',
+  sandboxSetupHosts: 'taskloom.sandbox.setupHosts',
+  sandboxGateHosts: 'taskloom.sandbox.gateHosts',
+  sandboxEnv: 'taskloom.sandbox.env',
+  sandboxHiddenPaths: 'taskloom.sandbox.hiddenPaths',
+  sandboxReadPaths: 'taskloom.sandbox.readPaths',
+  sandboxAgentsSeeIncludedFiles: 'taskloom.sandbox.agentsSeeIncludedFiles',
 };

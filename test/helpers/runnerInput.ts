@@ -1,4 +1,5 @@
 import type { RunnerInput } from '../../src/engine/agents/runner';
+import { launchUnconfined } from '../../src/engine/process/launcher';
 
 /** One call's input for an agent runner: the actor's first attempt at task t1, allowed to write; `fields` over it. */
 export function runnerInput(cwd: string, fields: Partial<RunnerInput> = {}): RunnerInput {
@@ -11,6 +12,7 @@ export function runnerInput(cwd: string, fields: Partial<RunnerInput> = {}): Run
     access: 'workspace-write',
     idleTimeoutMs: 30_000,
     signal: new AbortController().signal,
+    launch: launchUnconfined,
     ...fields,
   };
 }

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
+import { launchUnconfined } from '../../src/engine/process/launcher';
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { ClaudeRunner } from '../../src/engine/agents/claude/claudeRunner';
-import { findPackageRoot } from '../../src/engine/agents/scripted/packageRoot';
+import { findPackageRoot } from '../../src/engine/process/packageRoot';
 import type { RunEvent } from '../../src/engine/domain/events';
 import type { TokenUsage } from '../../src/engine/domain/usage';
 import type { TraceReport } from '../../src/engine/report/traceReport';
@@ -675,6 +676,7 @@ describe('whole runs through the real claude CLI', { concurrency: 3 }, () => {
     for (const [i, prompt] of prompts.entries()) {
       // A new checkout each time: every fresh call starts where attempt 1 started (the scripted model reads nothing).
       const call = await runner.run({
+        launch: launchUnconfined,
         role: 'actor',
         prompt: prompt.replaceAll(marker, freshMarker),
         cwd: repo().dir,

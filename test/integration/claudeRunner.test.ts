@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { CLAUDE_NOT_ON_PATH } from '../../src/engine/agents/claude/claudeArgs';
 import { ClaudeRunner, type ClaudeRunnerOptions } from '../../src/engine/agents/claude/claudeRunner';
 import type { RunnerActivity, RunnerInput } from '../../src/engine/agents/runner';
-import { findPackageRoot } from '../../src/engine/agents/scripted/packageRoot';
+import { findPackageRoot } from '../../src/engine/process/packageRoot';
 import { findMarkedProcesses, stopMarkedProcesses } from '../../src/engine/process/markedProcesses';
 import {
   endsWithToolResult,

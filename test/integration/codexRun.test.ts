@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { findPackageRoot } from '../../src/engine/agents/scripted/packageRoot';
+import { findPackageRoot } from '../../src/engine/process/packageRoot';
 import type { TraceReport } from '../../src/engine/report/traceReport';
 import { runCli, startCli, writeInputs } from '../helpers/cli';
 import {

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { CODEX_NOT_ON_PATH, CodexRunner } from '../../src/engine/agents/codex/codexRunner';
 import { costOf } from '../../src/engine/agents/codex/codexPrices';
 import type { RunnerActivity, RunnerInput } from '../../src/engine/agents/runner';
-import { findPackageRoot } from '../../src/engine/agents/scripted/packageRoot';
+import { findPackageRoot } from '../../src/engine/process/packageRoot';
 import { isProcessAlive } from '../../src/engine/process/liveness';
 import {
   addFileCommand,

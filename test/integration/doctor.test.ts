@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { findPackageRoot } from '../../src/engine/agents/scripted/packageRoot';
+import { findPackageRoot } from '../../src/engine/process/packageRoot';
 import { startAnthropicServer, type AnthropicServer } from '../helpers/anthropicServer';
 import { runCli, startCli } from '../helpers/cli';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { findPackageRoot } from '../../src/engine/agents/scripted/packageRoot';
+import { findPackageRoot } from '../../src/engine/process/packageRoot';
 import type { RunEvent } from '../../src/engine/domain/events';
 import type { TraceReport } from '../../src/engine/report/traceReport';
 import { endsWithToolResult, startAnthropicServer, type AnthropicServer, type MessagesRequest, type ScriptedReply } from '../helpers/anthropicServer';

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { build } from 'esbuild';
-import { findPackageRoot } from '../../src/engine/agents/scripted/packageRoot';
+import { findPackageRoot } from '../../src/engine/process/packageRoot';
 import { ScriptedRunner } from '../../src/engine/agents/scripted/scriptedRunner';
 import type { RunnerActivity, RunnerInput } from '../../src/engine/agents/runner';
 import { isProcessAlive } from '../../src/engine/process/liveness';

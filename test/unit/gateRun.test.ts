@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { launchUnconfined } from '../../src/engine/process/launcher';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ function nodeProject(testBody: string): string {
 
 const base = (cwd: string, commands: string[]): RunGateOptions => ({
   commands,
+  launch: launchUnconfined,
   cwd,
   timeoutMs: 30_000,
   idleTimeoutMs: 30_000,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { launchUnconfined } from '../../src/engine/process/launcher';
 import { tmpdir } from 'node:os';
 import { describe, it } from 'node:test';
 import { redactEventBody, redactorFor, redactSecrets, REDACTED } from '../../src/engine/gate/redactSecrets';
@@ -134,6 +135,7 @@ describe('redaction: gate output cut by the cap or split across chunks', () => {
       "setTimeout(() => process.stdout.write(t.slice(4) + ' ' + 'y'.repeat(50000) + ' ' + t + ' ' + 'z'.repeat(32768 - 10)), 100);",
     ].join(' ');
     const gate = await runGate({
+      launch: launchUnconfined,
       commands: [`node -e "${script}"`, 'false'],
       cwd: tmpdir(),
       timeoutMs: 30_000,

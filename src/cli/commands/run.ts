@@ -10,6 +10,7 @@ import { askYesNo } from '../askYesNo';
 import { EXIT, UsageError } from '../cliErrors';
 import { driveWithProgress } from '../driveWithProgress';
 import { createProgressPrinter } from '../progressPrinter';
+import { printConfinement } from '../driveWithProgress';
 import { bold, dim, yellow } from '../format';
 import { printUserError } from '../cliProcess';
 import { errorText } from '../../engine/domain/taskloomError';
@@ -23,7 +24,9 @@ export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT) [--agent clau
        [--codex-config KEY=VALUE]... [--command ARGV] [--script FILE]
        [--gate CMD]... [--allow-command CMD]... [--max-attempts N] [--max-reviews N] [--stuck-seconds N] [--gate-timeout N]
        [--budget-usd N] [--budget-tokens N] [--task-budget-usd N] [--task-budget-tokens N]
-       [--overlap serialize|warn|off] [--copy PATTERN]... [--setup CMD]... [--worktree-root inside|DIR] [--cwd DIR]`;
+       [--overlap serialize|warn|off] [--copy PATTERN]... [--setup CMD]... [--worktree-root inside|DIR]
+       [--sandbox auto|on|off] [--allow-host HOST:PORT]... [--setup-host HOST:PORT]... [--gate-host HOST:PORT]...
+       [--pass-env NAME]... [--hide-path PATH]... [--read-path PATH]... [--agents-see-included-files] [--cwd DIR]`;
 
 export async function runCommand(argv: string[]): Promise<number> {
   const { values, cwd } = parseCommandArgs(argv, {
@@ -74,6 +77,7 @@ export async function runCommand(argv: string[]): Promise<number> {
 /** Runs the planner with progress; a planning failure is reported and ends the run. */
 async function planWithProgress(engine: TaskloomEngine, session: RunSession): Promise<Plan | undefined> {
   process.stdout.write(`${bold('Planning')} "${session.state.goal}" with the ${agentFor(session.state.config, 'planner').agent.kind} agent…\n`);
+  printConfinement(await engine.confine(session));
   const stop = session.onEvent(createProgressPrinter());
   try {
     return await engine.planGoal(session, new AbortController().signal);

@@ -1,7 +1,8 @@
 import { clipEnd } from '../text/clip';
 import { CALL_MARKER_VAR, stopMarkedProcesses } from '../process/markedProcesses';
 import { LineSplitter } from '../process/lineSplitter';
-import { runProcess, type ProcessResult, type RunProcessOptions } from '../process/processGroup';
+import type { LaunchOptions, ProcessLauncher } from '../process/launcher';
+import type { ProcessResult } from '../process/processGroup';
 import type { RunnerActivity } from './runner';
 import { counted } from '../text/counted';
 
@@ -24,7 +25,9 @@ export const stuckMessage = (agent: string, idleTimeoutMs: number): string => `n
 export const callLimitMessage = (agent: string, limitMs: number): string =>
   `${agent} did not finish within ${Math.round(limitMs / 100) / 10} s, the limit for one call (12 × the stuck threshold), and was stopped`;
 
-export interface AgentProcessOptions extends Omit<RunProcessOptions, 'onOutput' | 'env' | 'idleTimeoutMs'> {
+export interface AgentProcessOptions extends Omit<LaunchOptions, 'onOutput' | 'env' | 'idleTimeoutMs'> {
+  /** Starts the process: the call's own launcher (RunnerInput.launch). */
+  launch: ProcessLauncher;
   env: NodeJS.ProcessEnv;
   idleTimeoutMs: number;
   /** Put in the environment of the call's processes, so those that leave its group are found after it. */
@@ -42,14 +45,14 @@ export interface AgentProcessOptions extends Omit<RunProcessOptions, 'onOutput' 
  * stopped after callLimitMs, however busy it looks (`timedOut` in the result).
  */
 export async function runAgentProcess(options: AgentProcessOptions): Promise<ProcessResult> {
-  const { marker, agentName, onStdoutLine, emit, env, ...processOptions } = options;
+  const { marker, agentName, onStdoutLine, emit, env, launch, ...processOptions } = options;
   const stdout = new LineSplitter();
   const stderr = new LineSplitter();
   const onStderrLine = (line: string) => {
     if (line.trim() !== '') emit({ kind: 'status', message: clipEnd(line, MAX_STATUS_CHARS) });
   };
   try {
-    const result = await runProcess({
+    const result = await launch({
       timeoutMs: callLimitMs(processOptions.idleTimeoutMs),
       ...processOptions,
       env: { ...env, [CALL_MARKER_VAR]: marker },

@@ -1,5 +1,6 @@
 import type { AgentRole, RunnerStatus } from '../domain/events';
 import type { TokenUsage } from '../domain/usage';
+import type { ProcessLauncher } from '../process/launcher';
 
 /** What the agent may do: the critic and the planner only read. */
 export type AccessLevel = 'read-only' | 'workspace-write';
@@ -31,6 +32,8 @@ export interface RunnerInput {
    * of its own, which could not start nested, and needs no command allow-list.
    */
   confined?: boolean;
+  /** Starts the call's processes: the run's sandbox for this call (see src/engine/run/taskProcesses.ts). */
+  launch: ProcessLauncher;
   /** Variables added to the environment of the call's processes (TASKLOOM_RUN_ID, TASKLOOM_TASK_ID, TASKLOOM_PORT). */
   env?: Record<string, string>;
   /** Ask for structured output matching this JSON schema (critic verdicts, plans). */

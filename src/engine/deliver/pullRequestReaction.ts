@@ -1,4 +1,5 @@
 import { readTextOrReason } from '../workspace/readTextOrReason';
+import type { SandboxContext } from '../sandbox/taskLauncher';
 import { join } from 'node:path';
 import { actorAllowedCommands } from '../domain/actorCommands';
 import { budgetStop } from '../domain/budget';
@@ -31,6 +32,7 @@ import { counted } from '../text/counted';
 /** What a reaction needs: the run, its agent, the forge, and the repository it pushes from. */
 export interface WatchContext {
   session: RunSession;
+  sandbox: SandboxContext;
   agents: RoleRunners;
   signal: AbortSignal;
   forge: Forge;
@@ -211,6 +213,7 @@ async function fixLoop(
     const gate = await runProjectGate(ctx, path, { setUp: true });
     session.emit({ type: 'pr_fix_gated', number: pr.number, reaction: reaction.id, attempt, passed: gate.passed, commands: gate.commands });
     if (gate.cancelled) return { ok: false, reason: 'cancelled while the gate ran' };
+    if (gate.sandboxFailure) return { ok: false, reason: `the gate did not run: ${gate.sandboxFailure}` };
     const lastGate: GateSummary = { passed: gate.passed, at: new Date().toISOString(), commands: gate.commands };
     if (!gate.passed) {
       gateFailures += 1;

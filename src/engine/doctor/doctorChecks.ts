@@ -11,6 +11,10 @@ import { createRunner } from '../run/agentFactory';
 import { runProcess } from '../process/processGroup';
 import { gitVersion, inspectRepo } from '../workspace/repoInspector';
 import { counted } from '../text/counted';
+import { confinementWords } from '../text/confinementWords';
+import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../domain/sandboxSettings';
+import { resolveConfinement } from '../sandbox/confinement';
+import { taskLauncher, type SandboxContext } from '../sandbox/taskLauncher';
 
 /** One line of the doctor's report; any `fail` blocks a run. */
 export interface DoctorCheck {
@@ -74,8 +78,9 @@ export async function runDoctorChecks(cwd: string, options: DoctorOptions = {}):
   if (options.settingsProblem) {
     add('fail', 'settings', errorText(options.settingsProblem));
   }
+  const sandbox = await checkSandbox(options.config?.sandbox ?? DEFAULT_SANDBOX_SETTINGS, add);
   const uses = options.config ? agentsInUse(options.config) : DRIVEN_AGENTS.map((agent) => ({ agent, roles: [] }));
-  for (const use of uses) await checkAgent(use, options, add);
+  for (const use of uses) await checkAgent(use, options, add, sandbox);
   if (options.config) {
     const gate = options.config.gateCommands;
     if (gate.length) add('ok', 'gate', gate.join(' && '));
@@ -110,8 +115,20 @@ const DRIVEN_AGENTS: AgentConfig[] = [
 
 type AddCheck = (status: DoctorCheck['status'], label: string, text: string) => void;
 
+/** Whether a run's processes would be confined here (refusing to run is a failure); the probe runs as a run would. */
+async function checkSandbox(settings: SandboxSettings, add: AddCheck): Promise<SandboxContext | undefined> {
+  try {
+    const confinement = await resolveConfinement(settings.mode);
+    add(confinement.confined ? 'ok' : 'warn', 'sandbox', confinementWords(confinement));
+    return { confinement, settings };
+  } catch (error) {
+    add('fail', 'sandbox', errorText(error as Error));
+    return undefined;
+  }
+}
+
 /** Is the agent there (a missing one a run calls is a failure), its version, and with `probe` does it answer. */
-async function checkAgent({ agent, roles }: AgentUse, options: DoctorOptions, add: AddCheck): Promise<void> {
+async function checkAgent({ agent, roles }: AgentUse, options: DoctorOptions, add: AddCheck, sandbox: SandboxContext | undefined): Promise<void> {
   const what = AGENT_NAMES[agent.kind];
   const used = roles.length ? ` — ${roles.join(', ')}` : '';
   if (agent.kind === 'scripted') {
@@ -125,8 +142,8 @@ async function checkAgent({ agent, roles }: AgentUse, options: DoctorOptions, ad
     return;
   }
   add('ok', agent.kind, `${what} ${await versionOf(found)} at ${found}${used}`);
-  if (options.probe && agent.kind !== 'command') {
-    const result = await probe(createRunner({ ...agent, binaryPath: found }));
+  if (options.probe && agent.kind !== 'command' && sandbox) {
+    const result = await probe(createRunner({ ...agent, binaryPath: found }), agent.kind, sandbox);
     const line = `trivial call: ${result.status} in ${(result.durationMs / 1000).toFixed(1)} s${result.error ? ` — ${failureDetail(result)}` : ''}`;
     add(result.status === 'ok' ? 'ok' : 'warn', '', line);
   }
@@ -137,11 +154,13 @@ async function versionOf(binary: string): Promise<string> {
   return result.exitCode === 0 ? result.stdout.trim().split('\n')[0]! : '(version unknown)';
 }
 
-/** One cheap read-only call in an empty folder: does the agent answer at all (install, login, network)? */
-async function probe(runner: AgentRunner): Promise<RunnerResult> {
+/** One cheap read-only call in an empty folder, confined as a run's would be: does the agent answer at all (install, login, network)? */
+async function probe(runner: AgentRunner, agent: AgentKind, sandbox: SandboxContext): Promise<RunnerResult> {
   const dir = mkdtempSync(join(tmpdir(), 'taskloom-probe-'));
   try {
     return await runner.run({
+      launch: taskLauncher(sandbox, { role: 'planner', checkout: dir, writes: false, agent }),
+      confined: sandbox.confinement.confined,
       role: 'planner',
       prompt: 'Reply with the single word OK.',
       cwd: dir,

@@ -38,6 +38,7 @@ export type DecisionFact =
   | FromEvent<'critic_verdict', 'review' | 'verdict'>
   | FromEvent<'human_decision', 'action' | 'note'>
   | FromEvent<'run_applied', 'branch' | 'commit' | 'history' | 'commits'>
+  | FromEvent<'confinement', 'mode' | 'confined' | 'mechanism' | 'reason'>
   | FromEvent<'run_paused', 'reason'>
   | FromEvent<'run_resumed', 'reason'>
   | FromEvent<'run_finished', 'status' | 'summary'>

@@ -1,5 +1,6 @@
 import type { Plan } from './plan';
 import type { RunConfig } from './runConfig';
+import type { SandboxMode } from './sandboxSettings';
 import type { TaskEvent, TaskState } from './taskStates';
 import type { TokenUsage } from './usage';
 import type { CriticVerdict } from './verdict';
@@ -11,9 +12,9 @@ export type AgentRole = 'planner' | 'actor' | 'critic';
  * without one were written by release 0.1 (version 1). Every older version stays loadable: its
  * logs are test fixtures (test/fixtures/logs) that the current code loads and resumes.
  * Version 3 added `agent_transcript`: a release that reads up to 2 refuses such a log with "update
- * Taskloom" rather than failing on an event type it does not know.
+ * Taskloom" rather than failing on an event type it does not know. Version 4 added `confinement`.
  */
-export const EVENT_SCHEMA_VERSION = 3;
+export const EVENT_SCHEMA_VERSION = 4;
 
 /** Two tasks whose files (hints, or files really changed) meet; `first` comes first in dependency order. */
 export interface OverlapPair {
@@ -253,6 +254,11 @@ export type RunEventBody =
   | { type: 'pr_reaction_finished'; number: number; reaction: number; outcome: 'pushed' | 'failed'; reason: string }
   /** `watch` stopped watching: the pull request is green (checks pass, the latest review approves), merged, or needs a person. */
   | { type: 'pr_watch_ended'; number: number; outcome: 'green' | 'merged' | 'needs_human'; reason: string }
+  /**
+   * How this session of the run starts its processes, recorded when a session starts work and the
+   * answer differs from the last one: confined by `mechanism`, or unconfined for `reason`.
+   */
+  | { type: 'confinement'; mode: SandboxMode; confined: boolean; mechanism?: string; reason?: string }
   | { type: 'run_paused'; reason: string }
   | { type: 'run_resumed'; reason: string }
   | { type: 'run_finished'; status: RunEndStatus; summary: string; counts?: RunCounts }

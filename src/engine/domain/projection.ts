@@ -192,6 +192,10 @@ const HANDLERS: Handlers = {
     state.applied = { branch: e.branch, commit: e.commit, history: e.history, commits: e.commits, at: e.at };
     decide(state, e, 'run', { type: 'run_applied', branch: e.branch, commit: e.commit, history: e.history, commits: e.commits });
   },
+  confinement(state, e) {
+    state.confinement = e.confined ? { confined: true, mode: e.mode, mechanism: e.mechanism ?? '' } : { confined: false, mode: e.mode, reason: e.reason ?? '' };
+    decide(state, e, 'run', { type: 'confinement', mode: e.mode, confined: e.confined, ...(e.mechanism ? { mechanism: e.mechanism } : {}), ...(e.reason ? { reason: e.reason } : {}) });
+  },
   run_paused(state, e) {
     state.status = 'paused';
     state.pausedReason = e.reason;

@@ -1,5 +1,6 @@
 import type { Budgets } from './budget';
 import type { AgentRole, OverlapMode } from './events';
+import type { SandboxSettings } from './sandboxSettings';
 
 /** Everything that decides how a run behaves. Recorded in `run_created`, so resume uses the same values. */
 export interface RunConfig {
@@ -36,6 +37,8 @@ export interface RunConfig {
   roles?: Record<AgentRole, RoleAgent>;
   /** Every agent the run can call, by kind: the roles' agents and those a plan task may name. */
   agents?: Partial<Record<AgentKind, AgentConfig>>;
+  /** Where its processes may read, write and connect. Absent in runs before confinement: the defaults (mode auto). */
+  sandbox?: SandboxSettings;
 }
 
 /** `taskloom.worktree.*` (`--copy`, `--setup`, `--worktree-root`). */

@@ -1,4 +1,5 @@
 import { DEFAULT_RUN_CONFIG, type AgentKind } from './runConfig';
+import { DEFAULT_SANDBOX_SETTINGS } from './sandboxSettings';
 
 /**
  * What a person chose for a new run, before defaults and checks: the editor's `taskloom.*`
@@ -40,6 +41,15 @@ export interface RunSettings {
   worktreeSetup?: string[];
   /** Where worktrees live: WORKTREES_INSIDE (the default, `.taskloom/worktrees`) or a folder, relative to the repository. */
   worktreeRoot?: string;
+  /** Confinement (see SandboxSettings): auto, on or off. */
+  sandboxMode?: string;
+  sandboxAllowedHosts?: string[];
+  sandboxSetupHosts?: string[];
+  sandboxGateHosts?: string[];
+  sandboxEnv?: string[];
+  sandboxHiddenPaths?: string[];
+  sandboxReadPaths?: string[];
+  sandboxAgentsSeeIncludedFiles?: boolean;
 }
 
 /** Settings the CLI has as flags and the editor does not: they default to off. */
@@ -69,7 +79,15 @@ export type SettingName =
   | 'overlap'
   | 'worktreeCopy'
   | 'worktreeSetup'
-  | 'worktreeRoot';
+  | 'worktreeRoot'
+  | 'sandboxMode'
+  | 'sandboxAllowedHosts'
+  | 'sandboxSetupHosts'
+  | 'sandboxGateHosts'
+  | 'sandboxEnv'
+  | 'sandboxHiddenPaths'
+  | 'sandboxReadPaths'
+  | 'sandboxAgentsSeeIncludedFiles';
 
 /** `worktreeRoot` meaning the default: inside the repository. */
 export const WORKTREES_INSIDE = 'inside';
@@ -88,4 +106,9 @@ export const RUN_SETTING_DEFAULTS = {
   gateTimeoutSeconds: DEFAULT_RUN_CONFIG.gateTimeoutSeconds,
   overlap: DEFAULT_RUN_CONFIG.overlap,
   worktreeRoot: WORKTREES_INSIDE,
+  sandboxMode: DEFAULT_SANDBOX_SETTINGS.mode,
+  sandboxSetupHosts: DEFAULT_SANDBOX_SETTINGS.setupHosts,
+  sandboxHiddenPaths: DEFAULT_SANDBOX_SETTINGS.hiddenPaths,
+  sandboxReadPaths: DEFAULT_SANDBOX_SETTINGS.readPaths,
+  sandboxAgentsSeeIncludedFiles: DEFAULT_SANDBOX_SETTINGS.agentsSeeIncludedFiles,
 } as const satisfies Partial<Record<SettingName, unknown>>;

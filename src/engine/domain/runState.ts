@@ -14,6 +14,7 @@ import type {
 import type { DecisionFact } from './decisionFact';
 import type { Plan } from './plan';
 import type { RunConfig } from './runConfig';
+import type { Confinement } from './sandboxSettings';
 import type { TaskEvent, TaskState } from './taskStates';
 import type { TokenUsage } from './usage';
 import type { CriticVerdict } from './verdict';
@@ -322,6 +323,8 @@ export interface RunState {
   usage: UsageSummary;
   integration: IntegrationView;
   pausedReason?: string;
+  /** How the latest session of the run started its processes; absent before a session recorded it. */
+  confinement?: Confinement;
   finishedSummary?: string;
   finishedCounts?: RunCounts;
   /** The run's pull requests, by task id ('' for the one of the whole run). */

@@ -1,5 +1,6 @@
 import type { GateCommandResult } from '../domain/events';
-import { runProcess, type OutputStream, type ProcessResult } from '../process/processGroup';
+import type { ProcessLauncher } from '../process/launcher';
+import type { OutputStream, ProcessResult } from '../process/processGroup';
 import { failureExcerpt } from './failureExcerpt';
 import { redactSecrets } from './redactSecrets';
 
@@ -13,6 +14,8 @@ export interface GateActivity {
 export interface RunGateOptions {
   /** Shell commands, run in order with `sh -c`; all must exit 0. */
   commands: string[];
+  /** Starts each command: the run's sandbox for a setup or gate command (src/engine/run/taskProcesses.ts). */
+  launch: ProcessLauncher;
   cwd: string;
   /** For the whole gate: each command gets what the earlier ones left. */
   timeoutMs: number;
@@ -30,6 +33,8 @@ export interface GateResult {
   /** A command showed no output for idleTimeoutMs and was stopped (the watchdog). */
   stuck: boolean;
   cancelled: boolean;
+  /** The sandbox around a command could not start (nothing ran): why. Not the project's failure, so not the actor's to fix. */
+  sandboxFailure?: string;
   /** The commands that ran, up to and including the first failure. */
   commands: GateCommandResult[];
 }
@@ -48,7 +53,7 @@ export async function runGate(opts: RunGateOptions): Promise<GateResult> {
   const commands: GateCommandResult[] = [];
 
   for (const command of opts.commands) {
-    const result = await runProcess({
+    const result = await opts.launch({
       command: 'sh',
       args: ['-c', command],
       cwd: opts.cwd,
@@ -72,6 +77,7 @@ export async function runGate(opts: RunGateOptions): Promise<GateResult> {
       ...(excerpt ? { failure: { excerpt: redactSecrets(`${excerpt.text}${note ? `\n${note.trimStart()}` : ''}`, env), shape: excerpt.shape } } : {}),
     });
     if (result.cancelled) return { passed: false, stuck: false, cancelled: true, commands };
+    if (result.sandboxFailure) return { passed: false, stuck: false, cancelled: false, sandboxFailure: result.sandboxFailure, commands };
     if (result.idleTimedOut) return { passed: false, stuck: true, cancelled: false, commands };
     if (result.exitCode !== 0) return { passed: false, stuck: false, cancelled: false, commands };
   }
@@ -82,6 +88,7 @@ export async function runGate(opts: RunGateOptions): Promise<GateResult> {
 function explain(command: string, result: ProcessResult, opts: RunGateOptions): string {
   const note = (text: string) => `${result.output === '' || result.output.endsWith('\n') ? '' : '\n'}[taskloom] ${text}\n`;
   if (result.spawnError) return note(`the gate could not run \`${command}\`: ${result.spawnError}`);
+  if (result.sandboxFailure) return note(`\`${command}\` did not run: ${result.sandboxFailure}`);
   if (result.cancelled) return note(`\`${command}\` was cancelled`);
   if (result.idleTimedOut) {
     return note(`\`${command}\` printed nothing for ${seconds(opts.idleTimeoutMs)} and was stopped as stuck`);
@@ -91,6 +98,7 @@ function explain(command: string, result: ProcessResult, opts: RunGateOptions): 
     return note(`\`${command}\` exited with 127: command not found — is the tool installed and on PATH?`);
   }
   if (result.exitCode === null) return note(`\`${command}\` was killed by ${result.signal ?? 'a signal'}`);
+  if (result.exitCode !== 0 && result.sandbox) return note(sandboxNetworkNote(result.sandbox));
   return '';
 }
 
@@ -103,6 +111,16 @@ function withoutTestRunnerContext(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   if (!('NODE_TEST_CONTEXT' in env)) return env;
   const { NODE_TEST_CONTEXT: _ignored, ...rest } = env;
   return rest;
+}
+
+/**
+ * A confined command that failed may have needed what the sandbox denies: a host, or a service of
+ * this machine (a database on localhost). Said as what was so, with the setting that allows more.
+ */
+function sandboxNetworkNote({ hosts, blocked }: { hosts: string[]; blocked: string[] }): string {
+  const reach = hosts.length ? `only ${hosts.join(', ')}` : 'no network but its own loopback (not this machine\'s localhost)';
+  const refused = blocked.length ? `; the sandbox refused ${blocked.join(', ')}` : '';
+  return `ran confined, reaching ${reach}${refused}. A gate that needs a host or a local service (e.g. a database on 127.0.0.1:5432) can be allowed it with taskloom.sandbox.gateHosts`;
 }
 
 const seconds = (ms: number): string => `${Math.round(ms / 100) / 10}s`;

@@ -29,6 +29,8 @@ export interface RunProcessOptions {
   onOutput?: (chunk: string, stream: OutputStream) => void;
   /** Time between SIGINT, SIGTERM and SIGKILL when stopping the group. Default 2000. */
   killGraceMs?: number;
+  /** Open a fourth pipe (fd 3) for the child to report on, read into `statusOutput` (bubblewrap's --json-status-fd). */
+  statusPipe?: boolean;
 }
 
 export interface ProcessResult {
@@ -46,6 +48,12 @@ export interface ProcessResult {
   /** Why it could not start, as the system said it (ENOENT: no such program, EACCES…); absent when the working directory was the problem. */
   spawnErrorCode?: string;
   durationMs: number;
+  /** What the child wrote to its status pipe (with `statusPipe`). */
+  statusOutput?: string;
+  /** The sandbox around the command could not start, so nothing ran: why (set by a confining launcher). */
+  sandboxFailure?: string;
+  /** Set by a confining launcher: the hosts the command could reach (`host:port`), and those it asked for and was refused. */
+  sandbox?: { hosts: string[]; blocked: string[] };
 }
 
 const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -84,7 +92,7 @@ export async function runProcess(opts: RunProcessOptions): Promise<ProcessResult
     cwd: opts.cwd,
     env: opts.env ?? process.env,
     detached: true,
-    stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(opts.statusPipe ? (['pipe'] as const) : [])],
     windowsHide: true,
   });
   if (child.pid === undefined) {
@@ -135,6 +143,11 @@ export async function runProcess(opts: RunProcessOptions): Promise<ProcessResult
   };
   listen(child.stdout, 'stdout', stdout);
   listen(child.stderr, 'stderr', stderr);
+  let statusOutput = '';
+  const statusStream = opts.statusPipe ? (child.stdio[3] as NodeJS.ReadableStream | null) : null;
+  statusStream?.on('data', (chunk: Buffer) => {
+    statusOutput += chunk.toString('utf8');
+  });
 
   if (child.stdin) {
     child.stdin.on('error', () => {}); // EPIPE when the child exits without reading its input
@@ -157,6 +170,7 @@ export async function runProcess(opts: RunProcessOptions): Promise<ProcessResult
   const closeGuard = setTimeout(() => {
     child.stdout?.destroy();
     child.stderr?.destroy();
+    (statusStream as { destroy?: () => void } | null)?.destroy?.();
   }, CLOSE_WAIT_AFTER_EXIT_MS);
   await closed;
   clearTimeout(closeGuard);
@@ -172,6 +186,7 @@ export async function runProcess(opts: RunProcessOptions): Promise<ProcessResult
     idleTimedOut: stopReason === 'idle',
     cancelled: stopReason === 'cancelled',
     durationMs: elapsed(),
+    ...(opts.statusPipe ? { statusOutput } : {}),
   };
 }
 

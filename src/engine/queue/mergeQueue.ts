@@ -123,6 +123,11 @@ async function gateOn(ctx: RunContext, batch: number, prefix: Candidate[]): Prom
   // The merges may change what the setup installs (a task added a dependency): it runs on each commit gated.
   const gate: GateResult = await runProjectGate(ctx, ctx.integration.path, { setUp: true });
   if (gate.cancelled || ctx.signal.aborted) return 'stopped';
+  // Not a verdict on the merges: nothing ran. Bisecting would send every task back for nothing.
+  if (gate.sandboxFailure) {
+    ctx.pause(`the integration gate did not run: ${gate.sandboxFailure} — see \`taskloom doctor\`, then resume`);
+    return 'stopped';
+  }
   ctx.session.emit({
     type: 'gate_result',
     taskId: null,

@@ -2,6 +2,7 @@ import { failureDetail, withLastOutput, type RunnerInput, type RunnerResult } fr
 import { redactSecrets } from '../gate/redactSecrets';
 import type { RunContext } from './runContext';
 import { taskEnv } from './taskEnv';
+import { agentLauncher } from './taskProcesses';
 import { RUNNER_STATUS_WORDS } from '../domain/stateWords';
 import { TranscriptRecorder } from './transcriptRecorder';
 
@@ -13,11 +14,12 @@ export type AgentCallResult = RunnerResult & { agent: string };
  * it prints as its transcript while it works, then a `runner_call` event, whatever its outcome.
  */
 export async function callAgent(
-  ctx: Pick<RunContext, 'session' | 'agents' | 'signal'>,
-  input: Omit<RunnerInput, 'idleTimeoutMs' | 'signal'>,
+  ctx: Pick<RunContext, 'session' | 'agents' | 'signal' | 'sandbox'>,
+  input: Omit<RunnerInput, 'idleTimeoutMs' | 'signal' | 'launch' | 'confined'>,
 ): Promise<AgentCallResult> {
   const started = Date.now();
-  const { runner, model: chosenModel } = ctx.agents.forCall(input.role, input.taskId);
+  const { runner, agent, model: chosenModel } = ctx.agents.forCall(input.role, input.taskId);
+  const writes = input.role === 'actor' && input.access === 'workspace-write';
   const transcript = new TranscriptRecorder((body) => ctx.session.emit(body), input);
   let result: RunnerResult;
   try {
@@ -25,6 +27,8 @@ export async function callAgent(
     result = await runner.run(
       {
         ...input,
+        launch: await agentLauncher(ctx, { role: input.role, cwd: input.cwd, writes }, agent),
+        confined: ctx.sandbox.confinement.confined,
         env: { ...taskEnv(ctx.session.state, input.taskId), ...input.env },
         ...(model ? { model } : {}),
         idleTimeoutMs: ctx.session.state.config.stuckThresholdSeconds * 1000,

@@ -25,6 +25,8 @@ export function createRunner(config: AgentConfig): AgentRunner {
 /** The runner a call goes to, and the model it asks for. */
 export interface RunnerForCall {
   runner: AgentRunner;
+  /** Whose runner it is: its process gets that agent's own credential and reaches that agent's model API. */
+  agent: AgentKind;
   model?: string;
 }
 
@@ -49,6 +51,6 @@ export class RoleRunners {
       runner = this.make(choice.agent);
       this.runners.set(choice.agent.kind, runner);
     }
-    return { runner, ...(choice.model ? { model: choice.model } : {}) };
+    return { runner, agent: choice.agent.kind, ...(choice.model ? { model: choice.model } : {}) };
   }
 }

@@ -35,6 +35,10 @@ import type { RunContext } from './runContext';
 import { RunSession } from './runSession';
 import { isKnownRun, recordKnownRun, stateDir } from './runProvenance';
 import { counted } from '../text/counted';
+import { isDeepStrictEqual } from 'node:util';
+import { confinementFacts, DEFAULT_SANDBOX_SETTINGS, type Confinement } from '../domain/sandboxSettings';
+import { resolveConfinement } from '../sandbox/confinement';
+import type { SandboxContext } from '../sandbox/taskLauncher';
 
 export interface EngineOptions {
   /** What is driving the workspace, shown to a second process that finds the lock. */
@@ -128,8 +132,8 @@ export class TaskloomEngine {
   }
 
   /** Has the planner draft the run's plan (the critic reviews it); the run then awaits approval. */
-  planGoal(session: RunSession, signal: AbortSignal): Promise<Plan> {
-    return planRun({ session, agents: this.agentsFor(session), signal });
+  async planGoal(session: RunSession, signal: AbortSignal): Promise<Plan> {
+    return planRun({ session, agents: this.agentsFor(session), sandbox: await this.sandboxFor(session), signal });
   }
 
   /** Ends a run whose plan was not approved; its drafts stay in the ledger. */
@@ -182,8 +186,9 @@ export class TaskloomEngine {
   }
 
   /** Checks a hand resolution with the gate; when it passes, the task is queued for merge (drive the run next). */
-  continueAfterHandResolution(session: RunSession, taskId: string, signal: AbortSignal): Promise<ContinueOutcome> {
-    return continueHandResolution({ session, worktrees: this.worktrees(session), integration: this.integration(session) }, taskId, signal);
+  async continueAfterHandResolution(session: RunSession, taskId: string, signal: AbortSignal): Promise<ContinueOutcome> {
+    const sandbox = await this.sandboxFor(session);
+    return continueHandResolution({ session, worktrees: this.worktrees(session), integration: this.integration(session), sandbox }, taskId, signal);
   }
 
   /** The overlaps the plan's files hints predict, for showing at plan approval (the run records them when it starts). */
@@ -197,6 +202,7 @@ export class TaskloomEngine {
     let paused = session.state.status === 'paused';
     const ctx: RunContext = {
       session,
+      sandbox: await this.sandboxFor(session),
       worktrees: this.worktrees(session),
       integration: this.integration(session),
       agents: this.agentsFor(session),
@@ -219,7 +225,7 @@ export class TaskloomEngine {
   async watchPullRequests(session: RunSession, forge: Forge, options: WatchOptions, signal: AbortSignal): Promise<WatchOutcome> {
     await assertSigningWorks(this.repo.root, this.repo.identity);
     try {
-      return await watchPullRequests(this.watchContext(session, forge, signal), options);
+      return await watchPullRequests(await this.watchContext(session, forge, signal), options);
     } finally {
       this.store.flush(session.runId);
     }
@@ -229,14 +235,31 @@ export class TaskloomEngine {
   async watchPass(session: RunSession, forge: Forge, signal: AbortSignal): Promise<WatchPass> {
     await assertSigningWorks(this.repo.root, this.repo.identity);
     try {
-      return await watchPass(this.watchContext(session, forge, signal));
+      return await watchPass(await this.watchContext(session, forge, signal));
     } finally {
       this.store.flush(session.runId);
     }
   }
 
-  private watchContext(session: RunSession, forge: Forge, signal: AbortSignal): WatchContext {
-    return { session, forge, signal, agents: this.agentsFor(session), repo: this.repo, worktrees: this.worktrees(session) };
+  private async watchContext(session: RunSession, forge: Forge, signal: AbortSignal): Promise<WatchContext> {
+    const sandbox = await this.sandboxFor(session);
+    return { session, forge, signal, sandbox, agents: this.agentsFor(session), repo: this.repo, worktrees: this.worktrees(session) };
+  }
+
+  /**
+   * How this session confines the run's processes (an `on` that cannot confine throws here, before
+   * anything starts), recorded in the run when it is not what the run last recorded: a resume on
+   * another machine, or after bubblewrap was installed, says so.
+   */
+  async confine(session: RunSession): Promise<Confinement> {
+    return (await this.sandboxFor(session)).confinement;
+  }
+
+  private async sandboxFor(session: RunSession): Promise<SandboxContext> {
+    const settings = session.state.config.sandbox ?? DEFAULT_SANDBOX_SETTINGS;
+    const confinement = await resolveConfinement(settings.mode);
+    if (!isDeepStrictEqual(session.state.confinement, confinement)) session.emit({ type: 'confinement', ...confinementFacts(confinement) });
+    return { confinement, settings };
   }
 
   private worktrees(session: RunSession): WorktreeManager {

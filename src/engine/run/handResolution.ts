@@ -1,4 +1,5 @@
 import { assertHumanAction } from '../domain/humanActions';
+import type { SandboxContext } from '../sandbox/taskLauncher';
 import type { GateSummary } from '../domain/runState';
 import type { IntegrationBranch } from '../workspace/integrationBranch';
 import { leftoverConflictMarkers } from '../workspace/conflictMarkers';
@@ -59,8 +60,8 @@ export type ContinueOutcome = { passed: true } | { passed: false; gate: GateSumm
  * committed (completing the merge) and the task's gate runs on it. When it passes the task is
  * GREEN and queued; otherwise it stays with them, with the gate's failure.
  */
-export async function continueHandResolution(parts: HandResolutionParts, taskId: string, signal: AbortSignal): Promise<ContinueOutcome> {
-  const { session, worktrees } = parts;
+export async function continueHandResolution(parts: HandResolutionParts & { sandbox: SandboxContext }, taskId: string, signal: AbortSignal): Promise<ContinueOutcome> {
+  const { session, worktrees, sandbox } = parts;
   const task = session.task(taskId);
   assertHumanAction(task, 'continue');
   const path = worktrees.taskPath(taskId);
@@ -72,7 +73,7 @@ export async function continueHandResolution(parts: HandResolutionParts, taskId:
     const committed = await worktrees.commitAll(path, taskCommits(session, session.state.plan.tasks.find((t) => t.id === taskId)!).resolvedByHand());
     if (committed) session.emit({ type: 'work_committed', taskId, attempt: task.attempt, ...committed });
     // A worktree added again for the person has had no setup: it runs first, as part of this gate.
-    commands = (await runProjectGate({ session, signal }, path, { taskId, setUp: task.needsSetup === true })).commands;
+    commands = (await runProjectGate({ session, signal, sandbox }, path, { taskId, setUp: task.needsSetup === true })).commands;
   }
   const passed = commands.every((c) => c.exitCode === 0);
   session.emit({ type: 'gate_result', taskId, attempt: task.attempt, passed, commands });

@@ -43,14 +43,14 @@ const PLAN_JSON_SCHEMA = agentJsonSchema(
 );
 const MAX_RAW_ANSWER = 4000;
 
-type PlannerContext = Pick<RunContext, 'session' | 'agents' | 'signal'> & { plannerCalls: number };
+type PlannerContext = Pick<RunContext, 'session' | 'agents' | 'signal' | 'sandbox'> & { plannerCalls: number };
 
 /**
  * The planner drafts a plan for the run's goal, the critic reviews it, and the planner revises
  * it while blocking findings remain, for at most `maxRounds` drafts. Every draft, review and
  * call is an event. Returns the last draft; remaining findings are in the ledger for the human.
  */
-export async function planRun(agent: Pick<RunContext, 'session' | 'agents' | 'signal'>, maxRounds = 2): Promise<Plan> {
+export async function planRun(agent: Pick<RunContext, 'session' | 'agents' | 'signal' | 'sandbox'>, maxRounds = 2): Promise<Plan> {
   const ctx: PlannerContext = { ...agent, plannerCalls: 0 };
   const { session } = ctx;
   const { goal, repoRoot } = session.state;

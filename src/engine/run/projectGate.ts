@@ -2,6 +2,7 @@ import { runGate, type GateResult } from '../gate/runGate';
 import { copyIncludedFiles } from '../workspace/worktreeInclude';
 import type { RunContext } from './runContext';
 import { spareRunPort, taskEnv } from './taskEnv';
+import { commandLauncher } from './taskProcesses';
 
 export interface ProjectGateOptions {
   /** The task whose worktree it is: its TASKLOOM_TASK_ID and TASKLOOM_PORT go in the environment. */
@@ -15,7 +16,7 @@ export interface ProjectGateOptions {
 }
 
 /** Runs the run's configured gate commands in `cwd`, with its timeout, watchdog and cancellation. */
-export async function runProjectGate(ctx: Pick<RunContext, 'session' | 'signal'>, cwd: string, options: ProjectGateOptions = {}): Promise<GateResult> {
+export async function runProjectGate(ctx: Pick<RunContext, 'session' | 'signal' | 'sandbox'>, cwd: string, options: ProjectGateOptions = {}): Promise<GateResult> {
   const { state } = ctx.session;
   const { config } = state;
   const setup = options.setUp ? (config.worktree?.setup ?? []) : [];
@@ -24,6 +25,7 @@ export async function runProjectGate(ctx: Pick<RunContext, 'session' | 'signal'>
   if (options.taskId === undefined) env.TASKLOOM_PORT = String(await spareRunPort(state));
   return runGate({
     commands: [...setup, ...config.gateCommands],
+    launch: commandLauncher(ctx, 'gate', cwd),
     cwd,
     timeoutMs: config.gateTimeoutSeconds * 1000,
     idleTimeoutMs: config.stuckThresholdSeconds * 1000,

@@ -10,6 +10,8 @@ import { AGENT_KINDS, DEFAULT_RUN_CONFIG, type AgentConfig, type AgentKind, type
 import { detectGateCommands } from '../gate/detectGateCommands';
 import { resolveWorktreeRoot } from '../workspace/worktreeRoot';
 import { TaskloomError, type ErrorKind } from '../domain/taskloomError';
+import { DEFAULT_SANDBOX_SETTINGS, SANDBOX_MODES, type SandboxMode, type SandboxSettings } from '../domain/sandboxSettings';
+import { parseHostPort } from '../sandbox/hostPort';
 
 /**
  * A setting that cannot make a run; the message names the setting (or the CLI flag) to change,
@@ -58,6 +60,7 @@ export function runConfigFromSettings(settings: RunSettings & ExtraRunSettings, 
     stuckThresholdSeconds: positiveInt(label.stuckThresholdSeconds, settings.stuckThresholdSeconds, RUN_SETTING_DEFAULTS.stuckThresholdSeconds),
     gateTimeoutSeconds: positiveInt(label.gateTimeoutSeconds, settings.gateTimeoutSeconds, RUN_SETTING_DEFAULTS.gateTimeoutSeconds),
     allowUnverified: settings.allowUnverified ?? false,
+    sandbox: sandboxSettings(settings, label),
     overlap: overlapMode(settings.overlap, label.overlap),
     ...worktreeConfig(settings, context.repoRoot, label),
     ...(actorAllowed.length ? { actorAllowedCommands: actorAllowed } : {}),
@@ -158,6 +161,30 @@ function buildBudgets(budgets: NonNullable<RunSettings['budgets']>, label: Recor
   };
   const set = Object.entries(checked).filter(([, v]) => v !== undefined);
   return set.length ? (Object.fromEntries(set) as Budgets) : undefined;
+}
+
+/** Always recorded, so a resume confines as the start did whatever the settings say by then. */
+function sandboxSettings(settings: RunSettings, label: Record<SettingName, string>): SandboxSettings {
+  const mode = settings.sandboxMode ?? RUN_SETTING_DEFAULTS.sandboxMode;
+  if (!SANDBOX_MODES.includes(mode as SandboxMode)) throw new SettingsError(`${label.sandboxMode} must be one of ${SANDBOX_MODES.join(', ')}, got ${show(mode)}`);
+  const hosts = (name: 'sandboxAllowedHosts' | 'sandboxSetupHosts' | 'sandboxGateHosts', fallback: readonly string[]): string[] => {
+    const list = settings[name] === undefined ? [...fallback] : stringList(settings[name], label[name]).map((h) => h.trim()).filter(Boolean);
+    const bad = list.filter((h) => parseHostPort(h) === null);
+    if (bad.length) throw new SettingsError(`${label[name]}: ${bad.map(show).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not host:port`, 'Name each host with its port, exactly, e.g. "api.example.com:443" or "127.0.0.1:5432".');
+    return list;
+  };
+  const paths = (name: 'sandboxHiddenPaths' | 'sandboxReadPaths', fallback: readonly string[]): string[] =>
+    settings[name] === undefined ? [...fallback] : stringList(settings[name], label[name]).map((p) => p.trim()).filter(Boolean);
+  return {
+    mode: mode as SandboxMode,
+    hiddenPaths: paths('sandboxHiddenPaths', DEFAULT_SANDBOX_SETTINGS.hiddenPaths),
+    readPaths: paths('sandboxReadPaths', DEFAULT_SANDBOX_SETTINGS.readPaths),
+    allowedHosts: hosts('sandboxAllowedHosts', DEFAULT_SANDBOX_SETTINGS.allowedHosts),
+    setupHosts: hosts('sandboxSetupHosts', DEFAULT_SANDBOX_SETTINGS.setupHosts),
+    gateHosts: hosts('sandboxGateHosts', DEFAULT_SANDBOX_SETTINGS.gateHosts),
+    env: stringList(settings.sandboxEnv, label.sandboxEnv).map((n) => n.trim()).filter(Boolean),
+    agentsSeeIncludedFiles: settings.sandboxAgentsSeeIncludedFiles === true,
+  };
 }
 
 /** Absent when nothing is set, so a run without worktree settings records what older releases did. */

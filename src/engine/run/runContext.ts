@@ -1,3 +1,4 @@
+import type { SandboxContext } from '../sandbox/taskLauncher';
 import type { IntegrationBranch } from '../workspace/integrationBranch';
 import type { WorktreeManager } from '../workspace/worktreeManager';
 import type { RoleRunners } from './agentFactory';
@@ -10,6 +11,8 @@ export interface RunContext {
   integration: IntegrationBranch;
   /** The runner of each role's (and task's) agent. */
   agents: RoleRunners;
+  /** How this session confines the processes it starts for the run (src/engine/sandbox). */
+  sandbox: SandboxContext;
   /** Aborted when the user cancels the run. */
   signal: AbortSignal;
   /** Set when a quota hit pauses the run: no new task starts, running ones finish their step. */

@@ -145,6 +145,10 @@ async function gateStep(ctx: RunContext, taskId: string, path: string): Promise<
   const settled = !gate.cancelled && !gate.stuck;
   session.emit({ type: 'gate_result', taskId, attempt, passed: gate.passed, commands: gate.commands, ...(settled ? { tree } : {}) });
   if (gate.cancelled) return cancel(ctx, taskId, 'cancelled while the gate ran');
+  if (gate.sandboxFailure) {
+    session.transition(taskId, 'ENGINE_ERROR', `the gate did not run: ${gate.sandboxFailure} — see \`taskloom doctor\`, then retry`);
+    return STOP;
+  }
   if (gate.stuck) {
     session.transition(taskId, 'STUCK_ABORTED', `gate showed no output for ${config.stuckThresholdSeconds}s and was stopped`);
     return STOP;

@@ -4,6 +4,7 @@ import { copyIncludedFiles } from '../workspace/worktreeInclude';
 import type { RunContext } from './runContext';
 import { cancel } from './stepOutcome';
 import { taskEnv } from './taskEnv';
+import { commandLauncher } from './taskProcesses';
 
 /** Lines of a failed setup command's output kept in the task's reason (the ledger has its whole excerpt). */
 const REASON_LINES = 15;
@@ -27,6 +28,7 @@ export async function setUpWorktree(ctx: RunContext, taskId: string, path: strin
   const result = commands.length
     ? await runGate({
         commands,
+        launch: commandLauncher(ctx, 'setup', path),
         cwd: path,
         timeoutMs: config.gateTimeoutSeconds * 1000,
         idleTimeoutMs: config.stuckThresholdSeconds * 1000,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SANDBOX_MODES } from '../domain/sandboxSettings';
 import { AGENT_ROLES } from '../domain/agentRoles';
 import { EVENT_SCHEMA_VERSION, type GateCommandResult, type RunEvent, type RunEventBody, type RunEventType } from '../domain/events';
 import type { Plan } from '../domain/plan';
@@ -72,6 +73,18 @@ const runConfig = tied<RunConfig>()(
     agent: agentConfig,
     roles: z.record(z.enum(AGENT_ROLES), z.object({ agent: z.enum(AGENT_KINDS), model: text.optional() })).optional(),
     agents: z.partialRecord(z.enum(AGENT_KINDS), agentConfig).optional(),
+    sandbox: z
+      .object({
+        mode: z.enum(SANDBOX_MODES),
+        hiddenPaths: z.array(text),
+        readPaths: z.array(text),
+        allowedHosts: z.array(text),
+        setupHosts: z.array(text),
+        gateHosts: z.array(text),
+        env: z.array(text),
+        agentsSeeIncludedFiles: z.boolean(),
+      })
+      .optional(),
   }),
 );
 
@@ -236,6 +249,7 @@ const BODY_SHAPES = {
   pr_replied: { number: z.number(), reaction: z.number(), commentId: text },
   pr_reaction_finished: { number: z.number(), reaction: z.number(), outcome: z.enum(['pushed', 'failed']), reason: text },
   pr_watch_ended: { number: z.number(), outcome: z.enum(['green', 'merged', 'needs_human']), reason: text },
+  confinement: { mode: z.enum(SANDBOX_MODES), confined: z.boolean(), mechanism: text.optional(), reason: text.optional() },
   run_paused: { reason: text },
   run_resumed: { reason: text },
   run_finished: {

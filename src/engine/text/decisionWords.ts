@@ -4,6 +4,7 @@ import { checksWords, REVIEW_WORDS } from '../domain/pullRequestStatus';
 import type { Decision } from '../domain/runState';
 import { RUN_STATUS_WORDS } from '../domain/stateWords';
 import type { CriticVerdict } from '../domain/verdict';
+import { confinementWords } from './confinementWords';
 import { counted } from './counted';
 
 // The one wording of a ledger entry, for every view: the run view's ledger, DECISIONS.md, the CLI.
@@ -75,6 +76,8 @@ function wordFact(f: DecisionFact, taskId: string): { summary: string; details?:
       const how = f.history === 'squash' ? `as ${counted(f.commits, 'commit')}, one per task` : 'as a merge commit';
       return { summary: `Applied to ${f.branch} ${how}: now at ${short(f.commit)}` };
     }
+    case 'confinement':
+      return { summary: confinementWords(f) };
     case 'run_paused':
       return { summary: `Run paused: ${f.reason}` };
     case 'run_resumed':
@@ -103,7 +106,7 @@ function wordSetup(f: Extract<DecisionFact, { type: 'worktree_setup' }>): { summ
 
 type IntegrationFact = Exclude<
   DecisionFact,
-  { type: 'run_created' | 'plan_proposed' | 'plan_reviewed' | 'plan_approved' | 'worktree_setup' | 'actor_snapshot' | 'gate_result' | 'gate_skipped' | 'critic_verdict' | 'human_decision' | 'run_applied' | 'run_paused' | 'run_resumed' | 'run_finished' }
+  { type: 'run_created' | 'plan_proposed' | 'plan_reviewed' | 'plan_approved' | 'worktree_setup' | 'actor_snapshot' | 'gate_result' | 'gate_skipped' | 'critic_verdict' | 'human_decision' | 'run_applied' | 'confinement' | 'run_paused' | 'run_resumed' | 'run_finished' }
 >;
 
 /** The merge queue's, the overlaps' and the pull requests' entries. */

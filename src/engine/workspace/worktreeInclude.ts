@@ -26,16 +26,7 @@ export interface IncludedFiles {
  * gitignore's. Never from `.git/` or `.taskloom/`, never over a file the worktree already has.
  */
 export async function copyIncludedFiles(repoRoot: string, worktree: string, patterns: readonly string[]): Promise<IncludedFiles> {
-  const includeFile = join(repoRoot, WORKTREE_INCLUDE_FILE);
-  const hasFile = existsSync(includeFile);
-  if (!hasFile && patterns.length === 0) return { copied: [], notIgnored: [] };
-  const listed = await new Git(repoRoot).run([
-    'ls-files', '-z', '--others', '--ignored',
-    ...(hasFile ? [`--exclude-from=${includeFile}`] : []),
-    ...patterns.map((p) => `--exclude=${p}`),
-    '--', '.', ':(exclude).taskloom', ':(exclude).git',
-  ]);
-  const candidates = splitNul(listed.stdout).filter((path) => path !== '' && !path.split('/').some((part) => part === '.git' || part === '.taskloom'));
+  const candidates = await includedPaths(repoRoot, patterns);
   if (candidates.length === 0) return { copied: [], notIgnored: [] };
   const ignored = new Set(await ignoredIn(worktree, candidates));
   const result: IncludedFiles = { copied: [], notIgnored: [] };
@@ -47,6 +38,20 @@ export async function copyIncludedFiles(repoRoot: string, worktree: string, patt
     if (await copyOne(join(repoRoot, path), join(worktree, path))) result.copied.push(path);
   }
   return result;
+}
+
+/** The untracked files of the main checkout that the patterns name, relative to the repository root. */
+export async function includedPaths(repoRoot: string, patterns: readonly string[]): Promise<string[]> {
+  const includeFile = join(repoRoot, WORKTREE_INCLUDE_FILE);
+  const hasFile = existsSync(includeFile);
+  if (!hasFile && patterns.length === 0) return [];
+  const listed = await new Git(repoRoot).run([
+    'ls-files', '-z', '--others', '--ignored',
+    ...(hasFile ? [`--exclude-from=${includeFile}`] : []),
+    ...patterns.map((p) => `--exclude=${p}`),
+    '--', '.', ':(exclude).taskloom', ':(exclude).git',
+  ]);
+  return splitNul(listed.stdout).filter((path) => path !== '' && !path.split('/').some((part) => part === '.git' || part === '.taskloom'));
 }
 
 /** The paths git ignores in `worktree` (its own .gitignore files, the repository's excludes). */

@@ -60,6 +60,8 @@ export interface ClaudeArgsExtra {
  *   --restricted --strict-mcp-config --permission-prompts none
  *   workspace-write: --permission-mode acceptEdits --tools Read,Edit,Write,Glob,Grep,Bash
  *                    --allowedTools Read,Glob,Grep,Bash(<allowed command>),Bash(<allowed command>:*)…
+ *                    confined (inside Taskloom's sandbox): --allowedTools Read,Glob,Grep,Bash — any
+ *                    command, as the sandbox, not a list, is what keeps it in its worktree
  *   read-only:       --permission-mode dontAsk --tools Read,Glob,Grep --allowedTools Read,Glob,Grep
  *                    --disallowedTools Edit,Write,Bash,NotebookEdit
  * --restricted confines the file tools to the working directory (the task's worktree) and
@@ -71,7 +73,7 @@ export interface ClaudeArgsExtra {
  * Partial messages make a long generation (a big file in one Write) visible to the watchdog.
  */
 export function claudeArgs(
-  input: Pick<RunnerInput, 'role' | 'access' | 'model' | 'resumeSessionId' | 'outputSchema' | 'allowedCommands'>,
+  input: Pick<RunnerInput, 'role' | 'access' | 'model' | 'resumeSessionId' | 'outputSchema' | 'allowedCommands' | 'confined'>,
   extra: ClaudeArgsExtra = {},
 ): string[] {
   const args = ['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages'];
@@ -86,7 +88,7 @@ export function claudeArgs(
       '--tools',
       WRITE_TOOLS.join(','),
       '--allowedTools',
-      [...READ_ONLY_TOOLS, ...bashRules(input.allowedCommands ?? [])].join(','),
+      [...READ_ONLY_TOOLS, ...(input.confined ? ['Bash'] : bashRules(input.allowedCommands ?? []))].join(','),
     );
   } else {
     // dontAsk: anything not allowed here is denied, never prompted for (nobody could answer).

@@ -8,6 +8,9 @@ import { callUsage, classifyFailedResult, classifyMissingResult, isSuccess } fro
 import { ClaudeStreamParser } from './claudeStreamParser';
 import { RecentMap } from '../recentMap';
 import { newCallMarker } from '../../process/markedProcesses';
+import { join } from 'node:path';
+import type { ProgramNeeds } from '../../process/launcher';
+import { apiHosts, homeOf, programFolder } from '../programFiles';
 
 export interface ClaudeRunnerOptions {
   /** The claude executable (default `claude`, looked up on PATH): taskloom.claude.path. */
@@ -24,6 +27,22 @@ export interface ClaudeRunnerOptions {
   /** Agentic turns per call (`--max-turns`); beyond it the call ends `max_turns`. */
   maxTurns?: number;
 }
+
+/**
+ * What claude needs in a sandbox: its package, its own state (CLAUDE_CONFIG_DIR, else ~/.claude and
+ * ~/.claude.json, where its login and sessions are: resume needs them) and its API's host.
+ */
+export function claudeNeeds(binary: string, env: NodeJS.ProcessEnv): ProgramNeeds {
+  const home = homeOf(env);
+  return {
+    readable: programFolder(binary, env.PATH),
+    writable: env.CLAUDE_CONFIG_DIR ? [env.CLAUDE_CONFIG_DIR] : [join(home, '.claude'), join(home, '.claude.json')],
+    hosts: apiHosts(env.ANTHROPIC_BASE_URL, CLAUDE_API_HOSTS),
+  };
+}
+
+/** The Messages API, and where a subscription login refreshes its token. */
+const CLAUDE_API_HOSTS = ['api.anthropic.com:443', 'console.anthropic.com:443'];
 
 /** Shown as the model when claude never said which one it used. */
 export const CLAUDE_DEFAULT_MODEL = 'claude-default';
@@ -80,6 +99,8 @@ export class ClaudeRunner implements AgentRunner {
       message: `claude ${input.resumeSessionId ? `--resume ${input.resumeSessionId}` : `--session-id ${newSessionId}`} (${accessFor(input)})`,
     });
     const proc = await runAgentProcess({
+      launch: input.launch,
+      needs: claudeNeeds(binary, env),
       command: binary,
       args: claudeArgs(input, { sessionId: newSessionId, maxTurns: this.options.maxTurns }),
       cwd: input.cwd,
@@ -119,6 +140,7 @@ export class ClaudeRunner implements AgentRunner {
       if (proc.spawnErrorCode === 'ENOENT') return fail('spawn_failed', claudeNotFoundMessage(this.options.binaryPath), 'not_installed');
       return fail('spawn_failed', proc.spawnError);
     }
+    if (proc.sandboxFailure) return fail('spawn_failed', proc.sandboxFailure);
     // Our own stops come before the result line: stopped, claude still prints one (an
     // error_during_execution). Only a success means the work was done before the stop (claude
     // was lingering over a background command).

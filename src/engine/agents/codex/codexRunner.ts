@@ -12,6 +12,8 @@ import { CodexEventParser, usageDelta, ZERO_CODEX_USAGE, type CodexUsage } from 
 import { costOf, priceOf } from './codexPrices';
 import { readThreadSummary } from './codexSessions';
 import { RecentMap } from '../recentMap';
+import type { ProgramNeeds } from '../../process/launcher';
+import { apiHosts, homeOf, programFolder } from '../programFiles';
 
 export interface CodexRunnerOptions {
   /** The codex executable (default `codex`, looked up on PATH). */
@@ -89,6 +91,24 @@ function confinedWrites(scratchDir: string): string[] {
   ];
 }
 
+/**
+ * What codex needs in a sandbox: its package (with its platform binary), the call's folder (the
+ * output schema), its own state (CODEX_HOME, else ~/.codex: login, sessions) and its API's host: the
+ * base URL of OPENAI_BASE_URL or of a provider the overrides name, else OpenAI's.
+ */
+export function codexNeeds(binary: string, env: NodeJS.ProcessEnv, overrides: readonly string[], callDir: string): ProgramNeeds {
+  const providerUrls = overrides.flatMap((o) => /base_url\s*=\s*"?([^"\s]+)"?/.exec(o)?.[1] ?? []);
+  const hosts = [...new Set([...apiHosts(env.OPENAI_BASE_URL, providerUrls.length ? [] : CODEX_API_HOSTS), ...providerUrls.flatMap((u) => apiHosts(u, []))])];
+  return {
+    readable: [...programFolder(binary, env.PATH), callDir],
+    writable: [env.CODEX_HOME || join(homeOf(env), '.codex')],
+    hosts,
+  };
+}
+
+/** OpenAI's API, and where a ChatGPT login works and refreshes. */
+const CODEX_API_HOSTS = ['api.openai.com:443', 'chatgpt.com:443', 'auth.openai.com:443'];
+
 /** Sorts a failure message of codex into a runner status. */
 export function classifyCodexFailure(message: string): Extract<RunnerStatus, 'quota' | 'auth' | 'agent_error'> {
   if (QUOTA_PATTERN.test(message)) return 'quota';
@@ -143,6 +163,8 @@ export class CodexRunner implements AgentRunner {
         emit({ kind: 'status', message: `usage of thread ${input.resumeSessionId} before this call is unknown: its whole total is counted` });
       }
       proc = await runAgentProcess({
+        launch: input.launch,
+        needs: codexNeeds(binary, env, this.options.configOverrides ?? [], callDir),
         command: binary,
         args: codexArgs(input, { schemaFile, configOverrides: this.options.configOverrides, marker, scratchDir }),
         cwd: input.cwd,
@@ -195,6 +217,7 @@ export class CodexRunner implements AgentRunner {
         binary === 'codex' ? CODEX_NOT_ON_PATH : `\`${binary}\` was not found — install the Codex CLI (npm i -g @openai/codex) or fix taskloom.codex.path`;
       return fail('spawn_failed', notFound, 'not_installed');
     }
+    if (proc.sandboxFailure) return fail('spawn_failed', proc.sandboxFailure);
     if (proc.cancelled) return fail('cancelled', 'cancelled');
     if (proc.idleTimedOut) {
       return fail('idle_timeout', stuckMessage('codex', input.idleTimeoutMs), 'stuck', lastOutput(proc));

@@ -11,6 +11,7 @@ import { extractJson } from '../../text/jsonInText';
 import { errorPayload } from './errorPayload';
 import { newCallMarker } from '../../process/markedProcesses';
 import { stripTerminalControls } from '../../text/terminalText';
+import { programFolder } from '../programFiles';
 
 export interface CommandRunnerOptions {
   /**
@@ -151,6 +152,9 @@ export class CommandRunner implements AgentRunner {
     let proc: ProcessResult;
     try {
       proc = await runAgentProcess({
+        launch: input.launch,
+        // Its model's host is not known: taskloom.sandbox.allowedHosts names it.
+        needs: { readable: [...programFolder(resolved ?? command), ...(promptDir ? [promptDir] : [])] },
         command: resolved ?? command,
         args,
         cwd: input.cwd,
@@ -181,6 +185,7 @@ export class CommandRunner implements AgentRunner {
     const fail = failureOf(result);
 
     if (proc.spawnError) return fail('spawn_failed', proc.spawnError, proc.spawnErrorCode === 'ENOENT' ? 'not_installed' : undefined);
+    if (proc.sandboxFailure) return fail('spawn_failed', proc.sandboxFailure);
     if (proc.cancelled) return fail('cancelled', 'cancelled');
     if (proc.idleTimedOut) {
       return fail('idle_timeout', stuckMessage(`\`${command}\``, input.idleTimeoutMs), 'stuck', lastOutput(proc));

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { RunnerStatus } from '../../domain/events';
 import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
-import { LineSplitter, runProcess, type ProcessResult } from '../../process/processGroup';
+import { LineSplitter, type ProcessResult } from '../../process/processGroup';
 import { stuckMessage } from '../agentProcess';
 import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
 import { agentLineSchema, type AgentRequest, type ResultLine } from './agentProtocol';
-import { findPackageRoot } from './packageRoot';
+import { findPackageRoot } from '../../process/packageRoot';
 
 export interface ScriptedRunnerOptions {
   /** The scenario JSON; a relative path is taken from the current directory. */
@@ -48,7 +48,8 @@ export class ScriptedRunner implements AgentRunner {
     };
     const stdoutLines = new LineSplitter();
 
-    const proc = await runProcess({
+    const proc = await input.launch({
+      needs: { readable: [dirname(entry.path), this.scenarioPath] },
       command: process.execPath,
       args: [entry.path],
       cwd: input.cwd,
@@ -75,6 +76,7 @@ export class ScriptedRunner implements AgentRunner {
       });
     }
     if (proc.spawnError) return outcome('spawn_failed', { error: proc.spawnError, durationMs });
+    if (proc.sandboxFailure) return outcome('spawn_failed', { error: proc.sandboxFailure, durationMs });
     if (proc.cancelled) return outcome('cancelled', { error: 'cancelled', durationMs });
     if (proc.idleTimedOut) {
       return outcome('idle_timeout', { error: stuckMessage('the scripted agent', input.idleTimeoutMs), cause: 'stuck', lastOutput: lastOutput(proc), durationMs });

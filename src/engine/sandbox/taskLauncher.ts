@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentKind } from '../domain/runConfig';
+import type { Confinement, SandboxSettings } from '../domain/sandboxSettings';
+import { launchUnconfined, type LaunchOptions, type ProcessLauncher } from '../process/launcher';
+import { runProcess, type ProcessResult } from '../process/processGroup';
+import { resolveExecutable } from '../process/findOnPath';
+import { probeBubblewrap } from './bubblewrap';
+import { bubblewrapArgs } from './bubblewrapArgs';
+import { EgressProxy } from './egressProxy';
+import { allowedEnvNames, filterEnv } from './envAllowList';
+import { formatHostPort, isLoopback, type HostPort } from './hostPort';
+import { pathKind, policyFor } from './policyFor';
+import type { RelaySpec } from './relaySpec';
+import { relayEntry } from './relayEntry';
+import type { ProcessRole } from './sandboxPolicy';
+
+/** One kind of process a run starts: who it works for and in which checkout. */
+export interface TaskProcessRequest {
+  role: ProcessRole;
+  /** The checkout it works in (its working directory). */
+  checkout: string;
+  /** It may change the checkout: an actor at work, setup, a gate. Planners and critics only read. */
+  writes: boolean;
+  /** The agent, for an agent's call: its own credential and model host reach it, no other process. */
+  agent?: AgentKind;
+  /** Paths inside the checkout this process must not see (copied secrets for an agent, the main checkout's untracked files). */
+  hideInCheckout?: string[];
+}
+
+export interface SandboxContext {
+  confinement: Confinement;
+  settings: SandboxSettings;
+}
+
+/** Inside the sandbox, where the relay listens for HTTPS_PROXY when no allowed port of the loopback is already this one. */
+const PROXY_PORT = 3128;
+
+/**
+ * The launcher for one kind of process of a run: every start goes through here. Confined, each
+ * start gets a policy (policyFor.ts) enforced by bubblewrap, a scratch folder as its TMPDIR
+ * (removed after), and, when it may reach a host, an egress proxy outside and a relay inside.
+ * Unconfined (by choice, or where no sandbox can start), the environment is still the allow-list.
+ */
+export function taskLauncher(context: SandboxContext, request: TaskProcessRequest): ProcessLauncher {
+  const allowed = allowedEnvNames(request.agent, context.settings.env);
+  if (!context.confinement.confined) {
+    return (options) => launchUnconfined({ ...options, env: filterEnv(options.env ?? process.env, allowed) });
+  }
+  return (options) => launchConfined(context.settings, request, options, filterEnv(options.env ?? process.env, allowed));
+}
+
+async function launchConfined(settings: SandboxSettings, request: TaskProcessRequest, options: LaunchOptions, env: Record<string, string>): Promise<ProcessResult> {
+  const bubblewrap = await probeBubblewrap();
+  if (!bubblewrap.usable) return notStarted(bubblewrap.reason);
+  const { needs, ...processOptions } = options;
+  // Looked up here, as the caller would be told: inside, a missing program is only bubblewrap's exit 1.
+  const executable = resolveExecutable(options.command, env.PATH);
+  if (!executable) return runProcess({ ...processOptions, env });
+  const scratch = mkdtempSync(join(tmpdir(), 'taskloom-call-'));
+  let control: string | undefined;
+  let proxy: EgressProxy | undefined;
+  try {
+    const policy = policyFor(settings, request, { scratch, home: env.HOME, needs });
+    const command = [executable, ...options.args];
+    const scratchEnv = { TMPDIR: scratch, TMP: scratch, TEMP: scratch };
+    let relay: { argv: string[]; env: Record<string, string>; socket: string } | undefined;
+    if (policy.hosts.length > 0) {
+      control = mkdtempSync(join(tmpdir(), 'taskloom-net-'));
+      const socket = join(control, 'egress.sock');
+      proxy = await EgressProxy.listen(socket, policy.hosts);
+      relay = relayFor(socket, policy.hosts, command);
+      policy.readable.push(relayEntry(), socket);
+    }
+    const args = bubblewrapArgs(policy, pathKind, { dropCapabilities: true });
+    const result = await runProcess({
+      ...processOptions,
+      command: bubblewrap.path,
+      args: [...args, '--', ...(relay?.argv ?? command)],
+      env: { ...env, ...scratchEnv, ...relay?.env },
+      statusPipe: true,
+    });
+    return withSandboxOutcome(result, { hosts: policy.hosts.map(formatHostPort), blocked: proxy?.blocked ?? [] });
+  } finally {
+    await proxy?.close();
+    for (const dir of [scratch, control]) if (dir) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The relay's command line and the variables that send HTTPS through it; loopback hosts are forwarded on their own ports. */
+function relayFor(socket: string, hosts: readonly HostPort[], command: string[]): { argv: string[]; env: Record<string, string>; socket: string } {
+  const forwards = hosts.filter((h) => isLoopback(h.host));
+  let proxyPort = PROXY_PORT;
+  while (forwards.some((f) => f.port === proxyPort)) proxyPort++;
+  const spec: RelaySpec = { socket, proxyPort, forwards, command };
+  const proxyUrl = `http://127.0.0.1:${proxyPort}`;
+  const noProxy = 'localhost,127.0.0.1,::1';
+  return {
+    socket,
+    argv: [process.execPath, relayEntry(), JSON.stringify(spec)],
+    env: { HTTPS_PROXY: proxyUrl, https_proxy: proxyUrl, HTTP_PROXY: proxyUrl, http_proxy: proxyUrl, NO_PROXY: noProxy, no_proxy: noProxy },
+  };
+}
+
+/** bubblewrap reports on fd 3 once the command has started (`child-pid`): without that report the sandbox itself failed and the command never ran. */
+function withSandboxOutcome(result: ProcessResult, sandbox: NonNullable<ProcessResult['sandbox']>): ProcessResult {
+  const started = /"child-pid"/.test(result.statusOutput ?? '');
+  const { statusOutput: _status, ...rest } = result;
+  const outcome: ProcessResult = { ...rest, sandbox };
+  if (result.spawnError || result.cancelled) return outcome;
+  if (!started) return { ...outcome, sandboxFailure: `the sandbox did not start: ${result.stderr.trim() || `bubblewrap exited with ${result.exitCode}`}` };
+  return outcome;
+}
+
+function notStarted(reason: string): ProcessResult {
+  return { exitCode: null, signal: null, stdout: '', stderr: '', output: '', timedOut: false, idleTimedOut: false, cancelled: false, durationMs: 0, sandboxFailure: reason };
+}
