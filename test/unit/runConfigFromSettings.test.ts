@@ -1,4 +1,5 @@
 import { actorAllowedCommands } from '../../src/engine/domain/actorCommands';
+import { DEFAULT_SANDBOX_SETTINGS } from '../../src/engine/domain/sandboxSettings';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,15 @@ describe('runConfigFromSettings', () => {
       roles: { planner: { agent: 'claude' }, actor: { agent: 'claude' }, critic: { agent: 'claude' } },
       // codex needs no setting to be callable, so a plan task may name it; command and scripted do.
       agents: { claude, codex: { kind: 'codex', binaryPath: 'codex', models: {}, configOverrides: [] } },
+      sandbox: DEFAULT_SANDBOX_SETTINGS,
     });
+  });
+
+  it('records the sandbox settings, checking each host is host:port and the mode is one of auto, on, off', () => {
+    const config = build({ sandboxMode: 'on', sandboxGateHosts: ['127.0.0.1:5432'], sandboxEnv: ['MY_TOOL_*'] });
+    assert.deepEqual(config.sandbox, { ...DEFAULT_SANDBOX_SETTINGS, mode: 'on', gateHosts: ['127.0.0.1:5432'], env: ['MY_TOOL_*'] });
+    assert.throws(() => build({ sandboxMode: 'sometimes' }), /taskloom\.sandbox\.mode must be one of auto, on, off, got "sometimes"/);
+    assert.throws(() => build({ sandboxAllowedHosts: ['example.com'] }), /taskloom\.sandbox\.allowedHosts: "example.com" is not host:port/);
   });
 
   it('gives each role its own agent and model, falling back to the agent and models settings', () => {
