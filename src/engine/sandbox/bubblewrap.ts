@@ -23,7 +23,8 @@ async function startProbe(): Promise<BubblewrapProbe> {
   const version = await runProcess({ command: path, args: ['--version'], cwd: '/', timeoutMs: 10_000 });
   const started = await runProcess({
     command: path,
-    args: ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', 'true'],
+    // Node by its path: it is surely there (it runs us), whatever PATH holds.
+    args: ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', process.execPath, '--version'],
     cwd: '/',
     timeoutMs: 10_000,
   });
