@@ -12,6 +12,8 @@ import { RUN_PHASE_TONE, TASK_STATE_LOOK, toneClass } from './stateStyle';
 import { displayText, oneLine } from './text';
 import { counted } from '../../engine/text/counted';
 import { countSentence } from '../../engine/domain/taskCounts';
+import { confinementLabel, confinementWords } from '../../engine/text/confinementWords';
+import { confinementFacts } from '../../engine/domain/sandboxSettings';
 
 const INTERRUPTED_NOTE =
   'Nothing is running this run now: the engine or the window that drove it went away. Resume goes on where it stopped; nothing it recorded is lost.';
@@ -58,6 +60,7 @@ export class HeaderView {
           icon('symbol-event'),
           `${formatTokens(totalTokens(usage))} tokens`,
         ),
+        confinementFact(state),
         h('span', { class: 'fact muted', title: `Run ${state.runId}` }, state.runId),
         state.integration.branch
           ? h('button', { class: 'link', type: 'button', ...actionAttrs('integration-diff'), title: `Diff of ${state.integration.branch}` }, icon('git-compare'), 'integration diff')
@@ -84,4 +87,16 @@ export class HeaderView {
     ];
     this.element.replaceChildren(...parts.filter((p): p is Node => p !== null));
   }
+}
+
+/** Whether the run's processes were confined in its latest session: unconfined stands out. Absent before a session recorded it. */
+function confinementFact(state: RunState): Node | null {
+  if (!state.confinement) return null;
+  const facts = confinementFacts(state.confinement);
+  return h(
+    'span',
+    { class: `fact ${facts.confined ? 'muted' : 'tone-red'}`, title: confinementWords(facts) },
+    icon(facts.confined ? 'lock' : 'unlock'),
+    confinementLabel(facts),
+  );
 }
