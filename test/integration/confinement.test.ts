@@ -4,14 +4,14 @@
 // a file outside the worktree, a hook that ran, a request a loopback server counted. The same
 // task's legitimate work still passes its gate and merges.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
-import { startCli, writeInputs, type CliResult } from '../helpers/cli';
+import { CLI, startCli, writeInputs, type CliResult } from '../helpers/cli';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
 const SECRETS = {
@@ -281,6 +281,28 @@ describe('confinement modes and faults', () => {
     assert.match(result.stdout, /needs you|NEEDS_HUMAN|needs human/i);
     assert.match(result.stdout, /the sandbox did not start: bwrap: Creating new namespace failed: Operation not permitted/);
     assert.ok(!existsSync(join(repo.dir, 'a.txt')));
+  });
+
+  // Desktops run Taskloom unprivileged, where bubblewrap needs unprivileged user namespaces. As
+  // root (CI), the same run as a throwaway user; unprivileged, every other test here already is one.
+  it('confines a run started by an unprivileged user just the same', { skip: process.getuid?.() !== 0 && 'not root: the other tests already run unprivileged' }, async () => {
+    const nobody = 65534;
+    const repo = makeTempRepo();
+    dirs.push(repo.dir);
+    const home = mkdtempSync(join(tmpdir(), 'taskloom-nobody-'));
+    dirs.push(home);
+    execFileSync('chown', ['-R', `${nobody}:${nobody}`, repo.dir, home]);
+    const scenario = { tasks: { t1: { actor: [{ write: { 'a.txt': 'a\n' }, delayMs: 0 }], critic: [{ verdict: { decision: 'green', summary: 'fine', findings: [] }, delayMs: 0 }] } } };
+    const plan = { goal: 'a', tasks: [{ id: 't1', title: 'A', description: 'Write a.txt.', acceptance: ['a.txt'], dependsOn: [] }] };
+    const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': scenario });
+    execFileSync('chmod', ['-R', 'a+rX', join(inputs['plan.json']!, '..')]);
+    const run = spawnSync(
+      'setpriv',
+      ['--reuid', String(nobody), '--regid', String(nobody), '--clear-groups', process.execPath, CLI, 'run', '--cwd', repo.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--sandbox', 'on', '--gate', 'test -f a.txt'],
+      { encoding: 'utf8', env: { ...process.env, HOME: home, TASKLOOM_STATE_DIR: join(home, 'state'), NO_COLOR: '1' } },
+    );
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /Sandbox Confined \(bubblewrap/);
   });
 
   it('shows a gate that needs a service of this machine what it was denied and the setting that allows it; allowed, it passes', async () => {
