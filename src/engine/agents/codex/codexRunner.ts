@@ -7,11 +7,12 @@ import type { ProcessResult } from '../../process/processGroup';
 import { extractJson } from '../../text/jsonInText';
 import { CALL_MARKER_VAR, newCallMarker } from '../../process/markedProcesses';
 import { activityEmitter, callLimitMessage, callLimitMs, runAgentProcess, stuckMessage } from '../agentProcess';
-import { failureOf, type AccessLevel, type AgentRunner, type RunnerActivity, type RunnerInput, type RunnerResult } from '../runner';
+import { failureOf, type AgentRunner, type RunnerActivity, type RunnerInput, type RunnerResult } from '../runner';
 import { CodexEventParser, usageDelta, ZERO_CODEX_USAGE, type CodexUsage } from './codexEventParser';
 import { costOf, priceOf } from './codexPrices';
 import { readThreadSummary } from './codexSessions';
 import { RecentMap } from '../recentMap';
+import { sandboxFor, writeLimitArgs } from './codexSandbox';
 
 export interface CodexRunnerOptions {
   /** The codex executable (default `codex`, looked up on PATH). */
@@ -37,24 +38,23 @@ const QUOTA_PATTERN = /\b429\b|too many requests|rate[ _-]?limit|usage[ _-]?limi
 const AUTH_PATTERN =
   /\b401\b|unauthori[sz]ed|invalid[ _-]?api[ _-]?key|incorrect api key|missing environment variable|not logged in|codex login|authentication|\b403 forbidden/i;
 
-/** The sandbox of a call: only the actor may write, and only when asked to. */
-export function sandboxFor(input: Pick<RunnerInput, 'role' | 'access'>): AccessLevel {
-  return input.role === 'actor' && input.access === 'workspace-write' ? 'workspace-write' : 'read-only';
-}
-
 /**
  * The arguments of `codex` for a call (the prompt is NOT among them: it goes to stdin, `-`).
- *   new thread: exec --json --skip-git-repo-check [-m M] [--output-schema F] [-c override…] [-c marker] --sandbox <mode> -
- *   resumed:    exec resume --json --skip-git-repo-check [-m M] [--output-schema F] [-c override…] [-c marker] -c sandbox_mode="<mode>" <thread id> -
- * (`exec resume` has no --sandbox flag; the config key does the same.) The marker puts the
- * call's id into the environment of codex's tools even under a restrictive
+ *   new thread: exec --json --skip-git-repo-check [-m M] [--output-schema F] [-c override…] [-c marker] [-c variable…] <sandbox> -
+ *   resumed:    exec resume --json --skip-git-repo-check [-m M] [--output-schema F] [-c override…] [-c marker] [-c variable…] <sandbox> <thread id> -
+ * where <sandbox> is codex's own: `--sandbox <mode>` (after the user's overrides, `-c sandbox_mode="<mode>"`
+ * for `exec resume`, which has no --sandbox flag) with, for a writing actor, the limits of its writes;
+ * or, for a call inside Taskloom's sandbox, `--dangerously-bypass-approvals-and-sandbox`: codex's
+ * bubblewrap cannot start nested, and codex documents the flag for "environments that are
+ * externally sandboxed". It wins over any `sandbox_mode` of the user's overrides, so they cannot
+ * turn the nested sandbox back on; Taskloom's sandbox bounds what the tools do.
+ * The marker puts the call's id into the environment of codex's tools even under a restrictive
  * shell_environment_policy, so that they can be found and stopped after the call.
  */
 export function codexArgs(
-  input: Pick<RunnerInput, 'role' | 'access' | 'model' | 'resumeSessionId' | 'env'>,
+  input: Pick<RunnerInput, 'role' | 'access' | 'model' | 'resumeSessionId' | 'env' | 'confined'>,
   extra: { schemaFile?: string; configOverrides?: string[]; marker?: string; scratchDir?: string } = {},
 ): string[] {
-  const sandbox = sandboxFor(input);
   const common = [
     // Taskloom runs codex in worktrees it made; the check only refuses non-git folders.
     '--skip-git-repo-check',
@@ -64,29 +64,17 @@ export function codexArgs(
     ...(extra.marker ? ['-c', `shell_environment_policy.set.${CALL_MARKER_VAR}="${extra.marker}"`] : []),
     // The task's variables (TASKLOOM_PORT…) reach codex's tools the same way.
     ...Object.entries(input.env ?? {}).flatMap(([name, value]) => ['-c', `shell_environment_policy.set.${name}=${JSON.stringify(value)}`]),
-    ...(sandbox === 'workspace-write' && extra.scratchDir ? confinedWrites(extra.scratchDir).flatMap((c) => ['-c', c]) : []),
   ];
+  if (input.confined) {
+    const sandbox = ['--dangerously-bypass-approvals-and-sandbox'];
+    return input.resumeSessionId ? ['exec', 'resume', '--json', ...common, ...sandbox, input.resumeSessionId, '-'] : ['exec', '--json', ...common, ...sandbox, '-'];
+  }
+  const limits = writeLimitArgs(input, extra.scratchDir);
   if (input.resumeSessionId) {
     // The sandbox after the user's overrides, so they cannot widen it.
-    return ['exec', 'resume', '--json', ...common, '-c', `sandbox_mode="${sandbox}"`, input.resumeSessionId, '-'];
+    return ['exec', 'resume', '--json', ...common, ...limits, '-c', `sandbox_mode="${sandboxFor(input)}"`, input.resumeSessionId, '-'];
   }
-  return ['exec', '--json', ...common, '--sandbox', sandbox, '-'];
-}
-
-/**
- * Codex's workspace-write sandbox also lets commands write anywhere under /tmp and $TMPDIR,
- * which on most machines holds other worktrees and other people's files. The actor gets the
- * worktree plus a scratch folder of its own for temporary files (its TMPDIR) instead. After
- * the user's overrides, so they cannot widen it.
- */
-function confinedWrites(scratchDir: string): string[] {
-  const dir = JSON.stringify(scratchDir);
-  return [
-    'sandbox_workspace_write.exclude_slash_tmp=true',
-    'sandbox_workspace_write.exclude_tmpdir_env_var=true',
-    `sandbox_workspace_write.writable_roots=[${dir}]`,
-    `shell_environment_policy.set.TMPDIR=${dir}`,
-  ];
+  return ['exec', '--json', ...common, ...limits, '--sandbox', sandboxFor(input), '-'];
 }
 
 /** Sorts a failure message of codex into a runner status. */
@@ -123,22 +111,26 @@ export class CodexRunner implements AgentRunner {
       baseline = remembered ?? recorded ?? ZERO_CODEX_USAGE;
     }
 
-    // The call's own folder: the output schema, and the actor's scratch space (its TMPDIR).
+    // The call's own folder: the output schema, and the scratch space (TMPDIR) of an actor that
+    // writes in codex's sandbox (in Taskloom's, that sandbox decides where temporary files go).
     const callDir = mkdtempSync(join(tmpdir(), 'taskloom-codex-'));
     let schemaFile: string | undefined;
     if (input.outputSchema) {
       schemaFile = join(callDir, 'output-schema.json');
       writeFileSync(schemaFile, JSON.stringify(input.outputSchema));
     }
-    const scratchDir = join(callDir, 'tmp');
-    mkdirSync(scratchDir);
+    let scratchDir: string | undefined;
+    if (!input.confined && sandboxFor(input) === 'workspace-write') {
+      scratchDir = join(callDir, 'tmp');
+      mkdirSync(scratchDir);
+    }
 
     const parser = new CodexEventParser();
     const emit = activityEmitter(onActivity);
 
     let proc: ProcessResult;
     try {
-      emit({ kind: 'status', message: `codex ${input.resumeSessionId ? `resume ${input.resumeSessionId}` : 'exec'} (${sandboxFor(input)})` });
+      emit({ kind: 'status', message: `codex ${input.resumeSessionId ? `resume ${input.resumeSessionId}` : 'exec'} (${input.confined ? "in Taskloom's sandbox" : sandboxFor(input)})` });
       if (!baselineKnown) {
         emit({ kind: 'status', message: `usage of thread ${input.resumeSessionId} before this call is unknown: its whole total is counted` });
       }
@@ -221,6 +213,7 @@ export class CodexRunner implements AgentRunner {
     const status: RunnerStatus = QUOTA_PATTERN.test(stderr) ? 'quota' : AUTH_PATTERN.test(stderr) ? 'auth' : 'crashed';
     return fail(status, `codex ${how} without completing a turn`, 'exited', lastOutput(proc));
   }
+
 }
 
 /** Codex's counts → Taskloom's: input without the cached part, cached input as cache reads. */
