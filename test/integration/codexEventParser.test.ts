@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { CodexEventParser, readUsage, usageDelta } from '../../src/engine/agents/codex/codexEventParser';
 import { CODEX_PRICES, costOf, DEFAULT_PRICE, priceOf } from '../../src/engine/agents/codex/codexPrices';
 import { classifyCodexFailure, codexArgs, toTokenUsage } from '../../src/engine/agents/codex/codexRunner';
-import { sandboxFor } from '../../src/engine/agents/codex/codexSandbox';
+import { sandboxCheckArgs, sandboxFor } from '../../src/engine/agents/codex/codexSandbox';
 import { extractJson } from '../../src/engine/text/jsonInText';
 import type { RunnerActivity } from '../../src/engine/agents/runner';
 import { LineSplitter } from '../../src/engine/process/lineSplitter';
@@ -228,6 +228,20 @@ describe('codex argv inside Taskloom\'s sandbox (confined)', () => {
       assert.ok(!codexArgs(input).includes(bypass));
       assert.ok(!codexArgs({ ...input, resumeSessionId: 'abc-123' }).includes(bypass));
     }
+  });
+});
+
+describe('the check of codex\'s own sandbox', () => {
+  it('runs `true` in the call\'s sandbox: its mode and a writing actor\'s limits, without the user\'s overrides', () => {
+    assert.deepEqual(sandboxCheckArgs({ role: 'actor', access: 'workspace-write' }, '/s/tmp'), [
+      'sandbox',
+      '-c', 'sandbox_workspace_write.exclude_slash_tmp=true',
+      '-c', 'sandbox_workspace_write.exclude_tmpdir_env_var=true',
+      '-c', 'sandbox_workspace_write.writable_roots=["/s/tmp"]',
+      '-c', 'shell_environment_policy.set.TMPDIR="/s/tmp"',
+      '-c', 'sandbox_mode="workspace-write"', '--', 'true',
+    ]);
+    assert.deepEqual(sandboxCheckArgs({ role: 'critic', access: 'read-only' }, undefined), ['sandbox', '-c', 'sandbox_mode="read-only"', '--', 'true']);
   });
 });
 

@@ -301,6 +301,25 @@ describe('CodexRunner with the real codex CLI', { concurrency: 2, timeout: 120_0
     }
   });
 
+  it('unconfined, where codex\'s own sandbox cannot start: the call fails saying so and what to do, before the model is asked', { timeout: TEST_TIMEOUT }, async () => {
+    const c = await setup([execCommand('touch never.txt', { input: 100, output: 5 }), message('Done.', { input: 100, output: 5 })]);
+    const bwrap = brokenBwrap(c.env);
+    try {
+      const result = await c.runner({ env: bwrap.env }).run(input(c.repo.dir));
+      assert.equal(result.status, 'spawn_failed', result.error);
+      assert.equal(result.cause, 'exited');
+      assert.match(result.error ?? '', /^codex's own sandbox \(workspace-write\) cannot run commands here: `codex sandbox -- true` exited with code 1/);
+      assert.match(result.error ?? '', /Taskloom's sandbox/);
+      assert.match(result.lastOutput ?? '', /bwrap: setting up uid map: Permission denied/, 'codex\'s own words say why');
+      assert.notEqual(bwrap.calls(), '', 'codex tried its sandbox');
+      assert.equal(c.server.requests.length, 0, 'no model request: no attempt that would fail command by command');
+      assert.equal(existsSync(join(c.repo.dir, 'never.txt')), false);
+    } finally {
+      bwrap.cleanup();
+      await c.cleanup();
+    }
+  });
+
   it('critic: read-only sandbox, output schema, JSON verdict', { timeout: TEST_TIMEOUT }, async () => {
     const schema = {
       type: 'object',

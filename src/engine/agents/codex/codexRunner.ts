@@ -7,12 +7,12 @@ import type { ProcessResult } from '../../process/processGroup';
 import { extractJson } from '../../text/jsonInText';
 import { CALL_MARKER_VAR, newCallMarker } from '../../process/markedProcesses';
 import { activityEmitter, callLimitMessage, callLimitMs, runAgentProcess, stuckMessage } from '../agentProcess';
-import { failureOf, type AgentRunner, type RunnerActivity, type RunnerInput, type RunnerResult } from '../runner';
+import { failureOf, type AccessLevel, type AgentRunner, type RunnerActivity, type RunnerInput, type RunnerResult } from '../runner';
 import { CodexEventParser, usageDelta, ZERO_CODEX_USAGE, type CodexUsage } from './codexEventParser';
 import { costOf, priceOf } from './codexPrices';
 import { readThreadSummary } from './codexSessions';
 import { RecentMap } from '../recentMap';
-import { sandboxFor, writeLimitArgs } from './codexSandbox';
+import { sandboxCheckArgs, sandboxCheckFailure, sandboxFor, writeLimitArgs } from './codexSandbox';
 
 export interface CodexRunnerOptions {
   /** The codex executable (default `codex`, looked up on PATH). */
@@ -89,6 +89,8 @@ export class CodexRunner implements AgentRunner {
   readonly name = 'codex';
   /** Cumulative usage of the threads this runner saw, to report resumed calls as deltas. */
   private readonly threadUsage = new RecentMap<string, CodexUsage>(MAX_REMEMBERED_THREADS);
+  /** Modes of codex's own sandbox seen to run a command here (see sandboxCheckArgs). */
+  private readonly workingSandboxes = new Set<AccessLevel>();
 
   constructor(private readonly options: CodexRunnerOptions = {}) {}
 
@@ -130,6 +132,12 @@ export class CodexRunner implements AgentRunner {
 
     let proc: ProcessResult;
     try {
+      const failedCheck = input.confined ? undefined : await this.checkSandbox(input, { binary, env, marker, scratchDir, emit });
+      if (failedCheck) {
+        const durationMs = Math.round(performance.now() - startedAt);
+        const fail = failureOf({ text: '', usage: { ...ZERO_USAGE }, model: requestedModel ?? CODEX_DEFAULT_MODEL, durationMs });
+        return fail('spawn_failed', sandboxCheckFailure(sandboxFor(input), failedCheck), 'exited', lastOutput(failedCheck));
+      }
       emit({ kind: 'status', message: `codex ${input.resumeSessionId ? `resume ${input.resumeSessionId}` : 'exec'} (${input.confined ? "in Taskloom's sandbox" : sandboxFor(input)})` });
       if (!baselineKnown) {
         emit({ kind: 'status', message: `usage of thread ${input.resumeSessionId} before this call is unknown: its whole total is counted` });
@@ -214,6 +222,34 @@ export class CodexRunner implements AgentRunner {
     return fail(status, `codex ${how} without completing a turn`, 'exited', lastOutput(proc));
   }
 
+  /**
+   * Unconfined, codex's own sandbox must be able to run the agent's commands, or the call would
+   * end "ok" with every command failed (see sandboxCheckArgs): the check that failed, run once per
+   * sandbox mode until one passes. A check that could not start or was cancelled counts as none:
+   * the call that follows reports that as well.
+   */
+  private async checkSandbox(
+    input: RunnerInput,
+    call: { binary: string; env: NodeJS.ProcessEnv; marker: string; scratchDir: string | undefined; emit: (activity: RunnerActivity) => void },
+  ): Promise<ProcessResult | undefined> {
+    const sandbox = sandboxFor(input);
+    if (this.workingSandboxes.has(sandbox)) return undefined;
+    const check = await runAgentProcess({
+      command: call.binary,
+      args: sandboxCheckArgs(input, call.scratchDir),
+      cwd: input.cwd,
+      env: call.env,
+      marker: call.marker,
+      agentName: 'codex',
+      idleTimeoutMs: input.idleTimeoutMs,
+      signal: input.signal,
+      killGraceMs: this.options.killGraceMs,
+      onStdoutLine: () => {},
+      emit: call.emit,
+    });
+    if (check.exitCode === 0) this.workingSandboxes.add(sandbox);
+    return check.exitCode === 0 || check.spawnError !== undefined || check.cancelled ? undefined : check;
+  }
 }
 
 /** Codex's counts → Taskloom's: input without the cached part, cached input as cache reads. */
