@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { CodexEventParser, readUsage, usageDelta } from '../../src/engine/agents/codex/codexEventParser';
 import { CODEX_PRICES, costOf, DEFAULT_PRICE, priceOf } from '../../src/engine/agents/codex/codexPrices';
-import { classifyCodexFailure, codexArgs, sandboxFor, toTokenUsage } from '../../src/engine/agents/codex/codexRunner';
+import { classifyCodexFailure, codexArgs, toTokenUsage } from '../../src/engine/agents/codex/codexRunner';
+import { sandboxCheckArgs, sandboxFor } from '../../src/engine/agents/codex/codexSandbox';
 import { extractJson } from '../../src/engine/text/jsonInText';
 import type { RunnerActivity } from '../../src/engine/agents/runner';
 import { LineSplitter } from '../../src/engine/process/lineSplitter';
@@ -197,6 +198,50 @@ describe('codex argv', () => {
       'exec', 'resume', '--json', '--skip-git-repo-check', '-c', 'sandbox_mode="danger-full-access"',
       '-c', 'sandbox_mode="workspace-write"', 'abc-123', '-',
     ]);
+  });
+});
+
+describe('codex argv inside Taskloom\'s sandbox (confined)', () => {
+  const base = { role: 'actor' as const, access: 'workspace-write' as const, confined: true };
+  const bypass = '--dangerously-bypass-approvals-and-sandbox';
+
+  it('no sandbox of codex\'s own: the bypass flag, and no mode, writable roots or TMPDIR', () => {
+    const args = codexArgs(base, { scratchDir: '/s/tmp', marker: 'm-1', configOverrides: ['sandbox_mode="read-only"'] });
+    assert.deepEqual(args, [
+      'exec', '--json', '--skip-git-repo-check', '-c', 'sandbox_mode="read-only"',
+      '-c', 'shell_environment_policy.set.TASKLOOM_AGENT_CALL="m-1"', bypass, '-',
+    ]);
+    assert.deepEqual(codexArgs({ role: 'critic', access: 'read-only', confined: true }, { schemaFile: '/tmp/s.json' }), [
+      'exec', '--json', '--skip-git-repo-check', '--output-schema', '/tmp/s.json', bypass, '-',
+    ]);
+  });
+
+  it('the marker and the task\'s variables still reach the tools; resume takes the flag too', () => {
+    assert.deepEqual(codexArgs({ ...base, resumeSessionId: 'abc-123', env: { TASKLOOM_PORT: '4711' } }, { marker: 'm-1' }), [
+      'exec', 'resume', '--json', '--skip-git-repo-check', '-c', 'shell_environment_policy.set.TASKLOOM_AGENT_CALL="m-1"',
+      '-c', 'shell_environment_policy.set.TASKLOOM_PORT="4711"', bypass, 'abc-123', '-',
+    ]);
+  });
+
+  it('unconfined calls never bypass codex\'s sandbox', () => {
+    for (const input of [{ ...base, confined: false }, { role: 'actor' as const, access: 'workspace-write' as const }]) {
+      assert.ok(!codexArgs(input).includes(bypass));
+      assert.ok(!codexArgs({ ...input, resumeSessionId: 'abc-123' }).includes(bypass));
+    }
+  });
+});
+
+describe('the check of codex\'s own sandbox', () => {
+  it('runs `true` in the call\'s sandbox: its mode and a writing actor\'s limits, without the user\'s overrides', () => {
+    assert.deepEqual(sandboxCheckArgs({ role: 'actor', access: 'workspace-write' }, '/s/tmp'), [
+      'sandbox',
+      '-c', 'sandbox_workspace_write.exclude_slash_tmp=true',
+      '-c', 'sandbox_workspace_write.exclude_tmpdir_env_var=true',
+      '-c', 'sandbox_workspace_write.writable_roots=["/s/tmp"]',
+      '-c', 'shell_environment_policy.set.TMPDIR="/s/tmp"',
+      '-c', 'sandbox_mode="workspace-write"', '--', 'true',
+    ]);
+    assert.deepEqual(sandboxCheckArgs({ role: 'critic', access: 'read-only' }, undefined), ['sandbox', '-c', 'sandbox_mode="read-only"', '--', 'true']);
   });
 });
 

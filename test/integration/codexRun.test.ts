@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { findPackageRoot } from '../../src/engine/process/packageRoot';
 import type { TraceReport } from '../../src/engine/report/traceReport';
 import { runCli, startCli, writeInputs } from '../helpers/cli';
+import { makeCodexHome } from '../helpers/codexHome';
 import {
   addFileCommand,
   codexConfigFlags,
@@ -32,7 +32,7 @@ let codexHome: string;
 const repos: TempRepo[] = [];
 before(async () => {
   server = await startOpenAIServer();
-  codexHome = mkdtempSync(join(tmpdir(), 'taskloom-codex-home-'));
+  codexHome = makeCodexHome();
 });
 after(async () => {
   await server.close();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -20,6 +20,7 @@ import {
   type Reply,
   type ReplyFn,
 } from '../helpers/openaiServer';
+import { makeCodexHome } from '../helpers/codexHome';
 import { runnerInput } from '../helpers/runnerInput';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
@@ -36,7 +37,7 @@ interface Case {
   /** A marker in codex's environment, to find its processes in /proc. */
   mark: string;
   env: NodeJS.ProcessEnv;
-  runner(options?: { binaryPath?: string; configOverrides?: string[] }): CodexRunner;
+  runner(options?: { binaryPath?: string; configOverrides?: string[]; env?: NodeJS.ProcessEnv }): CodexRunner;
   cleanup(): Promise<void>;
 }
 
@@ -44,7 +45,7 @@ async function setup(replies: Array<Reply | ReplyFn>, files?: Record<string, str
   const server = await startOpenAIServer();
   server.script(replies);
   const repo = makeTempRepo({ files: files ?? { 'README.md': '# demo\n' } });
-  const codexHome = mkdtempSync(join(tmpdir(), 'taskloom-codex-home-'));
+  const codexHome = makeCodexHome();
   const mark = randomUUID();
   const env = { ...process.env, ...codexTestEnv(codexHome), TASKLOOM_TEST_MARK: mark };
   return {
@@ -56,7 +57,7 @@ async function setup(replies: Array<Reply | ReplyFn>, files?: Record<string, str
     runner: (options = {}) =>
       new CodexRunner({
         binaryPath: options.binaryPath ?? CODEX,
-        env,
+        env: options.env ?? env,
         configOverrides: [...codexProviderOverrides(server), ...(options.configOverrides ?? [])],
         killGraceMs: 500,
       }),
@@ -162,6 +163,31 @@ function watchTree(mark: string): { sample(): Proc[]; commands: Set<string>; sto
   };
 }
 
+/**
+ * A `bwrap` first on codex's PATH that cannot make namespaces, as where unprivileged user namespaces
+ * are turned off: its help names the options codex 0.171 requires of a system bwrap (else codex takes
+ * its bundled one), and every other use fails, after noting its arguments in `calls`.
+ */
+function brokenBwrap(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; calls(): string; cleanup(): void } {
+  // Neither in the worktree nor in /tmp: codex ignores a bwrap its sandbox could let commands write.
+  mkdirSync(join(root, 'test-artifacts'), { recursive: true });
+  const dir = mkdtempSync(join(root, 'test-artifacts', 'broken-bwrap-'));
+  const log = join(dir, 'calls.log');
+  const script = [
+    '#!/bin/sh',
+    'if [ "$1" = --help ]; then echo "    --as-pid-1"; echo "    --perms OCTAL"; exit 0; fi',
+    `echo "$*" >> '${log}'`,
+    'echo "bwrap: setting up uid map: Permission denied" >&2',
+    'exit 1',
+  ].join('\n');
+  writeFileSync(join(dir, 'bwrap'), `${script}\n`, { mode: 0o755 });
+  return {
+    env: { ...env, PATH: `${dir}:${env.PATH ?? ''}` },
+    calls: () => (existsSync(log) ? readFileSync(log, 'utf8') : ''),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
 function survivors(seen: Map<number, Proc>): string[] {
   return [...seen.values()]
     .filter((p) => isProcessAlive(p.pid) && procStat(p.pid)?.startedAt === p.startedAt)
@@ -248,6 +274,49 @@ describe('CodexRunner with the real codex CLI', { concurrency: 2, timeout: 120_0
     } finally {
       await c.cleanup();
       rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('confined (in Taskloom\'s sandbox): no sandbox of its own, even where codex\'s cannot start; the marker and the task\'s variables reach the tools', { timeout: TEST_TIMEOUT }, async () => {
+    const c = await setup([
+      execCommand('printf \'written\\n\' > confined.txt && echo "port=$TASKLOOM_PORT call=$TASKLOOM_AGENT_CALL"', { input: 100, output: 5 }),
+      message('Wrote confined.txt.', { input: 100, output: 5 }),
+    ]);
+    const bwrap = brokenBwrap(c.env);
+    try {
+      // The user's overrides cannot turn codex's sandbox back on.
+      const runner = c.runner({ env: bwrap.env, configOverrides: ['sandbox_mode="read-only"'] });
+      const activities: RunnerActivity[] = [];
+      const result = await runner.run(input(c.repo.dir, { confined: true, env: { TASKLOOM_PORT: '4711' } }), (a) => activities.push(a));
+      assert.equal(result.status, 'ok', result.error);
+      assert.equal(readFileSync(join(c.repo.dir, 'confined.txt'), 'utf8'), 'written\n', 'the shell tool wrote the worktree');
+      assert.equal(bwrap.calls(), '', 'codex did not try a sandbox of its own');
+      const toolOutput = c.server.responseRequests()[1]!.toolOutputs[0]!.output;
+      assert.match(toolOutput, /port=4711 call=\S+/, toolOutput);
+      const log = activities.map((a) => `${a.kind}: ${a.message}`);
+      assert.ok(log.includes("status: codex exec (in Taskloom's sandbox)"), log.join('\n'));
+    } finally {
+      bwrap.cleanup();
+      await c.cleanup();
+    }
+  });
+
+  it('unconfined, where codex\'s own sandbox cannot start: the call fails saying so and what to do, before the model is asked', { timeout: TEST_TIMEOUT }, async () => {
+    const c = await setup([execCommand('touch never.txt', { input: 100, output: 5 }), message('Done.', { input: 100, output: 5 })]);
+    const bwrap = brokenBwrap(c.env);
+    try {
+      const result = await c.runner({ env: bwrap.env }).run(input(c.repo.dir));
+      assert.equal(result.status, 'spawn_failed', result.error);
+      assert.equal(result.cause, 'exited');
+      assert.match(result.error ?? '', /^codex's own sandbox \(workspace-write\) cannot run commands here: `codex sandbox -- true` exited with code 1/);
+      assert.match(result.error ?? '', /Taskloom's sandbox/);
+      assert.match(result.lastOutput ?? '', /bwrap: setting up uid map: Permission denied/, 'codex\'s own words say why');
+      assert.notEqual(bwrap.calls(), '', 'codex tried its sandbox');
+      assert.equal(c.server.requests.length, 0, 'no model request: no attempt that would fail command by command');
+      assert.equal(existsSync(join(c.repo.dir, 'never.txt')), false);
+    } finally {
+      bwrap.cleanup();
+      await c.cleanup();
     }
   });
 

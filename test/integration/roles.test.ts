@@ -9,6 +9,7 @@ import type { TraceReport } from '../../src/engine/report/traceReport';
 import { endsWithToolResult, startAnthropicServer, type AnthropicServer, type MessagesRequest, type ScriptedReply } from '../helpers/anthropicServer';
 import { claudeTestEnv } from '../helpers/claudeEnv';
 import { runCli, startCli, writeInputs } from '../helpers/cli';
+import { makeCodexHome } from '../helpers/codexHome';
 import {
   addFileCommand,
   codexConfigFlags,
@@ -39,7 +40,7 @@ before(async () => {
   anthropic = await startAnthropicServer();
   openai = await startOpenAIServer();
   home = realpathSync(mkdtempSync(join(tmpdir(), 'taskloom-roles-home-')));
-  codexHome = mkdtempSync(join(tmpdir(), 'taskloom-roles-codex-'));
+  codexHome = makeCodexHome();
 });
 after(async () => {
   await anthropic?.close();

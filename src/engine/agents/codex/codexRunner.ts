@@ -14,6 +14,7 @@ import { readThreadSummary } from './codexSessions';
 import { RecentMap } from '../recentMap';
 import type { ProgramNeeds } from '../../process/launcher';
 import { apiHosts, homeOf, programFolder } from '../programFiles';
+import { sandboxCheckArgs, sandboxCheckFailure, sandboxFor, writeLimitArgs } from './codexSandbox';
 
 export interface CodexRunnerOptions {
   /** The codex executable (default `codex`, looked up on PATH). */
@@ -39,24 +40,23 @@ const QUOTA_PATTERN = /\b429\b|too many requests|rate[ _-]?limit|usage[ _-]?limi
 const AUTH_PATTERN =
   /\b401\b|unauthori[sz]ed|invalid[ _-]?api[ _-]?key|incorrect api key|missing environment variable|not logged in|codex login|authentication|\b403 forbidden/i;
 
-/** The sandbox of a call: only the actor may write, and only when asked to. */
-export function sandboxFor(input: Pick<RunnerInput, 'role' | 'access'>): AccessLevel {
-  return input.role === 'actor' && input.access === 'workspace-write' ? 'workspace-write' : 'read-only';
-}
-
 /**
  * The arguments of `codex` for a call (the prompt is NOT among them: it goes to stdin, `-`).
- *   new thread: exec --json --skip-git-repo-check [-m M] [--output-schema F] [-c override…] [-c marker] --sandbox <mode> -
- *   resumed:    exec resume --json --skip-git-repo-check [-m M] [--output-schema F] [-c override…] [-c marker] -c sandbox_mode="<mode>" <thread id> -
- * (`exec resume` has no --sandbox flag; the config key does the same.) The marker puts the
- * call's id into the environment of codex's tools even under a restrictive
+ *   new thread: exec --json --skip-git-repo-check [-m M] [--output-schema F] [-c override…] [-c marker] [-c variable…] <sandbox> -
+ *   resumed:    exec resume --json --skip-git-repo-check [-m M] [--output-schema F] [-c override…] [-c marker] [-c variable…] <sandbox> <thread id> -
+ * where <sandbox> is codex's own: `--sandbox <mode>` (after the user's overrides, `-c sandbox_mode="<mode>"`
+ * for `exec resume`, which has no --sandbox flag) with, for a writing actor, the limits of its writes;
+ * or, for a call inside Taskloom's sandbox, `--dangerously-bypass-approvals-and-sandbox`: codex's
+ * bubblewrap cannot start nested, and codex documents the flag for "environments that are
+ * externally sandboxed". It wins over any `sandbox_mode` of the user's overrides, so they cannot
+ * turn the nested sandbox back on; Taskloom's sandbox bounds what the tools do.
+ * The marker puts the call's id into the environment of codex's tools even under a restrictive
  * shell_environment_policy, so that they can be found and stopped after the call.
  */
 export function codexArgs(
-  input: Pick<RunnerInput, 'role' | 'access' | 'model' | 'resumeSessionId' | 'env'>,
+  input: Pick<RunnerInput, 'role' | 'access' | 'model' | 'resumeSessionId' | 'env' | 'confined'>,
   extra: { schemaFile?: string; configOverrides?: string[]; marker?: string; scratchDir?: string } = {},
 ): string[] {
-  const sandbox = sandboxFor(input);
   const common = [
     // Taskloom runs codex in worktrees it made; the check only refuses non-git folders.
     '--skip-git-repo-check',
@@ -66,29 +66,17 @@ export function codexArgs(
     ...(extra.marker ? ['-c', `shell_environment_policy.set.${CALL_MARKER_VAR}="${extra.marker}"`] : []),
     // The task's variables (TASKLOOM_PORT…) reach codex's tools the same way.
     ...Object.entries(input.env ?? {}).flatMap(([name, value]) => ['-c', `shell_environment_policy.set.${name}=${JSON.stringify(value)}`]),
-    ...(sandbox === 'workspace-write' && extra.scratchDir ? confinedWrites(extra.scratchDir).flatMap((c) => ['-c', c]) : []),
   ];
+  if (input.confined) {
+    const sandbox = ['--dangerously-bypass-approvals-and-sandbox'];
+    return input.resumeSessionId ? ['exec', 'resume', '--json', ...common, ...sandbox, input.resumeSessionId, '-'] : ['exec', '--json', ...common, ...sandbox, '-'];
+  }
+  const limits = writeLimitArgs(input, extra.scratchDir);
   if (input.resumeSessionId) {
     // The sandbox after the user's overrides, so they cannot widen it.
-    return ['exec', 'resume', '--json', ...common, '-c', `sandbox_mode="${sandbox}"`, input.resumeSessionId, '-'];
+    return ['exec', 'resume', '--json', ...common, ...limits, '-c', `sandbox_mode="${sandboxFor(input)}"`, input.resumeSessionId, '-'];
   }
-  return ['exec', '--json', ...common, '--sandbox', sandbox, '-'];
-}
-
-/**
- * Codex's workspace-write sandbox also lets commands write anywhere under /tmp and $TMPDIR,
- * which on most machines holds other worktrees and other people's files. The actor gets the
- * worktree plus a scratch folder of its own for temporary files (its TMPDIR) instead. After
- * the user's overrides, so they cannot widen it.
- */
-function confinedWrites(scratchDir: string): string[] {
-  const dir = JSON.stringify(scratchDir);
-  return [
-    'sandbox_workspace_write.exclude_slash_tmp=true',
-    'sandbox_workspace_write.exclude_tmpdir_env_var=true',
-    `sandbox_workspace_write.writable_roots=[${dir}]`,
-    `shell_environment_policy.set.TMPDIR=${dir}`,
-  ];
+  return ['exec', '--json', ...common, ...limits, '--sandbox', sandboxFor(input), '-'];
 }
 
 /**
@@ -121,6 +109,8 @@ export class CodexRunner implements AgentRunner {
   readonly name = 'codex';
   /** Cumulative usage of the threads this runner saw, to report resumed calls as deltas. */
   private readonly threadUsage = new RecentMap<string, CodexUsage>(MAX_REMEMBERED_THREADS);
+  /** Modes of codex's own sandbox seen to run a command here (see sandboxCheckArgs). */
+  private readonly workingSandboxes = new Set<AccessLevel>();
 
   constructor(private readonly options: CodexRunnerOptions = {}) {}
 
@@ -143,22 +133,32 @@ export class CodexRunner implements AgentRunner {
       baseline = remembered ?? recorded ?? ZERO_CODEX_USAGE;
     }
 
-    // The call's own folder: the output schema, and the actor's scratch space (its TMPDIR).
+    // The call's own folder: the output schema, and the scratch space (TMPDIR) of an actor that
+    // writes in codex's sandbox (in Taskloom's, that sandbox decides where temporary files go).
     const callDir = mkdtempSync(join(tmpdir(), 'taskloom-codex-'));
     let schemaFile: string | undefined;
     if (input.outputSchema) {
       schemaFile = join(callDir, 'output-schema.json');
       writeFileSync(schemaFile, JSON.stringify(input.outputSchema));
     }
-    const scratchDir = join(callDir, 'tmp');
-    mkdirSync(scratchDir);
+    let scratchDir: string | undefined;
+    if (!input.confined && sandboxFor(input) === 'workspace-write') {
+      scratchDir = join(callDir, 'tmp');
+      mkdirSync(scratchDir);
+    }
 
     const parser = new CodexEventParser();
     const emit = activityEmitter(onActivity);
 
     let proc: ProcessResult;
     try {
-      emit({ kind: 'status', message: `codex ${input.resumeSessionId ? `resume ${input.resumeSessionId}` : 'exec'} (${sandboxFor(input)})` });
+      const failedCheck = input.confined ? undefined : await this.checkSandbox(input, { binary, env, marker, scratchDir, emit });
+      if (failedCheck) {
+        const durationMs = Math.round(performance.now() - startedAt);
+        const fail = failureOf({ text: '', usage: { ...ZERO_USAGE }, model: requestedModel ?? CODEX_DEFAULT_MODEL, durationMs });
+        return fail('spawn_failed', sandboxCheckFailure(sandboxFor(input), failedCheck), 'exited', lastOutput(failedCheck));
+      }
+      emit({ kind: 'status', message: `codex ${input.resumeSessionId ? `resume ${input.resumeSessionId}` : 'exec'} (${input.confined ? "in Taskloom's sandbox" : sandboxFor(input)})` });
       if (!baselineKnown) {
         emit({ kind: 'status', message: `usage of thread ${input.resumeSessionId} before this call is unknown: its whole total is counted` });
       }
@@ -243,6 +243,36 @@ export class CodexRunner implements AgentRunner {
     const how = proc.signal ? `was killed by ${proc.signal}` : `exited with code ${proc.exitCode}`;
     const status: RunnerStatus = QUOTA_PATTERN.test(stderr) ? 'quota' : AUTH_PATTERN.test(stderr) ? 'auth' : 'crashed';
     return fail(status, `codex ${how} without completing a turn`, 'exited', lastOutput(proc));
+  }
+
+  /**
+   * Unconfined, codex's own sandbox must be able to run the agent's commands, or the call would
+   * end "ok" with every command failed (see sandboxCheckArgs): the check that failed, run once per
+   * sandbox mode until one passes. A check that could not start or was cancelled counts as none:
+   * the call that follows reports that as well.
+   */
+  private async checkSandbox(
+    input: RunnerInput,
+    call: { binary: string; env: NodeJS.ProcessEnv; marker: string; scratchDir: string | undefined; emit: (activity: RunnerActivity) => void },
+  ): Promise<ProcessResult | undefined> {
+    const sandbox = sandboxFor(input);
+    if (this.workingSandboxes.has(sandbox)) return undefined;
+    const check = await runAgentProcess({
+      launch: input.launch,
+      command: call.binary,
+      args: sandboxCheckArgs(input, call.scratchDir),
+      cwd: input.cwd,
+      env: call.env,
+      marker: call.marker,
+      agentName: 'codex',
+      idleTimeoutMs: input.idleTimeoutMs,
+      signal: input.signal,
+      killGraceMs: this.options.killGraceMs,
+      onStdoutLine: () => {},
+      emit: call.emit,
+    });
+    if (check.exitCode === 0) this.workingSandboxes.add(sandbox);
+    return check.exitCode === 0 || check.spawnError !== undefined || check.cancelled ? undefined : check;
   }
 }
 
