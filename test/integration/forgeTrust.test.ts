@@ -73,6 +73,7 @@ describe('watch trusts only people with write access', () => {
     const watched = await cli(d, WATCH);
     assert.equal(watched.code, 0, watched.stdout + watched.stderr);
     assert.match(watched.stdout, /#1 is green: every check passes \(2\) and alice approved/, 'mallory does not count as a latest review');
+    assert.match(watched.stdout, /Pull request #1: ignored the review \(changes requested\) by mallory: no write access/, 'watch says so as it goes');
 
     const all = prompts();
     for (const words of ['pwned.txt', 'exfiltrate', 'backdoor', 'mallory']) assert.deepEqual(told(all, words), [], `no agent was told "${words}"`);

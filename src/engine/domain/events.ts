@@ -12,7 +12,8 @@ export type AgentRole = 'planner' | 'actor' | 'critic';
  * without one were written by release 0.1 (version 1). Every older version stays loadable: its
  * logs are test fixtures (test/fixtures/logs) that the current code loads and resumes.
  * Version 3 added `agent_transcript`: a release that reads up to 2 refuses such a log with "update
- * Taskloom" rather than failing on an event type it does not know. Version 4 added `confinement`.
+ * Taskloom" rather than failing on an event type it does not know. Version 4 added `confinement`
+ * and `pr_input_ignored`.
  */
 export const EVENT_SCHEMA_VERSION = 4;
 
