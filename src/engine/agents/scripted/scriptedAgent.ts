@@ -1,5 +1,3 @@
-import { appendFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CriticVerdict } from '../../domain/verdict';
 import type { ActivityLine, AgentRequest, HeartbeatLine, ResultLine } from './agentProtocol';
@@ -35,7 +33,6 @@ export async function performScriptedCall(
     return result({ status: 'agent_error', text: err.message, usage: ZERO, costUsd: 0, sessionId });
   }
 
-  if (scenario.promptLog) appendFileSync(resolve(dirname(request.scenarioPath), scenario.promptLog), `${JSON.stringify({ role, taskId, attempt, purpose, prompt: request.prompt })}\n`);
   const step = selectStep(scenario, role, taskId, attempt, purpose);
   const usage = { ...ZERO, ...(step?.usage ?? scenario.defaults?.usage) };
   const costUsd = step?.costUsd ?? scenario.defaults?.costUsd ?? 0;
