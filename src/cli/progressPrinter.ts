@@ -61,6 +61,8 @@ function describe(e: RunEvent, state: RunState): string | undefined {
       const line = `${bold('pull request'.padEnd(14))} ${lastDecisionSummary(state) ?? e.type}`;
       return e.type === 'pr_reaction_finished' && e.outcome === 'failed' ? red(line) : line;
     }
+    case 'pr_input_ignored':
+      return yellow(`${'pull request'.padEnd(14)} ${lastDecisionSummary(state) ?? e.type}`);
     case 'pr_replied':
       return `${bold('pull request'.padEnd(14))} replied on review comment ${e.commentId}`;
     default:

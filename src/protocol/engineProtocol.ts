@@ -189,6 +189,8 @@ export const OpenPullRequestRequest = request<OpenPullRequestParams, OpenPullReq
 
 export interface WatchPullRequestsParams extends RunParams, ForgeParams {
   intervalSeconds?: number;
+  /** taskloom.pullRequests.trustedBots: the bots (logins) whose reviews and comments may steer an agent. */
+  trustedBots?: string[];
 }
 export interface WatchPullRequestsResult {
   outcome: 'green' | 'merged' | 'needs_human' | 'cancelled';

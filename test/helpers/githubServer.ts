@@ -8,6 +8,8 @@ import { listenOnLoopback } from './loopback';
  * reviews, review comments and replies, issue comments). Pull request heads are read from a real
  * bare repository (the remote the run pushes to), so checks attach to the commit really pushed.
  * A test scripts CI and reviewers through `onHead` (called for each new head sha) and the setters.
+ * Every review and comment carries GitHub's `author_association` and `user.type`; the collaborator
+ * permission endpoint answers from `setPermission` (anyone else may read, as on a public repository).
  */
 
 export interface ScriptedCheck {
@@ -20,10 +22,17 @@ export interface ScriptedCheck {
 }
 export interface ScriptedReview {
   user: string;
+  /** GitHub's author_association for the reviewer; default COLLABORATOR. */
+  association?: 'OWNER' | 'MEMBER' | 'COLLABORATOR' | 'CONTRIBUTOR' | 'FIRST_TIME_CONTRIBUTOR' | 'NONE';
+  /** An app's account (user.type Bot). */
+  bot?: boolean;
   state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED';
   body: string;
   comments?: Array<{ path: string; line: number; body: string }>;
 }
+
+type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read';
+type Author = { user: string; association: string; bot: boolean };
 
 interface PullState {
   number: number;
@@ -34,6 +43,8 @@ interface PullState {
   draft: boolean;
   state: 'open' | 'closed';
   merged: boolean;
+  /** OWNER/REPO of the head branch when it comes from a fork. */
+  fork?: string;
 }
 
 export interface GitHubServer {
@@ -48,6 +59,10 @@ export interface GitHubServer {
   /** Called once per new head sha of a pull request: what CI reports on it. */
   onHead(fn: (sha: string, pull: PullState) => ScriptedCheck[]): void;
   addReview(number: number, review: ScriptedReview): void;
+  /** What the collaborator permission endpoint says of `user`. */
+  setPermission(user: string, permission: Permission): void;
+  /** Logins whose permission was asked, in order. */
+  permissionLookups: string[];
   /** Answer the next `count` requests with this status (401, 403 with the rate limit used up, 500…). */
   failNext(status: number, count?: number, headers?: Record<string, string>): void;
   close(): Promise<void>;
@@ -68,8 +83,12 @@ export async function startGitHubServer(options: {
   const replies: GitHubServer['replies'] = [];
   const issueComments: GitHubServer['issueComments'] = [];
   const checksBySha = new Map<string, Array<ScriptedCheck & { id: number }>>();
-  const reviews = new Map<number, Array<{ id: number; user: string; state: string; body: string; submitted_at: string }>>();
-  const comments = new Map<number, Array<{ id: number; pull_request_review_id: number | null; user: string; path: string; line: number; body: string; in_reply_to_id?: number }>>();
+  const reviews = new Map<number, Array<Author & { id: number; state: string; body: string; submitted_at: string }>>();
+  const comments = new Map<number, Array<Author & { id: number; pull_request_review_id: number | null; path: string; line: number; body: string; in_reply_to_id?: number }>>();
+  const permissions = new Map<string, Permission>();
+  const permissionLookups: string[] = [];
+  const userJson = (a: Author) => ({ login: a.user, id: 1, type: a.bot ? 'Bot' : 'User' });
+  const authored = ({ user, association, bot, ...rest }: Author & Record<string, unknown>) => ({ ...rest, user: userJson({ user, association, bot }), author_association: association });
   let onHead: (sha: string, pull: PullState) => ScriptedCheck[] = () => [];
   let failures: Array<{ status: number; headers: Record<string, string> }> = [];
   let nextId = 1000;
@@ -105,8 +124,8 @@ export async function startGitHubServer(options: {
       mergeable: mergeable(p),
       title: p.title,
       body: p.body,
-      head: { ref: p.head, sha, label: `${options.owner}:${p.head}` },
-      base: { ref: p.base, label: `${options.owner}:${p.base}` },
+      head: { ref: p.head, sha, label: `${(p.fork ?? slug).split('/')[0]}:${p.head}`, repo: { full_name: p.fork ?? slug } },
+      base: { ref: p.base, label: `${options.owner}:${p.base}`, repo: { full_name: slug } },
       user: { login: 'taskloom-bot' },
     };
   };
@@ -167,17 +186,25 @@ export async function startGitHubServer(options: {
       return send(200, (run?.annotations ?? []).map((a) => ({ path: a.path, start_line: a.line, end_line: a.line, annotation_level: 'failure', message: a.message })));
     }
     if ((m = /^\/commits\/([^/]+)\/status$/.exec(path))) return send(200, { state: 'success', statuses: [], sha: m[1] });
-    if ((m = /^\/pulls\/(\d+)\/reviews$/.exec(path))) return send(200, (reviews.get(Number(m[1])) ?? []).map((r) => ({ ...r, user: { login: r.user } })));
-    if ((m = /^\/pulls\/(\d+)\/comments$/.exec(path))) return send(200, (comments.get(Number(m[1])) ?? []).map((c) => ({ ...c, user: { login: c.user }, original_line: c.line })));
+    if ((m = /^\/pulls\/(\d+)\/reviews$/.exec(path))) return send(200, (reviews.get(Number(m[1])) ?? []).map(authored));
+    if ((m = /^\/pulls\/(\d+)\/comments$/.exec(path))) return send(200, (comments.get(Number(m[1])) ?? []).map((c) => ({ ...authored(c), original_line: c.line })));
+    if ((m = /^\/collaborators\/([^/]+)\/permission$/.exec(path))) {
+      const user = decodeURIComponent(m[1]!);
+      permissionLookups.push(user);
+      // As GitHub answers for a public repository: anyone who is not a collaborator may read.
+      const role = permissions.get(user) ?? 'read';
+      const legacy = role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role;
+      return send(200, { permission: legacy, role_name: role, user: { ...userJson({ user, association: 'NONE', bot: false }), permissions: {} } });
+    }
     if ((m = /^\/pulls\/(\d+)\/comments\/(\d+)\/replies$/.exec(path)) && req.method === 'POST') {
       if (options.replyDelayMs) await new Promise((resolve) => setTimeout(resolve, options.replyDelayMs));
       if (req.socket.destroyed) return; // the poster was killed meanwhile: the reply never arrived
       const list = comments.get(Number(m[1])) ?? [];
-      const reply = { id: nextId++, pull_request_review_id: null, user: 'taskloom-bot', path: '', line: 0, body: String(body.body), in_reply_to_id: Number(m[2]) };
+      const reply = { id: nextId++, pull_request_review_id: null, user: 'taskloom-bot', association: 'MEMBER', bot: false, path: '', line: 0, body: String(body.body), in_reply_to_id: Number(m[2]) };
       list.push(reply);
       comments.set(Number(m[1]), list);
       replies.push({ commentId: Number(m[2]), body: String(body.body) });
-      return send(201, { ...reply, user: { login: reply.user } });
+      return send(201, authored(reply));
     }
     if ((m = /^\/issues\/(\d+)\/comments$/.exec(path)) && req.method === 'POST') {
       issueComments.push({ number: Number(m[1]), body: String(body.body) });
@@ -199,13 +226,18 @@ export async function startGitHubServer(options: {
     },
     addReview(number, review) {
       const id = nextId++;
+      const author: Author = { user: review.user, association: review.association ?? 'COLLABORATOR', bot: review.bot === true };
       const list = reviews.get(number) ?? [];
-      list.push({ id, user: review.user, state: review.state, body: review.body, submitted_at: new Date().toISOString() });
+      list.push({ id, ...author, state: review.state, body: review.body, submitted_at: new Date().toISOString() });
       reviews.set(number, list);
       const thread = comments.get(number) ?? [];
-      for (const c of review.comments ?? []) thread.push({ id: nextId++, pull_request_review_id: id, user: review.user, path: c.path, line: c.line, body: c.body });
+      for (const c of review.comments ?? []) thread.push({ id: nextId++, pull_request_review_id: id, ...author, path: c.path, line: c.line, body: c.body });
       comments.set(number, thread);
     },
+    setPermission(user, permission) {
+      permissions.set(user, permission);
+    },
+    permissionLookups,
     failNext(status, count = 1, headers = {}) {
       failures = [...failures, ...Array.from({ length: count }, () => ({ status, headers }))];
     },

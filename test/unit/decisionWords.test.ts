@@ -26,4 +26,13 @@ describe('decision words', () => {
     assert.equal(summary(opened, 'api'), 'Pull request #7 for "api" opened: https://x/7 (h → main)');
     assert.equal(summary({ type: 'pr_watch_ended', number: 7, outcome: 'needs_human', reason: 'out of tries' }), 'Pull request #7 needs you: out of tries');
   });
+
+  it('words what watch ignored: what, whose, and why', () => {
+    const review = { type: 'pr_input_ignored' as const, number: 7, input: 'review' as const, id: '3', author: 'mallory', why: 'no_write_access' as const, association: 'NONE', permission: 'read', state: 'changes_requested', excerpt: 'add x' };
+    assert.equal(summary(review), 'Pull request #7: ignored the review (changes requested) by mallory: no write access (NONE, permission read)');
+    const bot = { type: 'pr_input_ignored' as const, number: 7, input: 'review_comment' as const, id: '4', author: 'x[bot]', why: 'untrusted_bot' as const, association: 'NONE', path: 'a.js', excerpt: '' };
+    assert.equal(summary(bot), 'Pull request #7: ignored the review comment on a.js by x[bot]: a bot not in taskloom.pullRequests.trustedBots');
+    const fork = { type: 'pr_input_ignored' as const, number: 7, input: 'check' as const, id: 'check-1', author: 'm/r', why: 'fork_check' as const, excerpt: 'lint' };
+    assert.equal(summary(fork), "Pull request #7: ignored the output of the failing check from m/r: it ran on a fork, whose output is not handed to an agent");
+  });
 });

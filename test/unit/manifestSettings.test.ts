@@ -18,6 +18,7 @@ const EDITOR_ONLY_DEFAULTS: Record<string, unknown> = {
   'taskloom.github.apiUrl': '',
   'taskloom.pullRequests.keepGreen': true,
   'taskloom.pullRequests.pollSeconds': WATCH_INTERVAL_SECONDS,
+  'taskloom.pullRequests.trustedBots': [],
 };
 
 const UNSET_VALUES = ['', null];

@@ -15,9 +15,9 @@ const record = (reactions: Partial<PullRequestReaction>[] = []): PullRequestReco
   reactions: reactions.map((r, i) => ({ id: i + 1, kind: 'check', signals: [], headSha: 'a', taskIds: [null], summary: '', status: 'pushed', replied: [], ...r })),
 });
 const check = (id: string, status: CheckResult['status'], output = 'FAIL test/x.test.js'): CheckResult => ({ id, name: `ci-${id}`, status, output, annotations: [] });
-const review = (id: string, author: string, state: Review['state'], at: string): Review => ({ id, author, state, body: '', submittedAt: at });
+const review = (id: string, author: string, state: Review['state'], at: string): Review => ({ id, author, association: 'MEMBER', bot: false, state, body: '', submittedAt: at });
 const status = (over: Partial<PullRequestStatus> & { state?: 'open' | 'closed' | 'merged'; mergeable?: boolean | null } = {}): PullRequestStatus => ({
-  pullRequest: { number: 7, url: '', head: 'taskloom/run/integration', base: 'main', headSha: 'h1', state: over.state ?? 'open', draft: false, mergeable: over.mergeable ?? true },
+  pullRequest: { number: 7, url: '', head: 'taskloom/run/integration', base: 'main', headSha: 'h1', state: over.state ?? 'open', draft: false, mergeable: over.mergeable ?? true, headRepo: 'o/r', fromFork: false },
   checks: over.checks ?? [],
   reviews: over.reviews ?? [],
   comments: over.comments ?? [],
@@ -51,9 +51,9 @@ describe('nextWatchStep', () => {
 
   it("reacts to each reviewer's latest request for changes, with that review's thread-starting comments", () => {
     const comments = [
-      { id: 'c1', reviewId: 'r2', author: 'bob', path: 'a.js', line: 3, body: 'rename', inReplyTo: null },
-      { id: 'c2', reviewId: 'r2', author: 'me', path: 'a.js', line: 3, body: 'done', inReplyTo: 'c1' },
-      { id: 'c3', reviewId: 'r1', author: 'bob', path: 'b.js', line: 1, body: 'old', inReplyTo: null },
+      { id: 'c1', reviewId: 'r2', author: 'bob', association: 'MEMBER', bot: false, path: 'a.js', line: 3, body: 'rename', inReplyTo: null },
+      { id: 'c2', reviewId: 'r2', author: 'me', association: 'OWNER', bot: false, path: 'a.js', line: 3, body: 'done', inReplyTo: 'c1' },
+      { id: 'c3', reviewId: 'r1', author: 'bob', association: 'MEMBER', bot: false, path: 'b.js', line: 1, body: 'old', inReplyTo: null },
     ];
     const reviews = [review('r1', 'bob', 'changes_requested', '2026-01-01T00:00:00Z'), review('r2', 'bob', 'changes_requested', '2026-01-02T00:00:00Z')];
     const step = nextWatchStep(status({ checks: [check('1', 'success')], reviews, comments }), record(), LIMITS);

@@ -4,6 +4,7 @@ import type { TimingClock } from '../../engine/domain/taskTimings';
 import { stepWords, timingWords } from '../../engine/report/timingWords';
 import { buildTraceReport, pullRequestWords, type TraceReport } from '../../engine/report/traceReport';
 import { TaskloomEngine } from '../../engine/run/engine';
+import { ignoredInputWords } from '../../engine/text/decisionWords';
 import { liveLockOwner, taskloomPaths } from '../../engine/store';
 import { EXIT, UsageError } from '../cliErrors';
 import { bold, colorState, dim, formatDuration, formatTokens, formatUsd, table, yellow } from '../format';
@@ -88,5 +89,6 @@ export function formatTrace(r: TraceReport, live: boolean, phase: RunPhase): str
 export function formatPullRequest(pr: TraceReport['pullRequests'][number]): string {
   const whose = pr.taskId ? ` (${pr.taskId})` : '';
   const watch = pr.watch?.outcome === 'needs_human' ? `\n  needs you: ${pr.watch.reason}` : '';
-  return `${bold(`Pull request #${pr.number}`)}${whose} ${pr.state ?? 'open'}: ${pr.url}\n  ${dim(`${pr.head} → ${pr.base}`)}; ${pullRequestWords(pr)}${watch}`;
+  const ignored = pr.ignored.map((i) => `\n  ${yellow('ignored')} ${ignoredInputWords(i)}${i.excerpt ? dim(` — "${i.excerpt}"`) : ''}`).join('');
+  return `${bold(`Pull request #${pr.number}`)}${whose} ${pr.state ?? 'open'}: ${pr.url}\n  ${dim(`${pr.head} → ${pr.base}`)}; ${pullRequestWords(pr)}${watch}${ignored}`;
 }

@@ -6,16 +6,17 @@ import { dim, green, red, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
 import { createProgressPrinter } from '../progressPrinter';
 
-export const WATCH_USAGE = 'taskloom watch [RUN_ID] [--interval SECONDS] [--timeout SECONDS] [--cwd DIR]';
+export const WATCH_USAGE = 'taskloom watch [RUN_ID] [--interval SECONDS] [--timeout SECONDS] [--trusted-bot LOGIN]... [--cwd DIR]';
 
 
 /**
  * `taskloom watch`: keeps the run's pull requests green (failing checks, reviews that request
- * changes and conflicts with the base go to agents), until every check passes and the latest
+ * changes and conflicts with the base go to agents; only what people with write access, and the
+ * bots named by --trusted-bot, wrote), until every check passes and the latest
  * review approves (exit 0), or a person is needed (exit 1). Ctrl-C stops it; nothing is lost.
  */
 export async function watchCommand(argv: string[]): Promise<number> {
-  const { values, positionals, cwd } = parseCommandArgs(argv, { interval: { type: 'string' }, timeout: { type: 'string' } });
+  const { values, positionals, cwd } = parseCommandArgs(argv, { interval: { type: 'string' }, timeout: { type: 'string' }, 'trusted-bot': { type: 'string', multiple: true } });
   const intervalSeconds = seconds(values.interval as string | undefined, '--interval') ?? WATCH_INTERVAL_SECONDS;
   const timeoutSeconds = seconds(values.timeout as string | undefined, '--timeout');
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom watch' });
@@ -44,6 +45,7 @@ export async function watchCommand(argv: string[]): Promise<number> {
         forge,
         {
           intervalMs: intervalSeconds * 1000,
+          trustedBots: (values['trusted-bot'] as string[] | undefined) ?? [],
           ...(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
           onProgress: (line) => process.stdout.write(`${stamp()}  ${dim(line)}\n`),
         },

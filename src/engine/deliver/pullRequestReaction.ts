@@ -26,6 +26,7 @@ import { PullRequestWorktree } from '../workspace/pullRequestWorktree';
 import { resolveCommit } from '../workspace/gitQueries';
 import { pushBranch } from '../workspace/pushBranch';
 import { repoGit, type RepoLocation, type WorktreeManager } from '../workspace/worktreeManager';
+import type { AuthorTrust } from './authorTrust';
 import type { ReactionInput } from './watchDecision';
 import { counted } from '../text/counted';
 
@@ -36,6 +37,8 @@ export interface WatchContext {
   agents: RoleRunners;
   signal: AbortSignal;
   forge: Forge;
+  /** Whose reviews and comments may steer an agent, remembered for the watch session. */
+  trust: AuthorTrust;
   repo: RepoLocation;
   worktrees: WorktreeManager;
 }

@@ -32,8 +32,8 @@ const reviewSignal = (r: Review) => `review:${r.id}`;
 const conflictSignal = (headSha: string) => `conflict:${headSha}`;
 
 /**
- * What `watch` does next with a pull request, given what the forge says now and what the run
- * recorded. A signal (a failing check run, a review requesting changes, a conflict at a head) is
+ * What `watch` does next with a pull request, given what the forge says now (screened: only what
+ * people with write access wrote, see screenForgeInput) and what the run recorded. A signal (a failing check run, a review requesting changes, a conflict at a head) is
  * reacted to once: a restarted `watch` reads the record and never reacts to it again. Pure.
  */
 export function nextWatchStep(status: PullRequestStatus, record: PullRequestRecord, limits: WatchLimits): WatchStep {
@@ -69,6 +69,14 @@ export function nextWatchStep(status: PullRequestStatus, record: PullRequestReco
   }
   const fresh = failing.filter((c) => !reacted(checkSignal(c)));
   if (fresh.length) {
+    const withheld = fresh.find((c) => c.withheld === 'fork');
+    if (withheld) {
+      return {
+        kind: 'human',
+        reason: `the check "${withheld.name}" failed on a pull request from a fork (${pr.headRepo ?? 'since deleted'}); what a fork's run prints is not handed to an agent`,
+        next: `${withheld.url ? `Read it at ${withheld.url}. ` : ''}${handBack(`"${withheld.name}"`)}`,
+      };
+    }
     const unreadable = fresh.find((c) => c.output.trim() === '' && c.annotations.length === 0);
     if (unreadable) {
       return {

@@ -4,6 +4,7 @@ import type { PullRequestRecord } from '../domain/runState';
 import { errorText } from '../domain/taskloomError';
 import { ForgeError, type PullRequestStatus } from '../forge/forge';
 import { finishInterruptedReaction, startReaction, type WatchContext } from './pullRequestReaction';
+import { screenForgeInput, type ScreenedStatus } from './screenForgeInput';
 import { nextWatchStep, reactionInputFor, reviewVerdict, type WatchLimits } from './watchDecision';
 
 export interface WatchOptions {
@@ -34,8 +35,9 @@ export type WatchPass =
   | { kind: 'ended'; outcome: 'green' | 'merged' | 'needs_human'; reasons: string[]; next?: string };
 
 /**
- * Polls each of the run's pull requests (checks, reviews, mergeability), records what changed,
- * and reacts to the first thing that needs a fix (see watchDecision and pullRequestReaction),
+ * Polls each of the run's pull requests (checks, reviews, mergeability), screens what it read
+ * (screenForgeInput: input from people without write access is left alone and recorded as such),
+ * records what changed, and reacts to the first thing that needs a fix (see watchDecision and pullRequestReaction),
  * finishing first any reaction a stopped `watch` left unfinished. Needs the workspace lock only
  * for the pass itself, so the editor can take it per pass and leave the workspace free between.
  */
@@ -45,7 +47,9 @@ export async function watchPass(ctx: WatchContext, tell: (pr: PullRequestRecord,
   const reasons: string[] = [];
   const ended: Array<{ pr: PullRequestRecord; outcome: 'green' | 'merged'; reason: string }> = [];
   for (const pr of watchedPullRequests(session.state.pullRequests)) {
-    const status = await ctx.forge.status(pr.number);
+    const screened = await screenForgeInput(await ctx.forge.status(pr.number), ctx.trust);
+    recordIgnored(ctx, pr, screened.ignored);
+    const { status } = screened;
     record(ctx, pr, status);
     const interrupted = pr.reactions.find((r) => r.status === 'running');
     if (interrupted) {
@@ -139,6 +143,14 @@ function record(ctx: WatchContext, pr: PullRequestRecord, status: PullRequestSta
   const { at: _at, ...before } = pr.observed ?? { at: '' };
   const { type: _type, ...now } = seen;
   if (JSON.stringify(before) !== JSON.stringify(now)) ctx.session.emit(seen);
+}
+
+/** Records each input left alone the first time it is seen (a restarted watch does not record it again). */
+function recordIgnored(ctx: WatchContext, pr: PullRequestRecord, ignored: ScreenedStatus['ignored']): void {
+  for (const input of ignored) {
+    if (pr.ignored?.some((i) => i.input === input.input && i.id === input.id)) continue;
+    ctx.session.emit({ type: 'pr_input_ignored', number: pr.number, ...input });
+  }
 }
 
 function end(ctx: WatchContext, pr: PullRequestRecord, outcome: EventOf<'pr_watch_ended'>['outcome'], reason: string): void {

@@ -58,6 +58,7 @@ export type DecisionFact =
   | (FromEvent<'pr_fix_reviewed', 'number' | 'reaction'> & { verdict: Pick<CriticVerdict, 'decision' | 'summary'> })
   | FromEvent<'pr_fix_pushed', 'number' | 'reaction' | 'commit' | 'commits'>
   | FromEvent<'pr_reaction_finished', 'number' | 'reaction' | 'outcome' | 'reason'>
-  | FromEvent<'pr_watch_ended', 'number' | 'outcome' | 'reason'>;
+  | FromEvent<'pr_watch_ended', 'number' | 'outcome' | 'reason'>
+  | FromEvent<'pr_input_ignored', 'number' | 'input' | 'id' | 'author' | 'why' | 'association' | 'permission' | 'state' | 'path' | 'excerpt'>;
 
 export type DecisionFactOf<T extends DecisionFact['type']> = Extract<DecisionFact, { type: T }>;

@@ -12,7 +12,8 @@ export type AgentRole = 'planner' | 'actor' | 'critic';
  * without one were written by release 0.1 (version 1). Every older version stays loadable: its
  * logs are test fixtures (test/fixtures/logs) that the current code loads and resumes.
  * Version 3 added `agent_transcript`: a release that reads up to 2 refuses such a log with "update
- * Taskloom" rather than failing on an event type it does not know. Version 4 added `confinement`.
+ * Taskloom" rather than failing on an event type it does not know. Version 4 added `confinement`
+ * and `pr_input_ignored`.
  */
 export const EVENT_SCHEMA_VERSION = 4;
 
@@ -259,6 +260,25 @@ export type RunEventBody =
    * answer differs from the last one: confined by `mechanism`, or unconfined for `reason`.
    */
   | { type: 'confinement'; mode: SandboxMode; confined: boolean; mechanism?: string; reason?: string }
+  /**
+   * `watch` left something on a pull request alone, once per input: a review or review comment
+   * whose author has no write access (`association` as the forge said it, `permission` when it was
+   * asked) or is a bot not in taskloom.pullRequests.trustedBots, or a failing check's output from a
+   * fork (`author`: the fork). `excerpt`: its visible text, sanitised and cut short.
+   */
+  | {
+      type: 'pr_input_ignored';
+      number: number;
+      input: IgnoredInputKind;
+      id: string;
+      author: string;
+      why: IgnoredInputReason;
+      association?: string;
+      permission?: string;
+      state?: string;
+      path?: string;
+      excerpt: string;
+    }
   | { type: 'run_paused'; reason: string }
   | { type: 'run_resumed'; reason: string }
   | { type: 'run_finished'; status: RunEndStatus; summary: string; counts?: RunCounts }
@@ -281,6 +301,9 @@ export type CheckStatus = 'pending' | 'success' | 'failure';
 /** A pull request's reviews in one word: a latest review (per reviewer) requests changes, or approves, or none decides yet. */
 export type ReviewVerdict = 'changes_requested' | 'approved' | 'none';
 export type PullRequestReactionKind = 'check' | 'review' | 'conflict';
+export type IgnoredInputKind = 'review' | 'review_comment' | 'check';
+/** Why `watch` left an input alone: its author cannot write to the repository, is a bot nobody trusted, or it is a fork's check output. */
+export type IgnoredInputReason = 'no_write_access' | 'untrusted_bot' | 'fork_check';
 
 /** How many of a run's tasks are where, as the run's end records it (absent in 0.1 logs). */
 export interface RunCounts {

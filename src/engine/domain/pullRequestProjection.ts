@@ -8,7 +8,17 @@ export const PULL_REQUEST_HANDLERS = {
     const key = e.taskId ?? '';
     const before = state.pullRequests[key];
     const same = before?.number === e.number;
-    state.pullRequests[key] = { number: e.number, url: e.url, head: e.head, base: e.base, repo: e.repo, remote: e.remote, reactions: same ? before.reactions : [], ...(same && before.observed ? { observed: before.observed } : {}) };
+    state.pullRequests[key] = {
+      number: e.number,
+      url: e.url,
+      head: e.head,
+      base: e.base,
+      repo: e.repo,
+      remote: e.remote,
+      reactions: same ? before.reactions : [],
+      ...(same && before.observed ? { observed: before.observed } : {}),
+      ...(same && before.ignored ? { ignored: before.ignored } : {}),
+    };
     decide(state, e, 'pull_request', { type: 'pull_request', number: e.number, action: e.action, url: e.url, head: e.head, base: e.base }, e.taskId ?? undefined);
   },
   pr_observed(state, e) {
@@ -52,6 +62,13 @@ export const PULL_REQUEST_HANDLERS = {
   pr_watch_ended(state, e) {
     pullRequestOf(state, e.number).watch = { outcome: e.outcome, reason: e.reason, at: e.at };
     decide(state, e, 'pull_request', { type: 'pr_watch_ended', number: e.number, outcome: e.outcome, reason: e.reason });
+  },
+  pr_input_ignored(state, e) {
+    const pr = pullRequestOf(state, e.number);
+    const { type: _type, seq: _seq, runId: _runId, v: _v, number, ...ignored } = e;
+    pr.ignored = [...(pr.ignored ?? []), ignored];
+    const { at: _at, ...fact } = ignored;
+    decide(state, e, 'pull_request', { type: 'pr_input_ignored', number, ...fact });
   },
 } satisfies Partial<ProjectionHandlers>;
 

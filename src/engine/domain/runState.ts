@@ -300,7 +300,11 @@ export interface PullRequestRecord {
   reactions: PullRequestReaction[];
   /** How the last `watch` ended, if it did. */
   watch?: { outcome: EventOf<'pr_watch_ended'>['outcome']; reason: string; at: string };
+  /** What `watch` left alone, and why (absent until it left something). */
+  ignored?: IgnoredInput[];
 }
+
+export type IgnoredInput = Omit<EventOf<'pr_input_ignored'>, 'type' | 'seq' | 'runId' | 'v' | 'number'>;
 
 export interface RunState {
   projectionVersion: number;

@@ -14,6 +14,9 @@ export interface PullRequest {
   draft: boolean;
   /** null while the forge has not computed it yet. */
   mergeable: boolean | null;
+  /** `owner/repo` the head branch lives in (null: its fork was deleted); another than the base's for a pull request from a fork. */
+  headRepo: string | null;
+  fromFork: boolean;
 }
 
 export interface CheckAnnotation {
@@ -33,11 +36,25 @@ export interface CheckResult {
   output: string;
   annotations: CheckAnnotation[];
   url?: string;
+  /** Set when its output and annotations are withheld from agents (see deliver/screenForgeInput.ts): they came from a fork's run. */
+  withheld?: 'fork';
 }
+
+/**
+ * How the forge relates an author to the repository, in GitHub's words (`author_association`):
+ * OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, FIRST_TIME_CONTRIBUTOR, FIRST_TIMER, MANNEQUIN, NONE.
+ */
+export type AuthorAssociation = string;
+
+/** What an author may do in the repository, from the forge's collaborator permission ('none': nothing, or not a collaborator). */
+export type RepositoryPermission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
 
 export interface Review {
   id: string;
   author: string;
+  association: AuthorAssociation;
+  /** An app or bot account, not a person. */
+  bot: boolean;
   state: 'approved' | 'changes_requested' | 'commented' | 'dismissed' | 'pending';
   body: string;
   submittedAt: string;
@@ -47,6 +64,8 @@ export interface ReviewComment {
   id: string;
   reviewId: string | null;
   author: string;
+  association: AuthorAssociation;
+  bot: boolean;
   path: string;
   line: number | null;
   body: string;
@@ -80,6 +99,8 @@ export interface Forge {
   status(number: number): Promise<PullRequestStatus>;
   replyToComment(number: number, commentId: string, body: string): Promise<void>;
   comment(number: number, body: string): Promise<void>;
+  /** What `login` may do in the repository (the collaborator permission; 'none' for someone who is not one). */
+  permission(login: string): Promise<RepositoryPermission>;
 }
 
 /** Why a forge refused: `credentials` when there is no token or the forge rejected it (signing in again helps). */

@@ -9,6 +9,7 @@ import {
   type PullRequest,
   type PullRequestDraft,
   type PullRequestStatus,
+  type RepositoryPermission,
   type Review,
   type ReviewComment,
 } from './forge';
@@ -125,6 +126,8 @@ export class GitHubForge implements Forge {
         (r): Review => ({
           id: String(r.id),
           author: r.user?.login ?? 'someone',
+          association: r.author_association,
+          bot: isBot(r.user),
           state: reviewState(r.state),
           body: r.body ?? '',
           submittedAt: r.submitted_at ?? '',
@@ -135,6 +138,8 @@ export class GitHubForge implements Forge {
           id: String(c.id),
           reviewId: c.pull_request_review_id ? String(c.pull_request_review_id) : null,
           author: c.user?.login ?? 'someone',
+          association: c.author_association,
+          bot: isBot(c.user),
           path: c.path,
           line: c.line ?? c.original_line ?? null,
           body: c.body,
@@ -154,6 +159,19 @@ export class GitHubForge implements Forge {
     await this.call(() => this.octokit.issues.createComment({ owner: this.owner, repo: this.repo, issue_number: number, body }));
   }
 
+  async permission(login: string): Promise<RepositoryPermission> {
+    try {
+      const { data } = await this.call(() => this.octokit.repos.getCollaboratorPermissionLevel({ owner: this.owner, repo: this.repo, username: login }));
+      // role_name tells maintain and triage apart; the older permission field only admin, write, read, none.
+      const role = (data as { role_name?: string }).role_name ?? data.permission;
+      return (['admin', 'maintain', 'write', 'triage', 'read'] as const).find((p) => p === role) ?? 'none';
+    } catch (error) {
+      // Not a collaborator, no such user, or a token that may not read permissions: no access is known.
+      if (error instanceof ForgeError && (error.failure === 'not_found' || error.failure === 'permission')) return 'none';
+      throw error;
+    }
+  }
+
   private async pullRequest(number: number): Promise<PullRequest> {
     const { data } = await this.call(() => this.octokit.pulls.get({ owner: this.owner, repo: this.repo, pull_number: number }));
     return {
@@ -165,6 +183,8 @@ export class GitHubForge implements Forge {
       state: data.merged ? 'merged' : data.state === 'open' ? 'open' : 'closed',
       draft: data.draft ?? false,
       mergeable: data.mergeable ?? null,
+      headRepo: data.head.repo?.full_name ?? null,
+      fromFork: data.head.repo?.full_name?.toLowerCase() !== (data.base.repo?.full_name ?? this.slug).toLowerCase(),
     };
   }
 
@@ -201,6 +221,9 @@ export class GitHubForge implements Forge {
     }
   }
 }
+
+/** GitHub marks apps' accounts (`dependabot[bot]`) as type Bot. */
+const isBot = (user: { type?: string; login?: string } | null | undefined): boolean => user?.type === 'Bot' || (user?.login ?? '').endsWith('[bot]');
 
 function reviewState(state: string): Review['state'] {
   switch (state.toUpperCase()) {

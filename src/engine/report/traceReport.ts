@@ -1,7 +1,7 @@
 import type { AgentRole, CheckStatus, HumanAction, ReviewVerdict } from '../domain/events';
 import { allowedHumanActions } from '../domain/humanActions';
 import { checksWords, REVIEW_WORDS } from '../domain/pullRequestStatus';
-import type { PullRequestRecord, QueueProblem, RunState } from '../domain/runState';
+import type { IgnoredInput, PullRequestRecord, QueueProblem, RunState } from '../domain/runState';
 import { countTasks, type TaskCounts } from '../domain/taskCounts';
 import { taskTimings, type TaskTimings, type TimingClock } from '../domain/taskTimings';
 import type { TaskState } from '../domain/taskStates';
@@ -67,6 +67,8 @@ export interface PullRequestSummary {
   fixesPushed: number;
   fixesFailed: number;
   watch?: NonNullable<PullRequestRecord['watch']>;
+  /** What `watch` left alone (reviews and comments by people without write access, untrusted bots, a fork's check output), oldest first. */
+  ignored: IgnoredInput[];
 }
 
 /** The run's pull requests in one shape for the CLI, the tree and the run view. */
@@ -81,6 +83,7 @@ export function pullRequestSummaries(state: RunState): PullRequestSummary[] {
     fixesPushed: pr.reactions.filter((r) => r.status === 'pushed').length,
     fixesFailed: pr.reactions.filter((r) => r.status === 'failed').length,
     ...(pr.watch ? { watch: pr.watch } : {}),
+    ignored: pr.ignored ?? [],
   }));
 }
 
@@ -133,5 +136,6 @@ export function pullRequestWords(pr: PullRequestSummary): string {
   const checks = pr.checks ? checksWords(pr.checks) : 'not watched yet';
   const review = pr.review ? `; ${REVIEW_WORDS[pr.review]}` : '';
   const fixes = pr.fixesPushed || pr.fixesFailed ? `; ${counted(pr.fixesPushed, 'fix', 'fixes')} pushed${pr.fixesFailed ? `, ${pr.fixesFailed} failed` : ''}` : '';
-  return `${checks}${review}${fixes}`;
+  const ignored = pr.ignored.length ? `; ${counted(pr.ignored.length, 'input')} ignored` : '';
+  return `${checks}${review}${fixes}${ignored}`;
 }

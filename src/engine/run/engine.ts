@@ -19,6 +19,7 @@ import { IntegrationBranch } from '../workspace/integrationBranch';
 import { continueHandResolution, startHandResolution, type ContinueOutcome, type HandResolution } from './handResolution';
 import { queueForMerge } from './taskLoop';
 import { taskCommits } from './taskCommits';
+import { AuthorTrust } from '../deliver/authorTrust';
 import type { WatchContext } from '../deliver/pullRequestReaction';
 import { watchPass, watchPullRequests, type WatchOptions, type WatchOutcome, type WatchPass } from '../deliver/watchPullRequests';
 import type { Forge } from '../forge/forge';
@@ -222,28 +223,31 @@ export class TaskloomEngine {
   }
 
   /** Keeps the run's pull requests green on `forge` (see watchPullRequests); commits sign as the run's do. */
-  async watchPullRequests(session: RunSession, forge: Forge, options: WatchOptions, signal: AbortSignal): Promise<WatchOutcome> {
+  async watchPullRequests(session: RunSession, forge: Forge, options: WatchOptions & { trustedBots: readonly string[] }, signal: AbortSignal): Promise<WatchOutcome> {
     await assertSigningWorks(this.repo.root, this.repo.identity);
     try {
-      return await watchPullRequests(await this.watchContext(session, forge, signal), options);
+      return await watchPullRequests(await this.watchContext(session, forge, new AuthorTrust(forge, options.trustedBots), signal), options);
     } finally {
       this.store.flush(session.runId);
     }
   }
 
-  /** One look at the run's pull requests, reacting to what needs a fix (see watchPass): for a caller that waits between passes itself. */
-  async watchPass(session: RunSession, forge: Forge, signal: AbortSignal): Promise<WatchPass> {
+  /**
+   * One look at the run's pull requests, reacting to what needs a fix (see watchPass): for a caller
+   * that waits between passes itself, and keeps `trust` (what it learnt of authors) from one to the next.
+   */
+  async watchPass(session: RunSession, forge: Forge, trust: AuthorTrust, signal: AbortSignal): Promise<WatchPass> {
     await assertSigningWorks(this.repo.root, this.repo.identity);
     try {
-      return await watchPass(await this.watchContext(session, forge, signal));
+      return await watchPass(await this.watchContext(session, forge, trust, signal));
     } finally {
       this.store.flush(session.runId);
     }
   }
 
-  private async watchContext(session: RunSession, forge: Forge, signal: AbortSignal): Promise<WatchContext> {
+  private async watchContext(session: RunSession, forge: Forge, trust: AuthorTrust, signal: AbortSignal): Promise<WatchContext> {
     const sandbox = await this.sandboxFor(session);
-    return { session, forge, signal, sandbox, agents: this.agentsFor(session), repo: this.repo, worktrees: this.worktrees(session) };
+    return { session, forge, trust, signal, sandbox, agents: this.agentsFor(session), repo: this.repo, worktrees: this.worktrees(session) };
   }
 
   /**

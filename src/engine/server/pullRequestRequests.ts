@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CancellationToken } from 'vscode-languageserver/node';
 import type { OpenPullRequestParams, OpenPullRequestResult, WatchPullRequestsParams, WatchPullRequestsResult } from '../../protocol/engineProtocol';
+import { AuthorTrust } from '../deliver/authorTrust';
 import { forgeFor, openPullRequests } from '../deliver/pullRequests';
 import { WATCH_INTERVAL_SECONDS, watchedPullRequests, type WatchPass } from '../deliver/watchPullRequests';
 import { ForgeError } from '../forge/forge';
@@ -47,13 +48,15 @@ export async function watchPullRequests(hosts: WorkspaceHosts, output: ServerOut
     const [first] = await host.withStore((store) => watchedPullRequests(store.loadRun(runId).state.pullRequests));
     if (!first) throw new UserError(`Run ${runId} has no pull request to watch`, 'Open one first: Taskloom: Open Pull Request.');
     const forge = await forgeFor(host.root, { remote: first.remote, repo: first.repo, ...(params.token ? { token: params.token } : {}), ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}) });
+    // One session: what the forge said about an author's access is asked once, not on every pass.
+    const trust = new AuthorTrust(forge, params.trustedBots ?? []);
     output.log(`Watching the pull request(s) of run ${runId}`);
     let failures = 0;
     let saidWaiting = '';
     while (!controller.signal.aborted) {
       let pass: WatchPass;
       try {
-        pass = await host.withEngine((engine) => engine.watchPass(host.session(engine, runId, params.folder), forge, controller.signal));
+        pass = await host.withEngine((engine) => engine.watchPass(host.session(engine, runId, params.folder), forge, trust, controller.signal));
         failures = 0;
       } catch (error) {
         if (error instanceof LockHeldError) pass = { kind: 'waiting', reasons: [`waiting its turn: ${errorText(error)}`] };

@@ -250,6 +250,18 @@ const BODY_SHAPES = {
   pr_reaction_finished: { number: z.number(), reaction: z.number(), outcome: z.enum(['pushed', 'failed']), reason: text },
   pr_watch_ended: { number: z.number(), outcome: z.enum(['green', 'merged', 'needs_human']), reason: text },
   confinement: { mode: z.enum(SANDBOX_MODES), confined: z.boolean(), mechanism: text.optional(), reason: text.optional() },
+  pr_input_ignored: {
+    number: z.number(),
+    input: z.enum(['review', 'review_comment', 'check']),
+    id: text,
+    author: text,
+    why: z.enum(['no_write_access', 'untrusted_bot', 'fork_check']),
+    association: text.optional(),
+    permission: text.optional(),
+    state: text.optional(),
+    path: text.optional(),
+    excerpt: text,
+  },
   run_paused: { reason: text },
   run_resumed: { reason: text },
   run_finished: {

@@ -1,4 +1,4 @@
-import type { DecisionFact, FailedCommand } from '../domain/decisionFact';
+import type { DecisionFact, DecisionFactOf, FailedCommand } from '../domain/decisionFact';
 import type { Plan } from '../domain/plan';
 import { checksWords, REVIEW_WORDS } from '../domain/pullRequestStatus';
 import type { Decision } from '../domain/runState';
@@ -28,6 +28,21 @@ function planLines(plan: Plan): string[] {
   const details = plan.tasks.map((t) => `${t.id}: ${t.title}${t.dependsOn.length ? ` (after ${t.dependsOn.join(', ')})` : ''}`);
   if (plan.rationale) details.unshift(`Why: ${plan.rationale}`);
   return details;
+}
+
+const IGNORED_INPUT_WORDS = { review: 'the review', review_comment: 'the review comment', check: 'the output of the failing check' } as const;
+
+/** "the review (changes requested) by mallory: no write access (NONE, permission none)": what `watch` left alone, from whom, and why. */
+export function ignoredInputWords(i: Pick<DecisionFactOf<'pr_input_ignored'>, 'input' | 'author' | 'why' | 'association' | 'permission' | 'state' | 'path'>): string {
+  const state = i.state ? ` (${i.state.replace('_', ' ')})` : '';
+  const where = i.path ? ` on ${i.path}` : '';
+  const said = [i.association, i.permission ? `permission ${i.permission}` : ''].filter(Boolean).join(', ');
+  const why = {
+    no_write_access: `no write access${said ? ` (${said})` : ''}`,
+    untrusted_bot: 'a bot not in taskloom.pullRequests.trustedBots',
+    fork_check: 'it ran on a fork, whose output is not handed to an agent',
+  }[i.why];
+  return i.input === 'check' ? `${IGNORED_INPUT_WORDS.check}${where} from ${i.author}: ${why}` : `${IGNORED_INPUT_WORDS[i.input]}${state}${where} by ${i.author}: ${why}`;
 }
 
 export function wordDecision(d: Pick<Decision, 'fact' | 'taskId'>): DecisionWords {
@@ -164,5 +179,7 @@ function wordIntegrationFact(f: IntegrationFact, taskId: string): { summary: str
       const how = { green: 'is green', merged: 'was merged', needs_human: 'needs you' }[f.outcome];
       return { summary: `Pull request #${f.number} ${how}: ${f.reason}` };
     }
+    case 'pr_input_ignored':
+      return { summary: `Pull request #${f.number}: ignored ${ignoredInputWords(f)}`, ...(f.excerpt ? { details: [`It said: ${f.excerpt}`] } : {}) };
   }
 }

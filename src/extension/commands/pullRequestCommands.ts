@@ -1,4 +1,4 @@
-import { githubApiUrl, keepsPullRequestsGreen, pullRequestPollSeconds } from '../settings';
+import { githubApiUrl, keepsPullRequestsGreen, pullRequestPollSeconds, trustedPullRequestBots } from '../settings';
 import * as vscode from 'vscode';
 import { OpenPullRequestRequest, WatchPullRequestsRequest, type ForgeParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
 import { errorWords } from '../connection/errorNotice';
@@ -78,9 +78,10 @@ export function keepPullRequestGreen(services: Services, ref: RunRef): Promise<v
   const watch = (async () => {
     try {
       const intervalSeconds = pullRequestPollSeconds(ref.folder);
+      const trustedBots = trustedPullRequestBots(ref.folder);
       const result = await withForge(ref.folder, (forge) =>
         vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Taskloom: keeping the pull request green', cancellable: true }, (_progress, token) =>
-          services.engine.request(WatchPullRequestsRequest.type, { ...ref, ...(intervalSeconds ? { intervalSeconds } : {}), ...forge }, token),
+          services.engine.request(WatchPullRequestsRequest.type, { ...ref, ...(intervalSeconds ? { intervalSeconds } : {}), trustedBots, ...forge }, token),
         ),
       );
       if (!result) return;

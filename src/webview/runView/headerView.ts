@@ -11,6 +11,7 @@ import { TASK_STATES } from '../../engine/domain/taskStates';
 import { RUN_PHASE_TONE, TASK_STATE_LOOK, toneClass } from './stateStyle';
 import { displayText, oneLine } from './text';
 import { counted } from '../../engine/text/counted';
+import { ignoredInputWords } from '../../engine/text/decisionWords';
 import { countSentence } from '../../engine/domain/taskCounts';
 import { confinementLabel, confinementWords } from '../../engine/text/confinementWords';
 import { confinementFacts } from '../../engine/domain/sandboxSettings';
@@ -67,7 +68,7 @@ export class HeaderView {
           : null,
       ),
       stopped ? h('p', { class: `run-note ${toneClass(status.tone)}` }, oneLine(stopped, 600)) : null,
-      ...pullRequestSummaries(state).map((pr) =>
+      ...pullRequestSummaries(state).flatMap((pr) => [
         h(
           'p',
           { class: `run-pull-request ${pr.watch?.outcome === 'needs_human' ? 'tone-red' : ''}` },
@@ -75,7 +76,16 @@ export class HeaderView {
           ` ${pr.state ?? 'open'} · ${pullRequestWords(pr)}`,
           pr.watch?.outcome === 'needs_human' ? ` · needs you: ${oneLine(pr.watch.reason, 300)}` : '',
         ),
-      ),
+        // What watch left alone on it: who wrote it, what, and why it did not reach an agent.
+        pr.ignored.length
+          ? h(
+              'details',
+              { class: 'run-ignored-input' },
+              h('summary', {}, icon('shield'), `Pull request #${pr.number}: ${counted(pr.ignored.length, 'input')} ignored`),
+              h('ul', {}, ...pr.ignored.slice(-50).map((i) => h('li', {}, oneLine(`${ignoredInputWords(i)}${i.excerpt ? ` — "${i.excerpt}"` : ''}`, 600)))),
+            )
+          : null,
+      ]),
       state.warnings.length
         ? h(
             'details',

@@ -112,6 +112,11 @@ export const scenarioSchema = z.strictObject({
   /** For tasks not listed in `tasks`, or listed without steps for the role. */
   fallback: roleScriptSchema.optional(),
   pullRequest: pullRequestScriptSchema.optional(),
+  /**
+   * A file (relative to the scenario's folder) each call appends its request to, prompt and all,
+   * one JSON line per call: what the tests read to see what an agent was told.
+   */
+  promptLog: z.string().optional(),
 });
 
 export type Scenario = z.infer<typeof scenarioSchema>;

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { RunnerStatus } from '../../domain/events';
 import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
@@ -6,6 +6,7 @@ import { LineSplitter, type ProcessResult } from '../../process/processGroup';
 import { stuckMessage } from '../agentProcess';
 import type { AgentRunner, RunnerActivity, RunnerInput, RunnerResult } from '../runner';
 import { agentLineSchema, type AgentRequest, type ResultLine } from './agentProtocol';
+import { loadScenario, ScenarioError } from './scenario';
 import { findPackageRoot } from '../../process/packageRoot';
 
 export interface ScriptedRunnerOptions {
@@ -40,6 +41,7 @@ export class ScriptedRunner implements AgentRunner {
       scenarioPath: this.scenarioPath,
       prompt: input.prompt,
     };
+    logPrompt(this.scenarioPath, request);
     let result: ResultLine | undefined;
     const onLine = (line: string) => {
       const parsed = parseLine(line);
@@ -102,6 +104,23 @@ function outcome(
   fields: Partial<Omit<RunnerResult, 'status' | 'model' | 'usage'>> & { durationMs: number; usage?: TokenUsage },
 ): RunnerResult {
   return { text: '', usage: { ...ZERO_USAGE }, ...fields, status, model: 'scripted' };
+}
+
+/**
+ * Appends the request to the scenario's `promptLog`, if it names one: written here, outside the
+ * agent's sandbox, which lets the agent write nothing but its worktree. A scenario that does not
+ * load is left for the agent to report in its result.
+ */
+function logPrompt(scenarioPath: string, request: AgentRequest): void {
+  let log: string | undefined;
+  try {
+    log = loadScenario(scenarioPath).promptLog;
+  } catch (error) {
+    if (!(error instanceof ScenarioError)) throw error;
+  }
+  if (!log) return;
+  const { role, taskId, attempt, purpose, prompt } = request;
+  appendFileSync(resolve(dirname(scenarioPath), log), `${JSON.stringify({ role, taskId, attempt, purpose, prompt })}\n`);
 }
 
 /** Lines that are not the agent's JSON (a stack trace, a half-written line) are only kept as output. */
