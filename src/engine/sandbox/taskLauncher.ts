@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentKind } from '../domain/runConfig';
 import type { Confinement, SandboxSettings } from '../domain/sandboxSettings';
@@ -76,8 +76,7 @@ async function launchConfined(settings: SandboxSettings, request: TaskProcessReq
     const args = bubblewrapArgs(policy, pathKind, { dropCapabilities: true });
     const result = await runProcess({
       ...processOptions,
-      command: bubblewrap.path,
-      args: [...args, '--', ...(relay?.argv ?? command)],
+      ...graceful(bubblewrap.path, [...args, '--'], relay?.argv ?? command),
       env: { ...env, ...scratchEnv, ...relay?.env },
       statusPipe: true,
     });
@@ -103,6 +102,21 @@ function relayFor(socket: string, hosts: readonly HostPort[], command: string[])
   };
 }
 
+/**
+ * Stopping a call signals its process group: SIGINT, then SIGTERM, then SIGKILL, so that an agent
+ * can save its session first. bubblewrap would die at the first of them, and the sandbox with it
+ * (--die-with-parent), cutting that short; so bubblewrap is started with them ignored (by a shell
+ * that execs it: an ignored signal stays ignored across exec), and the command inside with them
+ * back at their defaults (coreutils' env --default-signal). SIGKILL still ends everything.
+ */
+function graceful(bubblewrap: string, args: string[], command: string[]): { command: string; args: string[] } {
+  const stopSignals = 'INT,TERM,HUP';
+  return {
+    command: '/bin/sh',
+    args: ['-c', `trap '' ${stopSignals.replaceAll(',', ' ')}; exec "$0" "$@"`, bubblewrap, ...args, '/usr/bin/env', `--default-signal=${stopSignals}`, ...command],
+  };
+}
+
 /** bubblewrap reports on fd 3 once the command has started (`child-pid`): without that report the sandbox itself failed and the command never ran. */
 function withSandboxOutcome(result: ProcessResult, sandbox: NonNullable<ProcessResult['sandbox']>): ProcessResult {
   const started = /"child-pid"/.test(result.statusOutput ?? '');
@@ -110,7 +124,14 @@ function withSandboxOutcome(result: ProcessResult, sandbox: NonNullable<ProcessR
   const outcome: ProcessResult = { ...rest, sandbox };
   if (result.spawnError || result.cancelled) return outcome;
   if (!started) return { ...outcome, sandboxFailure: `the sandbox did not start: ${result.stderr.trim() || `bubblewrap exited with ${result.exitCode}`}` };
-  return outcome;
+  return { ...outcome, ...signalOfExit(result) };
+}
+
+/** bubblewrap exits 128 + N when its command was killed by signal N (as a shell says it): said as that signal. */
+function signalOfExit(result: ProcessResult): Pick<ProcessResult, 'exitCode' | 'signal'> | undefined {
+  if (result.signal !== null || result.exitCode === null || result.exitCode <= 128) return undefined;
+  const name = Object.entries(constants.signals).find(([, number]) => number === result.exitCode! - 128)?.[0];
+  return name ? { exitCode: null, signal: name as NodeJS.Signals } : undefined;
 }
 
 function notStarted(reason: string): ProcessResult {

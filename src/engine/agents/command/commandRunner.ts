@@ -1,7 +1,7 @@
 import { clipEnd } from '../../text/clip';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { ZERO_USAGE, type TokenUsage } from '../../domain/usage';
 import type { ProcessResult } from '../../process/processGroup';
@@ -62,6 +62,22 @@ export function validateCommandTemplate(argv: unknown): string[] {
   if (typeof argv[0] === 'string' && argv[0].trim() === '') problems.push('the agent command (argument 0) is empty');
   return problems;
 }
+
+/**
+ * Files the user's own template names by absolute path (`["python3", "/opt/agents/run.py"]`): the
+ * program's own, readable in a sandbox. Only the files: a folder beside them may hold anything.
+ */
+function filesNamedIn(argv: readonly string[]): string[] {
+  return argv.slice(1).filter((arg) => isAbsolute(arg) && arg.search(PLACEHOLDER) < 0 && isFile(arg));
+}
+
+const isFile = (path: string): boolean => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
 
 /** Replaces the placeholders of a validated template. */
 export function expandCommandTemplate(argv: string[], values: Partial<Record<Placeholder, string>>): string[] {
@@ -154,7 +170,7 @@ export class CommandRunner implements AgentRunner {
       proc = await runAgentProcess({
         launch: input.launch,
         // Its model's host is not known: taskloom.sandbox.allowedHosts names it.
-        needs: { readable: [...programFolder(resolved ?? command), ...(promptDir ? [promptDir] : [])] },
+        needs: { readable: [...programFolder(resolved ?? command), ...filesNamedIn(this.argv), ...(promptDir ? [promptDir] : [])] },
         command: resolved ?? command,
         args,
         cwd: input.cwd,
