@@ -1,6 +1,7 @@
 import type { Plan } from './plan';
 import type { RunConfig } from './runConfig';
 import type { SandboxMode } from './sandboxSettings';
+import type { SensitiveChange } from './sensitivePaths';
 import type { TaskEvent, TaskState } from './taskStates';
 import type { TokenUsage } from './usage';
 import type { CriticVerdict } from './verdict';
@@ -110,6 +111,12 @@ export type RunEventBody =
       commands: GateCommandResult[];
     }
   | { type: 'work_committed'; taskId: string; attempt: number; commit: string; filesChanged: string[] }
+  /**
+   * The task's approved work (`commit`, reviewed against `base`) touches sensitive paths that
+   * neither the approved plan nor an earlier acceptance released: it waits for a human
+   * (SENSITIVE_PATHS_TOUCHED follows). An acceptance approves these paths for the rest of the task.
+   */
+  | { type: 'sensitive_held'; taskId: string; commit: string; base: string; files: SensitiveChange[] }
   /**
    * The task worktree exactly as it was before actor attempt `attempt` (uncommitted files included),
    * as a commit off the task branch's HEAD that no branch contains; `ref` keeps it from `git gc`.
