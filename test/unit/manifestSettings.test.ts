@@ -57,6 +57,14 @@ const PROGRAMS_PLACES_GUARDS = [
   'taskloom.actor.allowedCommands',
   'taskloom.worktree.root',
   'taskloom.sensitivePaths',
+  'taskloom.sandbox.mode',
+  'taskloom.sandbox.allowedHosts',
+  'taskloom.sandbox.setupHosts',
+  'taskloom.sandbox.gateHosts',
+  'taskloom.sandbox.env',
+  'taskloom.sandbox.hiddenPaths',
+  'taskloom.sandbox.readPaths',
+  'taskloom.sandbox.agentsSeeIncludedFiles',
 ];
 const SCOPES = ['application', 'machine', 'machine-overridable', 'window', 'resource', 'language-overridable'];
 

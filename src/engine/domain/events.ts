@@ -14,8 +14,9 @@ export type AgentRole = 'planner' | 'actor' | 'critic';
  * logs are test fixtures (test/fixtures/logs) that the current code loads and resumes.
  * Version 3 added `agent_transcript`: a release that reads up to 2 refuses such a log with "update
  * Taskloom" rather than failing on an event type it does not know. Version 4 added `confinement`.
+ * Version 5 added `sensitive_held` and the SENSITIVE_PATHS_TOUCHED transition.
  */
-export const EVENT_SCHEMA_VERSION = 4;
+export const EVENT_SCHEMA_VERSION = 5;
 
 /** Two tasks whose files (hints, or files really changed) meet; `first` comes first in dependency order. */
 export interface OverlapPair {
