@@ -114,7 +114,9 @@ export async function prepareSession(session) {
 
   const workspaces = join(tmp, 'workspaces');
   mkdirSync(workspaces);
-  const workspace = await session.workspace(workspaces, { repoRoot, tmp, artifactsDir });
+  // A workspace may add user settings it only knows once made (a scripted server's URL), as a user would.
+  const addUserSettings = (more) => writeFileSync(join(dirs.user, 'User', 'settings.json'), `${JSON.stringify(Object.assign(settings, more), null, 2)}\n`);
+  const workspace = await session.workspace(workspaces, { repoRoot, tmp, artifactsDir, addUserSettings });
   if (typeof workspace !== 'string' || !existsSync(workspace)) {
     throw new Error(`session ${session.name}: workspace() must return the folder it made (got ${workspace})`);
   }

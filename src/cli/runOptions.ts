@@ -33,6 +33,7 @@ export const RUN_CONFIG_OPTIONS = {
   'task-budget-tokens': { type: 'string' },
   overlap: { type: 'string' },
   copy: { type: 'string', multiple: true },
+  'sensitive-path': { type: 'string', multiple: true },
   setup: { type: 'string', multiple: true },
   'worktree-root': { type: 'string' },
   sandbox: { type: 'string' },
@@ -73,6 +74,7 @@ export interface RunConfigFlags {
   'task-budget-tokens'?: string;
   overlap?: string;
   copy?: string[];
+  'sensitive-path'?: string[];
   setup?: string[];
   'worktree-root'?: string;
   sandbox?: string;
@@ -124,6 +126,7 @@ export const FLAG_LABELS: Record<SettingName, string> = {
   sandboxHiddenPaths: '--hide-path',
   sandboxReadPaths: '--read-path',
   sandboxAgentsSeeIncludedFiles: '--agents-see-included-files',
+  sensitivePaths: '--sensitive-path',
 };
 
 /** The flags as RunSettings; runConfigFromSettings (shared with the editor) does the defaults and the checks. */
@@ -164,6 +167,7 @@ export function buildRunConfig(flags: RunConfigFlags, cwd: string, repoRoot: str
     allowUnverified: flags['allow-unverified'] ?? false,
     ...(flags.overlap !== undefined ? { overlap: flags.overlap } : {}),
     worktreeCopy: flags.copy ?? [],
+    ...(flags['sensitive-path'] ? { sensitivePaths: flags['sensitive-path'] } : {}),
     worktreeSetup: flags.setup ?? [],
     ...(flags['worktree-root'] !== undefined ? { worktreeRoot: flags['worktree-root'] } : {}),
     codexConfig: flags['codex-config'] ?? [],

@@ -44,4 +44,5 @@ export const EDITOR_SETTING_KEYS: Record<SettingName, `taskloom.${string}`> = {
   sandboxHiddenPaths: 'taskloom.sandbox.hiddenPaths',
   sandboxReadPaths: 'taskloom.sandbox.readPaths',
   sandboxAgentsSeeIncludedFiles: 'taskloom.sandbox.agentsSeeIncludedFiles',
+  sensitivePaths: 'taskloom.sensitivePaths',
 };

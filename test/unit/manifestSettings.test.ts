@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { WATCH_INTERVAL_SECONDS } from '../../src/engine/deliver/watchPullRequests';
@@ -7,7 +7,7 @@ import { RUN_SETTING_DEFAULTS, type SettingName } from '../../src/engine/domain/
 import { EDITOR_SETTING_KEYS } from '../../src/protocol/runSettings';
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as {
-  contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
+  contributes: { configuration: { properties: Record<string, { default?: unknown; scope?: string }> } };
 };
 const declared = manifest.contributes.configuration.properties;
 
@@ -41,6 +41,64 @@ describe('the manifest declares the engine\'s defaults', () => {
   it('no setting is declared that nothing reads', () => {
     const read = new Set([...Object.values(EDITOR_SETTING_KEYS), ...Object.keys(EDITOR_ONLY_DEFAULTS)]);
     assert.deepEqual(Object.keys(declared).filter((key) => !read.has(key)), []);
+  });
+});
+
+/**
+ * Settings a repository's own .vscode/settings.json must not set (docs/settings.md, "Who may set a
+ * setting"): where a credential is sent (application), and programs, command lines, places outside
+ * the repository and guards on agents (machine). VS Code ignores workspace values of both scopes.
+ */
+const CREDENTIAL_ENDPOINTS = ['taskloom.github.apiUrl'];
+const PROGRAMS_PLACES_GUARDS = [
+  'taskloom.claude.path',
+  'taskloom.codex.path',
+  'taskloom.command.argv',
+  'taskloom.worktree.setup',
+  'taskloom.actor.allowedCommands',
+  'taskloom.worktree.root',
+  'taskloom.sensitivePaths',
+  'taskloom.sandbox.mode',
+  'taskloom.sandbox.allowedHosts',
+  'taskloom.sandbox.setupHosts',
+  'taskloom.sandbox.gateHosts',
+  'taskloom.sandbox.env',
+  'taskloom.sandbox.hiddenPaths',
+  'taskloom.sandbox.readPaths',
+  'taskloom.sandbox.agentsSeeIncludedFiles',
+  'taskloom.pullRequests.trustedBots',
+];
+const SCOPES = ['application', 'machine', 'machine-overridable', 'window', 'resource', 'language-overridable'];
+
+describe('who may set each setting', () => {
+  it('an endpoint that receives a token is application-scoped: only the user sets it', () => {
+    for (const key of CREDENTIAL_ENDPOINTS) assert.equal(declared[key]?.scope, 'application', key);
+  });
+
+  it('programs, command lines, places outside the repository and guards on agents are machine-scoped', () => {
+    for (const key of PROGRAMS_PLACES_GUARDS) assert.equal(declared[key]?.scope, 'machine', key);
+  });
+
+  it('every setting says its scope, and only the listed ones keep it from a workspace', () => {
+    const kept = new Set([...CREDENTIAL_ENDPOINTS, ...PROGRAMS_PLACES_GUARDS]);
+    for (const [key, setting] of Object.entries(declared)) {
+      assert.ok(setting.scope && SCOPES.includes(setting.scope), `${key} declares no scope (or an unknown one): ${setting.scope}`);
+      if (!kept.has(key)) assert.ok(!['application', 'machine'].includes(setting.scope), `${key} is ${setting.scope} but not listed here or in docs/settings.md`);
+    }
+  });
+
+  it('docs/settings.md gives every setting its manifest scope and a reason', () => {
+    const doc = readFileSync(join(__dirname, '../../docs/settings.md'), 'utf8');
+    const rows = new Map([...doc.matchAll(/^\| `(taskloom\.[\w.]+)` \| (application|machine|machine-overridable|window|resource|language-overridable) \| (.+) \|$/gm)].map((m) => [m[1]!, m[2]!]));
+    assert.deepEqual([...rows.keys()].sort(), Object.keys(declared).sort());
+    for (const [key, scope] of rows) assert.equal(scope, declared[key]!.scope, key);
+  });
+
+  it('the extension never reads a workspace value past its scope (inspect().workspaceValue)', () => {
+    const dir = join(__dirname, '../../src/extension');
+    const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
+    assert.ok(files.length > 0);
+    for (const file of files) assert.doesNotMatch(readFileSync(join(dir, file), 'utf8'), /workspace(Folder)?Value|\.inspect\s*[<(]/, file);
   });
 });
 

@@ -1,3 +1,4 @@
+import { DEFAULT_SENSITIVE_PATHS } from '../../src/engine/domain/sensitivePaths';
 import { actorAllowedCommands } from '../../src/engine/domain/actorCommands';
 import { DEFAULT_SANDBOX_SETTINGS } from '../../src/engine/domain/sandboxSettings';
 import assert from 'node:assert/strict';
@@ -27,6 +28,7 @@ describe('runConfigFromSettings', () => {
     assert.deepEqual(config, {
       ...DEFAULT_RUN_CONFIG,
       gateCommands: ['npm test'],
+      sensitivePaths: [...DEFAULT_SENSITIVE_PATHS],
       agent: claude,
       roles: { planner: { agent: 'claude' }, actor: { agent: 'claude' }, critic: { agent: 'claude' } },
       // codex needs no setting to be callable, so a plan task may name it; command and scripted do.

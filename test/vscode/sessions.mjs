@@ -149,7 +149,7 @@ export const sessions = [
  * made in `root` (its TMPDIR): they go with the session's temp folder, since the runner's end
  * kills it before it can clean up.
  */
-async function pullRequestWorkspace(root) {
+async function pullRequestWorkspace(root, { addUserSettings }) {
   const script = join(import.meta.dirname, 'fixtures', 'pullRequestWorkspace.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -162,5 +162,9 @@ async function pullRequestWorkspace(root) {
     child.once('exit', (code) => reject(new Error(`the scripted GitHub exited (${code}) before it was ready`)));
   });
   child.stdout.resume();
-  return JSON.parse(line).folder;
+  const { folder, apiUrl } = JSON.parse(line);
+  // taskloom.github.apiUrl is application-scoped: the user's settings name the scripted GitHub, the
+  // workspace's own .vscode/settings.json names a decoy that must never be asked (pullRequestFlow).
+  addUserSettings({ 'taskloom.github.apiUrl': apiUrl });
+  return folder;
 }

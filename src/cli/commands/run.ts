@@ -26,7 +26,7 @@ export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT) [--agent clau
        [--budget-usd N] [--budget-tokens N] [--task-budget-usd N] [--task-budget-tokens N]
        [--overlap serialize|warn|off] [--copy PATTERN]... [--setup CMD]... [--worktree-root inside|DIR]
        [--sandbox auto|on|off] [--allow-host HOST:PORT]... [--setup-host HOST:PORT]... [--gate-host HOST:PORT]...
-       [--pass-env NAME]... [--hide-path PATH]... [--read-path PATH]... [--agents-see-included-files] [--cwd DIR]`;
+       [--pass-env NAME]... [--hide-path PATH]... [--read-path PATH]... [--agents-see-included-files] [--sensitive-path GLOB]... [--cwd DIR]`;
 
 export async function runCommand(argv: string[]): Promise<number> {
   const { values, cwd } = parseCommandArgs(argv, {

@@ -29,6 +29,8 @@ import { repoGit, type RepoLocation, type WorktreeManager } from '../workspace/w
 import type { AuthorTrust } from './authorTrust';
 import type { ReactionInput } from './watchDecision';
 import { counted } from '../text/counted';
+import { unreleasedChanges, type SensitiveChange } from '../domain/sensitivePaths';
+import { releasedFor, sensitivePatterns, sensitiveReason } from '../run/sensitiveHold';
 
 /** What a reaction needs: the run, its agent, the forge, and the repository it pushes from. */
 export interface WatchContext {
@@ -113,13 +115,14 @@ async function carryOut(ctx: WatchContext, pr: PullRequestRecord, reaction: Pull
     let reviewFrom = reaction.headSha;
     const summaries: string[] = [];
     let gate: GateCommandResult[] = [];
+    const groups = fixGroups(ctx.session, pr, input);
     if (input.kind === 'conflict') {
       const merged = await mergeBase(ctx, pr, reaction, worktree, path);
       if (!merged.ok) return finish(ctx, pr, reaction, 'failed', merged.reason);
       reviewFrom = await worktree.baseCommit();
       summaries.push(merged.summary);
     }
-    for (const group of fixGroups(ctx.session, pr, input)) {
+    for (const group of groups) {
       // After a base merge the actor only has work when the gate fails on the result.
       const fixed = await fixLoop(ctx, pr, reaction, group, path, { actorFirst: input.kind !== 'conflict', reviewFrom });
       if (!fixed.ok) return finish(ctx, pr, reaction, 'failed', fixed.reason);
@@ -129,6 +132,8 @@ async function carryOut(ctx: WatchContext, pr: PullRequestRecord, reaction: Pull
     const commits = await worktree.commitsSince(reaction.headSha);
     if (commits === 0) return finish(ctx, pr, reaction, 'failed', 'the agent changed nothing');
     const commit = (await worktree.head())!;
+    const held = await sensitiveFixChanges(ctx, path, reaction.headSha, reviewFrom, groups);
+    if (held.length) return finish(ctx, pr, reaction, 'failed', `the fix ${sensitiveReason(held)}; it was not pushed, a person decides on such changes`);
     await pushBranch(ctx.repo.root, pr.remote, commit, pr.head);
     ctx.session.emit({ type: 'pr_fix_pushed', number: pr.number, reaction: reaction.id, commit, commits });
     await advanceIntegration(ctx, pr, reaction.headSha, commit, gate);
@@ -137,6 +142,20 @@ async function carryOut(ctx: WatchContext, pr: PullRequestRecord, reaction: Pull
     if (!(error instanceof WorkspaceError)) throw error;
     finish(ctx, pr, reaction, 'failed', errorText(error));
   }
+}
+
+/**
+ * The sensitive changes the fix makes (domain/sensitivePaths.ts) that the plan entries of the tasks
+ * it fixes do not release. After a base merge only what differs from both the pull request's head
+ * and the base counts: a file taken from either side as it is was not written by the fix.
+ */
+async function sensitiveFixChanges(ctx: WatchContext, path: string, headSha: string, reviewFrom: string, groups: FixGroup[]): Promise<SensitiveChange[]> {
+  const { state } = ctx.session;
+  const patterns = sensitivePatterns(state.config);
+  const fromHead = await ctx.worktrees.sensitiveChanges(path, headSha, patterns);
+  const fromBase = reviewFrom === headSha ? fromHead : await ctx.worktrees.sensitiveChanges(path, reviewFrom, patterns);
+  const written = fromHead.filter((c) => fromBase.some((b) => b.path === c.path));
+  return unreleasedChanges(written, groups.flatMap((g) => (g.taskId ? releasedFor(state, g.task) : [])));
 }
 
 /** Merges the base branch in; a conflict goes to the resolver, whose result must leave no markers. */

@@ -1,6 +1,7 @@
 import type { Plan } from './plan';
 import type { RunConfig } from './runConfig';
 import type { SandboxMode } from './sandboxSettings';
+import type { SensitiveChange } from './sensitivePaths';
 import type { TaskEvent, TaskState } from './taskStates';
 import type { TokenUsage } from './usage';
 import type { CriticVerdict } from './verdict';
@@ -12,8 +13,8 @@ export type AgentRole = 'planner' | 'actor' | 'critic';
  * without one were written by release 0.1 (version 1). Every older version stays loadable: its
  * logs are test fixtures (test/fixtures/logs) that the current code loads and resumes.
  * Version 3 added `agent_transcript`: a release that reads up to 2 refuses such a log with "update
- * Taskloom" rather than failing on an event type it does not know. Version 4 added `confinement`
- * and `pr_input_ignored`.
+ * Taskloom" rather than failing on an event type it does not know. Version 4 added `confinement`,
+ * `pr_input_ignored`, `sensitive_held` and the SENSITIVE_PATHS_TOUCHED transition.
  */
 export const EVENT_SCHEMA_VERSION = 4;
 
@@ -111,6 +112,12 @@ export type RunEventBody =
       commands: GateCommandResult[];
     }
   | { type: 'work_committed'; taskId: string; attempt: number; commit: string; filesChanged: string[] }
+  /**
+   * The task's approved work (`commit`, reviewed against `base`) touches sensitive paths that
+   * neither the approved plan nor an earlier acceptance released: it waits for a human
+   * (SENSITIVE_PATHS_TOUCHED follows). An acceptance approves these paths for the rest of the task.
+   */
+  | { type: 'sensitive_held'; taskId: string; commit: string; base: string; files: SensitiveChange[] }
   /**
    * The task worktree exactly as it was before actor attempt `attempt` (uncommitted files included),
    * as a commit off the task branch's HEAD that no branch contains; `ref` keeps it from `git gc`.

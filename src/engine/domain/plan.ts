@@ -8,6 +8,11 @@ export interface PlanTask {
   acceptance: string[];
   dependsOn: string[];
   files?: string[];
+  /**
+   * Sensitive paths (domain/sensitivePaths.ts) the task is meant to change, as paths or glob
+   * patterns: once a human approved the plan, changes to them do not wait for a human again.
+   */
+  sensitive?: string[];
   /** This task's actor, when it is not the run's (e.g. a cheaper model for a simple task). */
   agent?: AgentKind;
   model?: string;

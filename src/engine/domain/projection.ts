@@ -65,6 +65,7 @@ const HANDLERS: Handlers = {
       throw new Error(`Event ${e.seq}: a new plan cannot replace one whose tasks have started`);
     }
     installPlan(state, e.plan);
+    state.planDraftedByAgent = true;
     state.status = 'planning';
     decide(state, e, 'plan', { type: 'plan_proposed', round: e.round, plan: e.plan });
   },
@@ -74,6 +75,7 @@ const HANDLERS: Handlers = {
   plan_approved(state, e) {
     state.status = 'running';
     state.planApproved = true;
+    state.planApprovedBy = e.by;
     decide(state, e, 'plan', { type: 'plan_approved', by: e.by });
   },
   task_transition(state, e) {
@@ -101,6 +103,9 @@ const HANDLERS: Handlers = {
     const task = taskOf(state, e.taskId);
     task.needsSetup = !e.passed;
     decide(state, e, 'run', setupFact(e), e.taskId);
+  },
+  sensitive_held(state, e) {
+    taskOf(state, e.taskId).sensitiveHeld = e.files;
   },
   work_committed(state, e) {
     const task = taskOf(state, e.taskId);
@@ -186,6 +191,10 @@ const HANDLERS: Handlers = {
   human_decision(state, e) {
     const task = taskOf(state, e.taskId);
     if (e.action === 'retry') task.humanNote = e.note;
+    if (e.action === 'accept' && task.sensitiveHeld) {
+      task.sensitiveApproved = [...new Set([...(task.sensitiveApproved ?? []), ...task.sensitiveHeld.map((c) => c.path)])];
+    }
+    task.sensitiveHeld = undefined;
     decide(state, e, 'human', { type: 'human_decision', action: e.action, ...(e.note ? { note: e.note } : {}) }, e.taskId);
   },
   run_applied(state, e) {

@@ -31,6 +31,11 @@ export interface RunConfig {
   overlap?: OverlapMode;
   /** How each new worktree is made ready, and where worktrees live. Absent in runs before it existed: nothing copied or run, inside the repository. */
   worktree?: WorktreeConfig;
+  /**
+   * Glob patterns of the paths a task's change may touch only with a human's approval or the plan's
+   * (`taskloom.sensitivePaths`). Absent in runs created before the list existed: DEFAULT_SENSITIVE_PATHS.
+   */
+  sensitivePaths?: string[];
   /** The default agent (`taskloom.agent`, `--agent`); in runs before roles existed, every role's. */
   agent: AgentConfig;
   /** Each role's agent and model. Absent in runs before 0.2: every role uses `agent` with its `models`. */

@@ -1,5 +1,6 @@
 import { DEFAULT_RUN_CONFIG, type AgentKind } from './runConfig';
 import { DEFAULT_SANDBOX_SETTINGS } from './sandboxSettings';
+import { DEFAULT_SENSITIVE_PATHS } from './sensitivePaths';
 
 /**
  * What a person chose for a new run, before defaults and checks: the editor's `taskloom.*`
@@ -50,6 +51,8 @@ export interface RunSettings {
   sandboxHiddenPaths?: string[];
   sandboxReadPaths?: string[];
   sandboxAgentsSeeIncludedFiles?: boolean;
+  /** Glob patterns of paths whose change waits for a human (unset: DEFAULT_SENSITIVE_PATHS). */
+  sensitivePaths?: string[];
 }
 
 /** Settings the CLI has as flags and the editor does not: they default to off. */
@@ -87,7 +90,8 @@ export type SettingName =
   | 'sandboxEnv'
   | 'sandboxHiddenPaths'
   | 'sandboxReadPaths'
-  | 'sandboxAgentsSeeIncludedFiles';
+  | 'sandboxAgentsSeeIncludedFiles'
+  | 'sensitivePaths';
 
 /** `worktreeRoot` meaning the default: inside the repository. */
 export const WORKTREES_INSIDE = 'inside';
@@ -111,4 +115,5 @@ export const RUN_SETTING_DEFAULTS = {
   sandboxHiddenPaths: DEFAULT_SANDBOX_SETTINGS.hiddenPaths,
   sandboxReadPaths: DEFAULT_SANDBOX_SETTINGS.readPaths,
   sandboxAgentsSeeIncludedFiles: DEFAULT_SANDBOX_SETTINGS.agentsSeeIncludedFiles,
+  sensitivePaths: DEFAULT_SENSITIVE_PATHS,
 } as const satisfies Partial<Record<SettingName, unknown>>;

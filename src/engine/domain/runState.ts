@@ -15,6 +15,7 @@ import type { DecisionFact } from './decisionFact';
 import type { Plan } from './plan';
 import type { RunConfig } from './runConfig';
 import type { Confinement } from './sandboxSettings';
+import type { SensitiveChange } from './sensitivePaths';
 import type { TaskEvent, TaskState } from './taskStates';
 import type { TokenUsage } from './usage';
 import type { CriticVerdict } from './verdict';
@@ -210,6 +211,10 @@ export interface TaskView {
   gateRuns: GateRunRecord[];
   /** The transcripts of its agent calls that printed anything, oldest first. */
   transcripts: TranscriptRecord[];
+  /** The sensitive changes the task waits on a human for (sensitive_held), until a decision. */
+  sensitiveHeld?: SensitiveChange[];
+  /** Sensitive paths a human accepted for this task: they do not hold it again. */
+  sensitiveApproved?: string[];
   startedAt?: string;
   finishedAt?: string;
 }
@@ -321,6 +326,10 @@ export interface RunState {
   config: RunConfig;
   plan: Plan;
   planApproved: boolean;
+  /** Who approved the plan (absent in snapshots written before it was kept): only a human's approval releases its `sensitive` lists. */
+  planApprovedBy?: 'human' | 'autopilot';
+  /** The planner drafted the plan (plan_proposed), rather than a person handing it in. */
+  planDraftedByAgent?: boolean;
   taskOrder: string[];
   tasks: Record<string, TaskView>;
   decisions: Decision[];

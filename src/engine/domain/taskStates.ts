@@ -57,6 +57,8 @@ export const TASK_EVENTS = [
   'HUMAN_RETRY',
   'HUMAN_ACCEPTED',
   'HUMAN_SKIPPED',
+  /** The critic approved, but the change touches sensitive paths nobody released: a human decides. */
+  'SENSITIVE_PATHS_TOUCHED',
 ] as const;
 export type TaskEvent = (typeof TASK_EVENTS)[number];
 

@@ -9,7 +9,9 @@
  *   GIT_AUTHOR_NAME stays readable);
  * - well-known token shapes: Anthropic/OpenAI keys, GitHub tokens, AWS access key ids, Slack
  *   tokens, JWTs, `Bearer <token>`, PEM private key blocks (whole, cut off, or only their end);
- * - the value of a secret-looking assignment (`DB_PASSWORD=…`, `"api_key": "…"`).
+ * - the value of a secret-looking assignment (`DB_PASSWORD=…`, `"api_key": "…"`);
+ * - the secret values of the files `.worktreeinclude` copies into worktrees (hideValues), printed
+ *   alone as well as in an assignment.
  *
  * The environment values and token shapes are one regular expression, compiled once per
  * environment object (for `process.env`: once per process), so a text is scanned once whatever
@@ -51,11 +53,47 @@ const ASSIGNMENT = String.raw`\b(?<name>[\w.-]*?(?:password|passwd|secret|api[_-
 export interface Redactor {
   /** The text with every secret replaced by REDACTED (the same string when there is none). */
   redact(text: string): string;
-  /** The secret environment values it hides, longest first (for tests and diagnostics). */
+  /** The secret environment values it hides, and those hideValues added, longest first (for tests and diagnostics). */
   readonly envValues: readonly string[];
 }
 
-const cache = new WeakMap<object, Redactor>();
+let cache = new WeakMap<object, Redactor>();
+
+/** Values every redactor hides besides its environment's: the secrets of files copied into worktrees (hideValues). */
+const hiddenValues = new Set<string>();
+
+/**
+ * Hides `values` (those of 8 characters or more) in everything redacted from now on in this
+ * process, whatever the environment: values a worktree's copied files hold, which its agents and
+ * gates may print. Redactors are built again to take them in.
+ */
+export function hideValues(values: Iterable<string>): void {
+  const before = hiddenValues.size;
+  for (const value of values) if (value.length >= MIN_SECRET_LENGTH) hiddenValues.add(value);
+  if (hiddenValues.size !== before) cache = new WeakMap();
+}
+
+/**
+ * The secret values in a configuration file's text, by the environment's rule: the value (8
+ * characters or more) of a `NAME=value` or `NAME: value` line (dotenv, YAML, INI, TOML) or a
+ * `"name": "value"` member (JSON) whose name looks secret, and the password of a URL with
+ * credentials (`postgres://user:password@host`) under any name.
+ */
+export function secretValuesInText(text: string): string[] {
+  const values: string[] = [];
+  for (const match of text.matchAll(CONFIG_ENTRY)) {
+    const { name, value } = match.groups as { name: string; value: string };
+    const bare = unquote(value.trim());
+    if (SECRET_NAME.test(name)) values.push(bare);
+    for (const url of bare.matchAll(URL_PASSWORD)) values.push(url.groups!.password!);
+  }
+  return values.filter((v) => v.length >= MIN_SECRET_LENGTH);
+}
+
+// `export NAME=value`, `NAME: value`, `"name": "value",` — one per line.
+const CONFIG_ENTRY = /^[ \t]*(?:export[ \t]+)?["']?(?<name>[\w.-]+)["']?[ \t]*[:=][ \t]*(?<value>[^\r\n]*?)[ \t]*,?[ \t]*$/gm;
+const URL_PASSWORD = /[a-z][\w+.-]*:\/\/[^\s:@/]*:(?<password>[^\s@/]+)@/gi;
+const unquote = (value: string): string => (/^(["']).*\1$/.test(value) ? value.slice(1, -1) : value);
 
 /**
  * The redactor for an environment, built once per environment object. For `process.env` that is
@@ -118,7 +156,7 @@ function secretEnvValues(env: NodeJS.ProcessEnv): string[] {
   const values = Object.entries(env)
     .filter(([name, value]) => SECRET_NAME.test(name) && value !== undefined && value.length >= MIN_SECRET_LENGTH)
     .map(([, value]) => value as string);
-  return [...new Set(values)].sort((a, b) => b.length - a.length);
+  return [...new Set([...values, ...hiddenValues])].sort((a, b) => b.length - a.length);
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');

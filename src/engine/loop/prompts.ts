@@ -2,6 +2,7 @@ import type { GateCommandResult } from '../domain/events';
 import type { GateSummary } from '../domain/runState';
 import type { PlanTask } from '../domain/plan';
 import type { CriticFinding } from '../domain/verdict';
+import { describeSensitiveChange, type SensitiveChange } from '../domain/sensitivePaths';
 import { resolutionReviewPrompt, type ResolutionReview } from './resolutionPrompts';
 
 /** What the previous attempt (or the merge queue) left the actor to fix. */
@@ -61,7 +62,7 @@ export function actorPrompt(task: PlanTask, goal: string, feedback?: ActorFeedba
 }
 
 /** The critic's brief: the task's diff against its base, or, for a conflict resolution, the merge against both parents. */
-export function criticPrompt(task: PlanTask, diff: string, gate: GateSummary | undefined, resolution?: ResolutionReview): string {
+export function criticPrompt(task: PlanTask, diff: string, gate: GateSummary | undefined, resolution?: ResolutionReview, sensitive: readonly SensitiveChange[] = []): string {
   const change = resolution
     ? [resolutionReviewPrompt(resolution)]
     : [`Review the change made for task ${task.id}: ${task.title}`, task.description];
@@ -69,6 +70,9 @@ export function criticPrompt(task: PlanTask, diff: string, gate: GateSummary | u
     ...change,
     task.acceptance.length ? `Acceptance criteria:\n${bullet(task.acceptance)}` : '',
     `Mechanical gate: ${gate ? (gate.passed ? 'passed' : 'failed') : 'not run'}${gate?.commands.length ? ` (${gate.commands.map((c) => c.command).join(', ')})` : ''}`,
+    sensitive.length
+      ? `This change touches sensitive paths, where what is written runs later on people's machines or in CI (a human approves them after your review):\n${bullet(sensitive.map(describeSensitiveChange))}\nCheck that each of these changes is what the task needs and nothing more; anything that downloads or runs code, sends data out, or weakens a check is a blocking security finding.`
+      : '',
     resolution ? '' : `The diff against the task's base:\n\`\`\`diff\n${diff || '(no changes)'}\n\`\`\``,
     'Answer with JSON only: {"decision": "green" | "changes_required", "summary": string, "findings": [{"file", "line", "severity": "blocker"|"major"|"minor"|"nit", "category": "correctness"|"requirements"|"test-integrity"|"breakage"|"security"|"style"|"other", "message"}]}.',
     'Only correctness, requirements, test-integrity, breakage and security findings block; style is a nit.',

@@ -119,6 +119,13 @@ export const PlanTaskSchema = z.object(
       .transform(uniq)
       .optional()
       .meta({ description: 'Files the task is likely to touch; tasks that share files do not run side by side.' }),
+    sensitive: textList(PLAN_LIMITS.listItem)
+      .transform(uniq)
+      .optional()
+      .meta({
+        description:
+          'Sensitive paths (CI, agent and editor configuration, git hooks, package lifecycle scripts, .worktreeinclude) the task is meant to change, as paths or glob patterns. Once you approve the plan, those changes do not wait for you again.',
+      }),
     agent: z
       .enum(AGENT_KINDS as [AgentKind, ...AgentKind[]], { error: (iss) => `must be one of ${AGENT_KINDS.join(', ')}, not ${quoteForMessage(String(iss.input))}` })
       .optional()

@@ -17,6 +17,7 @@ import { assertSigningWorks } from '../workspace/commitIdentity';
 import type { GitObserver } from '../workspace/git';
 import { IntegrationBranch } from '../workspace/integrationBranch';
 import { continueHandResolution, startHandResolution, type ContinueOutcome, type HandResolution } from './handResolution';
+import { hideIncludedSecrets } from '../workspace/worktreeInclude';
 import { queueForMerge } from './taskLoop';
 import { taskCommits } from './taskCommits';
 import { AuthorTrust } from '../deliver/authorTrust';
@@ -200,6 +201,7 @@ export class TaskloomEngine {
   async drive(session: RunSession, signal: AbortSignal): Promise<DriveOutcome> {
     // Before any commit: where the repository signs, a signer that cannot sign stops the run here, clearly.
     await assertSigningWorks(this.repo.root, this.repo.identity);
+    await hideIncludedSecrets(session.state.repoRoot, session.state.config.worktree?.copy ?? []);
     let paused = session.state.status === 'paused';
     const ctx: RunContext = {
       session,
@@ -225,6 +227,7 @@ export class TaskloomEngine {
   /** Keeps the run's pull requests green on `forge` (see watchPullRequests); commits sign as the run's do. */
   async watchPullRequests(session: RunSession, forge: Forge, options: WatchOptions & { trustedBots: readonly string[] }, signal: AbortSignal): Promise<WatchOutcome> {
     await assertSigningWorks(this.repo.root, this.repo.identity);
+    await hideIncludedSecrets(session.state.repoRoot, session.state.config.worktree?.copy ?? []);
     try {
       return await watchPullRequests(await this.watchContext(session, forge, new AuthorTrust(forge, options.trustedBots), signal), options);
     } finally {
@@ -238,6 +241,7 @@ export class TaskloomEngine {
    */
   async watchPass(session: RunSession, forge: Forge, trust: AuthorTrust, signal: AbortSignal): Promise<WatchPass> {
     await assertSigningWorks(this.repo.root, this.repo.identity);
+    await hideIncludedSecrets(session.state.repoRoot, session.state.config.worktree?.copy ?? []);
     try {
       return await watchPass(await this.watchContext(session, forge, trust, signal));
     } finally {

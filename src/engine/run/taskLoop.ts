@@ -18,6 +18,7 @@ import { agentLabel, taskCommits } from './taskCommits';
 import { cancel, handleAgentFailure, STOP, stoppedByBudget, stoppedMidStep, type StepOutcome } from './stepOutcome';
 import { startBuilding, takeInIntegration, type TaskStart } from './taskStart';
 import { setUpWorktree } from './worktreeSetup';
+import { holdSensitiveChanges, unreleasedSensitiveChanges } from './sensitiveHold';
 import { counted } from '../text/counted';
 
 /**
@@ -212,7 +213,9 @@ async function reviewStep(ctx: RunContext, task: PlanTask, path: string): Promis
   const resolutionReview = resolution
     ? { task, files: resolution.files, againstTheirs: diff, againstOurs: await ctx.worktrees.diffFromBase(path, resolution.ours) }
     : undefined;
-  const prompt = criticPrompt(task, diff, view.lastGate, resolutionReview);
+  // Checked before the critic, which is told; held for a human only once the work is otherwise approved.
+  const sensitive = await unreleasedSensitiveChanges(ctx, task, path, base);
+  const prompt = criticPrompt(task, diff, view.lastGate, resolutionReview, sensitive);
   const ask = (text: string, resumeSessionId?: string) =>
     callAgent(ctx, {
       role: 'critic',
@@ -229,6 +232,10 @@ async function reviewStep(ctx: RunContext, task: PlanTask, path: string): Promis
   let result = await ask(prompt);
   if (result.status !== 'ok') {
     if (result.status === 'agent_error' && config.allowUnverified) {
+      if (sensitive.length) {
+        holdSensitiveChanges(ctx, task.id, { commit: reviewed, base, files: sensitive }, describeFailure('critic', result, config.stuckThresholdSeconds));
+        return STOP;
+      }
       session.transition(task.id, 'CRITIC_UNAVAILABLE', describeFailure('critic', result, config.stuckThresholdSeconds));
       await queueForMerge(ctx, task.id);
       return STOP;
@@ -249,6 +256,10 @@ async function reviewStep(ctx: RunContext, task: PlanTask, path: string): Promis
   }
   const blocking = blockingFindings(verdict);
   session.emit({ type: 'critic_verdict', taskId: task.id, review, verdict, blocking: blocking.length, base, commit: reviewed });
+  if (blocking.length === 0 && sensitive.length) {
+    holdSensitiveChanges(ctx, task.id, { commit: reviewed, base, files: sensitive }, `critic: ${verdict.summary}`);
+    return STOP;
+  }
   if (blocking.length === 0) {
     const nits = verdict.findings.length ? ` (${counted(verdict.findings.length, 'non-blocking finding')})` : '';
     session.transition(task.id, 'CRITIC_GREEN', `critic: ${verdict.summary}${nits}`);

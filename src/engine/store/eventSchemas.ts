@@ -42,6 +42,7 @@ const plan = tied<Plan>()(
         acceptance: z.array(text),
         dependsOn: z.array(text),
         files: z.array(text).optional(),
+        sensitive: z.array(text).optional(),
         agent: z.enum(AGENT_KINDS).optional(),
         model: text.optional(),
       }),
@@ -70,6 +71,7 @@ const runConfig = tied<RunConfig>()(
     budgets: z.object({ runUsd: z.number().optional(), runTokens: z.number().optional(), taskUsd: z.number().optional(), taskTokens: z.number().optional() }).optional(),
     overlap: z.enum(['serialize', 'warn', 'off']).optional(),
     worktree: z.object({ copy: z.array(text), setup: z.array(text), root: text.optional() }).optional(),
+    sensitivePaths: z.array(text).optional(),
     agent: agentConfig,
     roles: z.record(z.enum(AGENT_ROLES), z.object({ agent: z.enum(AGENT_KINDS), model: text.optional() })).optional(),
     agents: z.partialRecord(z.enum(AGENT_KINDS), agentConfig).optional(),
@@ -161,6 +163,7 @@ const BODY_SHAPES = {
     commands: gateCommands,
   },
   work_committed: { taskId: text, attempt: z.number(), commit: text, filesChanged: texts },
+  sensitive_held: { taskId: text, commit: text, base: text, files: z.array(z.object({ path: text, pattern: text.optional(), scripts: texts.optional() })) },
   actor_snapshot: { taskId: text, attempt: z.number(), commit: text, ref: text },
   gate_result: {
     taskId: nullableTaskId,

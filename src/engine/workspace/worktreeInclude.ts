@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { constants, copyFile, lstat, mkdir, readlink, symlink } from 'node:fs/promises';
+import { constants, copyFile, lstat, mkdir, readFile, readlink, stat, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { hideValues, secretValuesInText } from '../gate/redactSecrets';
 import { Git } from './git';
 import { splitNul } from './gitQueries';
 
@@ -28,6 +29,7 @@ export interface IncludedFiles {
 export async function copyIncludedFiles(repoRoot: string, worktree: string, patterns: readonly string[]): Promise<IncludedFiles> {
   const candidates = await includedPaths(repoRoot, patterns);
   if (candidates.length === 0) return { copied: [], notIgnored: [] };
+  await hideSecretsOf(repoRoot, candidates);
   const ignored = new Set(await ignoredIn(worktree, candidates));
   const result: IncludedFiles = { copied: [], notIgnored: [] };
   for (const path of candidates) {
@@ -52,6 +54,28 @@ export async function includedPaths(repoRoot: string, patterns: readonly string[
     '--', '.', ':(exclude).taskloom', ':(exclude).git',
   ]);
   return splitNul(listed.stdout).filter((path) => path !== '' && !path.split('/').some((part) => part === '.git' || part === '.taskloom'));
+}
+
+/**
+ * Makes this process redact the secret values of the files worktrees get copies of (`.env`,
+ * local configuration), as it does the environment's: agents and gates read those copies and may
+ * print them. Called before anything runs in a worktree, also when its copies were made by an
+ * earlier process (a resume).
+ */
+export async function hideIncludedSecrets(repoRoot: string, patterns: readonly string[]): Promise<void> {
+  await hideSecretsOf(repoRoot, await includedPaths(repoRoot, patterns));
+}
+
+/** Larger files are data, not configuration: they are not read for secrets. */
+const SECRETS_FILE_MAX_BYTES = 256 * 1024;
+
+async function hideSecretsOf(repoRoot: string, paths: readonly string[]): Promise<void> {
+  for (const path of paths) {
+    const info = await stat(join(repoRoot, path)).catch(() => undefined);
+    if (!info?.isFile() || info.size > SECRETS_FILE_MAX_BYTES) continue;
+    const text = await readFile(join(repoRoot, path), 'utf8').catch(() => '');
+    if (!text.includes('\0')) hideValues(secretValuesInText(text));
+  }
 }
 
 /** The paths git ignores in `worktree` (its own .gitignore files, the repository's excludes). */

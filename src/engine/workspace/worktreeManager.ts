@@ -12,6 +12,8 @@ import { clearStaleIndexLock, FULL_HASH, mergeInProgressAt, readTaskBase, record
 import type { WorktreeEntry } from './worktreeList';
 import { runWorktreeDir } from './worktreeRoot';
 import { withEverythingStaged } from './scratchIndex';
+import { sensitiveChangesBetween } from './sensitiveChanges';
+import type { SensitiveChange } from '../domain/sensitivePaths';
 import { cleanRecycled, drainParkedWorktrees, parkedWorktrees, parkWorktree, POOL_NAME, readSetupBase, recordSetupBase, setupInputsChanged, takeParkedWorktree } from './worktreePool';
 import { addWorktree, discardWorktree, exclusive, isDirectory, isInside, listWorktrees, mergeNoVerify, resetHard, samePath } from './worktreeOps';
 
@@ -230,6 +232,12 @@ export class WorktreeManager {
   /** Snapshots everything in the worktree (new, changed, deleted files) as one commit, if anything changed. */
   async commitAll(path: string, message: string): Promise<CommitMade | null> {
     return commitEverything(repoGit(this.repo, path), message);
+  }
+
+  /** The committed files between `baseCommit` and the worktree's HEAD that need a human (see sensitiveChangesBetween). */
+  async sensitiveChanges(path: string, baseCommit: string, patterns: readonly string[]): Promise<SensitiveChange[]> {
+    const git = repoGit(this.repo, path);
+    return sensitiveChangesBetween(git, baseCommit, await headCommitOf(git), patterns);
   }
 
   /**

@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunsNode } from '../../../src/extension/tree/runsTreeProvider';
 import { runView } from './pages/runViewPage';
@@ -45,6 +47,9 @@ suite('A pull request kept green from the editor', function () {
       240_000,
     );
     assert.match(String(green.contextValue), /^pullRequest\.open/);
+    // The repository's own .vscode/settings.json named a decoy GitHub; the setting is the user's only, so no token went there.
+    assert.equal(vscode.workspace.getConfiguration('taskloom', vscode.Uri.file(folder)).get('github.apiUrl'), vscode.workspace.getConfiguration('taskloom').inspect('github.apiUrl')!.globalValue);
+    assert.ok(!existsSync(join(folder, '.vscode', 'decoy-requests.log')), 'the decoy GitHub named by the workspace was asked');
     const state = api.services.controller.model.run(folder, ref.runId)!.state!;
     assert.equal(state.pullRequests['']!.watch?.outcome, 'green');
     assert.deepEqual(
