@@ -171,10 +171,11 @@ describe('bad input gets a clear error and loses nothing', () => {
     assert.equal(trace(r.dir).status, 'cancelled');
   });
 
+  // Unconfined: a confined agent dies with the process that started it (the next test).
   it('stops the agents a killed Taskloom process left running before resuming', async () => {
     const r = repo();
     const inputs = writeInputs({ 'plan.json': onePlan, 'scenario.json': { tasks: { a: { actor: [{ hang: true }] } } } });
-    const first = startCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--stuck-seconds', '3']);
+    const first = startCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--stuck-seconds', '3', '--sandbox', 'off']);
     const agentsInside = () => processesInside(join(r.dir, '.taskloom', 'worktrees'), 'scripted-agent');
     const tracked = () => {
       try {
@@ -200,6 +201,20 @@ describe('bad input gets a clear error and loses nothing', () => {
     assert.match(resumed.stderr, /stopped 1 agent or gate process group left running/, resumed.stdout);
     assert.equal(resumed.code, 1, 'the resumed attempt hangs too and is stopped by the watchdog');
     assert.deepEqual(processesInside(r.dir), []);
+  });
+
+  it('leaves no confined agent running when the Taskloom process that started it is killed', async () => {
+    const r = repo();
+    const inputs = writeInputs({ 'plan.json': onePlan, 'scenario.json': { tasks: { a: { actor: [{ hang: true }] } } } });
+    const first = startCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--stuck-seconds', '30']);
+    const agentsInside = () => processesInside(join(r.dir, '.taskloom', 'worktrees'), 'scripted-agent');
+    for (let i = 0; i < 600 && agentsInside().length === 0; i++) await sleep(50);
+    assert.ok(agentsInside().length > 0, 'the agent started');
+    process.kill(-first.child.pid!, 'SIGKILL');
+    await first.done;
+    // The sandbox dies with its parent (SIGKILL from the kernel); give the kernel a moment, not a deadline.
+    for (let i = 0; i < 100 && agentsInside().length > 0; i++) await sleep(50);
+    assert.deepEqual(agentsInside(), []);
   });
 
   it('survives a corrupt state.json and a torn last log line', () => {

@@ -14,14 +14,12 @@ import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 // and resuming it must ask first. "Created here" is decided by the per-user record in
 // TASKLOOM_STATE_DIR, a temp folder here.
 const stateDir = realpathSync(mkdtempSync(join(tmpdir(), 'taskloom-state-')));
-const markerDir = realpathSync(mkdtempSync(join(tmpdir(), 'taskloom-pwned-')));
-const PWNED = join(markerDir, 'PWNED');
-const PWNED_SERVER = join(markerDir, 'PWNED-server');
+/** The crafted runs' gate: recognisable in what a refusal lists; whether it ran, the run's log says (gateRuns). */
+const CRAFTED_GATE = 'echo the crafted gate ran';
 const repos: TempRepo[] = [];
 after(() => {
   repos.forEach((r) => r.cleanup());
   rmSync(stateDir, { recursive: true, force: true });
-  rmSync(markerDir, { recursive: true, force: true });
 });
 
 const env = { TASKLOOM_STATE_DIR: stateDir };
@@ -41,9 +39,15 @@ function pausedRun(): TempRepo {
   return r;
 }
 
-/** A clone of `source` (same commits) carrying a copy of its .taskloom/ whose gate is `touch PWNED` (an absolute path, to find it wherever the gate runs). */
+/** A clone of `source` (same commits) carrying a copy of its .taskloom/ whose gate is CRAFTED_GATE. */
 function craftedCopy(source: TempRepo): TempRepo {
-  return craftedCopyWithGate(source, `touch ${PWNED}`);
+  return craftedCopyWithGate(source, CRAFTED_GATE);
+}
+
+/** How many times a gate ran in the repository's runs, as their logs record it. */
+function gateRuns(r: TempRepo): number {
+  const runs = join(r.dir, '.taskloom', 'runs');
+  return readdirSync(runs).reduce((n, id) => n + (readFileSync(join(runs, id, 'events.jsonl'), 'utf8').match(/"type":"gate_result"/g)?.length ?? 0), 0);
 }
 
 /** The same, with any gate command. */
@@ -60,7 +64,7 @@ function craftedCopyWithGate(source: TempRepo, gate: string): TempRepo {
   };
   for (const runId of readdirSync(join(dir, '.taskloom', 'runs'))) craft(join(dir, '.taskloom', 'runs', runId, 'events.jsonl'));
   craft(join(dir, '.taskloom', 'state.json'));
-  assert.ok(readdirSync(join(dir, '.taskloom', 'runs')).some((id) => readFileSync(join(dir, '.taskloom', 'runs', id, 'events.jsonl'), 'utf8').includes('touch ')));
+  assert.ok(readdirSync(join(dir, '.taskloom', 'runs')).some((id) => readFileSync(join(dir, '.taskloom', 'runs', id, 'events.jsonl'), 'utf8').includes(gate)));
   const r: TempRepo = { dir, git: (args) => runGit(args, dir), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
   repos.push(r);
   return r;
@@ -83,28 +87,29 @@ describe('runs not started by Taskloom on this machine', () => {
 
   it('never runs a crafted run when opened, refuses to resume it without a terminal, and resumes it with --yes', () => {
     const crafted = craftedCopy(pausedRun());
+    const ran = gateRuns(crafted);
 
     const runs = cli(['runs', '--cwd', crafted.dir]);
     assert.equal(runs.code, 0, runs.stderr);
     const trace = cli(['trace', '--cwd', crafted.dir]);
     assert.equal(trace.code, 0, trace.stderr);
-    assert.equal(existsSync(PWNED), false, 'runs/trace ran the crafted gate');
+    assert.equal(gateRuns(crafted), ran, 'runs/trace ran the crafted gate');
 
     const refused = cli(['resume', '--cwd', crafted.dir]);
     assert.equal(refused.code, 2, refused.stdout + refused.stderr);
     assert.match(refused.stdout, /This run was not started by Taskloom on this machine/);
     assert.match(refused.stdout, /Resuming it would run:/);
-    assert.ok(refused.stdout.includes(`touch ${PWNED}`), refused.stdout);
+    assert.ok(refused.stdout.includes(CRAFTED_GATE), refused.stdout);
     assert.match(refused.stderr, /pass --yes to resume it anyway/);
-    assert.equal(existsSync(PWNED), false, 'a refused resume ran the crafted gate');
+    assert.equal(gateRuns(crafted), ran, 'a refused resume ran the crafted gate');
 
     const decided = cli(['skip', 'a', '--cwd', crafted.dir]);
     assert.equal(decided.code, 2, decided.stdout + decided.stderr);
-    assert.equal(existsSync(PWNED), false);
+    assert.equal(gateRuns(crafted), ran);
 
     const resumed = cli(['resume', '--yes', '--cwd', crafted.dir]);
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
-    assert.equal(existsSync(PWNED), true, 'resume --yes should have run the (now trusted) gate');
+    assert.ok(gateRuns(crafted) > ran, 'resume --yes should have run the (now trusted) gate');
   });
 
   it('never signals the processes a repository lists in its own .taskloom/processes.json', async () => {
@@ -127,7 +132,8 @@ describe('runs not started by Taskloom on this machine', () => {
   });
 
   it('the engine server lists and reads a crafted run without running it, and resumes it only with trustRun', async () => {
-    const crafted = craftedCopyWithGate(pausedRun(), `touch ${PWNED_SERVER}`);
+    const crafted = craftedCopy(pausedRun());
+    const ran = gateRuns(crafted);
     const server = await EngineServerProcess.start(env);
     try {
       const { runs } = await server.request(ListRunsRequest.type, { folder: crafted.dir });
@@ -135,7 +141,7 @@ describe('runs not started by Taskloom on this machine', () => {
       assert.equal(runs[0]!.foreign, true);
       const runId = runs[0]!.runId;
       await server.request(GetRunRequest.type, { folder: crafted.dir, runId });
-      assert.equal(existsSync(PWNED_SERVER), false, 'listRuns/getRun ran the crafted gate');
+      assert.equal(gateRuns(crafted), ran, 'listRuns/getRun ran the crafted gate');
 
       let data: UserFacingErrorData | undefined;
       await assert.rejects(server.request(ResumeRequest.type, { folder: crafted.dir, runId }), (error: unknown) => {
@@ -146,13 +152,13 @@ describe('runs not started by Taskloom on this machine', () => {
       });
       assert.equal(data?.kind, 'bad_input');
       assert.ok(data?.hint);
-      assert.ok(data?.unknownRun?.whatWouldRun.some((l) => l.includes(`touch ${PWNED_SERVER}`)), JSON.stringify(data));
-      assert.equal(existsSync(PWNED_SERVER), false, 'a refused resume ran the crafted gate');
+      assert.ok(data?.unknownRun?.whatWouldRun.some((l) => l.includes(CRAFTED_GATE)), JSON.stringify(data));
+      assert.equal(gateRuns(crafted), ran, 'a refused resume ran the crafted gate');
 
       const before = server.lastSeq(runId);
       await server.request(ResumeRequest.type, { folder: crafted.dir, runId, trustRun: true });
       await server.waitForEnd(runId, before);
-      assert.equal(existsSync(PWNED_SERVER), true, 'a trusted resume runs the gate');
+      assert.ok(gateRuns(crafted) > ran, 'a trusted resume runs the gate');
       assert.equal((await server.request(ListRunsRequest.type, { folder: crafted.dir })).runs[0]!.foreign, false, 'trusted runs are known');
     } finally {
       await server.stop();

@@ -47,7 +47,8 @@ describe('secrets never reach .taskloom/ (real CLI, scripted agent)', () => {
     };
     const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': scenario });
     const gate = 'echo "gate sees $TASKLOOM_TEST_API_KEY and $GATE_SAYS"';
-    const first = await cli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--gate', gate]);
+    // GATE_SAYS is not on the sandbox's allow-list: passed on purpose, so that the gate prints the token.
+    const first = await cli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--gate', gate, '--pass-env', 'GATE_SAYS']);
     assert.equal(first.code, 1, first.stdout + first.stderr);
 
     const retried = await cli(['retry', 'a', '--note', `try the key ${ENV_SECRET} or ${GH_TOKEN}`, '--cwd', r.dir]);
