@@ -4,8 +4,10 @@ import { runProcess, type ProcessResult, type RunProcessOptions } from './proces
 export interface ProgramNeeds {
   /** Read-only: the program's own files (an agent's package, the scripted agent and its scenario, a prompt file). */
   readable?: string[];
-  /** Read-write: the agent's own state folder (Claude Code's config folder, CODEX_HOME). */
+  /** Read-write folders, made when missing: the agent's own state (Claude Code's config folder, CODEX_HOME), which must outlive the call. */
   writable?: string[];
+  /** Read-write files, where they exist (`~/.claude.json`). */
+  writableFiles?: string[];
   /** `host:port` of its model API. */
   hosts?: string[];
 }

@@ -42,7 +42,7 @@ export function policyFor(settings: SandboxSettings, request: TaskProcessRequest
     ...(request.writes ? [] : [checkout]),
     ...(pathKind(gitPointer).kind === 'file' ? [gitPointer] : []),
   ];
-  const writable = [facts.scratch, ...(request.writes ? [checkout] : []), ...(facts.needs?.writable ?? []).map(real)];
+  const writable = [facts.scratch, ...(request.writes ? [checkout] : []), ...[...(facts.needs?.writable ?? []), ...(facts.needs?.writableFiles ?? [])].map(real)];
   const hidden = [...settings.hiddenPaths.map(expand), ...(request.hideInCheckout ?? []).map((p) => real(resolve(checkout, p)))];
   return { role: request.role, cwd: checkout, writable, readable: [...new Set(readable)], hidden, home, hosts: hostsFor(settings, request, facts.needs) };
 }

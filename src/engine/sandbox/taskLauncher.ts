@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentKind } from '../domain/runConfig';
@@ -58,6 +58,9 @@ async function launchConfined(settings: SandboxSettings, request: TaskProcessReq
   // Looked up here, as the caller would be told: inside, a missing program is only bubblewrap's exit 1.
   const executable = resolveExecutable(options.command, env.PATH);
   if (!executable) return runProcess({ ...processOptions, env });
+  // An agent's state must outlive the call (its sessions, which a resume continues): a folder that
+  // is not there yet is made outside, not left to appear in the sandbox's throw-away home.
+  for (const dir of needs?.writable ?? []) mkdirSync(dir, { recursive: true });
   const scratch = mkdtempSync(join(tmpdir(), 'taskloom-call-'));
   let control: string | undefined;
   let proxy: EgressProxy | undefined;

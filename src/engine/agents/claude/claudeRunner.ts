@@ -36,7 +36,8 @@ export function claudeNeeds(binary: string, env: NodeJS.ProcessEnv): ProgramNeed
   const home = homeOf(env);
   return {
     readable: programFolder(binary, env.PATH),
-    writable: env.CLAUDE_CONFIG_DIR ? [env.CLAUDE_CONFIG_DIR] : [join(home, '.claude'), join(home, '.claude.json')],
+    writable: [env.CLAUDE_CONFIG_DIR || join(home, '.claude')],
+    writableFiles: env.CLAUDE_CONFIG_DIR ? [] : [join(home, '.claude.json')],
     hosts: apiHosts(env.ANTHROPIC_BASE_URL, CLAUDE_API_HOSTS),
   };
 }
