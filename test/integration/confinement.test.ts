@@ -317,7 +317,7 @@ describe('confinement modes and faults', () => {
       assert.equal(refused.code, 1, refused.stdout + refused.stderr);
       const runId = readdirSync(join(denied.dir, '.taskloom', 'runs'))[0]!;
       const decisions = readFileSync(join(denied.dir, '.taskloom', 'runs', runId, 'DECISIONS.md'), 'utf8');
-      assert.match(decisions, /ran confined, reaching no network but its own loopback/);
+      assert.match(decisions, /ran confined, with no network but its own loopback/);
       assert.match(decisions, /taskloom\.sandbox\.gateHosts/);
 
       const allowed = makeTempRepo();

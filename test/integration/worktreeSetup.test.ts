@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
 import { runCli, startCli, writeInputs } from '../helpers/cli';
@@ -115,11 +115,12 @@ describe('worktree setup (taskloom run, real processes)', () => {
     const plan = { goal: 'setup', tasks: [task('needs-tools')] };
     const scenario = { tasks: { 'needs-tools': { actor: [write({ 'done.txt': 'ok\n' })], critic: [green] } } };
     const setup = `test -f ${marker} || { echo "the build tools are missing: install them first" >&2; exit 3; }`;
-    const first = run(r.dir, plan, scenario, '--setup', 'echo preparing', '--setup', setup, '--gate', 'true');
+    // The "tools" are a folder of the machine's, outside the repository: the sandbox lets setup read it as any toolchain.
+    const first = run(r.dir, plan, scenario, '--setup', 'echo preparing', '--setup', setup, '--gate', 'true', '--read-path', dirname(marker));
     assert.equal(first.code, 1, first.stdout + first.stderr);
     let t = trace(r.dir);
     assert.equal(t.tasks[0]!.state, 'NEEDS_HUMAN');
-    assert.match(t.tasks[0]!.lastReason, /^worktree setup `test -f .*` exited 3; .*:\nthe build tools are missing: install them first$/s);
+    assert.match(t.tasks[0]!.lastReason, /^worktree setup `test -f .*` exited 3; .*:\nthe build tools are missing: install them first\n\[taskloom\] ran confined, .* is allowed by taskloom\.sandbox\.setupHosts$/s);
     assert.equal(t.tasks[0]!.gateFailures, 0, 'not a gate failure');
     const log = events(r.dir);
     assert.ok(log.some((e) => e.type === 'task_transition' && e.event === 'SETUP_FAILED'));
@@ -161,7 +162,8 @@ describe('worktree setup (taskloom run, real processes)', () => {
     const plan = { goal: 'once', tasks: [task('flaky')] };
     const scenario = { tasks: { flaky: { actor: [{ fail: 'first try fails', delayMs: 0 }, write({ 'flaky.txt': 'ok\n' })], critic: [green] } } };
     const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': scenario });
-    const args = ['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--gate', 'true'];
+    // Watched through a log beside the repository, which a confined setup cannot write: unconfined.
+    const args = ['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--gate', 'true', '--sandbox', 'off'];
     const { child, done: exited } = startCli([...args, '--setup', `echo "started $TASKLOOM_TASK_ID" >> ${log}; [ -f ${done} ] || sleep 60`]);
     for (let waited = 0; !existsSync(log) && waited < 30_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     process.kill(-child.pid!, 'SIGKILL');
@@ -193,6 +195,8 @@ describe('worktree setup (taskloom run, real processes)', () => {
       'run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--yes', '--parallel', '2',
       '--agent', 'command', '--command', JSON.stringify(agent),
       '--setup', say('setup'), '--gate', `${say('gate')} && test -n "$TASKLOOM_PORT"`,
+      // Every process writes a log beside the repository, which confined ones cannot (confinement.test.ts has their environment).
+      '--sandbox', 'off',
     ]);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const { runId } = trace(r.dir);

@@ -117,10 +117,10 @@ function withoutTestRunnerContext(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * A confined command that failed may have needed what the sandbox denies: a host, or a service of
  * this machine (a database on localhost). Said as what was so, with the setting that allows more.
  */
-function sandboxNetworkNote({ hosts, blocked }: { hosts: string[]; blocked: string[] }): string {
-  const reach = hosts.length ? `only ${hosts.join(', ')}` : 'no network but its own loopback (not this machine\'s localhost)';
+function sandboxNetworkNote({ hosts, blocked, hostsSetting }: NonNullable<ProcessResult['sandbox']>): string {
+  const reach = hosts.length ? `reaching only ${hosts.length > 3 ? `${hosts.slice(0, 3).join(', ')} and ${hosts.length - 3} more` : hosts.join(', ')}` : 'with no network but its own loopback (not this machine\'s localhost)';
   const refused = blocked.length ? `; the sandbox refused ${blocked.join(', ')}` : '';
-  return `ran confined, reaching ${reach}${refused}. A gate that needs a host or a local service (e.g. a database on 127.0.0.1:5432) can be allowed it with taskloom.sandbox.gateHosts`;
+  return `ran confined, ${reach}${refused}; a host or a service of this machine it needs (a database on 127.0.0.1:5432) is allowed by ${hostsSetting}`;
 }
 
 const seconds = (ms: number): string => `${Math.round(ms / 100) / 10}s`;

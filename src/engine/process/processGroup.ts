@@ -53,7 +53,7 @@ export interface ProcessResult {
   /** The sandbox around the command could not start, so nothing ran: why (set by a confining launcher). */
   sandboxFailure?: string;
   /** Set by a confining launcher: the hosts the command could reach (`host:port`), and those it asked for and was refused. */
-  sandbox?: { hosts: string[]; blocked: string[] };
+  sandbox?: { hosts: string[]; blocked: string[]; hostsSetting: string };
 }
 
 const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;

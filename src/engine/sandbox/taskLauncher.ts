@@ -34,6 +34,15 @@ export interface SandboxContext {
   settings: SandboxSettings;
 }
 
+/** The setting that lets a process of each role reach more. */
+const HOSTS_SETTING: Record<ProcessRole, string> = {
+  gate: 'taskloom.sandbox.gateHosts',
+  setup: 'taskloom.sandbox.setupHosts',
+  planner: 'taskloom.sandbox.allowedHosts',
+  actor: 'taskloom.sandbox.allowedHosts',
+  critic: 'taskloom.sandbox.allowedHosts',
+};
+
 /** Inside the sandbox, where the relay listens for HTTPS_PROXY when no allowed port of the loopback is already this one. */
 const PROXY_PORT = 3128;
 
@@ -67,7 +76,8 @@ async function launchConfined(settings: SandboxSettings, request: TaskProcessReq
   try {
     const policy = policyFor(settings, request, { scratch, home: env.HOME, needs });
     const command = [executable, ...options.args];
-    const scratchEnv = { TMPDIR: scratch, TMP: scratch, TEMP: scratch };
+    // npm asks the registry for a newer npm at every start of a home it has not seen: each sandbox's home is new.
+    const scratchEnv = { TMPDIR: scratch, TMP: scratch, TEMP: scratch, npm_config_update_notifier: 'false' };
     let relay: { argv: string[]; env: Record<string, string>; socket: string } | undefined;
     if (policy.hosts.length > 0) {
       control = mkdtempSync(join(tmpdir(), 'taskloom-net-'));
@@ -83,7 +93,7 @@ async function launchConfined(settings: SandboxSettings, request: TaskProcessReq
       env: { ...env, ...scratchEnv, ...relay?.env },
       statusPipe: true,
     });
-    return withSandboxOutcome(result, { hosts: policy.hosts.map(formatHostPort), blocked: proxy?.blocked ?? [] });
+    return withSandboxOutcome(result, { hosts: policy.hosts.map(formatHostPort), blocked: proxy?.blocked ?? [], hostsSetting: HOSTS_SETTING[request.role] });
   } finally {
     await proxy?.close();
     for (const dir of [scratch, control]) if (dir) rmSync(dir, { recursive: true, force: true });
