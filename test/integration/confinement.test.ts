@@ -305,6 +305,27 @@ describe('confinement modes and faults', () => {
     assert.match(run.stdout, /Sandbox Confined \(bubblewrap/);
   });
 
+  it('lets setup install from the npm registry through the sandbox\'s proxy, confined, while the gate reaches no host', async () => {
+    const repo = makeTempRepo({
+      files: {
+        'package.json': `${JSON.stringify({ name: 'app', version: '1.0.0', private: true, dependencies: { 'is-number': '7.0.0' } }, null, 2)}\n`,
+        '.gitignore': 'node_modules/\n',
+        'check.js': "if (!require('is-number')(7)) process.exit(1);\n",
+      },
+    });
+    dirs.push(repo.dir);
+    // The lock file is made here, unconfined, as the project's author would have; the run installs from it.
+    execFileSync('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund'], { cwd: repo.dir, stdio: 'pipe' });
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-q', '-m', 'lock']);
+    const result = await scriptedRun(repo, ['--setup', 'npm ci --no-audit --no-fund', '--gate', 'node check.js'], {});
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /Sandbox Confined/);
+    const runId = readdirSync(join(repo.dir, '.taskloom', 'runs'))[0]!;
+    const log = readFileSync(join(repo.dir, '.taskloom', 'runs', runId, 'events.jsonl'), 'utf8');
+    assert.match(log, /"type":"worktree_setup"[^\n]*"passed":true/);
+  });
+
   it('shows a gate that needs a service of this machine what it was denied and the setting that allows it; allowed, it passes', async () => {
     const db = createServer((_req, res) => res.end('ok'));
     await new Promise<void>((r) => db.listen(0, '127.0.0.1', () => r()));

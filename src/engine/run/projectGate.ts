@@ -23,13 +23,21 @@ export async function runProjectGate(ctx: Pick<RunContext, 'session' | 'signal' 
   if (options.setUp) await copyIncludedFiles(state.repoRoot, cwd, config.worktree?.copy ?? []);
   const env = taskEnv(state, options.taskId ?? null);
   if (options.taskId === undefined) env.TASKLOOM_PORT = String(await spareRunPort(state));
-  return runGate({
-    commands: [...setup, ...config.gateCommands],
-    launch: commandLauncher(ctx, 'gate', cwd),
-    cwd,
-    timeoutMs: config.gateTimeoutSeconds * 1000,
-    idleTimeoutMs: config.stuckThresholdSeconds * 1000,
-    signal: ctx.signal,
-    env: { ...process.env, ...env },
-  });
+  const deadline = Date.now() + config.gateTimeoutSeconds * 1000;
+  // The setup commands keep their own reach (the package registries) though they run as part of this gate.
+  const part = (role: 'setup' | 'gate', commands: string[]) =>
+    runGate({
+      commands,
+      launch: commandLauncher(ctx, role, cwd),
+      cwd,
+      timeoutMs: Math.max(0, deadline - Date.now()),
+      idleTimeoutMs: config.stuckThresholdSeconds * 1000,
+      signal: ctx.signal,
+      env: { ...process.env, ...env },
+    });
+  if (setup.length === 0) return part('gate', config.gateCommands);
+  const prepared = await part('setup', setup);
+  if (!prepared.passed) return prepared;
+  const gate = await part('gate', config.gateCommands);
+  return { ...gate, commands: [...prepared.commands, ...gate.commands] };
 }
