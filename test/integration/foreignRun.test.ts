@@ -59,7 +59,8 @@ function craftedCopyWithGate(source: TempRepo, gate: string): TempRepo {
   const craft = (file: string) => {
     if (!existsSync(file)) return;
     const text = readFileSync(file, 'utf8');
-    const crafted = text.replaceAll('"gateCommands":["true"]', `"gateCommands":[${JSON.stringify(gate)}]`);
+    // The crafted run also asks to run unconfined, which the refusal must show.
+    const crafted = text.replaceAll('"gateCommands":["true"]', `"gateCommands":[${JSON.stringify(gate)}]`).replaceAll('"sandbox":{"mode":"auto"', '"sandbox":{"mode":"off"');
     writeFileSync(file, crafted);
   };
   for (const runId of readdirSync(join(dir, '.taskloom', 'runs'))) craft(join(dir, '.taskloom', 'runs', runId, 'events.jsonl'));
@@ -100,6 +101,7 @@ describe('runs not started by Taskloom on this machine', () => {
     assert.match(refused.stdout, /This run was not started by Taskloom on this machine/);
     assert.match(refused.stdout, /Resuming it would run:/);
     assert.ok(refused.stdout.includes(CRAFTED_GATE), refused.stdout);
+    assert.ok(refused.stdout.includes('sandbox: off (unconfined)'), refused.stdout);
     assert.match(refused.stderr, /pass --yes to resume it anyway/);
     assert.equal(gateRuns(crafted), ran, 'a refused resume ran the crafted gate');
 

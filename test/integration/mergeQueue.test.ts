@@ -193,7 +193,9 @@ describe('the integration gate in the merge queue', () => {
       },
     };
     const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': { defaults: { delayMs: 0 }, ...scenario } });
-    return ['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--gate', gate, '--parallel', '4'];
+    // The gate orders the tasks by reading the run's log, which a sandbox hides unless it is made readable.
+    const runs = join(r.dir, '.taskloom', 'runs');
+    return ['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--gate', gate, '--parallel', '4', '--read-path', runs];
   }
 
   it('bisects a failing batch of three to the merge that broke it, which goes back to its actor; the other two stay merged', () => {

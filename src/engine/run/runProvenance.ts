@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../domain/sandboxSettings';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -110,6 +111,9 @@ export function describeWhatWouldRun(state: Pick<RunState, 'config' | 'tasks'>):
   const gates = Array.isArray(state.config?.gateCommands) ? state.config.gateCommands : [];
   if (gates.length === 0) lines.push('gate: none');
   for (const command of gates) lines.push(`gate command: ${String(command)}`);
+  const setup = Array.isArray(state.config?.worktree?.setup) ? state.config.worktree.setup : [];
+  for (const command of setup) lines.push(`setup command: ${String(command)}`);
+  lines.push(...sandboxLines(state.config?.sandbox));
   const agent = state.config?.agent as RunConfig['agent'] | undefined;
   switch (agent?.kind) {
     case 'scripted':
@@ -129,6 +133,25 @@ export function describeWhatWouldRun(state: Pick<RunState, 'config' | 'tasks'>):
   }
   const unfinished = Object.values(state.tasks ?? {}).filter((t) => !isSatisfied(t.state) && t.state !== 'SKIPPED').length;
   lines.push(`unfinished tasks: ${unfinished}`);
+  return lines;
+}
+
+/** How the run's own settings would confine it, where they differ from the defaults: a crafted run may ask for less confinement. */
+function sandboxLines(sandbox: SandboxSettings | undefined): string[] {
+  const settings = sandbox ?? DEFAULT_SANDBOX_SETTINGS;
+  const lines = [`sandbox: ${settings.mode}${settings.mode === 'off' ? ' (unconfined)' : ''}`];
+  const widened = (name: string, list: readonly string[] | undefined, defaults: readonly string[]) => {
+    const extra = (Array.isArray(list) ? list : []).filter((entry) => !defaults.includes(entry));
+    if (extra.length) lines.push(`sandbox ${name}: ${extra.map(String).join(', ')}`);
+  };
+  widened('allows hosts', settings.allowedHosts, DEFAULT_SANDBOX_SETTINGS.allowedHosts);
+  widened('setup hosts', settings.setupHosts, DEFAULT_SANDBOX_SETTINGS.setupHosts);
+  widened('gate hosts', settings.gateHosts, DEFAULT_SANDBOX_SETTINGS.gateHosts);
+  widened('passes variables', settings.env, DEFAULT_SANDBOX_SETTINGS.env);
+  widened('reads', settings.readPaths, DEFAULT_SANDBOX_SETTINGS.readPaths);
+  const unhidden = DEFAULT_SANDBOX_SETTINGS.hiddenPaths.filter((p) => Array.isArray(settings.hiddenPaths) && !settings.hiddenPaths.includes(p));
+  if (unhidden.length) lines.push(`sandbox no longer hides: ${unhidden.join(', ')}`);
+  if (settings.agentsSeeIncludedFiles === true) lines.push('sandbox: agents see the files .worktreeinclude copies');
   return lines;
 }
 
