@@ -9,7 +9,7 @@ import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/engine/domain/runC
 import { ZERO_USAGE } from '../../src/engine/domain/usage';
 import { TaskloomEngine } from '../../src/engine/run/engine';
 import { runCli } from '../helpers/cli';
-import { green, runScripted, task, trace, write } from '../helpers/scriptedRun';
+import { green, runScripted, task, write } from '../helpers/scriptedRun';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
 /**
@@ -150,15 +150,35 @@ describe("Taskloom's own git runs no program planted in the repository", () => {
     assert.ok(ran(markers).includes('fsmonitor'), `git itself runs the planted fsmonitor (${ran(markers).join(', ')})`);
   });
 
-  test("a task worktree whose .git an agent replaced with a repository of its own needs a human, and nothing is committed into it", () => {
+  test('a task worktree whose .git an agent replaced with a repository of its own needs a human, and nothing is committed into it', async () => {
     const r = repo({ 'README.md': '# pointer\n' });
-    const scenario = { tasks: { swap: { actor: [write({ 'work.txt': 'work\n' })], critic: [green] } } };
-    // The gate runs in the task worktree after the actor: it swaps the .git file for a repository of its own.
-    const result = runScripted(r.dir, { goal: 'swap', tasks: [task('swap')] }, scenario, '--gate', 'rm .git && git init -q . && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m own');
-    assert.equal(result.code, 1, result.stdout + result.stderr);
-    const swapped = trace(r.dir).tasks.find((t) => t.id === 'swap')!;
-    assert.equal(swapped.state, 'NEEDS_HUMAN');
-    assert.match(swapped.lastReason, /\.git is a folder/);
+    let worktree = '';
+    const swapping: AgentRunner = {
+      name: 'swapping-agent',
+      async run(input: RunnerInput): Promise<RunnerResult> {
+        if (input.role === 'actor') {
+          worktree = input.cwd;
+          writeFileSync(join(input.cwd, 'work.txt'), 'work\n');
+          rmSync(join(input.cwd, '.git'));
+          gitIn(input.cwd, ['init', '-q', '.']);
+          gitIn(input.cwd, ['-c', 'user.name=a', '-c', 'user.email=a@b', 'commit', '-q', '--allow-empty', '-m', 'own']);
+        }
+        const text = input.role === 'critic' ? JSON.stringify({ decision: 'green', summary: 'fine', findings: [] }) : 'done';
+        return { status: 'ok', text, usage: { ...ZERO_USAGE }, model: 'test', durationMs: 0 };
+      },
+    };
+    const engine = await TaskloomEngine.open(r.dir, { command: 'test', createRunner: () => swapping });
+    try {
+      const session = engine.createRun({ goal: 'swap', tasks: [task('swap')] }, { ...DEFAULT_RUN_CONFIG, gateCommands: ['true'], agent: { kind: 'scripted', scriptPath: '/dev/null' } });
+      engine.approvePlan(session, 'autopilot');
+      await engine.drive(session, new AbortController().signal);
+      const swapped = session.state.tasks.swap!;
+      assert.equal(swapped.state, 'NEEDS_HUMAN');
+      assert.match(swapped.lastReason, /\.git is a folder/);
+    } finally {
+      await engine.close();
+    }
+    assert.equal(gitIn(worktree, ['log', '--format=%s']), 'own', "nothing was committed into the agent's repository");
   });
 });
 
