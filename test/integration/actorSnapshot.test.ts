@@ -134,7 +134,8 @@ describe('actor snapshots (real git, scripted agent)', () => {
     const started = performance.now();
     const snap = await snapshotWorktree(location, r.dir, 'refs/taskloom/r1/t1/attempt-1', 'snapshot');
     t.diagnostic(`snapshot of a small worktree: ${(performance.now() - started).toFixed(1)} ms, ${git.commands} git command(s)`);
-    assert.deepEqual(git.subcommands, ['add', 'write-tree', 'commit-tree', 'update-ref']);
+    // `config` first: which programs the repository's config names, read once until that config changes.
+    assert.deepEqual(git.subcommands, ['config', 'add', 'write-tree', 'commit-tree', 'update-ref']);
 
     assert.equal(r.git(['rev-parse', 'refs/taskloom/r1/t1/attempt-1']), snap.commit);
     assert.equal(r.git(['rev-parse', `${snap.commit}^`]), head, 'parent is HEAD');

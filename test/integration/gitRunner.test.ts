@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -94,12 +94,13 @@ test('commitEverything tells "nothing to commit" by exit code and the index, wha
 
 test('commitEverything reports a commit git refused for another reason than an empty index', async (t) => {
   const repo = tempRepo(t, { files: { 'a.txt': 'a\n' } });
-  // A prepare-commit-msg hook runs even with --no-verify; failing, it makes git refuse with the same exit code as "nothing to commit".
-  mkdirSync(join(repo.dir, '.git', 'hooks'), { recursive: true });
-  writeFileSync(join(repo.dir, '.git', 'hooks', 'prepare-commit-msg'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+  // No identity anywhere and none guessed: git refuses the commit although the index holds a change.
+  repo.git(['config', 'user.useConfigOnly', 'true']);
+  const home = mkdtempSync(join(tmpdir(), 'taskloom-no-identity-'));
+  t.after(() => rmSync(home, { recursive: true, force: true }));
   writeFileSync(join(repo.dir, 'a.txt'), 'a, changed\n');
-  const git = new Git(repo.dir);
-  await assert.rejects(commitEverything(git, 'refused'), (e: unknown) => e instanceof GitCommandError && e.exitCode === 1);
+  const git = new Git(repo.dir, { taskloomIdentity: false, env: { HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: '1' } });
+  await assert.rejects(commitEverything(git, 'refused'), (e: unknown) => e instanceof GitCommandError && e.exitCode === 128);
   assert.equal(await hasStagedChanges(git), true, 'the change is still staged');
 });
 
@@ -130,8 +131,9 @@ test('an observer hears every git process, from the runner and from simple-git a
   const git = new Git(repo.dir, { observer: timer });
   await git.run(['update-ref', 'refs/test/one', first]);
   await isAncestor(git, first, 'HEAD');
-  await git.typed.status();
-  assert.deepEqual(timer.subcommands, ['update-ref', 'merge-base', 'status']);
-  assert.equal(timer.commands, 3);
+  await (await git.typed()).status();
+  // The repository's config is read once (which programs it names), not again while it is unchanged.
+  assert.deepEqual(timer.subcommands, ['config', 'update-ref', 'merge-base', 'status']);
+  assert.equal(timer.commands, 4);
   assert.ok(timer.busyMs > 0 && timer.totalMs >= timer.busyMs);
 });

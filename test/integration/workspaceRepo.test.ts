@@ -145,5 +145,5 @@ test('Git works with GIT_* and EDITOR in the environment, both ways, and commits
   await git.run(['add', '-A']);
   await git.run(['commit', '-q', '-m', 'by taskloom']);
   assert.equal(repo.git(['log', '-1', '--format=%an <%ae>']), 'Taskloom <taskloom@localhost>');
-  assert.equal((await git.typed.status()).isClean(), true);
+  assert.equal((await (await git.typed()).status()).isClean(), true);
 });

@@ -23,7 +23,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
 
   process.stdout.write(`${bold('Taskloom demo')} in ${dir}\n${dim('A real git repository with a node --test suite; the scripted agent plays planner, actor and critic.')}\n\n`);
   for (const [path, content] of Object.entries(DEMO_FILES)) writeInto(dir, path, content);
-  const git = new Git(dir).typed;
+  const git = await new Git(dir).typed();
   await git.init(['--initial-branch=main']);
   await git.add('.');
   await git.commit('textkit: first commit', undefined, { '--no-verify': null });

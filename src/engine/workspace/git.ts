@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { clipEnd, clipMiddle } from '../text/clip';
+import { configFilesOf, parseScopedConfig, PROGRAM_KEYS, programOverrides, stampOf, withoutProgramsConfig } from './repositoryPrograms';
+import { assertWorktreePointer } from './worktreePointer';
 
 /**
  * Taskloom runs git in two ways, by one rule:
@@ -11,6 +13,9 @@ import { clipEnd, clipMiddle } from '../text/clip';
  *   pass on as it is (a diff for the critic).
  * simple-git's `.raw()` is not used: it cannot say how git exited (a non-zero exit with nothing on
  * stderr counts as success), and it waits 50 ms after any command that printed nothing.
+ *
+ * Either way it runs no hook and no program the repository's config names (repositoryPrograms.ts),
+ * unless `userPrograms` says the command is the user's own.
  */
 
 /**
@@ -45,6 +50,13 @@ export interface GitOptions {
   env?: Record<string, string>;
   /** Told about every git process (a benchmark times them); production code passes none. */
   observer?: GitObserver;
+  /**
+   * true: the repository's hooks and the programs its config names run, as under the user's own
+   * git. Only for what the user does to their own branch (`apply`); Taskloom's own work never.
+   */
+  userPrograms?: boolean;
+  /** The repository's common git dir, when `dir` is a linked worktree of it: its `.git` is checked before each command (assertWorktreePointer). */
+  worktreeOf?: string;
 }
 
 /** Hears about each git process a Git runs. */
@@ -97,20 +109,53 @@ export function cleanGitEnv(base: NodeJS.ProcessEnv = process.env): Record<strin
 
 /** git in one directory, with one identity, environment and observer, whichever way a command is run. */
 export class Git {
-  private simple?: SimpleGit;
-
   constructor(
     readonly dir: string,
     private readonly options: GitOptions = {},
   ) {}
 
   /** Runs `git <args>` in `dir`; an exit code outside `accept` throws GitCommandError. */
-  run(args: readonly string[], { accept = [0], input = '' }: RunOptions = {}): Promise<GitResult> {
+  async run(args: readonly string[], options: RunOptions = {}): Promise<GitResult> {
+    return this.spawn(await this.config(), args, options);
+  }
+
+  /** simple-git for its typed methods (see the rule at the top of this file), with the config of this moment. */
+  async typed(): Promise<SimpleGit> {
+    return typedGit(this.dir, await this.config(), this.options);
+  }
+
+  /** `-c` settings for the next command; checks first that a worktree is still the repository's. */
+  private async config(): Promise<string[]> {
+    if (this.options.worktreeOf) assertWorktreePointer(this.dir, this.options.worktreeOf);
+    const own = configOf(this.options);
+    if (this.options.userPrograms) return own;
+    return [...own, ...withoutProgramsConfig(), ...(await this.repositoryOverrides())];
+  }
+
+  /** programOverrides for `dir`, read again only when a config file they come from changed. */
+  private async repositoryOverrides(): Promise<string[]> {
+    const known = overridesByDir.get(this.dir);
+    const files = known ? known.files : configFilesOf(this.dir, []);
+    // Stamped before the read: a file written while git reads it stamps differently next time.
+    const stamp = files ? stampOf(files) : null;
+    if (known && stamp !== null && stamp === known.stamp) return known.overrides;
+    // Exit 1: no such key anywhere.
+    const listed = await this.spawn([], ['config', '-z', '--show-scope', '--show-origin', '--get-regexp', PROGRAM_KEYS], { accept: [0, 1] });
+    const entries = parseScopedConfig(listed.stdout);
+    const readFrom = configFilesOf(this.dir, entries);
+    const overrides = programOverrides(entries);
+    // A file newly included was not stamped: read again next time, which stamps it.
+    const sameFiles = files !== null && readFrom !== null && files.join('\0') === readFrom.join('\0');
+    overridesByDir.set(this.dir, { files: readFrom, stamp: sameFiles ? stamp : null, overrides });
+    return overrides;
+  }
+
+  private spawn(config: readonly string[], args: readonly string[], { accept = [0], input = '' }: RunOptions): Promise<GitResult> {
     const ended = this.options.observer?.started(args);
     return new Promise((resolve, reject) => {
       const child = execFile(
         'git',
-        [...configArgs(this.options), ...args],
+        [...config.flatMap((entry) => ['-c', entry]), ...args],
         { cwd: this.dir, env: { ...cleanGitEnv(), ...this.options.env }, maxBuffer: MAX_OUTPUT_BYTES, encoding: 'utf8' },
         (error, stdout, stderr) => {
           ended?.();
@@ -128,25 +173,38 @@ export class Git {
       child.stdin?.end(input);
     });
   }
-
-  /** simple-git for its typed methods (see the rule at the top of this file), made when first used. */
-  get typed(): SimpleGit {
-    this.simple ??= typedGit(this.dir, this.options);
-    return this.simple;
-  }
 }
 
-function configArgs(options: GitOptions): string[] {
-  return configOf(options).flatMap((entry) => ['-c', entry]);
-}
+/** The last overrides read per checkout, with the config files they were read from (null: read each time) and their stamp. */
+const overridesByDir = new Map<string, { files: string[] | null; stamp: string | null; overrides: string[] }>();
 
 function configOf(options: GitOptions): string[] {
   return options.taskloomIdentity === false ? EVERY_COMMAND_CONFIG : [...TASKLOOM_CONFIG, ...EVERY_COMMAND_CONFIG];
 }
 
-function typedGit(dir: string, options: GitOptions): SimpleGit {
+/**
+ * simple-git refuses `-c` keys that name programs. Ours are the settings that keep the repository's
+ * programs from running (repositoryPrograms.ts), set to nothing, to git itself or to the user's
+ * own global value; commands typed through simple-git take no other `-c`.
+ */
+const PROGRAM_KEYS_WE_SET = {
+  allowUnsafeHooksPath: true,
+  allowUnsafeFsMonitor: true,
+  allowUnsafeDiffExternal: true,
+  allowUnsafeDiffTextConv: true,
+  allowUnsafeProtocolOverride: true,
+  allowUnsafeFilter: true,
+  allowUnsafeMergeDriver: true,
+  allowUnsafeCredentialHelper: true,
+  allowUnsafeSshCommand: true,
+  allowUnsafeAskPass: true,
+  allowUnsafeGpgProgram: true,
+  allowUnsafePack: true,
+};
+
+function typedGit(dir: string, config: string[], options: GitOptions): SimpleGit {
   const extraEnv = options.env ?? {};
-  const git = simpleGit({ baseDir: dir, config: configOf(options), allowEnvironment: Object.keys(extraEnv) }).env({
+  const git = simpleGit({ baseDir: dir, config, allowEnvironment: Object.keys(extraEnv), unsafe: PROGRAM_KEYS_WE_SET }).env({
     ...cleanGitEnv(),
     ...extraEnv,
   });

@@ -33,8 +33,8 @@ export async function unmergedFiles(git: Git): Promise<string[]> {
 }
 
 /** `git status`, parsed by simple-git; an untracked folder is one entry, as git shows it by default. */
-export function statusOf(git: Git): Promise<StatusResult> {
-  return git.typed.status(['--untracked-files=normal']);
+export async function statusOf(git: Git): Promise<StatusResult> {
+  return (await git.typed()).status(['--untracked-files=normal']);
 }
 
 /** Changed, staged and untracked paths (the new name of a rename). */

@@ -96,7 +96,7 @@ export class IntegrationBranch {
       const head = await headCommitOf(wt);
       let failure: unknown = null;
       try {
-        await wt.typed.merge(['--no-ff', ...(await mergeNoVerify()), '-m', message, commit]);
+        await (await wt.typed()).merge(['--no-ff', ...(await mergeNoVerify()), '-m', message, commit]);
       } catch (error) {
         failure = error;
       }

@@ -3,7 +3,7 @@ import { Git } from './git';
 import { headCommitOf, isAncestor, resolveCommit, splitNul, unmergedFiles } from './gitQueries';
 import { inspectRepo, type RepoInfo } from './repoInspector';
 import { mergeInProgressAt } from './worktreeFiles';
-import { repoGit } from './worktreeManager';
+import { repoGit, usersOwnGit } from './worktreeManager';
 
 export interface MergedIntoBranch {
   /** The user's branch, now at `commit`. */
@@ -40,26 +40,27 @@ export async function branchContains(repo: RepoInfo, commit: string): Promise<bo
 /**
  * Merges `source` into the user's branch with a merge commit (never a fast-forward, so the
  * branch's first-parent history has one commit for the run), as the repository's identity,
- * signed where it signs. A conflicting merge is aborted, leaving branch and tree as they were.
+ * signed where it signs. The user's hooks run (pre-merge-commit, post-merge…): applying is the
+ * user's own action on their own branch. A conflicting merge is aborted, leaving branch and tree as they were.
  */
 export async function mergeIntoCurrentBranch(repo: RepoInfo, source: string, message: string): Promise<MergedIntoBranch> {
-  const git = repoGit(repo, repo.root);
+  const git = usersOwnGit(repo, repo.root);
   if (!(await resolveCommit(git, source))) throw new WorkspaceError(`${source} does not exist`, 'It may have been deleted; the run cannot be applied.');
   let failure: unknown;
   try {
-    await git.typed.merge(['--no-ff', '-m', message, source]);
+    await (await git.typed()).merge(['--no-ff', '-m', message, source]);
   } catch (error) {
     failure = error;
   }
   return finish(repo, source, failure, 'merge');
 }
 
-/** Moves the user's branch (and tree) forward to `commit`, which must descend from it. */
+/** Moves the user's branch (and tree) forward to `commit`, which must descend from it; the user's post-merge hook runs. */
 export async function fastForwardCurrentBranch(repo: RepoInfo, commit: string): Promise<MergedIntoBranch> {
-  const git = repoGit(repo, repo.root);
+  const git = usersOwnGit(repo, repo.root);
   let failure: unknown;
   try {
-    await git.typed.merge(['--ff-only', commit]);
+    await (await git.typed()).merge(['--ff-only', commit]);
   } catch (error) {
     failure = error;
   }

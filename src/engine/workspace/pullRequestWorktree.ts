@@ -61,7 +61,7 @@ export class PullRequestWorktree {
     const ref = await this.fetch(base, 'base');
     const wt = repoGit(this.repo, this.path);
     try {
-      await wt.typed.merge(['--no-ff', '--no-commit', '--no-edit', ref]);
+      await (await wt.typed()).merge(['--no-ff', '--no-commit', '--no-edit', ref]);
       return [];
     } catch (error) {
       // A conflicted merge fails too; the index tells it from a merge that could not start.

@@ -135,7 +135,7 @@ export async function ensureExcluded(gitCommonDir: string, pattern = TASKLOOM_DI
 }
 
 export async function gitVersion(): Promise<{ version: string; supportsWorktrees: boolean }> {
-  const v = await new Git(process.cwd()).typed.version();
+  const v = await (await new Git(process.cwd()).typed()).version();
   if (!v.installed) {
     throw new WorkspaceError(
       'git was not found on PATH',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { WorkspaceError } from './errors';
 import { hasStagedChanges, headCommitOf, unmergedFiles } from './gitQueries';
 import { mergeInProgressAt } from './worktreeFiles';
-import { repoGit, type RepoLocation } from './worktreeManager';
+import { usersOwnGit, type RepoLocation } from './worktreeManager';
 
 /** What becomes one commit: a merge commit's change against its first parent, or a run of plain commits. */
 export type SquashStep = { mergeCommit: string; message: string } | { commits: string[]; message: string };
@@ -12,15 +12,16 @@ export type SquashStep = { mergeCommit: string; message: string } | { commits: s
 /**
  * Replays each step's change onto `onto` as one commit (the repository's identity, signed where
  * it signs), in a temporary worktree, so the user's tree is untouched until the result is ready.
+ * The user's hooks run (pre-commit, commit-msg…): these commits are the ones their branch receives.
  * A step with no change makes no commit. Returns the last commit (or `onto` when none was made)
  * and how many were made; a conflict is aborted and the temporary worktree removed.
  */
 export async function squashOnto(repo: RepoLocation, onto: string, steps: SquashStep[]): Promise<{ head: string; commits: number }> {
-  const main = repoGit(repo, repo.root);
+  const main = usersOwnGit(repo, repo.root);
   const dir = await mkdtemp(join(tmpdir(), 'taskloom-squash-'));
   const path = join(dir, 'tree');
   await main.run(['worktree', 'add', '-q', '--detach', path, onto]);
-  const wt = repoGit(repo, path);
+  const wt = usersOwnGit(repo, path);
   let commits = 0;
   try {
     for (const step of steps) {

@@ -17,6 +17,17 @@ export function worktreeGitDir(worktreePath: string): string {
   return resolve(worktreePath, pointer[1]!);
 }
 
+/**
+ * The git directory of the checkout whose top is `dir`, and the repository's common one (a linked
+ * worktree's git directory names it in `commondir`); null when `dir` has no `.git`.
+ */
+export function ownGitDirs(dir: string): { gitDir: string; commonDir: string } | null {
+  if (!existsSync(join(dir, '.git'))) return null;
+  const gitDir = worktreeGitDir(dir);
+  const commonDir = existsSync(join(gitDir, 'commondir')) ? resolve(gitDir, readFileSync(join(gitDir, 'commondir'), 'utf8').trim()) : gitDir;
+  return { gitDir, commonDir };
+}
+
 export function mergeInProgressAt(worktreePath: string): boolean {
   return existsSync(join(worktreeGitDir(worktreePath), 'MERGE_HEAD'));
 }

@@ -1,12 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ID_MAX_LENGTH, isSafeId, type IdKind } from '../domain/ids';
 import { deleteActorSnapshotRefs } from './actorSnapshot';
 import { WorkspaceError } from './errors';
 import type { CommitIdentity } from './commitIdentity';
 import { commitEverything, type CommitMade } from './commitEverything';
-import { Git, type GitObserver } from './git';
+import { Git, type GitObserver, type GitOptions } from './git';
 import { headCommitOf, isAncestor, refsUnder, resolveCommit, uncommittedPaths, unmergedFiles } from './gitQueries';
 import { clearStaleIndexLock, FULL_HASH, mergeInProgressAt, readTaskBase, recordTaskBase, worktreeGitDir } from './worktreeFiles';
 import type { WorktreeEntry } from './worktreeList';
@@ -26,9 +26,23 @@ export interface RepoLocation {
   gitObserver?: GitObserver;
 }
 
-/** Git for a checkout of this repository, committing as the repository's own identity (and signing) when it has one. */
+/**
+ * Git for a checkout of this repository, committing as the repository's own identity (and signing)
+ * when it has one, running none of the programs the repository names (see repositoryPrograms.ts);
+ * in a linked worktree, checking before each command that its `.git` still points to this repository.
+ */
 export function repoGit(repo: RepoLocation, dir: string, env?: Record<string, string>): Git {
-  return new Git(dir, { taskloomIdentity: repo.identity?.source !== 'user', ...(env ? { env } : {}), observer: repo.gitObserver });
+  return new Git(dir, { ...repoGitOptions(repo, dir), ...(env ? { env } : {}) });
+}
+
+/** The same for what the user does to their own branch (`apply`): their hooks and configured programs run, as under their own git. */
+export function usersOwnGit(repo: RepoLocation, dir: string): Git {
+  return new Git(dir, { ...repoGitOptions(repo, dir), userPrograms: true });
+}
+
+function repoGitOptions(repo: RepoLocation, dir: string): GitOptions {
+  const linked = resolve(dir) !== resolve(repo.root);
+  return { taskloomIdentity: repo.identity?.source !== 'user', observer: repo.gitObserver, ...(linked ? { worktreeOf: repo.gitCommonDir } : {}) };
 }
 
 export interface PrepareTaskOptions {
@@ -164,7 +178,7 @@ export class WorktreeManager {
       const from = await headCommitOf(wt);
       if (await isAncestor(wt, integrationCommit, from)) return { path, from, conflicts: [], added };
       try {
-        await wt.typed.merge(['--no-ff', '--no-commit', ...(await mergeNoVerify()), integrationCommit]);
+        await (await wt.typed()).merge(['--no-ff', '--no-commit', ...(await mergeNoVerify()), integrationCommit]);
       } catch {
         // A conflicted merge exits non-zero; what is left unmerged is read from the index below.
       }
@@ -210,7 +224,7 @@ export class WorktreeManager {
   async conflictSides(path: string, ours: string, theirs: string, files: string[]): Promise<{ ours: string; theirs: string }> {
     const wt = repoGit(this.repo, path);
     const base = (await wt.run(['merge-base', ours, theirs])).stdout.trim();
-    const diff = async (to: string) => (await wt.run(['diff', '--no-color', '--no-ext-diff', base, to, '--', ...files])).stdout;
+    const diff = async (to: string) => (await wt.run(['diff', '--no-color', '--no-ext-diff', '--no-textconv', base, to, '--', ...files])).stdout;
     return { ours: await diff(ours), theirs: await diff(theirs) };
   }
 
@@ -248,7 +262,7 @@ export class WorktreeManager {
     return withEverythingStaged(
       path,
       (env) => repoGit(this.repo, path, env),
-      async (scratch) => (await scratch.run(['diff', '--cached', '--no-color', '--no-ext-diff', '--src-prefix=a/', '--dst-prefix=b/', baseCommit, '--'])).stdout,
+      async (scratch) => (await scratch.run(['diff', '--cached', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', baseCommit, '--'])).stdout,
     );
   }
 
