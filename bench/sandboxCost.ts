@@ -2,7 +2,7 @@
 // start, a typical gate run and a whole 20-task run. `BENCH_SECTIONS=10 npm run bench` for this alone.
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SANDBOX_SETTINGS } from '../src/engine/domain/sandboxSettings';
 import { runGate } from '../src/engine/gate/runGate';
@@ -220,7 +220,8 @@ async function measureGates(checkout: string): Promise<Measured<GateKey>> {
   return interleaved(variants, GATE_ROUNDS);
 }
 
-type RunPairs = Record<'on' | 'off', ScaleResult[]>;
+/** Whole runs by sandbox mode, each with the machine's 1-minute load average when it started. */
+type RunPairs = Record<'on' | 'off', Array<ScaleResult & { load: number }>>;
 
 /** Whole 20-task runs with the scripted agent (a real process per call), confined and `--sandbox off`, taking turns. */
 async function measureRuns(work: string): Promise<RunPairs> {
@@ -232,7 +233,10 @@ async function measureRuns(work: string): Promise<RunPairs> {
   const results: RunPairs = { on: [], off: [] };
   for (let pair = 0; pair < RUN_PAIRS; pair++) {
     const order = pair % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const);
-    for (const sandbox of order) results[sandbox].push(await runScaleOnce('independent', RUN_TASKS, { scenarioPath, sandbox }));
+    for (const sandbox of order) {
+      const load = loadavg()[0]!;
+      results[sandbox].push({ ...(await runScaleOnce('independent', RUN_TASKS, { scenarioPath, sandbox })), load });
+    }
   }
   return results;
 }
@@ -289,6 +293,7 @@ function report(version: string, starts: Measured<StartKey> & { mounts: number }
     runs[mode].map((r) => `${(r.wall / 1000).toFixed(1)} s`).join(', '),
     ms(median(runs[mode].map(perTask))),
     ms(median(runs[mode].map((r) => (1000 * r.cpu.self) / r.merged))),
+    runs[mode].map((r) => r.load.toFixed(1)).join(', '),
   ]);
 
   const verdict = (ok: boolean) => (ok ? 'meets the goal' : 'MISSES the goal');
@@ -297,7 +302,7 @@ function report(version: string, starts: Measured<StartKey> & { mounts: number }
       `an agent start with one allowed host costs ${ms(agentOverhead)} more (${verdict(agentOverhead <= START_GOAL_MS)}).`,
     `Where a confined gate start's time goes: bubblewrap with a user namespace ${step('spawn', 'bwrapUser')} over a bare spawn; a PID namespace ${step('bwrapUser', 'bwrapPid')} more; ` +
       `the other namespaces, /proc and /dev ${step('bwrapPid', 'bwrapAll')} more; the policy's ${starts.mounts} mounts ${step('bwrapAll', 'bwrapPolicy')} more; ` +
-      `the launcher's own work around it (policy, scratch TMPDIR, status pipe, cleanup) ${step('bwrapPolicy', 'gateOn')} more.`,
+      `the launcher's own work around it (policy, scratch TMPDIR, the \`sh\` and \`env\` execs that set the stop signals, status pipe, cleanup) ${step('bwrapPolicy', 'gateOn')} more.`,
     `Some starts are slow: over ${SLOW_MS} ms beyond their baseline's median were ${slow('gateOn', 'gateOff')} confined gate starts, ${slow('bwrapPid', 'spawn')} with only user + PID namespaces, ` +
       `${slow('bwrapUser', 'spawn')} with only a user namespace: the slow mode comes with the PID namespace, and decides the median when it is frequent (the mean column shows it).`,
     `An agent with a host also gets the egress proxy outside and the relay, a Node process, inside: its confined start is ${step('gateOn', 'agentOn')} over a confined gate start, ` +
@@ -322,7 +327,7 @@ function report(version: string, starts: Measured<StartKey> & { mounts: number }
     tables: [
       { headers: ['trivial start', 'median', 'mean', 'p90', 'set against', 'overhead', '× (medians)'], numeric: [1, 2, 3, 5, 6], rows: comparisonRows(starts, ratioOfMedians) },
       { headers: ['gate', 'median', 'mean', 'p90', 'set against', 'overhead', '× (per round)'], numeric: [1, 2, 3, 5, 6], rows: comparisonRows(gates, medianRatio) },
-      { headers: [`${RUN_TASKS}-task run`, 'wall (each run)', 'wall / task', 'engine CPU / task'], numeric: [2, 3], rows: runRows },
+      { headers: [`${RUN_TASKS}-task run`, 'wall (each run)', 'wall / task', 'engine CPU / task', 'load average at each start'], numeric: [2, 3], rows: runRows },
     ],
     notes,
   };
