@@ -9,6 +9,7 @@ import { benchEngineOverhead } from './engineOverhead';
 import { benchExtension } from './extensionBench';
 import { benchOverlapScheduling } from './overlapScheduling';
 import { benchRunScale } from './runScale';
+import { benchSandboxCost } from './sandboxCost';
 import { buildBigRun } from './fixtures';
 import { describeMachine, type MachineDescription } from './machine';
 import { renderMarkdown, renderText, type Section } from './report';
@@ -18,7 +19,7 @@ import { benchStreamParse } from './streamParse';
 import { benchWorktreeCost } from './worktreeCost';
 
 const RUN_ID = '20260105-090000-b100';
-const ALL_SECTIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+const ALL_SECTIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 const progress = (message: string): void => {
   process.stderr.write(`bench: ${message}\n`);
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
     if (wanted.has(7)) sections.set(7, await step('7. overlap-aware scheduling', benchOverlapScheduling));
     if (wanted.has(8)) sections.set(8, await step('8. engine at scale (whole runs of 20, 100, 500 tasks)', () => benchRunScale()));
     if (wanted.has(9)) sections.set(9, await step('9. worktree cost on a 50,000-file repository (runs of 8, 32, 100 tasks)', () => benchWorktreeCost()));
+    if (wanted.has(10)) sections.set(10, await step('10. confinement cost (starts, gate runs, 20-task runs; confined vs not)', benchSandboxCost));
     if (wanted.has(5)) sections.set(5, await step('5. stream-json parsing (50 MB)', () => benchStreamParse(work)));
     if (wanted.has(6)) sections.set(6, await step('6. extension in a real VS Code (activation, tree, run view)', benchExtension));
     if (wanted.has(1)) {
@@ -91,7 +93,7 @@ function spliceSections(markdown: string, sections: Section[], m: MachineDescrip
     const number = section.title.split('.')[0]!;
     const rendered = renderMarkdown({
       ...section,
-      notes: [...section.notes, `Regenerated alone (\`BENCH_SECTIONS=${number}\`) on ${m.date}, load average ${m.loadAverage}; the machine table above is the full run's.`],
+      notes: [...section.notes, `Regenerated alone (\`BENCH_SECTIONS=${number}\`) on ${machineLine(m)}; the machine table above is the full run's.`],
     });
     const heading = new RegExp(`^## ${number}\\. .*$`, 'm');
     const found = heading.exec(out);

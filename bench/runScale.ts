@@ -5,6 +5,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plan } from '../src/engine/domain/plan';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../src/engine/domain/runConfig';
+import { DEFAULT_SANDBOX_SETTINGS, type SandboxMode } from '../src/engine/domain/sandboxSettings';
 import { TaskloomEngine } from '../src/engine/run/engine';
 import { GitTimer } from '../test/helpers/gitTimer';
 import { makeTempRepo } from '../test/helpers/tempRepo';
@@ -12,7 +13,7 @@ import { instantRunner } from './instantAgent';
 import { renderText, type Section } from './report';
 import { mib, ms } from './stats';
 
-type Shape = 'independent' | 'chain';
+export type Shape = 'independent' | 'chain';
 const MAX_PARALLEL = 4;
 /** A run still going after this long is cancelled and reported as capped. */
 const RUN_BUDGET_MS = Number(process.env.RUN_SCALE_BUDGET_S ?? 600) * 1000;
@@ -27,7 +28,7 @@ function repoFiles(): Record<string, string> {
   return files;
 }
 
-function plan(shape: Shape, count: number): Plan {
+export function scalePlan(shape: Shape, count: number): Plan {
   const id = (i: number) => `t${String(i).padStart(3, '0')}`;
   return {
     goal: `bench: ${count} ${shape} tasks`,
@@ -80,23 +81,32 @@ export interface ScaleResult {
   cpu: { self: number; children: number; others: number };
 }
 
-export async function runScaleOnce(shape: Shape, count: number): Promise<ScaleResult> {
+/** How a whole run's agents and processes are set up; by default the in-process agent, sandbox mode `auto`. */
+export interface ScaleSetup {
+  /** The scripted agent on this scenario, a real process per call, instead of the in-process agent. */
+  scenarioPath?: string;
+  sandbox?: SandboxMode;
+}
+
+export async function runScaleOnce(shape: Shape, count: number, setup: ScaleSetup = {}): Promise<ScaleResult> {
   const repo = makeTempRepo({ files: repoFiles() });
   (globalThis as { gc?: () => void }).gc?.();
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
   try {
-    const agent = { kind: 'scripted', scriptPath: '/dev/null' } as const;
-    const config: RunConfig = { ...DEFAULT_RUN_CONFIG, maxParallel: MAX_PARALLEL, gateCommands: ['true'], agent };
+    const agent = { kind: 'scripted', scriptPath: setup.scenarioPath ?? '/dev/null' } as const;
+    const sandbox = setup.sandbox ? { sandbox: { ...DEFAULT_SANDBOX_SETTINGS, mode: setup.sandbox } } : {};
+    const config: RunConfig = { ...DEFAULT_RUN_CONFIG, maxParallel: MAX_PARALLEL, gateCommands: ['true'], agent, ...sandbox };
+    const createRunner = setup.scenarioPath ? undefined : () => instantRunner;
     const git = new GitTimer();
     const cpu0 = cpuNow();
     const started = performance.now();
-    const engine = await TaskloomEngine.open(repo.dir, { command: 'bench', createRunner: () => instantRunner, gitObserver: git });
+    const engine = await TaskloomEngine.open(repo.dir, { command: 'bench', createRunner, gitObserver: git });
     const abort = new AbortController();
     const budget = setTimeout(() => abort.abort(new Error('bench budget')), RUN_BUDGET_MS);
     let result: Omit<ScaleResult, 'wall' | 'busy' | 'commands' | 'peakRss' | 'taskloomBytes' | 'cpu'>;
     try {
-      const session = engine.createRun(plan(shape, count), config);
+      const session = engine.createRun(scalePlan(shape, count), config);
       engine.approvePlan(session, 'autopilot');
       const status = await engine.drive(session, abort.signal);
       // Done = merged into the integration branch (the task's final state name is the run loop's business).
