@@ -1,3 +1,4 @@
+// `gh auth token` runs on the user's behalf, for the user's own credential, never for a task: not through the sandbox.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Octokit } from '@octokit/rest';

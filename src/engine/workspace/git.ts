@@ -1,3 +1,5 @@
+// Taskloom's own git, not a task's process: it runs outside the sandbox, with every program a repository's
+// config could name neutralised (repositoryPrograms.ts) and hooks off.
 import { execFile } from 'node:child_process';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { clipEnd, clipMiddle } from '../text/clip';

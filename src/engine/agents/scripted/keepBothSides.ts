@@ -1,3 +1,4 @@
+// This runs inside the scripted agent, a process the run's launcher already confined: its git is the agent's, not Taskloom's.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
