@@ -149,7 +149,7 @@ async function measureStarts(bwrap: string, checkout: string, loopbackPort: numb
 
   const scratch = mkdtempSync(join(tmpdir(), 'taskloom-bench-scratch-'));
   const policy = policyFor(DEFAULT_SANDBOX_SETTINGS, gate, { scratch, home: process.env.HOME });
-  const policyArgs = bubblewrapArgs(policy, pathKind, { dropCapabilities: true }).filter(
+  const policyArgs = bubblewrapArgs(policy, pathKind).filter(
     (arg, i, all) => arg !== '--json-status-fd' && all[i - 1] !== '--json-status-fd',
   );
   const mounts = policyArgs.filter((arg) => /^--(ro-bind|bind|tmpfs|symlink|proc|dev)$/.test(arg)).length;

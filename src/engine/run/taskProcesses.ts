@@ -1,6 +1,5 @@
 import type { AgentRole } from '../domain/events';
 import type { AgentKind } from '../domain/runConfig';
-import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../domain/sandboxSettings';
 import type { ProcessLauncher } from '../process/launcher';
 import { taskLauncher } from '../sandbox/taskLauncher';
 import { Git } from '../workspace/git';
@@ -8,8 +7,6 @@ import { splitNul } from '../workspace/gitQueries';
 import { includedPaths } from '../workspace/worktreeInclude';
 import { samePath } from '../workspace/worktreeOps';
 import type { RunContext } from './runContext';
-
-export const sandboxSettingsOf = (ctx: Pick<RunContext, 'session'>): SandboxSettings => ctx.session.state.config.sandbox ?? DEFAULT_SANDBOX_SETTINGS;
 
 /**
  * The launcher of one agent call. Only an actor asked to write may change its checkout. An agent

@@ -19,7 +19,7 @@ const inside = (path: string, root: string): boolean => {
  * so the checkout can be writable inside a read-only parent and a secret hidden inside either.
  * `--json-status-fd 3` tells the launcher whether the sandbox started at all.
  */
-export function bubblewrapArgs(policy: SandboxPolicy, kindOf: (path: string) => PathKind, options: { dropCapabilities: boolean }): string[] {
+export function bubblewrapArgs(policy: SandboxPolicy, kindOf: (path: string) => PathKind): string[] {
   const mounts: Mount[] = [];
   for (const path of SYSTEM_READ_PATHS) {
     const found = kindOf(path);
@@ -45,7 +45,9 @@ export function bubblewrapArgs(policy: SandboxPolicy, kindOf: (path: string) => 
   return [
     '--unshare-all',
     '--die-with-parent',
-    ...(options.dropCapabilities ? ['--cap-drop', 'ALL'] : []),
+    // Root outside keeps no capability inside (an unprivileged user has none to drop).
+    '--cap-drop',
+    'ALL',
     '--json-status-fd',
     '3',
     '--proc',

@@ -78,7 +78,7 @@ async function launchConfined(settings: SandboxSettings, request: TaskProcessReq
     const command = [executable, ...options.args];
     // npm asks the registry for a newer npm at every start of a home it has not seen: each sandbox's home is new.
     const scratchEnv = { TMPDIR: scratch, TMP: scratch, TEMP: scratch, npm_config_update_notifier: 'false' };
-    let relay: { argv: string[]; env: Record<string, string>; socket: string } | undefined;
+    let relay: { argv: string[]; env: Record<string, string> } | undefined;
     if (policy.hosts.length > 0) {
       control = mkdtempSync(join(tmpdir(), 'taskloom-net-'));
       const socket = join(control, 'egress.sock');
@@ -86,7 +86,7 @@ async function launchConfined(settings: SandboxSettings, request: TaskProcessReq
       relay = relayFor(socket, policy.hosts, command);
       policy.readable.push(relayEntry(), socket);
     }
-    const args = bubblewrapArgs(policy, pathKind, { dropCapabilities: true });
+    const args = bubblewrapArgs(policy, pathKind);
     const result = await runProcess({
       ...processOptions,
       ...graceful(bubblewrap.path, [...args, '--'], relay?.argv ?? command),
@@ -101,7 +101,7 @@ async function launchConfined(settings: SandboxSettings, request: TaskProcessReq
 }
 
 /** The relay's command line and the variables that send HTTPS through it; loopback hosts are forwarded on their own ports. */
-function relayFor(socket: string, hosts: readonly HostPort[], command: string[]): { argv: string[]; env: Record<string, string>; socket: string } {
+function relayFor(socket: string, hosts: readonly HostPort[], command: string[]): { argv: string[]; env: Record<string, string> } {
   const forwards = hosts.filter((h) => isLoopback(h.host));
   let proxyPort = PROXY_PORT;
   while (forwards.some((f) => f.port === proxyPort)) proxyPort++;
@@ -109,7 +109,6 @@ function relayFor(socket: string, hosts: readonly HostPort[], command: string[])
   const proxyUrl = `http://127.0.0.1:${proxyPort}`;
   const noProxy = 'localhost,127.0.0.1,::1';
   return {
-    socket,
     argv: [process.execPath, relayEntry(), JSON.stringify(spec)],
     env: { HTTPS_PROXY: proxyUrl, https_proxy: proxyUrl, HTTP_PROXY: proxyUrl, http_proxy: proxyUrl, NO_PROXY: noProxy, no_proxy: noProxy },
   };
