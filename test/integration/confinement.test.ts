@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
 import { CLI, startCli, writeInputs, type CliResult } from '../helpers/cli';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
+import { pathWithoutBwrap } from '../helpers/pathWithoutBwrap';
 
 const SECRETS = {
   ssh: 'SSH-KEY-8c1f0e',
@@ -228,21 +229,6 @@ describe('a confined run against an agent that obeys every instruction', () => {
 describe('confinement modes and faults', () => {
   const dirs: string[] = [];
   after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-  /** A PATH with git, node and sh but no bwrap, as on a machine without bubblewrap. */
-  function pathWithoutBwrap(extra: Record<string, string> = {}): string {
-    const bin = mkdtempSync(join(tmpdir(), 'taskloom-nobwrap-'));
-    dirs.push(bin);
-    for (const tool of ['git', 'sh', 'bash', 'env', 'node', 'npm', 'cat', 'mkdir', 'rm', 'ls', 'dirname', 'sed', 'uname', 'expr']) {
-      const found = execFileSync('sh', ['-c', `command -v ${tool} || true`], { encoding: 'utf8' }).trim();
-      if (found) execFileSync('ln', ['-s', found, join(bin, tool)]);
-    }
-    for (const [name, body] of Object.entries(extra)) {
-      writeFileSync(join(bin, name), body);
-      chmodSync(join(bin, name), 0o755);
-    }
-    return bin;
-  }
 
   function scriptedRun(repo: TempRepo, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
     const scenario = { tasks: { t1: { actor: [{ write: { 'a.txt': 'a\n' }, delayMs: 0 }], critic: [{ verdict: { decision: 'green', summary: 'fine', findings: [] }, delayMs: 0 }] } } };

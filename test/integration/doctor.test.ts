@@ -7,6 +7,7 @@ import { findPackageRoot } from '../../src/engine/process/packageRoot';
 import { startAnthropicServer, type AnthropicServer } from '../helpers/anthropicServer';
 import { runCli, startCli } from '../helpers/cli';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
+import { pathWithoutBwrap } from '../helpers/pathWithoutBwrap';
 
 const bin = join(findPackageRoot(__dirname), 'node_modules', '.bin');
 
@@ -37,8 +38,19 @@ describe('taskloom doctor', () => {
     assert.match(result.stdout, /working tree clean/);
     assert.match(result.stdout, /✓ claude +Claude Code .* — planner, actor, critic/);
     assert.match(result.stdout, /✓ gate +npm test/);
+    assert.match(result.stdout, /✓ sandbox +Confined \(bubblewrap [\d.]+\)/);
     assert.doesNotMatch(result.stdout, /codex|aider|gemini/, 'agents the run does not call are not reported');
     assert.match(result.stdout, /\nReady to run: Claude Code as planner, actor, critic; gate `npm test`\.\n$/);
+  });
+
+  it('says a run would go unconfined where bubblewrap is missing, and fails it with --sandbox on', () => {
+    const noBwrap = { PATH: `${onlyClaude}:${pathWithoutBwrap()}` };
+    const auto = runCli(['doctor', '--cwd', repo.dir, '--claude-path', join(onlyClaude, 'claude'), '--gate', 'true'], { env: noBwrap });
+    assert.equal(auto.code, 0, auto.stdout + auto.stderr);
+    assert.match(auto.stdout, /! sandbox +UNCONFINED: .* bubblewrap \(bwrap\) is not installed — install bubblewrap \(Debian\/Ubuntu: sudo apt-get install bubblewrap/);
+    const on = runCli(['doctor', '--cwd', repo.dir, '--claude-path', join(onlyClaude, 'claude'), '--gate', 'true', '--sandbox', 'on'], { env: noBwrap });
+    assert.notEqual(on.code, 0);
+    assert.match(on.stdout, /sandbox: Taskloom cannot confine this run/);
   });
 
   it('fails when an agent a role uses is missing, naming the role', () => {
