@@ -22,12 +22,13 @@ export async function driveWithProgress(engine: TaskloomEngine, session: RunSess
     process.stderr.write(yellow('\nCancelling the run (Ctrl-C again to quit at once)…\n'));
     controller.abort();
   };
-  printConfinement(await engine.confine(session));
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   const stop = session.onEvent(createProgressPrinter());
   let status: DriveOutcome;
   try {
+    // After the handlers: finding out how to confine starts a process, and a Ctrl-C meanwhile is a cancel too.
+    printConfinement(await engine.confine(session));
     status = await engine.drive(session, controller.signal);
   } catch (error) {
     // The drive failed (e.g. the log could not be written): the other tasks' agents and gates

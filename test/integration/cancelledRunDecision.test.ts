@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EXIT } from '../../src/engine/domain/taskloomError';
@@ -20,6 +21,13 @@ function runningGroups(dir: string): number {
   }
 }
 
+/** The scripted actor said it started (its transcript is in the log at once). */
+function actorStarted(dir: string): boolean {
+  const runs = join(dir, '.taskloom', 'runs');
+  const [runId] = existsSync(runs) ? readdirSync(runs) : [];
+  return runId !== undefined && existsSync(join(runs, runId, 'events.jsonl')) && readFileSync(join(runs, runId, 'events.jsonl'), 'utf8').includes('scripted actor started');
+}
+
 describe('a decision on a cancelled run', () => {
   it('says, before it drives on, that the run resumes and which cancelled tasks start again with it', async () => {
     const r = makeTempRepo();
@@ -34,8 +42,8 @@ describe('a decision on a cancelled run', () => {
     };
     const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': scenario });
     const first = startCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--parallel', '1', '--gate', 'true']);
-    // Cancelled while a's agent works (not while its worktree is being made).
-    for (let i = 0; i < 600 && runningGroups(r.dir) === 0; i++) await sleep(50);
+    // Cancelled while a's agent works (not while its worktree is being made, nor while the sandbox is probed).
+    for (let i = 0; i < 600 && !(runningGroups(r.dir) > 0 && actorStarted(r.dir)); i++) await sleep(50);
     process.kill(-first.child.pid!, 'SIGINT');
     assert.equal((await first.done).code, EXIT.needsHuman);
     const cancelled = trace(r.dir);
