@@ -91,15 +91,26 @@ export class RunsModel {
     return this.folders.get(folder)?.get(runId);
   }
 
-  /** Replaces a folder's run list (keeping loaded states of runs that are still there). */
+  /**
+   * Replaces a folder's run list (keeping loaded states of runs that are still there). A listing
+   * is not newer than the events folded since it was asked for: where the model holds more of the
+   * run, its own summary stands; and a run whose last event is its end is not being driven, though
+   * a listing made between that event and the engine letting go of the run says so.
+   */
   setRuns(folder: string, summaries: RunListEntry[]): void {
     const previous = this.folders.get(folder) ?? new Map<string, RunEntry>();
     const next = new Map<string, RunEntry>();
-    for (const summary of summaries) {
-      const old = previous.get(summary.runId);
-      const keepState = old?.state && old.state.lastSeq >= summary.lastSeq ? old.state : undefined;
-      next.set(summary.runId, { folder, summary, ...(keepState ? { state: keepState } : {}) });
-      if (old && !keepState && old.state) this.stale.add(key(folder, summary.runId));
+    for (const listed of summaries) {
+      const old = previous.get(listed.runId);
+      const keepState = old?.state && old.state.lastSeq >= listed.lastSeq ? old.state : undefined;
+      let summary = listed;
+      if (keepState && old) {
+        if (keepState.lastSeq > listed.lastSeq) summary = old.summary;
+        else if (old.finishedSeq === keepState.lastSeq) summary = { ...listed, active: false };
+      }
+      const finishedSeq = keepState ? old?.finishedSeq : undefined;
+      next.set(listed.runId, { folder, summary, ...(keepState ? { state: keepState } : {}), ...(finishedSeq !== undefined ? { finishedSeq } : {}) });
+      if (old && !keepState && old.state) this.stale.add(key(folder, listed.runId));
     }
     this.folders.set(folder, next);
     this.pendingChange().folders.add(folder);

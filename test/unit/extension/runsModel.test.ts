@@ -95,6 +95,23 @@ describe('RunsModel', () => {
     assert.ok(model.isStale('/repo', 'run-1'));
   });
 
+  it('never lets a run list asked for before the run ended show it driven again', () => {
+    const { model } = manualModel();
+    const b = new EventBuilder('run-1');
+    b.add({ type: 'plan_approved', by: 'human' });
+    model.applyEvents('/repo', 'run-1', b.events.slice());
+    const listedWhileDriven = { ...model.run('/repo', 'run-1')!.summary, active: true };
+    b.add({ type: 'run_finished', status: 'completed', summary: 'done' });
+    model.applyEvents('/repo', 'run-1', b.events.slice(-1));
+    assert.equal(model.run('/repo', 'run-1')!.summary.active, false);
+    model.setRuns('/repo', [listedWhileDriven]);
+    assert.equal(model.run('/repo', 'run-1')!.summary.active, false, 'a listing older than the end');
+    assert.equal(model.run('/repo', 'run-1')!.summary.status, 'completed');
+    model.setRuns('/repo', [{ ...listedWhileDriven, lastSeq: model.run('/repo', 'run-1')!.state!.lastSeq, status: 'completed' }]);
+    assert.equal(model.run('/repo', 'run-1')!.summary.active, false, 'a listing made after the end, before the engine let go of the run');
+    assert.ok(model.run('/repo', 'run-1')!.finishedSeq !== undefined, 'the end is still known');
+  });
+
   it('flushes an event of a quiet run on the next turn, and a burst at most once an interval', (t) => {
     // Node's mock clock: each step is an exact tick, not a sleep racing the throttle.
     t.mock.timers.enable({ apis: ['setTimeout', 'setImmediate', 'Date'] });
