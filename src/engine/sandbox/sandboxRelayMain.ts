@@ -1,6 +1,7 @@
 // The first process inside a sandbox that may reach the network (bundled as dist/sandbox-relay.js):
 // it opens the listeners of relaySpec.ts on the sandbox's own loopback, then runs the command and
-// exits as it does. Plain Node and nothing else: it starts once per agent call.
+// exits as it does. Plain Node and nothing else: it starts once per agent call. It starts the
+// command itself, not through the process layer: it is already inside the sandbox the launcher made.
 import { spawn } from 'node:child_process';
 import { connect, createServer, type Socket } from 'node:net';
 import type { RelaySpec } from './relaySpec';
