@@ -29,6 +29,17 @@ function testFiles(dir) {
 process.env.TASKLOOM_STATE_DIR ||= join(tmpdir(), `taskloom-test-state-${userInfo().uid}`);
 
 const files = testFiles(join(root, 'test')).filter((f) => only.length === 0 || only.some((o) => f.includes(o)));
+// Runs are confined by bubblewrap, and the confinement tests fail without it: on a fresh Debian
+// machine as root it is installed first, as the VS Code sessions' Chromium is; elsewhere, say so.
+if (files.length > 0 && spawnSync('sh', ['-c', 'command -v bwrap'], { stdio: 'ignore' }).status !== 0) {
+  const asRoot = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+  if (asRoot) {
+    console.log('taskloom: installing bubblewrap, which confines runs (apt-get install bubblewrap)…');
+    spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null'], { stdio: 'inherit' });
+  } else {
+    console.log('taskloom: bubblewrap (bwrap) is not installed, so the confinement tests will fail: install it (sudo apt-get install bubblewrap)');
+  }
+}
 let failed = false;
 // tsx and esbuild strip types without checking them: a full run type-checks first (both projects).
 if (only.length === 0) {
