@@ -309,7 +309,7 @@ function report(version: string, starts: Measured<StartKey> & { mounts: number }
       `of which a Node start is about ${step('spawn', 'node')} (\`node -e 0\` over a bare spawn).`,
     `A typical gate (\`npm test\`, ${NODE_TEST_FILES} test files): confined / unconfined = ${ratio(npmRatio, 3)} (goal ≤ ${GATE_GOAL}×: ${verdict(npmRatio <= GATE_GOAL)}). ` +
       `Without npm's update check it is ${ratio(medianRatio(g.npmQuietOn, g.npmQuietOff), 3)}, and \`node --test\` alone ${ratio(medianRatio(g.nodeOn, g.nodeOff), 3)}: ` +
-      'the home folder inside is empty at every start, so npm never finds when it last checked for a newer npm, and tries (and fails: no network) each time.',
+      'the home folder inside is empty at every start, so npm would look for a newer npm (and fail: no network) each time; the launcher turns that check off in every sandbox (npm_config_update_notifier=false).',
     `A whole ${RUN_TASKS}-task run: confined / off wall per task = ${ratio(runRatio, 3)} (pairs: ${pairRatios.map((r) => ratio(r, 3)).join(', ')}). ` +
       "The CPU of the processes themselves is not shown: bubblewrap's PID namespace keeps it out of this process's reaped-children count.",
   ];
