@@ -159,6 +159,7 @@ const text = process.argv.slice(2).join(' ');
 process.stdout.write(\`\${slugify(text)}: \${summarize(text)}\\n\`);
 `;
 
+// The sample project's own test file, as text: it starts its CLI from inside the gate's sandbox, not Taskloom's code.
 const cliTest = `'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
