@@ -199,9 +199,7 @@ export class TaskloomEngine {
   }
 
   async drive(session: RunSession, signal: AbortSignal): Promise<DriveOutcome> {
-    // Before any commit: where the repository signs, a signer that cannot sign stops the run here, clearly.
-    await assertSigningWorks(this.repo.root, this.repo.identity);
-    await hideIncludedSecrets(session.state.repoRoot, session.state.config.worktree?.copy ?? []);
+    await this.readyToWork(session);
     let paused = session.state.status === 'paused';
     const ctx: RunContext = {
       session,
@@ -226,8 +224,7 @@ export class TaskloomEngine {
 
   /** Keeps the run's pull requests green on `forge` (see watchPullRequests); commits sign as the run's do. */
   async watchPullRequests(session: RunSession, forge: Forge, options: WatchOptions & { trustedBots: readonly string[] }, signal: AbortSignal): Promise<WatchOutcome> {
-    await assertSigningWorks(this.repo.root, this.repo.identity);
-    await hideIncludedSecrets(session.state.repoRoot, session.state.config.worktree?.copy ?? []);
+    await this.readyToWork(session);
     try {
       return await watchPullRequests(await this.watchContext(session, forge, new AuthorTrust(forge, options.trustedBots), signal), options);
     } finally {
@@ -240,8 +237,7 @@ export class TaskloomEngine {
    * that waits between passes itself, and keeps `trust` (what it learnt of authors) from one to the next.
    */
   async watchPass(session: RunSession, forge: Forge, trust: AuthorTrust, signal: AbortSignal): Promise<WatchPass> {
-    await assertSigningWorks(this.repo.root, this.repo.identity);
-    await hideIncludedSecrets(session.state.repoRoot, session.state.config.worktree?.copy ?? []);
+    await this.readyToWork(session);
     try {
       return await watchPass(await this.watchContext(session, forge, trust, signal));
     } finally {
@@ -261,6 +257,15 @@ export class TaskloomEngine {
    */
   async confine(session: RunSession): Promise<Confinement> {
     return (await this.sandboxFor(session)).confinement;
+  }
+
+  /**
+   * Before anything of the run is committed or shown: a signer that cannot sign stops it here,
+   * clearly, and the secrets of the files copied into its worktrees are redacted from then on.
+   */
+  private async readyToWork(session: RunSession): Promise<void> {
+    await assertSigningWorks(this.repo.root, this.repo.identity);
+    await hideIncludedSecrets(session.state.repoRoot, session.state.config.worktree?.copy ?? []);
   }
 
   private async sandboxFor(session: RunSession): Promise<SandboxContext> {

@@ -7,7 +7,8 @@ export type PathKind = { kind: 'dir' } | { kind: 'file' } | { kind: 'symlink'; t
 type Mount = { path: string; args: string[] };
 
 const depth = (path: string): number => path.split(sep).filter(Boolean).length;
-const inside = (path: string, root: string): boolean => {
+/** `path` is `root` or lies below it. */
+export const isWithin = (path: string, root: string): boolean => {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 };
@@ -35,7 +36,7 @@ export function bubblewrapArgs(policy: SandboxPolicy, kindOf: (path: string) => 
 
   const visible = mounts.filter((m) => m.args[0] !== '--symlink').map((m) => m.path);
   const hidden = policy.hidden.flatMap((path) => {
-    if (!visible.some((root) => inside(path, root))) return [];
+    if (!visible.some((root) => isWithin(path, root))) return [];
     const found = kindOf(path);
     if (found.kind === 'dir') return ['--tmpfs', path, '--remount-ro', path];
     // Callers name hidden paths by their real path, so a symlink here leads nowhere: nothing to hide.

@@ -1,9 +1,9 @@
 import { lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { SandboxSettings } from '../domain/sandboxSettings';
 import type { ProgramNeeds } from '../process/launcher';
-import type { PathKind } from './bubblewrapArgs';
+import { isWithin, type PathKind } from './bubblewrapArgs';
 import { parseHostPort, uniqueHostPorts, type HostPort } from './hostPort';
 import type { SandboxPolicy } from './sandboxPolicy';
 import type { TaskProcessRequest } from './taskLauncher';
@@ -84,11 +84,6 @@ function programFolders(path: string, repoRoot: string): string[] {
 
 /** The Node that runs Taskloom (and the scripted agent and relay): its whole installation. */
 const nodeInstallation = (): string => dirname(dirname(real(process.execPath)));
-
-const isWithin = (path: string, root: string): boolean => {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-};
 
 function real(path: string): string {
   try {
