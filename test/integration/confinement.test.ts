@@ -5,7 +5,7 @@
 // task's legitimate work still passes its gate and merges.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -282,10 +282,18 @@ describe('confinement modes and faults', () => {
     const plan = { goal: 'a', tasks: [{ id: 't1', title: 'A', description: 'Write a.txt.', acceptance: ['a.txt'], dependsOn: [] }] };
     const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': scenario });
     execFileSync('chmod', ['-R', 'a+rX', join(inputs['plan.json']!, '..')]);
+    // The built bundles, where that user can read them (a checkout may sit in a folder only root enters).
+    const install = mkdtempSync(join(tmpdir(), 'taskloom-install-'));
+    dirs.push(install);
+    mkdirSync(join(install, 'dist'));
+    copyFileSync(join(CLI, '..', '..', 'package.json'), join(install, 'package.json'));
+    for (const bundle of ['cli.js', 'scripted-agent.js', 'sandbox-relay.js']) copyFileSync(join(CLI, '..', bundle), join(install, 'dist', bundle));
+    execFileSync('chmod', ['-R', 'a+rX', install]);
     const run = spawnSync(
       'setpriv',
-      ['--reuid', String(nobody), '--regid', String(nobody), '--clear-groups', process.execPath, CLI, 'run', '--cwd', repo.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--sandbox', 'on', '--gate', 'test -f a.txt'],
-      { encoding: 'utf8', env: { ...process.env, HOME: home, TASKLOOM_STATE_DIR: join(home, 'state'), NO_COLOR: '1' } },
+      ['--reuid', String(nobody), '--regid', String(nobody), '--clear-groups', process.execPath, join(install, 'dist', 'cli.js'), 'run', '--cwd', repo.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--sandbox', 'on', '--gate', 'test -f a.txt'],
+      // From that user's own home, as a user would: the test's own folder may be closed to it.
+      { cwd: home, encoding: 'utf8', env: { ...process.env, HOME: home, TASKLOOM_STATE_DIR: join(home, 'state'), NO_COLOR: '1' } },
     );
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /Sandbox Confined \(bubblewrap/);
