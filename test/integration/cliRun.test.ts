@@ -76,7 +76,11 @@ describe('taskloom run (real git, real processes)', () => {
 
     const refused = runCli(['accept', 'next', '--cwd', r.dir]);
     assert.equal(refused.code, 2);
-    assert.match(refused.stderr, /Task "next" \(skipped\) cannot be accepted now\. What it allows: retry\./);
+    // Skipped because flaky was: nothing to decide on it (it comes back when flaky is retried).
+    assert.match(refused.stderr, /Task "next" \(skipped\) cannot be accepted now\. Nothing is waiting for you on this task\./);
+    const retryNext = runCli(['retry', 'next', '--cwd', r.dir]);
+    assert.equal(retryNext.code, 2);
+    assert.match(retryNext.stderr, /Task "next" was skipped because a task it depends on did not go green: it starts again by itself once that task is retried/);
 
     const retried = runCli(['retry', 'flaky', '--note', 'the file goes at the root', '--cwd', r.dir]);
     assert.equal(retried.code, 0, retried.stdout + retried.stderr);

@@ -16,19 +16,35 @@ export const HUMAN_ACTION_EVENT: Record<HumanAction, TaskEvent> = {
 
 const ORDER: HumanAction[] = ['retry', 'resolve', 'continue', 'accept', 'skip'];
 
+/** What a decision is asked about: the task's state and the facts the rules below read. */
+export type DecidableTask = Pick<TaskView, 'id' | 'state' | 'queueProblem' | 'changedFiles' | 'skippedByDependency'>;
+
 /**
- * What a person may decide about the task now: the one place the engine, the CLI and the editor
- * ask. The state machine says which transitions exist; on top of it, work the merge queue sent
- * back (a conflict, a failed integration gate) cannot be accepted as it is, since it would only
- * be sent back again, and only that work can be resolved by hand.
+ * Why the task does not allow a decision now, as data (each view words it; assertHumanAction for
+ * the engine and the CLI): its state has no such step; the work was sent back by the merge queue
+ * (it cannot be accepted as it is, it would only be sent back again) or was not (only such work is
+ * resolved by hand); its commits changed nothing (accepting would merge nothing and call it done);
+ * or it was skipped because a dependency was (it comes back by itself when that one is retried).
  */
-export function allowedHumanActions(task: Pick<TaskView, 'state' | 'queueProblem'>): HumanAction[] {
-  return ORDER.filter((action) => {
-    if (!TaskStateMachine.canApply(task.state, HUMAN_ACTION_EVENT[action])) return false;
-    if (action === 'accept') return task.queueProblem === undefined;
-    if (action === 'resolve') return task.queueProblem !== undefined;
-    return true;
-  });
+export type HumanActionRefusal =
+  | { kind: 'state' }
+  | { kind: 'sent_back' }
+  | { kind: 'not_sent_back' }
+  | { kind: 'no_work' }
+  | { kind: 'skipped_by_dependency' };
+
+export function humanActionRefusal(task: Omit<DecidableTask, 'id'>, action: HumanAction): HumanActionRefusal | undefined {
+  if (!TaskStateMachine.canApply(task.state, HUMAN_ACTION_EVENT[action])) return { kind: 'state' };
+  if (action === 'accept' && task.queueProblem !== undefined) return { kind: 'sent_back' };
+  if (action === 'accept' && task.changedFiles.length === 0) return { kind: 'no_work' };
+  if (action === 'resolve' && task.queueProblem === undefined) return { kind: 'not_sent_back' };
+  if (action === 'retry' && task.state === 'SKIPPED' && task.skippedByDependency) return { kind: 'skipped_by_dependency' };
+  return undefined;
+}
+
+/** What a person may decide about the task now: the one place the engine, the CLI and the editor ask. */
+export function allowedHumanActions(task: Omit<DecidableTask, 'id'>): HumanAction[] {
+  return ORDER.filter((action) => humanActionRefusal(task, action) === undefined);
 }
 
 /** A human decision the task's state does not allow: bad input, not a bug. */
@@ -39,14 +55,25 @@ export class HumanDecisionError extends TaskloomError {
   }
 }
 
-/** Throws HumanDecisionError, naming what the task does allow, when `action` is not one of them. */
-export function assertHumanAction(task: Pick<TaskView, 'id' | 'state' | 'queueProblem'>, action: HumanAction): void {
+/** Throws HumanDecisionError, saying why and naming what the task does allow, when `action` is not one of them. */
+export function assertHumanAction(task: DecidableTask, action: HumanAction): void {
+  const refusal = humanActionRefusal(task, action);
+  if (!refusal) return;
   const allowed = allowedHumanActions(task);
-  if (allowed.includes(action)) return;
-  throw new HumanDecisionError(
-    `Task "${task.id}" (${TASK_STATE_WORDS[task.state]}) cannot be ${PAST[action]} now`,
-    allowed.length ? `What it allows: ${allowed.join(', ')}.` : 'Nothing is waiting for you on this task.',
-  );
+  const instead = allowed.length ? `What it allows: ${allowed.join(', ')}.` : 'Nothing is waiting for you on this task.';
+  throw new HumanDecisionError(humanRefusalWords(task, action, refusal), instead);
+}
+
+/** "Task "a" produced no work to accept": a refusal in words, for the engine's error and the editor's message. */
+export function humanRefusalWords(task: Pick<DecidableTask, 'id' | 'state'>, action: HumanAction, refusal: HumanActionRefusal): string {
+  switch (refusal.kind) {
+    case 'no_work':
+      return `Task "${task.id}" produced no work to accept (its commits changed no file)`;
+    case 'skipped_by_dependency':
+      return `Task "${task.id}" was skipped because a task it depends on did not go green: it starts again by itself once that task is retried`;
+    default:
+      return `Task "${task.id}" (${TASK_STATE_WORDS[task.state]}) cannot be ${PAST[action]} now`;
+  }
 }
 
 const PAST: Record<HumanAction, string> = {

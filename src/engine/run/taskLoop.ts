@@ -4,7 +4,7 @@ import { actorSnapshotRef, snapshotWorktree } from '../workspace/actorSnapshot';
 import { leftoverConflictMarkers } from '../workspace/conflictMarkers';
 import { blockingFindings, findingFingerprint } from '../domain/verdict';
 import { actorAllowedCommands } from '../domain/actorCommands';
-import type { GateCommandResult } from '../domain/events';
+import type { GateCommandResult, RunnerStatus } from '../domain/events';
 import type { GateSummary } from '../domain/runState';
 import { CRITIC_VERDICT_JSON_SCHEMA, parseCriticVerdict } from '../loop/criticRubric';
 import { actorPrompt, criticPrompt, VERDICT_REPAIR_PROMPT, type ActorFeedback } from '../loop/prompts';
@@ -84,6 +84,7 @@ async function buildStep(ctx: RunContext, task: PlanTask, path: string, feedback
     // Retries continue the actor's conversation, so the task's context is not paid for again.
     ...(resumableActorSession(ctx, task.id) ? { resumeSessionId: view.actorSessionId } : {}),
   });
+  if (stopsForAPerson(result.status)) await keepWorkInProgress(ctx, task, path);
   if (!handleAgentFailure(ctx, task.id, 'actor', result)) return STOP;
   const committed = await ctx.worktrees.commitAll(path, taskCommits(session, task).attempt(view.attempt, agentLabel(result.agent, result.model)));
   if (committed) {
@@ -93,6 +94,25 @@ async function buildStep(ctx: RunContext, task: PlanTask, path: string, feedback
   const changed = committed ? `${counted(committed.filesChanged.length, 'file')} changed` : 'no file changes';
   session.transition(task.id, 'BUILD_FINISHED', `actor finished attempt ${view.attempt} (${changed})`);
   return { next: 'continue' };
+}
+
+/** An actor call that ended so: the task then waits for a person (a cancel, a pause or a shutdown does not). */
+const stopsForAPerson = (status: RunnerStatus): boolean => status !== 'ok' && status !== 'cancelled' && status !== 'quota';
+
+/**
+ * What an actor that failed (crashed, went quiet, gave up) left in the worktree is the task's work
+ * in progress: committed, so its diff shows it and the task's changed files say whether there is
+ * work a person could accept (domain/humanActions.ts) — none, and Accept is not offered.
+ */
+async function keepWorkInProgress(ctx: RunContext, task: PlanTask, path: string): Promise<void> {
+  const { session } = ctx;
+  try {
+    const committed = await ctx.worktrees.commitAll(path, taskCommits(session, task).workInProgress());
+    if (committed) session.emit({ type: 'work_committed', taskId: task.id, attempt: session.task(task.id).attempt, ...committed });
+  } catch (error) {
+    // Left as it is (a crash may have left git mid-way): Retry starts from the worktree all the same.
+    session.emit({ type: 'warning', taskId: task.id, message: `what the actor left could not be committed: ${(error as Error).message}` });
+  }
 }
 
 /** The task's actor session can be continued: there is one, and the agent that holds it is the one called now. */

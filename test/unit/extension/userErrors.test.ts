@@ -53,7 +53,7 @@ beforeEach(() => {
 
 describe('the editor words an error by its kind', () => {
   it('bad input: the message and what to do instead, as a warning with nothing to open', async () => {
-    const refused = thrownBy(() => assertHumanAction({ id: 'a', state: 'SKIPPED' }, 'accept'));
+    const refused = thrownBy(() => assertHumanAction({ id: 'a', state: 'SKIPPED', changedFiles: [], skippedByDependency: false }, 'accept'));
     const shown = await show(answered(refused));
     assert.equal(shown.severity, 'warning');
     assert.equal(shown.text, 'Taskloom: Task "a" (skipped) cannot be accepted now. What it allows: retry.');
