@@ -2,7 +2,7 @@ import { stripVTControlCharacters } from 'node:util';
 import type { TaskState } from '../engine/domain/taskStates';
 import type { TokenUsage } from '../engine/domain/usage';
 import { totalTokens } from '../engine/domain/usage';
-import { isInterruptedStep, taskStateWords } from '../engine/domain/stateWords';
+import { isInterruptedStep, isNotStartedByCancel, taskStateWords, type TaskRunContext } from '../engine/domain/stateWords';
 
 const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code: number) => (text: string) => (useColor ? `\x1b[${code}m${text}\x1b[0m` : text);
@@ -13,13 +13,18 @@ export const green = paint(32);
 export const yellow = paint(33);
 export const cyan = paint(36);
 
+/** A transition's state as the run saw it then: driven, and going on. */
+const AS_IT_HAPPENED: TaskRunContext = { driven: true, status: 'running' };
+
 /**
- * A task state in the words every view uses, coloured by how it stands. `driven`: whether a
- * process drives the run now; without one, a step under way reads "building, interrupted".
+ * A task state in the words every view uses, coloured by how it stands. `run`: whether a process
+ * drives the run now (without one, a step under way reads "building, interrupted") and its status
+ * (a cancelled run's tasks that never started read so, not "pending").
  */
-export function colorState(state: TaskState, driven = true): string {
-  const words = taskStateWords(state, driven);
-  if (isInterruptedStep(state, driven)) return yellow(words);
+export function colorState(state: TaskState, run: TaskRunContext = AS_IT_HAPPENED): string {
+  const words = taskStateWords(state, run);
+  if (isInterruptedStep(state, run.driven)) return yellow(words);
+  if (isNotStartedByCancel(state, run)) return dim(words);
   if (state === 'MERGED' || state === 'GREEN') return green(words);
   if (state === 'NEEDS_HUMAN' || state === 'HUMAN_RESOLVING' || state === 'MECHANICAL_FAILED' || state === 'CANCELLED' || state === 'MERGE_CONFLICT' || state === 'INTEGRATION_FAILED') {
     return red(words);

@@ -21,7 +21,7 @@ export function formatRunSummary(state: RunState): string {
   for (const t of report.tasks) {
     rows.push([
       t.id,
-      colorState(t.state),
+      colorState(t.state, { driven: true, status: state.status }),
       String(t.attempts),
       String(t.gateFailures),
       String(t.reviewCycles),

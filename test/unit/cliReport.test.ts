@@ -5,7 +5,7 @@ import { formatRunSummary } from '../../src/cli/summary';
 import { foldEvents } from '../../src/engine/domain/projection';
 import { buildTraceReport } from '../../src/engine/report/traceReport';
 import { runPhase } from '../../src/engine/domain/runPhase';
-import { EventBuilder } from '../helpers/eventBuilder';
+import { EventBuilder, TWO_TASK_PLAN } from '../helpers/eventBuilder';
 
 describe('the CLI summary and trace say what happened, no more', () => {
   it('counts the critic asking for changes as "changes asked": work it approved at its first review shows 0 changes asked, not "reviews 0"', () => {
@@ -37,5 +37,18 @@ describe('the CLI summary and trace say what happened, no more', () => {
     const driven = formatTrace(report, true, runPhase(state.status, true, state));
     assert.match(driven.split('\n')[0]!, /^Run run-1 {2}running {2}/);
     assert.match(driven, /^a building {2}Task A$/m);
+  });
+
+  it('a run cancelled before its tasks started: they read "not started (run cancelled)", in the summary and the trace, never "pending"', () => {
+    const b = new EventBuilder('r', { goal: 'two tasks', tasks: [] });
+    b.add({ type: 'plan_proposed', round: 1, plan: TWO_TASK_PLAN });
+    b.add({ type: 'run_finished', status: 'cancelled', summary: 'the plan was not approved; nothing was run' });
+    const state = foldEvents(b.events)!;
+    const rows = formatRunSummary(state).split('\n').filter((line) => /^[ab] /.test(line));
+    assert.equal(rows.length, 2);
+    for (const row of rows) assert.match(row, /^[ab] +not started \(run cancelled\) /);
+    const trace = formatTrace(buildTraceReport(state), false, runPhase(state.status, false, state));
+    assert.match(trace, /^a not started \(run cancelled\) {2}Task A$/m);
+    assert.doesNotMatch(trace, /pending/);
   });
 });

@@ -10,7 +10,8 @@ import { EventLog } from '../../src/engine/store/eventLog';
 import { describeToolUse } from '../../src/engine/agents/claude/claudeStreamParser';
 import { unwrapShell } from '../../src/engine/agents/codex/codexEventParser';
 import { firstPage, historiesOf, addHistories } from '../../src/protocol/runViewPages';
-import { callWords, latestKey, lineClock, TranscriptLines, transcriptGroups } from '../../src/webview/runView/transcriptModel';
+import { latestKey, lineClock, TranscriptLines, transcriptGroups } from '../../src/webview/runView/transcriptModel';
+import { callWords } from '../../src/engine/text/callWords';
 import { EventBuilder } from '../helpers/eventBuilder';
 
 type Transcript = Extract<RunEventBody, { type: 'agent_transcript' }>;

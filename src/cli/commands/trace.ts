@@ -49,7 +49,7 @@ export function formatTrace(r: TraceReport, live: boolean, phase: RunPhase): str
   for (const t of r.tasks) {
     out.push(
       '',
-      `${bold(t.id)} ${colorState(t.state, live)}  ${t.title}`,
+      `${bold(t.id)} ${colorState(t.state, { driven: live, status: r.status })}  ${t.title}`,
       // reviewCycles counts the critic's requests for changes: a first-review approval is 0, not "never reviewed".
       dim(`  attempts ${t.attempts}, gate failures ${t.gateFailures}, changes asked ${t.reviewCycles}, ${formatTokens(t.usage)}, ${formatUsd(t.usage.costUsd)}`),
     );

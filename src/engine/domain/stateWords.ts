@@ -48,9 +48,22 @@ export const attemptOutcomeWords = (outcome: { state: TaskState; reason: string 
 /** A step under way when no engine drives the run any more was interrupted: a resume starts it again. */
 export const isInterruptedStep = (state: TaskState, driven: boolean): boolean => !driven && RUNNING_STEP_STATES.has(state);
 
-/** The task's state in words, saying "interrupted" where nothing is running it. */
-export function taskStateWords(state: TaskState, driven: boolean): string {
-  return isInterruptedStep(state, driven) ? `${TASK_STATE_WORDS[state]}, interrupted` : TASK_STATE_WORDS[state];
+/** Where a task is shown: whether an engine drives its run now, and the run's status. */
+export interface TaskRunContext {
+  driven: boolean;
+  status: RunStatus;
+}
+
+/**
+ * A task its run never started because the run was cancelled first (at the plan's approval, or
+ * before the task's turn): it waits for nothing, so it is not "pending".
+ */
+export const isNotStartedByCancel = (state: TaskState, run: Pick<TaskRunContext, 'status'>): boolean => state === 'PENDING' && run.status === 'cancelled';
+
+/** The task's state in words: "interrupted" where nothing is running it, "not started" where its run was cancelled before it. */
+export function taskStateWords(state: TaskState, run: TaskRunContext): string {
+  if (isNotStartedByCancel(state, run)) return 'not started (run cancelled)';
+  return isInterruptedStep(state, run.driven) ? `${TASK_STATE_WORDS[state]}, interrupted` : TASK_STATE_WORDS[state];
 }
 
 /** A run's status in the same vocabulary ("needs you", never "needs_human" or "needs human"). */

@@ -21,7 +21,7 @@ export function runReport(folder: string, summary: RunListEntry, state: RunState
     '| --- | --- | --- | --- |',
     ...state.taskOrder.map((id) => {
       const task = state.tasks[id]!;
-      return `| \`${id}\` | ${cell(task.title)} | ${taskStateWords(task.state, summary.active)} | ${cell(task.lastReason)} |`;
+      return `| \`${id}\` | ${cell(task.title)} | ${taskStateWords(task.state, { driven: summary.active, status: state.status })} | ${cell(task.lastReason)} |`;
     }),
   ];
   const waiting = attentionItems(folder, summary, state);

@@ -2,7 +2,7 @@ import type { TranscriptLine } from '../../engine/domain/events';
 import type { RunState, TaskView, TranscriptRecord } from '../../engine/domain/runState';
 import { runPhase as domainRunPhase, RUN_PHASE_WORDS, type RunPhase } from '../../engine/domain/runPhase';
 import { allowedHumanActions } from '../../engine/domain/humanActions';
-import { isInterruptedStep, taskStateWords } from '../../engine/domain/stateWords';
+import { isInterruptedStep, isNotStartedByCancel, taskStateWords, type TaskRunContext } from '../../engine/domain/stateWords';
 import type { TaskTimings } from '../../engine/domain/taskTimings';
 import type { TaskState } from '../../engine/domain/taskStates';
 import { totalTokens, type TokenUsage } from '../../engine/domain/usage';
@@ -39,8 +39,11 @@ export const TASK_LOOK: Record<TaskState, Look> = {
 /** A step no engine runs any more (the window or the engine went away): it does not spin. */
 export const INTERRUPTED_LOOK: Look = { icon: 'debug-disconnect', color: 'charts.yellow' };
 
-/** How the task looks, `driven` being whether an engine drives its run now. */
-export const taskLook = (state: TaskState, driven: boolean): Look => (isInterruptedStep(state, driven) ? INTERRUPTED_LOOK : TASK_LOOK[state]);
+/** How the task looks in its run: interrupted where nothing runs it, cancelled where its run was cancelled before it started. */
+export function taskLook(state: TaskState, run: TaskRunContext): Look {
+  if (isInterruptedStep(state, run.driven)) return INTERRUPTED_LOOK;
+  return isNotStartedByCancel(state, run) ? TASK_LOOK.CANCELLED : TASK_LOOK[state];
+}
 
 export const RUN_LOOK: Record<RunPhase, Look> = {
   planning: { icon: 'lightbulb-sparkle', color: 'charts.blue' },
@@ -111,8 +114,8 @@ export function formatDuration(ms: number): string {
 }
 
 /** "attempt 2 · $0.12 · 1m 20s": the task row's description; the time is the task's (domain/taskTimings.ts), without its waits. */
-export function taskDescription(task: TaskView, timings: TaskTimings, driven: boolean): string {
-  const parts = [taskStateWords(task.state, driven)];
+export function taskDescription(task: TaskView, timings: TaskTimings, run: TaskRunContext): string {
+  const parts = [taskStateWords(task.state, run)];
   if (task.overlapWarnings.length) parts.push(`⚠ overlaps ${task.overlapWarnings.map((w) => w.otherTaskId).join(', ')}`);
   if (task.attempt > 0) parts.push(`attempt ${task.attempt}`);
   if (task.usage.costUsd > 0) parts.push(formatCost(task.usage.costUsd));

@@ -24,7 +24,7 @@ import {
   transcriptLineWords,
 } from './presentation';
 import { pullRequestSummaries, pullRequestWords } from '../../engine/report/traceReport';
-import { attemptOutcomeWords, isInterruptedStep, TASK_STATE_WORDS, taskStateWords } from '../../engine/domain/stateWords';
+import { attemptOutcomeWords, isInterruptedStep, isNotStartedByCancel, TASK_STATE_WORDS, taskStateWords } from '../../engine/domain/stateWords';
 import { taskTimings } from '../../engine/domain/taskTimings';
 import { timingWords } from '../../engine/report/timingWords';
 import { countSentence } from '../../engine/domain/taskCounts';
@@ -333,9 +333,10 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     item.label = `${node.taskId}: ${plainText(task.title, 100)}`;
     // A run no engine drives is stopped: its open steps are interrupted, do not spin and do not grow.
     const driven = entry.summary.active;
-    item.iconPath = themeIcon(taskLook(task.state, driven));
+    const run = { driven, status: entry.state.status };
+    item.iconPath = themeIcon(taskLook(task.state, run));
     const timings = taskTimings(entry.state, task, { now: Date.now(), live: driven });
-    item.description = taskDescription(task, timings, driven);
+    item.description = taskDescription(task, timings, run);
     // While its agent works, the row ends with what the agent did last.
     const newest = openTranscript(task, driven)?.last;
     if (newest) item.description += ` — ${transcriptLineWords(newest, 80)}`;
@@ -352,7 +353,10 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     const timings = taskTimings(entry.state, task, { now: Date.now(), live: driven });
     const tip = new vscode.MarkdownString();
     tip.appendMarkdown('**').appendText(`${task.id}: ${plainText(task.title)}`).appendMarkdown('**\n\n');
-    tip.appendText(`${taskStateWords(task.state, driven)} — ${plainText(task.lastReason || 'not started')}`);
+    const run = { driven, status: entry.state.status };
+    // A task its cancelled run never started says so in its words already.
+    const reason = task.lastReason || (isNotStartedByCancel(task.state, run) ? '' : 'not started');
+    tip.appendText(`${taskStateWords(task.state, run)}${reason ? ` — ${plainText(reason)}` : ''}`);
     if (isInterruptedStep(task.state, driven)) tip.appendMarkdown('\n\n').appendText('Nothing runs it now: Resume starts this step again.');
     const open = openTranscript(task, driven);
     if (open?.last) {

@@ -2,8 +2,8 @@
 // dependencies, so it is computed when the plan changes; a batch of events only recolours boxes.
 // Boxes are made when they come near the visible area: a plan of hundreds of tasks costs the
 // first paint the boxes on screen, not thousands of SVG elements to lay out and paint.
-import type { RunState, TaskView } from '../../engine/domain/runState';
-import { isInterruptedStep, taskStateWords } from '../../engine/domain/stateWords';
+import type { RunState, RunStatus, TaskView } from '../../engine/domain/runState';
+import { isInterruptedStep, isNotStartedByCancel, taskStateWords } from '../../engine/domain/stateWords';
 import { actionAttrs } from './actions';
 import { afterLayout, centerIn, h, icon, s } from './dom';
 import { DEFAULT_GRAPH_OPTIONS, layoutGraph, type GraphLayout, type LaidOutNode } from './graphLayout';
@@ -39,6 +39,8 @@ export class GraphView {
   private selected: string | undefined;
   /** Whether an engine drives the run: a step under way without one reads "interrupted". */
   driven = true;
+  /** The run's status: a task its cancelled run never started reads "not started". */
+  private runStatus: RunStatus = 'running';
 
   constructor() {
     const zoomButton = (name: string, title: string, delta: number) =>
@@ -66,6 +68,7 @@ export class GraphView {
   }
 
   render(state: RunState): void {
+    this.runStatus = state.status;
     const tasks = state.taskOrder.map((id) => state.tasks[id]).filter((t): t is TaskView => !!t);
     for (const task of tasks) this.tasks.set(task.id, task);
     const key = JSON.stringify(tasks.map((t) => [t.id, t.dependsOn]));
@@ -178,9 +181,17 @@ export class GraphView {
     const node = this.nodes.get(task.id);
     if (!node) return;
     // A box has little room: "interrupted" alone (its colour still says the step), the tooltip has both.
+    const run = { driven: this.driven, status: this.runStatus };
     const interrupted = isInterruptedStep(task.state, this.driven);
-    const look = interrupted ? { ...TASK_STATE_LOOK[task.state], label: 'interrupted' } : TASK_STATE_LOOK[task.state];
-    const cls = `node ${toneClass(look.tone)} state-${task.state.toLowerCase()}${task.id === this.selected ? ' selected' : ''}`;
+    const notStarted = isNotStartedByCancel(task.state, run);
+    const look = interrupted
+      ? { ...TASK_STATE_LOOK[task.state], label: 'interrupted' }
+      : notStarted
+        ? { ...TASK_STATE_LOOK.CANCELLED, label: 'not started' }
+        : TASK_STATE_LOOK[task.state];
+    // Drawn as left out, like a cancelled task: nothing will start it unless the run is resumed.
+    const stateClass = notStarted ? 'cancelled' : task.state.toLowerCase();
+    const cls = `node ${toneClass(look.tone)} state-${stateClass}${task.id === this.selected ? ' selected' : ''}`;
     if (node.group.getAttribute('class') !== cls) node.group.setAttribute('class', cls);
     const title = oneLine(task.title, Math.floor(TEXT_WIDTH / TITLE_CHAR_PX));
     if (node.label.textContent !== title) node.label.textContent = title;
@@ -191,7 +202,7 @@ export class GraphView {
     if (node.id.textContent !== id) node.id.textContent = id;
     const tip = [
       `${task.id}: ${oneLine(task.title, 300)}`,
-      `${interrupted ? taskStateWords(task.state, false) : look.label} — ${oneLine(task.lastReason, 300)}`,
+      `${interrupted || notStarted ? taskStateWords(task.state, run) : look.label}${task.lastReason ? ` — ${oneLine(task.lastReason, 300)}` : ''}`,
       task.dependsOn.length ? `after ${task.dependsOn.join(', ')}` : 'no dependencies',
       ...task.overlapWarnings.map((w) => `⚠ overlaps ${w.otherTaskId}: both changed ${w.files.join(', ')}`),
       'Click to select it here and reveal it in the Runs tree',

@@ -145,15 +145,6 @@ export function transcriptGroups(records: readonly TranscriptRecord[], attempts:
   return [...groups.values()].sort((a, b) => order(b) - order(a));
 }
 
-/** What a call was, in a few words: "actor · attempt 2", "critic · review 1", "planner · draft 1". */
-export function callWords(record: TranscriptRecord, runLevel: boolean): string {
-  if (record.purpose === 'fix') return `${record.role} · pull request fix ${record.attempt}`;
-  if (record.purpose === 'resolve') return `${record.role} · resolution ${record.attempt}`;
-  if (record.role === 'planner') return `planner · draft ${record.attempt}`;
-  if (record.role === 'critic') return runLevel ? `critic · plan review ${record.attempt}` : `critic · review ${record.attempt}`;
-  return `${record.role} · attempt ${record.attempt}`;
-}
-
 /** "0:07", "12:40", "1:02:03": when a line came, from its call's start. */
 export function lineClock(ms: number): string {
   const s = Math.floor(ms / 1000);

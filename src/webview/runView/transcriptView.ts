@@ -10,7 +10,8 @@ import { h, icon } from './dom';
 import { formatDuration } from './format';
 import { formatClock } from '../../engine/text/clock';
 import { displayText, oneLine } from './text';
-import { callWords, latestKey, lineClock, recordsOf, RUN_KEY, transcriptGroups, TranscriptLines, type ShownLine } from './transcriptModel';
+import { callWords } from '../../engine/text/callWords';
+import { latestKey, lineClock, recordsOf, RUN_KEY, transcriptGroups, TranscriptLines, type ShownLine } from './transcriptModel';
 import { counted } from '../../engine/text/counted';
 
 const FOLLOW = 'follow';

@@ -73,14 +73,15 @@ describe('RunsModel', () => {
     flush();
     const entry = model.run('/repo', 'run-1')!;
     const task = entry.state!.tasks.a!;
-    assert.equal(taskLook(task.state, entry.summary.active).icon, 'loading~spin', 'while the engine drives it, it spins');
+    assert.equal(taskLook(task.state, { driven: entry.summary.active, status: 'running' }).icon, 'loading~spin', 'while the engine drives it, it spins');
     model.markAllStopped();
     flush();
     assert.equal(entry.summary.active, false);
     assert.ok(changes.at(-1)!.runs[0]!.structure, 'every row of the run is redrawn');
-    assert.deepEqual(taskLook(task.state, false), INTERRUPTED_LOOK);
-    assert.equal(taskStateWords(task.state, false), 'building, interrupted');
-    assert.equal(taskStateWords('NEEDS_HUMAN', false), 'needs you', 'a task waiting for you was not interrupted');
+    const stopped = { driven: false, status: 'running' } as const;
+    assert.deepEqual(taskLook(task.state, stopped), INTERRUPTED_LOOK);
+    assert.equal(taskStateWords(task.state, stopped), 'building, interrupted');
+    assert.equal(taskStateWords('NEEDS_HUMAN', stopped), 'needs you', 'a task waiting for you was not interrupted');
   });
 
   it('keeps a loaded state when the run list is refreshed, and drops it when the list shows the run moved on', () => {

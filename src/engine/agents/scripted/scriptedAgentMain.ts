@@ -1,5 +1,6 @@
 // The scripted agent as a real process (bundled to dist/scripted-agent.js), so hangs,
 // crashes and the watchdog's kills are real. Reads one request on stdin, prints JSON lines.
+import { callNumberWords } from '../../text/callWords';
 import type { ActivityLine, AgentRequest, HeartbeatLine, ResultLine } from './agentProtocol';
 
 const CRASH_EXIT_CODE = 3;
@@ -44,9 +45,11 @@ async function main(): Promise<void> {
 }
 
 function announce(json: unknown): void {
-  const { role, taskId, attempt } = (json ?? {}) as Partial<AgentRequest>;
+  const { role, taskId, attempt, purpose } = (json ?? {}) as Partial<AgentRequest>;
   const subject = typeof taskId === 'string' ? `task ${taskId}` : 'the run';
-  print({ type: 'activity', kind: 'status', message: `scripted ${role} started on ${subject}, attempt ${attempt} (pid ${process.pid})` });
+  // Numbered by what the call counts ("review 1" for a critic), as the transcript heads it.
+  const which = role && attempt !== undefined ? callNumberWords({ role, attempt, ...(purpose ? { purpose } : {}) }, taskId === null) : `attempt ${attempt}`;
+  print({ type: 'activity', kind: 'status', message: `scripted ${role} started on ${subject}, ${which} (pid ${process.pid})` });
 }
 
 function fail(text: string): void {
