@@ -7,6 +7,7 @@ import type { RunsController } from './runsController';
 import { plainText } from './tree/presentation';
 import { RUN_STATUS_WORDS, TASK_STATE_WORDS } from '../engine/domain/stateWords';
 import { countWords } from '../engine/domain/taskCounts';
+import { allowedRunActions, type RunAction } from '../engine/domain/runActions';
 
 /**
  * A progress notification for a run the engine is driving: merged/total and what is happening,
@@ -83,11 +84,13 @@ function notifyRunEnded(controller: RunsController, ref: RunRef): void {
     if (command) void vscode.commands.executeCommand(command, ref);
   };
   switch (summary.status) {
-    case 'completed':
-      void vscode.window
-        .showInformationMessage(`Taskloom: ${goal} completed — ${counts}, integration gate passed.`, 'Review Diff', 'Apply…', 'Open Pull Request')
-        .then(open);
+    case 'completed': {
+      // Only the next steps that would work (a pull request needs a remote); each is checked again when pressed.
+      const allowed = allowedRunActions(controller.facts(entry));
+      const steps = (['Review Diff', 'Apply…', 'Open Pull Request'] as const).filter((step) => allowed.includes(STEP_ACTION[step]));
+      void vscode.window.showInformationMessage(`Taskloom: ${goal} completed — ${counts}, integration gate passed.`, ...steps).then(open);
       return;
+    }
     case 'cancelled':
       void vscode.window.showInformationMessage(`Taskloom: ${goal} cancelled — ${counts}.`, 'Show Run').then(open);
       return;
@@ -100,6 +103,8 @@ function notifyRunEnded(controller: RunsController, ref: RunRef): void {
     default:
   }
 }
+
+const STEP_ACTION = { 'Review Diff': 'integrationDiff', 'Apply…': 'apply', 'Open Pull Request': 'openPullRequest' } as const satisfies Record<string, RunAction>;
 
 /** The buttons of the end-of-run notices and the commands they run. */
 const NEXT_STEPS: Record<string, string> = {

@@ -76,6 +76,11 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
     vscode.workspace.registerTextDocumentContentProvider(BRANCH_FILE_SCHEME, new BranchFileDocuments(services)),
     ...registerTaskloomTools(services),
     registerChatParticipant(services),
+    ...[runsView, needsYouView].map((view) =>
+      view.onDidChangeSelection(({ selection: [row] }) => {
+        services.selectedRow = row && 'runId' in row ? { folder: row.folder, runId: row.runId, ...('taskId' in row ? { taskId: row.taskId } : {}) } : undefined;
+      }),
+    ),
     needsYou.onDidChangeCount((count) => {
       needsYouView.badge = count ? { value: count, tooltip: count === 1 ? '1 thing needs you' : `${count} things need you` } : undefined;
       void vscode.commands.executeCommand('setContext', 'taskloom.needsYouCount', count);

@@ -71,7 +71,7 @@ async function offer(services: Services, entry: RunEntry): Promise<void> {
   // Resume on such a run is refused by the engine until the user confirmed a modal listing what would run.
   const foreign = entry.summary.foreign ? ' It was not started by Taskloom on this machine: you will be shown what it would run first.' : '';
   const choice = await vscode.window.showInformationMessage(`${resumeMessage(entry.summary, phase)}${foreign}`, 'Resume', 'Show Run', 'Discard');
-  if (choice === 'Resume') await vscode.commands.executeCommand('taskloom.resumeLastRun', ref);
+  if (choice === 'Resume') await vscode.commands.executeCommand('taskloom.resumeRun', ref);
   if (choice === 'Show Run') await vscode.commands.executeCommand('taskloom.showRun', ref);
   if (choice === 'Discard') await vscode.commands.executeCommand('taskloom.discardRun', ref);
 }

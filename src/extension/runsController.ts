@@ -1,12 +1,14 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { RunFacts } from '../engine/domain/runActions';
 import type { RunState } from '../engine/domain/runState';
 import { GetRunRequest, ListRunsRequest, type ListRunsResult } from '../protocol/engineProtocol';
 import type { EngineClient } from './connection/engineClient';
 import { errorWords } from './connection/errorNotice';
 import { Disposable } from './disposable';
 import { log } from './logger';
-import { RunsModel } from './state/runsModel';
+import { runFactsOf } from './state/runFacts';
+import { RunsModel, type RunEntry } from './state/runsModel';
 
 /**
  * Keeps the RunsModel in step with the engine: run lists per folder, full states for the runs
@@ -17,6 +19,8 @@ export class RunsController extends Disposable {
   readonly model = new RunsModel();
   /** Per folder: another process drives it (the lock holder, for the user), if any. */
   readonly drivenElsewhere = new Map<string, string>();
+  /** Per folder: whether its repository has the remote pull requests are pushed to, as last listed. */
+  private readonly pullRequestRemotes = new Map<string, boolean>();
   private readonly fetching = new Map<string, Promise<RunState | undefined>>();
 
   constructor(private readonly engine: EngineClient) {
@@ -67,6 +71,7 @@ export class RunsController extends Disposable {
       for (const warning of result.warnings) log.warn(`${folder}: ${warning}`);
       if (result.drivenElsewhere) this.drivenElsewhere.set(folder, result.drivenElsewhere);
       else this.drivenElsewhere.delete(folder);
+      this.pullRequestRemotes.set(folder, result.hasPullRequestRemote);
       this.model.setRuns(folder, result.runs);
       return result;
     } catch (error) {
@@ -75,6 +80,16 @@ export class RunsController extends Disposable {
       this.model.setRuns(folder, []);
       return undefined;
     }
+  }
+
+  /** What the actions' rules (domain/runActions.ts) know of the run in this window. */
+  facts(entry: RunEntry): RunFacts {
+    return runFactsOf(entry, this.hasPullRequestRemote(entry.folder));
+  }
+
+  /** Whether the folder's repository has the remote pull requests are pushed to, as last listed (undefined: not listed yet). */
+  hasPullRequestRemote(folder: string): boolean | undefined {
+    return this.pullRequestRemotes.get(folder);
   }
 
   /** The run's full state, fetched once and then kept current by events. */

@@ -26,4 +26,6 @@ export interface Services {
   planEdits: Map<string, RunRef>;
   /** Runs whose pull requests this window keeps green, so a second Keep Green joins the first instead of racing it. */
   pullRequestWatches: Map<string, Promise<void>>;
+  /** The row last selected in the Runs or the Needs You view: what a keybinding with no argument acts on. */
+  selectedRow?: RunRef & { taskId?: string };
 }

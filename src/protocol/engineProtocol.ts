@@ -223,8 +223,13 @@ export interface ListRunsResult {
   runs: RunListEntry[];
   /** Another process (e.g. the CLI) holds the workspace lock: who, for the user. */
   drivenElsewhere?: string;
+  /** The repository has the remote the editor pushes pull requests to (PULL_REQUEST_REMOTE): Open Pull Request is offered only then. */
+  hasPullRequestRemote: boolean;
   warnings: string[];
 }
+
+/** The remote the editor pushes a run's branch to when it opens a pull request. */
+export const PULL_REQUEST_REMOTE = 'origin';
 export const ListRunsRequest = request<FolderParams, ListRunsResult>('taskloom/listRuns');
 
 /** The run's full projected state; afterwards the client folds `EventsNotification`s onto it. */

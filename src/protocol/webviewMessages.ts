@@ -15,6 +15,8 @@ export type ToWebview =
   | { type: 'events'; events: RunEvent[] }
   /** Whether an engine drives the run now: with none, a step under way was interrupted (it does not spin or grow). */
   | { type: 'driven'; driven: boolean }
+  /** Whether the run's repository has the remote a pull request is pushed to: Open Pull Request is offered only then. */
+  | { type: 'repository'; hasPullRequestRemote: boolean }
   /** Bring a task or a ledger entry into view (a deep link): its tab is selected, it is scrolled to and highlighted. */
   | ({ type: 'focus' } & RunViewFocus)
   /** Every decision, as of event `seq` (answers loadDecisions). */

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CancellationToken } from 'vscode-languageserver/node';
-import type { OpenPullRequestParams, OpenPullRequestResult, WatchPullRequestsParams, WatchPullRequestsResult } from '../../protocol/engineProtocol';
+import { PULL_REQUEST_REMOTE, type OpenPullRequestParams, type OpenPullRequestResult, type WatchPullRequestsParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
 import { AuthorTrust } from '../deliver/authorTrust';
 import { forgeFor, openPullRequests } from '../deliver/pullRequests';
 import { WATCH_INTERVAL_SECONDS, watchedPullRequests, type WatchPass } from '../deliver/watchPullRequests';
@@ -22,7 +22,7 @@ export async function openPullRequest(hosts: WorkspaceHosts, output: ServerOutpu
     host.assertIdle(runId);
     const session = host.session(engine, runId, params.folder);
     const opened = await openPullRequests(session, {
-      remote: params.remote ?? 'origin',
+      remote: params.remote ?? PULL_REQUEST_REMOTE,
       draft: params.draft === true,
       stacked: params.stacked === true,
       ...(params.token ? { token: params.token } : {}),

@@ -1,17 +1,18 @@
 import { existsSync } from 'node:fs';
-import type {
-  PredictedOverlaps,
-  DiffParams,
-  DiffResult,
-  DoctorCheck,
-  FileAtCommitParams,
-  FolderParams,
-  ListRunsResult,
-  RunEventParams,
-  RunListEntry,
-  RunParams,
-  TranscriptParams,
-  TranscriptResult,
+import {
+  PULL_REQUEST_REMOTE,
+  type PredictedOverlaps,
+  type DiffParams,
+  type DiffResult,
+  type DoctorCheck,
+  type FileAtCommitParams,
+  type FolderParams,
+  type ListRunsResult,
+  type RunEventParams,
+  type RunListEntry,
+  type RunParams,
+  type TranscriptParams,
+  type TranscriptResult,
 } from '../../protocol/engineProtocol';
 import { EDITOR_SETTING_KEYS, type RunSettings } from '../../protocol/runSettings';
 import { runConfigFromSettings, SettingsError } from '../run/runConfigFromSettings';
@@ -30,6 +31,7 @@ import { errorText } from '../domain/taskloomError';
 import type { WorkspaceHosts } from './workspaceHosts';
 import { pullRequestsToWatch } from '../domain/pullRequestStatus';
 import { isKnownRun } from '../run/runProvenance';
+import { remoteUrl } from '../workspace/pushBranch';
 
 /** One per server: remembers each run's measurement until its worktrees change. */
 const diskUsage = new RunDiskUsage();
@@ -62,8 +64,9 @@ export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Pro
     const elsewhere = host.drivenElsewhere();
     // The editor watches such a run live, read-only, until the other process lets go.
     if (elsewhere) host.followElsewhere(params.folder);
-    return { runs, ...(elsewhere ? { drivenElsewhere: elsewhere } : {}), warnings };
+    return { runs, ...(elsewhere ? { drivenElsewhere: elsewhere } : {}), hasPullRequestRemote: false, warnings };
   });
+  result.hasPullRequestRemote = (await remoteUrl(host.root, PULL_REQUEST_REMOTE)) !== undefined;
   // Measured outside the store: walking worktrees must not hold up a run being driven.
   for (const run of result.runs) {
     const state = states.get(run.runId);

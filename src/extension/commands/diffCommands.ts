@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { DiffRequest, FileAtCommitRequest, type ChangedFile, type DiffResult } from '../../protocol/engineProtocol';
 import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
-import { pickRun, pickTask, type RunRef } from './runRef';
+import { pickRunFor, pickTaskFor, type RunRef } from './runRef';
 
 /**
  * `taskloom-diff:/<path>?<json>`: a file at a commit of a folder's repository, read through the
@@ -50,7 +50,7 @@ async function openDiff(ref: RunRef, title: string, diff: DiffResult): Promise<v
 /** A task's diff; with `reviewSeq` in the argument (a critic entry of the ledger), the diff that review read. */
 export async function showTaskDiff(services: Services, arg?: unknown): Promise<void> {
   // Completed runs too: their tasks' diffs are what a user reviews before applying.
-  const ref = await pickTask(services.controller, arg, (t) => t.state !== 'PENDING', 'Taskloom: no task has work to show yet.', { completedRuns: true });
+  const ref = await pickTaskFor(services.controller, arg, 'diff', 'Taskloom: no task has work to show yet.', { completedRuns: true });
   if (!ref) return;
   const reviewSeq = (arg as { reviewSeq?: unknown } | undefined)?.reviewSeq;
   try {
@@ -69,12 +69,7 @@ export async function showTaskDiff(services: Services, arg?: unknown): Promise<v
 }
 
 export async function showIntegrationDiff(services: Services, arg?: unknown): Promise<void> {
-  const ref = await pickRun(
-    services.controller,
-    arg,
-    (e) => e.summary.status === 'completed' || Boolean(e.state?.integration.branch),
-    'Taskloom: no run has integrated work yet.',
-  );
+  const ref = await pickRunFor(services.controller, arg, 'integrationDiff', 'Taskloom: no run has integrated work yet.');
   if (!ref) return;
   try {
     const diff = await services.engine.request(DiffRequest.type, { folder: ref.folder, runId: ref.runId });

@@ -7,6 +7,7 @@ import { CheckPlanRequest, PredictOverlapsRequest, RejectPlanRequest, type Predi
 import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
+import { runActionApplies } from './applicability';
 import type { RunRef } from './runRef';
 import { approveAndDrive } from './startGoal';
 import { counted } from '../../engine/text/counted';
@@ -51,28 +52,25 @@ export async function showPlanDocument(ref: RunRef): Promise<void> {
   await vscode.window.showTextDocument(planUri(ref), { preview: true });
 }
 
+/** The notification's buttons run the commands, which check that the plan still waits when one is pressed. */
+const REVIEW_CHOICES = { Approve: 'taskloom.approvePlan', Edit: 'taskloom.editPlan', 'Cancel Run': 'taskloom.rejectPlan' } as const;
+
 /** Shows the drafted plan in the run view (its graph, with Approve / Edit / Cancel Run above it) and asks the same in a notification. */
 export async function reviewPlan(services: Services, ref: RunRef): Promise<void> {
+  if (!(await runActionApplies(services.controller, ref, 'approvePlan'))) return;
   const state = await services.controller.state(ref.folder, ref.runId);
   if (!state) return;
-  if (state.planApproved || state.status !== 'planning') {
-    void vscode.window.showInformationMessage(`The plan of "${plainText(state.goal, 80)}" is no longer waiting for approval (${state.status}).`);
-    return;
-  }
   services.runViews.show(ref.folder, ref.runId);
   const tasks = state.plan.tasks.length;
   const choice = await vscode.window.showInformationMessage(
     `Taskloom drafted ${counted(tasks, 'task')} for "${plainText(state.goal, 80)}". Start the run with this plan?`,
-    'Approve',
-    'Edit',
-    'Cancel Run',
+    ...(Object.keys(REVIEW_CHOICES) as Array<keyof typeof REVIEW_CHOICES>),
   );
-  if (choice === 'Approve') await approveAndDrive(services, ref, undefined, 'human');
-  if (choice === 'Edit') await editPlan(services, ref);
-  if (choice === 'Cancel Run') await rejectPlan(services, ref);
+  if (choice) await vscode.commands.executeCommand(REVIEW_CHOICES[choice], ref);
 }
 
 export async function rejectPlan(services: Services, ref: RunRef): Promise<void> {
+  if (!(await runActionApplies(services.controller, ref, 'rejectPlan'))) return;
   try {
     await services.engine.request(RejectPlanRequest.type, { ...ref, reason: 'the plan was not approved; nothing was run' });
   } catch (error) {
@@ -85,6 +83,7 @@ const editFile = (services: Services, runId: string) => join(services.context.gl
 
 /** Opens the plan as JSON; each save re-validates it and offers to approve a valid plan. */
 export async function editPlan(services: Services, ref: RunRef): Promise<void> {
+  if (!(await runActionApplies(services.controller, ref, 'editPlan'))) return;
   const state = await services.controller.state(ref.folder, ref.runId);
   if (!state) return;
   const file = editFile(services, ref.runId);

@@ -5,7 +5,7 @@ import { errorWords } from '../connection/errorNotice';
 import { showError, userData } from '../connection/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
-import { pickRun, type RunRef } from './runRef';
+import { pickRun, pickRunFor, type RunRef } from './runRef';
 
 const key = (ref: RunRef) => `${ref.folder}\n${ref.runId}`;
 
@@ -43,7 +43,7 @@ async function withForge<T>(folder: string, call: (forge: ForgeParams) => Thenab
 
 /** Pushes a completed run and opens its pull request (or updates it), then keeps it green. */
 export async function openPullRequest(services: Services, arg?: unknown, options: { stacked?: boolean; draft?: boolean } = {}): Promise<void> {
-  const ref = await pickRun(services.controller, arg, (e) => e.summary.status === 'completed', 'Taskloom: only a completed run can become a pull request.');
+  const ref = await pickRunFor(services.controller, arg, 'openPullRequest', 'Taskloom: no completed run can become a pull request now.');
   if (!ref) return;
   const state = await services.controller.state(ref.folder, ref.runId);
   try {

@@ -5,24 +5,24 @@ import type { Services } from '../services';
 import { GIT_SCHEME, GitContentProvider, showIntegrationDiff, showTaskDiff } from './diffCommands';
 import { approvePlanFromEdit, editPlan, PLAN_SCHEME, PlanDocumentProvider, rejectPlan, reviewPlan, watchPlanEdits } from './planCommands';
 import { runDemo } from './demoCommand';
-import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeRun, showRunCommand } from './runCommands';
+import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeLastRun, resumeRun, showRunCommand } from './runCommands';
 import { keepPullRequestGreenCommand, openPullRequest, openPullRequestInBrowser } from './pullRequestCommands';
-import { pickRun, type RunRef } from './runRef';
+import { pickRunFor, type RunRef } from './runRef';
 import { startGoal } from './startGoal';
 import { continueTask, decideTask, openTaskWorktree, resolveTask } from './taskCommands';
 
 /** Every `taskloom.*` command; each reports its own failure as a message the user can act on. */
 export function registerCommands(services: Services): vscode.Disposable[] {
   const planDiagnostics = vscode.languages.createDiagnosticCollection('taskloom-plan');
-  const awaitingPlan = (arg: unknown) =>
-    pickRun(services.controller, arg, (e) => e.summary.status === 'planning' && !e.summary.active, 'Taskloom: no plan is waiting for approval.');
-  const withRun = (body: (ref: RunRef) => Promise<void>) => async (arg?: unknown) => {
-    const ref = await awaitingPlan(arg);
+  // Each checks, when it runs, that the plan still waits for approval (a stale button says what happened instead).
+  const withPlan = (action: 'approvePlan' | 'editPlan' | 'rejectPlan', body: (ref: RunRef) => Promise<void>) => async (arg?: unknown) => {
+    const ref = await pickRunFor(services.controller, arg, action, 'Taskloom: no plan is waiting for approval.');
     if (ref) await body(ref);
   };
   const commands: Record<string, (...args: never[]) => Promise<unknown>> = {
     'taskloom.startGoal': (args?: Parameters<typeof startGoal>[1]) => startGoal(services, args),
-    'taskloom.resumeLastRun': (arg?: unknown) => resumeRun(services, arg),
+    'taskloom.resumeLastRun': (arg?: unknown) => resumeLastRun(services, arg),
+    'taskloom.resumeRun': (arg?: unknown) => resumeRun(services, arg),
     'taskloom.cancelRun': (arg?: unknown) => cancelRun(services, arg),
     'taskloom.retryTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'retry', arg, options),
     'taskloom.acceptTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'accept', arg, options),
@@ -40,10 +40,10 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.showRun': (arg?: unknown) => showRunCommand(services, arg),
     'taskloom.doctor': (folder?: string) => doctor(services, folder),
     'taskloom.discardRun': (arg?: unknown) => discardRun(services, arg),
-    'taskloom.reviewPlan': withRun((ref) => reviewPlan(services, ref)),
-    'taskloom.approvePlan': withRun((ref) => approvePlanFromEdit(services, ref)),
-    'taskloom.editPlan': withRun((ref) => editPlan(services, ref)),
-    'taskloom.rejectPlan': withRun((ref) => rejectPlan(services, ref)),
+    'taskloom.reviewPlan': withPlan('approvePlan', (ref) => reviewPlan(services, ref)),
+    'taskloom.approvePlan': withPlan('approvePlan', (ref) => approvePlanFromEdit(services, ref)),
+    'taskloom.editPlan': withPlan('editPlan', (ref) => editPlan(services, ref)),
+    'taskloom.rejectPlan': withPlan('rejectPlan', (ref) => rejectPlan(services, ref)),
     'taskloom.refreshRuns': () => services.controller.refreshAll({ reloadStates: true }),
     'taskloom.showOutput': async () => log.show(true),
     'taskloom.restartEngine': () => services.engine.restart(),

@@ -13,13 +13,30 @@ import type { Services } from '../services';
 import { applyHistory, readRunSettings } from '../settings';
 import { plainText } from '../tree/presentation';
 import { isResumable } from '../state/resumable';
-import { pickFolder, pickRun, type RunRef } from './runRef';
+import { pickFolder, pickRun, pickRunFor, type RunRef } from './runRef';
 import { requestTrustingRun } from './trustingRun';
 import { counted } from '../../engine/text/counted';
 
+/** Resume Run: the run of the row (or notification) it is run from, or the user's pick among the runs a resume would take on. */
 export async function resumeRun(services: Services, arg?: unknown): Promise<void> {
-  const ref = await pickRun(services.controller, arg, isResumable, 'Taskloom: there is no stopped run to resume.');
-  if (!ref) return;
+  const ref = await pickRunFor(services.controller, arg, 'resume', 'Taskloom: there is no stopped run to resume.');
+  if (ref) await resume(services, ref);
+}
+
+/** Resume Last Run: the newest run a resume would take on, without asking which. */
+export async function resumeLastRun(services: Services, arg?: unknown): Promise<void> {
+  if (!arg) {
+    await services.controller.refreshAll();
+    const newest = services.controller.model
+      .allRuns()
+      .filter(isResumable)
+      .sort((a, b) => b.summary.updatedAt.localeCompare(a.summary.updatedAt))[0];
+    arg = newest && { folder: newest.folder, runId: newest.summary.runId };
+  }
+  await resumeRun(services, arg);
+}
+
+async function resume(services: Services, ref: RunRef): Promise<void> {
   const sinceSeq = services.controller.model.run(ref.folder, ref.runId)?.state?.lastSeq;
   try {
     const sent = await requestTrustingRun(services.confirm, (trust) => services.engine.request(ResumeRequest.type, { ...ref, ...trust }));
@@ -34,13 +51,13 @@ export async function resumeRun(services: Services, arg?: unknown): Promise<void
 }
 
 export async function cancelRun(services: Services, arg?: unknown): Promise<void> {
-  const ref = await pickRun(services.controller, arg, (e) => e.summary.active, 'Taskloom: no run is in progress.');
+  const ref = await pickRunFor(services.controller, arg, 'cancel', 'Taskloom: no run is in progress.');
   if (!ref) return;
   await services.engine.request(CancelRequest.type, ref).catch((error: unknown) => showError('cancel the run', error));
 }
 
 export async function discardRun(services: Services, arg?: unknown): Promise<void> {
-  const ref = await pickRun(services.controller, arg, (e) => !e.summary.active, 'Taskloom: there is no run to discard.');
+  const ref = await pickRunFor(services.controller, arg, 'discard', 'Taskloom: there is no run to discard.');
   if (!ref) return;
   const goal = services.controller.model.run(ref.folder, ref.runId)?.summary.goal ?? ref.runId;
   const discard = await services.confirm(
@@ -70,7 +87,7 @@ export async function discardRun(services: Services, arg?: unknown): Promise<voi
 }
 
 export async function applyIntegration(services: Services, arg?: unknown): Promise<void> {
-  const ref = await pickRun(services.controller, arg, (e) => e.summary.status === 'completed', 'Taskloom: no completed run has work to apply.');
+  const ref = await pickRunFor(services.controller, arg, 'apply', 'Taskloom: no completed run has work left to apply.');
   if (!ref) return;
   const state = await services.controller.state(ref.folder, ref.runId);
   if (!state) return;
@@ -94,9 +111,17 @@ export async function applyIntegration(services: Services, arg?: unknown): Promi
   }
 }
 
+/** Show Run: the run named, else (the keybinding names none) the run of the row selected in Runs or Needs You, else the user's pick. */
 export async function showRunCommand(services: Services, arg?: unknown): Promise<void> {
-  const ref = await pickRun(services.controller, arg, () => true, 'Taskloom: there are no runs yet. Start one with "Taskloom: Start Goal".');
-  if (ref) services.runViews.show(ref.folder, ref.runId, focusOf(arg));
+  const target = arg ?? selectedRow(services);
+  const ref = await pickRun(services.controller, target, () => true, 'Taskloom: there are no runs yet. Start one with "Taskloom: Start Goal".');
+  if (ref) services.runViews.show(ref.folder, ref.runId, focusOf(target));
+}
+
+/** The row last selected in the Runs or the Needs You view, while its run is still there. */
+function selectedRow(services: Services): (RunRef & { taskId?: string }) | undefined {
+  const row = services.selectedRow;
+  return row && services.controller.model.run(row.folder, row.runId) ? row : undefined;
 }
 
 /** A link's target inside the run: a Problems entry's "ledger #N" carries a seq, a Needs You row its task. */

@@ -5,6 +5,8 @@ import { TASK_STATE_WORDS } from '../../engine/domain/stateWords';
 import type { RunEntry } from '../state/runsModel';
 import { phaseWords, plainText, runPhase } from '../tree/presentation';
 import { countWords } from '../../engine/domain/taskCounts';
+import { runActionRefusal, taskActionRefusal, type RunAction, type TaskAction } from '../../engine/domain/runActions';
+import { runActionApplies, taskActionApplies } from './applicability';
 
 /** What a command acts on: tree rows, Needs You rows and webview messages all carry this shape. */
 export interface RunRef {
@@ -57,6 +59,28 @@ export async function pickRun(
     { placeHolder: 'Which run?' },
   );
   return picked?.ref;
+}
+
+/**
+ * The run a command acts on with `action`: the one it names, or the user's pick among the runs the
+ * action applies to; either way checked against the run as it stands now, and refused in words
+ * when the action does not apply (a stale button, a row redrawn since).
+ */
+export async function pickRunFor(controller: RunsController, arg: unknown, action: RunAction, nothing: string): Promise<RunRef | undefined> {
+  const ref = await pickRun(controller, arg, (entry) => runActionRefusal(action, controller.facts(entry)) === undefined, nothing);
+  return ref && (await runActionApplies(controller, ref, action)) ? ref : undefined;
+}
+
+/** The same for a task: the one named, or the user's pick among the tasks `action` applies to, checked now. */
+export async function pickTaskFor(
+  controller: RunsController,
+  arg: unknown,
+  action: TaskAction,
+  nothing: string,
+  options: { completedRuns?: boolean } = {},
+): Promise<TaskRef | undefined> {
+  const ref = await pickTask(controller, arg, (task) => taskActionRefusal(action, task) === undefined, nothing, options);
+  return ref && (await taskActionApplies(controller, ref, action)) ? ref : undefined;
 }
 
 /**

@@ -5,6 +5,7 @@ import { errorWords } from '../connection/errorNotice';
 import { isCancellation, showError } from '../connection/userErrors';
 import type { Services } from '../services';
 import { isAutopilot, readRunSettings } from '../settings';
+import { runActionApplies } from './applicability';
 import { pickFolder } from './runRef';
 import { reviewPlan } from './planCommands';
 import { counted } from '../../engine/text/counted';
@@ -109,6 +110,8 @@ export async function approveAndDrive(
   plan: Plan | undefined,
   by: 'human' | 'autopilot',
 ): Promise<void> {
+  // A button pressed after the plan was approved (or the run cancelled) says so instead of failing.
+  if (!(await runActionApplies(services.controller, ref, 'approvePlan'))) return;
   try {
     await services.engine.request(ApprovePlanRequest.type, { ...ref, by, ...(plan ? { plan } : {}) });
   } catch (error) {

@@ -1,14 +1,12 @@
 import * as vscode from 'vscode';
-import type { HumanAction } from '../../engine/domain/events';
-import { allowedHumanActions, resumedByDecision } from '../../engine/domain/humanActions';
-import type { TaskView } from '../../engine/domain/runState';
+import { resumedByDecision } from '../../engine/domain/humanActions';
 import { ContinueTaskRequest, ResolveByHandRequest, TaskDecisionRequest } from '../../protocol/engineProtocol';
 import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
 import { cancelledRunResumes } from '../resumeMessage';
 import { plainText } from '../tree/presentation';
 import { openMergeEditor } from './mergeEditor';
-import { pickTask, type TaskRef } from './runRef';
+import { pickTaskFor, type TaskRef } from './runRef';
 import { requestTrustingRun } from './trustingRun';
 
 export interface DecisionOptions {
@@ -16,10 +14,8 @@ export interface DecisionOptions {
   note?: string;
 }
 
-const allows = (action: HumanAction) => (task: TaskView) => allowedHumanActions(task).includes(action);
-
 export async function decideTask(services: Services, action: 'retry' | 'accept' | 'skip', arg?: unknown, options: DecisionOptions = {}): Promise<void> {
-  const ref = await pickTask(services.controller, arg, allows(action), `Taskloom: no task is waiting for you to ${action} it.`);
+  const ref = await pickTaskFor(services.controller, arg, action, `Taskloom: no task is waiting for you to ${action} it.`);
   if (!ref) return;
   const state = await services.controller.state(ref.folder, ref.runId);
   const task = state?.tasks[ref.taskId];
@@ -53,7 +49,7 @@ export async function decideTask(services: Services, action: 'retry' | 'accept' 
  * Continue checks the result with the gate and merges it.
  */
 export async function resolveTask(services: Services, arg?: unknown): Promise<void> {
-  const ref = await pickTask(services.controller, arg, allows('resolve'), 'Taskloom: no task has a conflict or integration failure to resolve.');
+  const ref = await pickTaskFor(services.controller, arg, 'resolve', 'Taskloom: no task has a conflict or integration failure to resolve.');
   if (!ref) return;
   let resolution;
   try {
@@ -75,7 +71,7 @@ export async function resolveTask(services: Services, arg?: unknown): Promise<vo
 
 /** Continue after resolving by hand: the gate runs on the result; when it passes the task is merged and the run goes on. */
 export async function continueTask(services: Services, arg?: unknown): Promise<void> {
-  const ref = await pickTask(services.controller, arg, allows('continue'), 'Taskloom: no task is being resolved by hand.');
+  const ref = await pickTaskFor(services.controller, arg, 'continue', 'Taskloom: no task is being resolved by hand.');
   if (!ref) return;
   let result;
   try {
@@ -117,14 +113,11 @@ async function sendDecision(services: Services, ref: TaskRef, decision: { action
 }
 
 export async function openTaskWorktree(services: Services, arg?: unknown, where?: 'newWindow' | 'workspace'): Promise<void> {
-  const ref = await pickTask(services.controller, arg, () => true, 'Taskloom: no task has a worktree.');
+  const ref = await pickTaskFor(services.controller, arg, 'openWorktree', 'Taskloom: no task has a worktree.');
   if (!ref) return;
   const task = (await services.controller.state(ref.folder, ref.runId))?.tasks[ref.taskId];
   const path = task?.worktreePath;
-  if (!path) {
-    void vscode.window.showInformationMessage(`Task "${ref.taskId}" has no worktree (it has not started, or its worktree was removed after merging).`);
-    return;
-  }
+  if (!path) return;
   try {
     await vscode.workspace.fs.stat(vscode.Uri.file(path));
   } catch {

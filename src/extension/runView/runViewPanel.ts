@@ -30,6 +30,7 @@ const DELIVERY_COMMANDS = { apply: 'taskloom.applyIntegration', pullRequest: 'ta
  */
 export class RunViewPanel extends Disposable {
   private sentDriven: boolean | undefined;
+  private sentRemote: boolean | undefined;
   private sentSeq = 0;
   private ready = false;
   /** A deep link waiting for the webview to have the run. */
@@ -73,12 +74,22 @@ export class RunViewPanel extends Disposable {
     if (focus) this.focus(focus);
   }
 
-  /** Tells the view when the run stops (or starts) being driven: the engine or the window went away, or a resume. */
+  /**
+   * Tells the view when the run stops (or starts) being driven (the engine or the window went away,
+   * or a resume), and whether a pull request could be pushed (the folder's runs were listed again).
+   */
   private sendDriven(force = false): void {
+    if (!this.ready) return;
     const driven = this.services.controller.model.run(this.folder, this.runId)?.summary.active ?? false;
-    if (!this.ready || (!force && driven === this.sentDriven)) return;
-    this.sentDriven = driven;
-    this.post({ type: 'driven', driven });
+    if (force || driven !== this.sentDriven) {
+      this.sentDriven = driven;
+      this.post({ type: 'driven', driven });
+    }
+    const hasPullRequestRemote = this.services.controller.hasPullRequestRemote(this.folder);
+    if (hasPullRequestRemote !== undefined && (force || hasPullRequestRemote !== this.sentRemote)) {
+      this.sentRemote = hasPullRequestRemote;
+      this.post({ type: 'repository', hasPullRequestRemote });
+    }
   }
 
   /** Sent at once to a webview that has the run; otherwise after the state it is about to get. */

@@ -4,14 +4,6 @@ import type { RunsController } from '../runsController';
 import { attentionItems, type AttentionItem } from '../state/attention';
 import { plainText, runContextValue, runWhen, taskContextValue } from './presentation';
 
-/** A run's row here has the menus of its row in Runs (package.json matches the context value). */
-const RUN_ROW_CONTEXT: Record<Exclude<AttentionItem, { taskId: string }>['kind'], string> = {
-  planApproval: runContextValue('awaitingApproval', false),
-  stopped: runContextValue('stopped', false, true),
-  planFailed: runContextValue('failed', false),
-  paused: runContextValue('paused', false, true),
-};
-
 const ICONS: Record<AttentionItem['kind'], string> = {
   task: 'warning',
   planApproval: 'checklist',
@@ -66,13 +58,12 @@ export class NeedsYouTreeProvider extends Disposable implements vscode.TreeDataP
       .appendText(plainText(item.reason, 2000));
     tree.iconPath = new vscode.ThemeIcon(ICONS[item.kind], new vscode.ThemeColor(item.kind === 'task' ? 'errorForeground' : 'charts.yellow'));
     tree.id = `${item.kind}:${item.folder}:${item.runId}:${'taskId' in item ? item.taskId : ''}`;
-    if ('taskId' in item) {
-      // The task's own context value: the decisions its state allows (Retry, Resolve by Hand, Continue, Accept, Skip).
-      const task = this.controller.model.run(item.folder, item.runId)?.state?.tasks[item.taskId];
-      tree.contextValue = task ? taskContextValue(task) : item.kind;
-    } else {
-      tree.contextValue = RUN_ROW_CONTEXT[item.kind];
-    }
+    // A row has the menus of its row in Runs: what its task or run allows now (package.json matches the context value).
+    const entry = this.controller.model.run(item.folder, item.runId);
+    const task = 'taskId' in item ? entry?.state?.tasks[item.taskId] : undefined;
+    if (task) tree.contextValue = taskContextValue(task);
+    else if (entry && !('taskId' in item)) tree.contextValue = runContextValue(this.controller.facts(entry));
+    else tree.contextValue = item.kind;
     tree.command =
       item.kind === 'planApproval'
         ? { command: 'taskloom.reviewPlan', title: 'Review Plan', arguments: [item] }

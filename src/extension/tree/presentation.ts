@@ -1,7 +1,7 @@
 import type { TranscriptLine } from '../../engine/domain/events';
 import type { RunState, TaskView, TranscriptRecord } from '../../engine/domain/runState';
 import { runPhase as domainRunPhase, RUN_PHASE_WORDS, type RunPhase } from '../../engine/domain/runPhase';
-import { allowedHumanActions } from '../../engine/domain/humanActions';
+import { allowedRunActions, allowedTaskActions, phaseOf, type ActionableTask, type RunFacts } from '../../engine/domain/runActions';
 import { isInterruptedStep, isNotStartedByCancel, taskStateWords, type TaskRunContext } from '../../engine/domain/stateWords';
 import type { TaskTimings } from '../../engine/domain/taskTimings';
 import type { TaskState } from '../../engine/domain/taskStates';
@@ -73,21 +73,14 @@ export const runPhase = (summary: RunListEntry, state: RunState | undefined): Ru
 export const phaseWords = (phase: RunPhase): string => RUN_PHASE_WORDS[phase];
 
 /**
- * `contextValue` of a run row: `run.<phase>[.integrated][.resumable]`, matched by the menus in
- * package.json; resumable only where Resume would work on (state/resumable.ts).
+ * `contextValue` of a run row: `run.<phase>[.can-<action>…]`, matched by the menus in package.json:
+ * each action the run allows now, by the rules the commands and the run view use too
+ * (domain/runActions.ts).
  */
-export function runContextValue(phase: RunPhase, integrated: boolean, resumable = false): string {
-  return `run.${phase}${phase === 'awaitingApproval' ? '.awaitingApproval' : ''}${integrated ? '.integrated' : ''}${resumable ? '.resumable' : ''}`;
-}
+export const runContextValue = (run: RunFacts): string => `run.${phaseOf(run)}${allowedRunActions(run).map((a) => `.can-${a}`).join('')}`;
 
-/**
- * `contextValue` of a task row: `task.<STATE>[.hasBranch][.hasWorktree][.can-<action>…]`, the
- * actions being what the engine's one table of human decisions allows (domain/humanActions.ts).
- */
-export const taskContextValue = (task: TaskView): string =>
-  `task.${task.state}${task.branch ? '.hasBranch' : ''}${task.worktreePath ? '.hasWorktree' : ''}${allowedHumanActions(task)
-    .map((a) => `.can-${a}`)
-    .join('')}`;
+/** `contextValue` of a task row: `task.<STATE>[.can-<action>…]`, its decisions and looks by the same rules. */
+export const taskContextValue = (task: ActionableTask): string => `task.${task.state}${allowedTaskActions(task).map((a) => `.can-${a}`).join('')}`;
 
 /** When a run was started, short enough for a row: "17:02" today, "Nov 30, 17:02" before. */
 export function runWhen(iso: string, now = new Date()): string {

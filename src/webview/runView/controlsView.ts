@@ -1,11 +1,14 @@
 // The decisions the run waits for, where the user looks: Approve / Edit / Cancel on a plan
-// waiting for approval, Retry / Accept / Skip / Resolve / Continue on the tasks that allow them
-// (the engine's allowedHumanActions, the one source the tree's inline actions use too), and
-// Apply / Open Pull Request on a completed run. Each button posts a message; the extension runs
-// the same command the tree and the palette run, confirmations included.
+// waiting for approval, Retry / Accept / Skip / Resolve / Continue on the tasks waiting for a
+// decision (and on the task picked), and Apply / Open Pull Request on a completed run: each only
+// where it applies, by the rules the tree's menus and the commands use (domain/runActions.ts).
+// Each button posts a message; the extension runs the same command the tree and the palette run,
+// confirmations and a check that it still applies included.
 import type { HumanAction } from '../../engine/domain/events';
 import { allowedHumanActions } from '../../engine/domain/humanActions';
+import { allowedRunActions, allowedTaskActions, taskActionRefusal, type RunFacts } from '../../engine/domain/runActions';
 import type { RunState, TaskView } from '../../engine/domain/runState';
+import { isWaitingForHuman } from '../../engine/domain/taskStates';
 import { actionAttrs, type Action } from './actions';
 import { h, icon } from './dom';
 import { TASK_STATE_LOOK, toneClass } from './stateStyle';
@@ -33,9 +36,11 @@ export class ControlsView {
   readonly element = h('section', { class: 'run-controls', 'aria-label': 'Decisions' });
   private readonly built = new Map<string, { key: string; element: HTMLElement }>();
 
-  /** `selected`: the task the user picked (in the graph, the timeline or by a link), shown first. */
-  render(state: RunState, selected: string | undefined): void {
-    const waiting = state.taskOrder.map((id) => state.tasks[id]).filter((t): t is TaskView => !!t && allowedHumanActions(t).length > 0);
+  /** `selected`: the task the user picked (in the graph, the timeline or by a link), shown first with what it allows. */
+  render(run: RunFacts & { state: RunState }, selected: string | undefined): void {
+    const { state } = run;
+    // Only tasks that wait for a decision: a skipped task needs nothing, though it may be retried.
+    const waiting = state.taskOrder.map((id) => state.tasks[id]).filter((t): t is TaskView => !!t && isWaitingForHuman(t.state));
     const selectedTask = selected !== undefined ? state.tasks[selected] : undefined;
     const rows = selectedTask ? [selectedTask, ...waiting.filter((t) => t.id !== selectedTask.id)] : waiting;
     const shown = rows.slice(0, MAX_TASK_ROWS);
@@ -43,14 +48,14 @@ export class ControlsView {
     const parts: Part[] = [
       ...(planAwaitingApproval(state) ? [{ id: 'plan', key: String(state.plan.tasks.length), build: () => planBar(state) }] : []),
       ...(state.status === 'completed'
-        ? [{ id: 'delivery', key: JSON.stringify([state.integration.merged.length, state.integration.branch, state.applied?.branch, !!state.pullRequests['']]), build: () => deliveryBar(state) }]
+        ? [{ id: 'delivery', key: JSON.stringify([state.integration.merged.length, state.integration.branch, state.applied, allowedRunActions(run)]), build: () => deliveryBar(run) }]
         : []),
       ...shown.map((task) => ({
         id: `task:${task.id}`,
-        key: JSON.stringify([task.state, task.lastReason, task.queueProblem?.kind, task.id === selected]),
+        key: JSON.stringify([task.state, task.lastReason, allowedTaskActions(task), task.id === selected]),
         build: () => taskRow(task, task.id === selected),
       })),
-      ...(hidden > 0 ? [{ id: 'more', key: String(hidden), build: () => h('p', { class: 'muted controls-more' }, `${counted(hidden, 'more task')} ${hidden === 1 ? 'waits' : 'wait'} for you: see Needs You, or the graph.`) }] : []),
+      ...(hidden > 0 ? [{ id: 'more', key: String(hidden), build: () => h('p', { class: 'muted controls-more' }, `${counted(hidden, 'more task')} ${hidden === 1 ? 'waits' : 'wait'} for your decision: see Needs You, or the graph.`) }] : []),
     ];
     this.show(parts);
   }
@@ -111,9 +116,20 @@ function planBar(state: RunState): HTMLElement {
   );
 }
 
-function deliveryBar(state: RunState): HTMLElement {
+/**
+ * A completed run's next steps, each only where it applies: Apply until the run is applied (then
+ * the bar says where), Open Pull Request while the repository has a remote and the run no pull
+ * request. The first step offered is the primary one.
+ */
+function deliveryBar(run: RunFacts & { state: RunState }): HTMLElement {
+  const { state } = run;
   const merged = state.integration.merged.length;
-  const applied = state.applied ? ` Applied to ${state.applied.branch}.` : '';
+  const applied = state.applied ? ` Applied to ${state.applied.branch} (at ${state.applied.commit.slice(0, 10)}).` : '';
+  const allowed = allowedRunActions(run);
+  const steps = [
+    allowed.includes('apply') ? { label: 'Apply…', icon: 'git-merge', choice: 'apply', title: 'Merge the run into your current branch' } : undefined,
+    allowed.includes('openPullRequest') ? { label: 'Open Pull Request', icon: 'git-pull-request-create', choice: 'pullRequest', title: 'Push the run and open its pull request' } : undefined,
+  ].filter((step) => step !== undefined);
   return h(
     'div',
     { class: 'control-bar run-delivery tone-green', role: 'group', 'aria-label': 'Deliver the run' },
@@ -122,9 +138,8 @@ function deliveryBar(state: RunState): HTMLElement {
     h(
       'span',
       { class: 'control-buttons' },
-      button('Review Diff', 'git-compare', 'integration-diff', {}, { secondary: true, title: 'The whole run’s changes in the diff editor' }),
-      button('Apply…', 'git-merge', 'deliver', { choice: 'apply' }, { title: 'Merge the run into your current branch' }),
-      state.pullRequests[''] ? null : button('Open Pull Request', 'git-pull-request-create', 'deliver', { choice: 'pullRequest' }, { secondary: true }),
+      button('Review Diff', 'git-compare', 'integration-diff', {}, { secondary: steps.length > 0, title: 'The whole run’s changes in the diff editor' }),
+      ...steps.map((step, i) => button(step.label, step.icon, 'deliver', { choice: step.choice }, { secondary: i > 0, title: step.title })),
     ),
   );
 }
@@ -150,7 +165,7 @@ function taskRow(task: TaskView, selected: boolean): HTMLElement {
         const a = ACTION_LOOK[action];
         return button(a.label, a.icon, 'decide', { taskId: task.id, choice: action }, { title: a.title, secondary: i > 0 });
       }),
-      task.state === 'PENDING' ? null : button('Diff', 'diff', 'diff', { taskId: task.id }, { secondary: true, title: `Open the diff of ${task.id}` }),
+      taskActionRefusal('diff', task) ? null : button('Diff', 'diff', 'diff', { taskId: task.id }, { secondary: true, title: `Open the diff of ${task.id}` }),
     ),
   );
 }

@@ -23,6 +23,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   else if (message?.type === 'events' && Array.isArray(message.events)) app.receive(message as ToWebview);
   else if (message?.type === 'focus') app.receive(message as ToWebview);
   else if (message?.type === 'driven' && typeof message.driven === 'boolean') app.receive(message as ToWebview);
+  else if (message?.type === 'repository' && typeof message.hasPullRequestRemote === 'boolean') app.receive(message as ToWebview);
   else if (message?.type === 'decisions' && Array.isArray(message.decisions) && typeof message.seq === 'number') app.receive(message as ToWebview);
   else if (message?.type === 'histories' && message.histories && typeof message.seq === 'number') app.receive(message as ToWebview);
   else if (message?.type === 'transcript' && Array.isArray(message.calls)) app.receive(message as ToWebview);

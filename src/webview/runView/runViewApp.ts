@@ -3,7 +3,9 @@
 // at most once per animation frame, and only for the tab in view (the others catch up when they are
 // opened). The first state is a first page (protocol/runViewPages.ts): a tab that needs what it
 // left out asks for it when it is shown.
+import type { RunFacts } from '../../engine/domain/runActions';
 import { LIVE_RUN_STATUSES, type RunState } from '../../engine/domain/runState';
+import { countTasks } from '../../engine/domain/taskCounts';
 import type { RunViewFocus, RunViewPersistedState, ToWebview } from '../../protocol/webviewMessages';
 import { listenForActions } from './actionListener';
 import { ControlsView, planAwaitingApproval } from './controlsView';
@@ -56,6 +58,8 @@ export class RunViewApp {
   private readonly scrollByTab = new Map<Tab, { top: number; left: number }>();
   /** An engine drives the run (the extension says when not): until told otherwise, the status is believed. */
   private driven = true;
+  /** Whether a pull request could be pushed (the extension says); unknown until then. */
+  private hasPullRequestRemote: boolean | undefined;
   private awaitingState = true;
   /** A `state` arrived and has not been drawn yet: the next draw reports `rendered`. */
   private paintPending = false;
@@ -150,6 +154,10 @@ export class RunViewApp {
         this.header.driven = this.graph.driven = message.driven;
         this.drawn.clear();
         break;
+      case 'repository':
+        this.hasPullRequestRemote = message.hasPullRequestRemote;
+        this.drawn.delete('header');
+        break;
     }
     this.schedule();
   }
@@ -184,7 +192,7 @@ export class RunViewApp {
     const version = this.model.version;
     if (this.drawn.get('header') !== version) {
       this.header.render(state);
-      this.controls.render(state, this.selected);
+      this.controls.render(this.facts(state), this.selected);
       this.counters.graph!.textContent = String(state.taskOrder.length);
       this.counters.ledger!.textContent = (state.decisions.length + this.model.decisionsOmitted).toLocaleString('en-US');
       this.drawn.set('header', version);
@@ -223,7 +231,19 @@ export class RunViewApp {
     this.selected = taskId;
     this.graph.select(taskId);
     const state = this.model.state;
-    if (state) this.controls.render(state, taskId);
+    if (state) this.controls.render(this.facts(state), taskId);
+  }
+
+  /** What the rules of the run's actions know here (domain/runActions.ts), as the tree and the commands know it. */
+  private facts(state: RunState): RunFacts & { state: RunState } {
+    const { merged, skipped, total } = countTasks(state);
+    return {
+      status: state.status,
+      driven: this.driven && LIVE_RUN_STATUSES.has(state.status),
+      state,
+      unfinished: total - merged - skipped,
+      ...(this.hasPullRequestRemote !== undefined ? { hasRemote: this.hasPullRequestRemote } : {}),
+    };
   }
 
   /** Selects a tab from code (a link, a plan waiting), as a click on its header would. */

@@ -48,8 +48,8 @@ describe('tree presentation', () => {
     assert.equal(runPhase(summary({}), undefined), 'stopped');
     assert.equal(runPhase(summary({ status: 'planning' }), undefined), 'awaitingApproval');
     assert.equal(runPhase(summary({ status: 'planning', active: true }), undefined), 'planning');
-    assert.equal(runContextValue('awaitingApproval', false), 'run.awaitingApproval.awaitingApproval');
-    assert.equal(runContextValue('completed', true), 'run.completed.integrated');
+    assert.equal(runContextValue({ status: 'planning', driven: false, unfinished: 7 }), 'run.awaitingApproval.can-approvePlan.can-editPlan.can-rejectPlan.can-discard');
+    assert.equal(runContextValue({ status: 'completed', driven: false, unfinished: 0 }), 'run.completed.can-apply.can-openPullRequest.can-integrationDiff.can-discard');
   });
 
   it('says what stopped where', () => {
@@ -69,8 +69,8 @@ describe('tree presentation', () => {
     b.add({ type: 'worktree_prepared', taskId: 'a', branch: 'taskloom/r/a', path: '/w/a', baseCommit: 'b'.repeat(40), fresh: true });
     b.move('a', 'BUILD_STARTED', 'AGENT_FAILED');
     const state = foldEvents(b.events)!;
-    // The actions come from the engine's one table of human decisions.
-    assert.equal(taskContextValue(state.tasks.a!), 'task.NEEDS_HUMAN.hasBranch.hasWorktree.can-retry.can-accept.can-skip');
+    // The actions come from the engine's one table of human decisions; an actor that failed left no work to accept.
+    assert.equal(taskContextValue(state.tasks.a!), 'task.NEEDS_HUMAN.can-retry.can-skip.can-diff.can-openWorktree');
     assert.equal(taskContextValue(state.tasks.b!), 'task.PENDING');
     const items = attentionItems('/repo', summary({ status: 'needs_human', runId: 'r' }), state);
     assert.deepEqual(items.map((i) => [i.kind, 'taskId' in i ? i.taskId : undefined]), [['task', 'a']]);

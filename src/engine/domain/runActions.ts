@@ -1,0 +1,114 @@
+import type { HumanAction } from './events';
+import { humanActionRefusal, type HumanActionRefusal } from './humanActions';
+import { resumeOutlook, type ResumeOutlook } from './resumeOutlook';
+import { runPhase, type RunPhase } from './runPhase';
+import type { RunState, RunStatus, TaskView } from './runState';
+
+/**
+ * What is known of a run when an action on it is offered or carried out: the tree's rows, the Needs
+ * You view, the run view's buttons, the notifications' buttons and the commands all decide from
+ * these facts with the rules below, so an action is offered exactly where it would work.
+ */
+export interface RunFacts {
+  status: RunStatus;
+  /** An engine plans or drives the run now. */
+  driven: boolean;
+  /** The run's state once loaded; a row listed before that is decided by its status alone (the engine answers the rest). */
+  state?: RunState;
+  /** Tasks neither merged nor skipped, from the run's listing: what a Resume would take up when the state is not loaded. */
+  unfinished: number;
+  /** The repository has the remote a pull request is pushed to; undefined when not known. */
+  hasRemote?: boolean;
+}
+
+/** What a person can do to a run. */
+export const RUN_ACTIONS = ['approvePlan', 'editPlan', 'rejectPlan', 'resume', 'cancel', 'apply', 'openPullRequest', 'integrationDiff', 'discard'] as const;
+export type RunAction = (typeof RUN_ACTIONS)[number];
+
+/** Why an action does not apply to the run now, as data: the text module words it (engine/text/actionWords.ts). */
+export type RunRefusal =
+  | { kind: 'plan_approved' }
+  | { kind: 'cancelled' }
+  /** Cancelled before anything was approved: there is no built work to go on from. */
+  | { kind: 'never_approved' }
+  | { kind: 'being_planned' }
+  | { kind: 'driven' }
+  | { kind: 'phase'; phase: RunPhase }
+  | { kind: 'applied'; branch: string; commit: string }
+  | { kind: 'no_remote' }
+  | { kind: 'has_pull_request'; number: number }
+  | { kind: 'no_integration' }
+  | { kind: 'resume'; outlook: Exclude<ResumeOutlook, { kind: 'works' }> };
+
+/** Phases of a run nobody drives that a Resume may take on, when its outlook says it would work. */
+const RESUMABLE_PHASES: ReadonlySet<RunPhase> = new Set<RunPhase>(['stopped', 'paused', 'needs_human', 'failed', 'cancelled']);
+
+export const phaseOf = (run: RunFacts): RunPhase => runPhase(run.status, run.driven, run.state);
+
+/** What Resume would do for a run nobody drives (without its state, the listing's count of unfinished tasks says). */
+export function resumeOutlookOfRun(run: RunFacts): ResumeOutlook {
+  return run.state ? resumeOutlook(run.state) : { kind: 'works', tasks: run.unfinished };
+}
+
+/** Why `action` does not apply to the run now; undefined when it does. */
+export function runActionRefusal(action: RunAction, run: RunFacts): RunRefusal | undefined {
+  const phase = phaseOf(run);
+  const { state } = run;
+  switch (action) {
+    case 'approvePlan':
+    case 'editPlan':
+    case 'rejectPlan':
+      if (state?.planApproved) return { kind: 'plan_approved' };
+      if (run.status === 'cancelled') return { kind: 'cancelled' };
+      if (phase === 'planning') return { kind: 'being_planned' };
+      return phase === 'awaitingApproval' ? undefined : { kind: 'phase', phase };
+    case 'cancel':
+      if (run.driven) return undefined;
+      return run.status === 'cancelled' ? { kind: 'cancelled' } : { kind: 'phase', phase };
+    case 'resume': {
+      if (run.driven) return { kind: 'driven' };
+      if (!RESUMABLE_PHASES.has(phase)) return { kind: 'phase', phase };
+      if (state && !state.planApproved && state.plan.tasks.length > 0) return { kind: 'never_approved' };
+      const outlook = resumeOutlookOfRun(run);
+      return outlook.kind === 'works' ? undefined : { kind: 'resume', outlook };
+    }
+    case 'apply':
+    case 'openPullRequest': {
+      if (run.driven) return { kind: 'driven' };
+      if (run.status !== 'completed') return run.status === 'cancelled' ? { kind: 'cancelled' } : { kind: 'phase', phase };
+      if (action === 'apply') return state?.applied ? { kind: 'applied', branch: state.applied.branch, commit: state.applied.commit } : undefined;
+      if (run.hasRemote === false) return { kind: 'no_remote' };
+      const opened = Object.values(state?.pullRequests ?? {})[0];
+      return opened ? { kind: 'has_pull_request', number: opened.number } : undefined;
+    }
+    case 'integrationDiff':
+      return run.status === 'completed' || state?.integration.branch ? undefined : { kind: 'no_integration' };
+    case 'discard':
+      return run.driven ? { kind: 'driven' } : undefined;
+  }
+}
+
+export const allowedRunActions = (run: RunFacts): RunAction[] => RUN_ACTIONS.filter((action) => runActionRefusal(action, run) === undefined);
+
+/** What a person can do to a task: a decision, or a look at its work. */
+export type TaskAction = HumanAction | 'diff' | 'openWorktree';
+export const TASK_ACTIONS: readonly TaskAction[] = ['retry', 'resolve', 'continue', 'accept', 'skip', 'diff', 'openWorktree'];
+
+export type TaskRefusal = HumanActionRefusal | { kind: 'not_started' } | { kind: 'no_worktree' };
+
+export type ActionableTask = Pick<TaskView, 'id' | 'state' | 'queueProblem' | 'changedFiles' | 'skippedByDependency' | 'attempts' | 'branch' | 'worktreePath'>;
+
+/** Why `action` does not apply to the task now; undefined when it does. */
+export function taskActionRefusal(action: TaskAction, task: ActionableTask): TaskRefusal | undefined {
+  switch (action) {
+    case 'diff':
+      // A task that never started has no commits of its own to show.
+      return task.attempts.length > 0 && task.branch ? undefined : { kind: 'not_started' };
+    case 'openWorktree':
+      return task.worktreePath ? undefined : { kind: 'no_worktree' };
+    default:
+      return humanActionRefusal(task, action);
+  }
+}
+
+export const allowedTaskActions = (task: ActionableTask): TaskAction[] => TASK_ACTIONS.filter((action) => taskActionRefusal(action, task) === undefined);

@@ -1,0 +1,52 @@
+import type { HumanAction } from '../domain/events';
+import { humanRefusalWords } from '../domain/humanActions';
+import type { RunRefusal, TaskAction, TaskRefusal } from '../domain/runActions';
+import { RUN_PHASE_WORDS } from '../domain/runPhase';
+import type { TaskView } from '../domain/runState';
+import { counted } from './counted';
+
+/**
+ * Why an action no longer applies, said plainly: what a stale button, a row's action or a palette
+ * command answers instead of failing. `run` names the run ("run "add rate limiting"", or its id).
+ */
+export function runRefusalWords(refusal: RunRefusal, run: string): string {
+  switch (refusal.kind) {
+    case 'plan_approved':
+      return `The plan of ${run} was already approved`;
+    case 'cancelled':
+      return `${capital(run)} was cancelled`;
+    case 'never_approved':
+      return `${capital(run)} was stopped before its plan was approved: nothing was built, so there is nothing to resume`;
+    case 'being_planned':
+      return `${capital(run)} is still being planned`;
+    case 'driven':
+      return `${capital(run)} is running`;
+    case 'phase':
+      return `${capital(run)} is ${refusal.phase === 'awaitingApproval' ? 'waiting for its plan to be approved' : RUN_PHASE_WORDS[refusal.phase]}`;
+    case 'applied':
+      return `${capital(run)} was already applied to ${refusal.branch} (at ${refusal.commit.slice(0, 10)})`;
+    case 'no_remote':
+      return `The repository of ${run} has no remote named origin to push a pull request to`;
+    case 'has_pull_request':
+      return `${capital(run)} already has pull request #${refusal.number}`;
+    case 'no_integration':
+      return `${capital(run)} has no integrated work yet`;
+    case 'resume':
+      return refusal.outlook.kind === 'waitsForYou'
+        ? `${capital(run)} has nothing to resume: ${counted(refusal.outlook.tasks, 'task')} left ${refusal.outlook.tasks === 1 ? 'waits' : 'wait'} for your decision`
+        : `${capital(run)} cannot be resumed: ${refusal.outlook.why}`;
+  }
+}
+
+export function taskRefusalWords(task: Pick<TaskView, 'id' | 'state'>, action: TaskAction, refusal: TaskRefusal): string {
+  switch (refusal.kind) {
+    case 'not_started':
+      return `Task "${task.id}" never started: it has no work to show`;
+    case 'no_worktree':
+      return `Task "${task.id}" has no worktree (it has not started, or its worktree was removed after merging)`;
+    default:
+      return humanRefusalWords(task, action as HumanAction, refusal);
+  }
+}
+
+const capital = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { foldEvents } from '../../src/engine/domain/projection';
+import { allowedRunActions, allowedTaskActions, runActionRefusal, taskActionRefusal, type RunFacts } from '../../src/engine/domain/runActions';
+import type { RunState } from '../../src/engine/domain/runState';
+import { isNotStartedByCancel, taskStateWords } from '../../src/engine/domain/stateWords';
+import { runRefusalWords, taskRefusalWords } from '../../src/engine/text/actionWords';
+import { callWords } from '../../src/engine/text/callWords';
+import { EventBuilder, TWO_TASK_PLAN } from '../helpers/eventBuilder';
+
+const SHA = 'c'.repeat(40);
+
+/** The facts of a run the window does not drive, as the tree, the run view and the commands see it. */
+const stopped = (state: RunState, over: Partial<RunFacts> = {}): RunFacts => ({ status: state.status, driven: false, state, unfinished: 0, ...over });
+
+/** Task a of a two-task run (b after a), its plan approved, taken through `events`. */
+function runWith(build: (b: EventBuilder) => void): RunState {
+  const b = new EventBuilder('r');
+  b.add({ type: 'plan_approved', by: 'human' });
+  build(b);
+  return foldEvents(b.events)!;
+}
+
+/** A goal the planner drafted TWO_TASK_PLAN for, waiting for approval (as the editor starts a run). */
+function planned(): EventBuilder {
+  const b = new EventBuilder('r', { goal: 'two tasks', tasks: [] });
+  b.add({ type: 'plan_proposed', round: 1, plan: TWO_TASK_PLAN });
+  return b;
+}
+
+const started = (b: EventBuilder, taskId = 'a') =>
+  b.add({ type: 'worktree_prepared', taskId, branch: `taskloom/r/${taskId}`, path: `/w/${taskId}`, baseCommit: SHA, fresh: true });
+
+describe('which actions apply: one set of rules for the tree, the run view, the notifications and the commands', () => {
+  it('a plan is approved, edited or cancelled only while it waits; a stale Approve says what happened instead', () => {
+    const b = planned();
+    const waiting = foldEvents(b.events)!;
+    assert.deepEqual(allowedRunActions(stopped(waiting)), ['approvePlan', 'editPlan', 'rejectPlan', 'discard']);
+    assert.deepEqual(runActionRefusal('approvePlan', { ...stopped(waiting), driven: true }), { kind: 'being_planned' });
+
+    b.add({ type: 'plan_approved', by: 'human' });
+    const approved = runActionRefusal('approvePlan', { ...stopped(foldEvents(b.events)!), status: 'running', driven: true });
+    assert.equal(runRefusalWords(approved!, 'run "two tasks"'), 'The plan of run "two tasks" was already approved');
+
+    const cancelled = planned();
+    cancelled.add({ type: 'run_finished', status: 'cancelled', summary: 'the plan was not approved; nothing was run' });
+    const state = foldEvents(cancelled.events)!;
+    assert.equal(runRefusalWords(runActionRefusal('approvePlan', stopped(state))!, 'run "two tasks"'), 'Run "two tasks" was cancelled');
+    // Nothing was built: a resume has nothing to go on from, so it is not offered either.
+    assert.equal(runRefusalWords(runActionRefusal('resume', stopped(state))!, 'run "two tasks"'), 'Run "two tasks" was stopped before its plan was approved: nothing was built, so there is nothing to resume');
+    assert.deepEqual(allowedRunActions(stopped(state)), ['discard']);
+  });
+
+  it('Accept only for a task that produced work; the one whose actor failed before changing a file can be retried or skipped', () => {
+    const noWork = runWith((b) => {
+      started(b);
+      b.move('a', 'BUILD_STARTED', 'AGENT_FAILED');
+    }).tasks.a!;
+    assert.deepEqual(allowedTaskActions(noWork), ['retry', 'skip', 'diff', 'openWorktree']);
+    assert.equal(taskRefusalWords(noWork, 'accept', taskActionRefusal('accept', noWork)!), 'Task "a" produced no work to accept (its commits changed no file)');
+
+    const withWork = runWith((b) => {
+      started(b);
+      b.move('a', 'BUILD_STARTED');
+      b.add({ type: 'work_committed', taskId: 'a', attempt: 1, commit: SHA, filesChanged: ['a.txt'] });
+      b.move('a', 'AGENT_FAILED');
+    }).tasks.a!;
+    assert.deepEqual(allowedTaskActions(withWork), ['retry', 'accept', 'skip', 'diff', 'openWorktree']);
+  });
+
+  it('a task skipped because its dependency was is neither retried nor diffed: it comes back when that one is; one a person skipped can be retried', () => {
+    const state = runWith((b) => {
+      started(b);
+      b.move('a', 'BUILD_STARTED', 'AGENT_FAILED');
+      b.move('b', 'DEPENDENCY_FAILED');
+    });
+    const b = state.tasks.b!;
+    assert.deepEqual(allowedTaskActions(b), [], 'nothing to do on it');
+    assert.equal(
+      taskRefusalWords(b, 'retry', taskActionRefusal('retry', b)!),
+      'Task "b" was skipped because a task it depends on did not go green: it starts again by itself once that task is retried',
+    );
+    assert.equal(taskRefusalWords(b, 'diff', taskActionRefusal('diff', b)!), 'Task "b" never started: it has no work to show');
+
+    const skippedByHand = runWith((b) => {
+      started(b);
+      b.move('a', 'BUILD_STARTED', 'AGENT_FAILED', 'HUMAN_SKIPPED');
+    }).tasks.a!;
+    assert.deepEqual(allowedTaskActions(skippedByHand), ['retry', 'diff', 'openWorktree']);
+  });
+
+  it('a completed run: Apply until it is applied, Open Pull Request only with a remote and none open yet', () => {
+    const b = new EventBuilder('r');
+    b.add({ type: 'plan_approved', by: 'human' });
+    b.add({ type: 'run_finished', status: 'completed', summary: 'done' });
+    const completed = foldEvents(b.events)!;
+    assert.deepEqual(allowedRunActions(stopped(completed, { hasRemote: true })), ['apply', 'openPullRequest', 'integrationDiff', 'discard']);
+    const noRemote = runActionRefusal('openPullRequest', stopped(completed, { hasRemote: false }));
+    assert.equal(runRefusalWords(noRemote!, 'run "two tasks"'), 'The repository of run "two tasks" has no remote named origin to push a pull request to');
+
+    b.add({ type: 'run_applied', branch: 'main', commit: SHA, history: 'merge', commits: 1 });
+    b.add({ type: 'pull_request', taskId: null, number: 7, url: 'https://x/7', head: 'h', base: 'main', action: 'opened', repo: 'o/r', remote: 'origin' });
+    const delivered = stopped(foldEvents(b.events)!, { hasRemote: true });
+    assert.equal(runRefusalWords(runActionRefusal('apply', delivered)!, 'run "two tasks"'), 'Run "two tasks" was already applied to main (at cccccccccc)');
+    assert.equal(runRefusalWords(runActionRefusal('openPullRequest', delivered)!, 'run "two tasks"'), 'Run "two tasks" already has pull request #7');
+    assert.deepEqual(allowedRunActions(delivered), ['integrationDiff', 'discard']);
+  });
+
+  it('Resume only where it would work on: not on a driven run, nor on one whose every task left waits for you', () => {
+    const state = runWith((b) => {
+      started(b);
+      b.move('a', 'BUILD_STARTED', 'AGENT_FAILED');
+      b.move('b', 'DEPENDENCY_FAILED');
+      b.add({ type: 'run_finished', status: 'needs_human', summary: 'a needs you' });
+    });
+    assert.equal(runRefusalWords(runActionRefusal('resume', stopped(state))!, 'run "two tasks"'), 'Run "two tasks" has nothing to resume: 1 task left waits for your decision');
+    const interrupted = runWith((b) => {
+      started(b);
+      b.move('a', 'BUILD_STARTED');
+    });
+    assert.equal(runActionRefusal('resume', stopped(interrupted)), undefined, 'the window went away mid-step: Resume goes on');
+    assert.deepEqual(runActionRefusal('resume', { ...stopped(interrupted), driven: true }), { kind: 'driven' });
+    assert.deepEqual(runActionRefusal('cancel', { ...stopped(interrupted), driven: true }), undefined);
+    // A run listed but not loaded: its status and counts decide, the engine answers the rest.
+    assert.equal(runActionRefusal('resume', { status: 'running', driven: false, unfinished: 2 }), undefined);
+  });
+});
+
+describe('words that are so', () => {
+  it('a cancelled run’s tasks that never started read "not started", not "pending"', () => {
+    assert.equal(taskStateWords('PENDING', { driven: false, status: 'cancelled' }), 'not started (run cancelled)');
+    assert.equal(taskStateWords('PENDING', { driven: false, status: 'running' }), 'pending', 'a stopped run resumes it: it is pending');
+    assert.equal(taskStateWords('CANCELLED', { driven: false, status: 'cancelled' }), 'cancelled');
+    assert.equal(isNotStartedByCancel('NEEDS_HUMAN', { status: 'cancelled' }), false);
+  });
+
+  it('each call is numbered by what it counts: under "Attempt 2", the critic’s first review is "review 1"', () => {
+    assert.equal(callWords({ role: 'critic', attempt: 1 }), 'critic · review 1');
+    assert.equal(callWords({ role: 'actor', attempt: 2 }), 'actor · attempt 2');
+    assert.equal(callWords({ role: 'actor', attempt: 1, purpose: 'resolve' }), 'actor · resolution 1');
+    assert.equal(callWords({ role: 'critic', attempt: 1 }, true), 'critic · plan review 1');
+  });
+});
