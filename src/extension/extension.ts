@@ -16,6 +16,7 @@ import { RunViews } from './runView/runViews';
 import type { Services } from './services';
 import { isResumable } from './state/resumable';
 import { RunStatusBar } from './statusBar';
+import { NeedsYouNotices } from './needsYouNotices';
 import { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
 import { RunsTreeProvider } from './tree/runsTreeProvider';
 import { watchUnfinishedPullRequests } from './commands/pullRequestCommands';
@@ -72,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
     services.runViews,
     services.readOnlyText,
     new RunStatusBar(controller, engine),
+    new NeedsYouNotices(controller),
     new CriticDiagnostics(controller),
     vscode.workspace.registerTextDocumentContentProvider(BRANCH_FILE_SCHEME, new BranchFileDocuments(services)),
     ...registerTaskloomTools(services),
