@@ -6,6 +6,7 @@ import type { RunState } from '../../src/engine/domain/runState';
 import { isNotStartedByCancel, taskStateWords } from '../../src/engine/domain/stateWords';
 import { runRefusalWords, taskRefusalWords } from '../../src/engine/text/actionWords';
 import { callWords } from '../../src/engine/text/callWords';
+import { firstPage } from '../../src/protocol/runViewPages';
 import { EventBuilder, TWO_TASK_PLAN } from '../helpers/eventBuilder';
 
 const SHA = 'c'.repeat(40);
@@ -66,6 +67,18 @@ describe('which actions apply: one set of rules for the tree, the run view, the 
       b.move('a', 'AGENT_FAILED');
     }).tasks.a!;
     assert.deepEqual(allowedTaskActions(withWork), ['retry', 'accept', 'skip', 'diff', 'openWorktree']);
+  });
+
+  it('the run view decides on its first page as the tree does on the whole state: no rule reads a task’s history', () => {
+    const state = runWith((b) => {
+      started(b);
+      b.move('a', 'BUILD_STARTED');
+      b.add({ type: 'work_committed', taskId: 'a', attempt: 1, commit: SHA, filesChanged: ['a.txt'] });
+      b.move('a', 'AGENT_FAILED');
+      b.move('b', 'DEPENDENCY_FAILED');
+    });
+    const page = firstPage(state).state;
+    for (const id of state.taskOrder) assert.deepEqual(allowedTaskActions(page.tasks[id]!), allowedTaskActions(state.tasks[id]!), id);
   });
 
   it('a task skipped because its dependency was is neither retried nor diffed: it comes back when that one is; one a person skipped can be retried', () => {

@@ -96,14 +96,15 @@ export const TASK_ACTIONS: readonly TaskAction[] = ['retry', 'resolve', 'continu
 
 export type TaskRefusal = HumanActionRefusal | { kind: 'not_started' } | { kind: 'no_worktree' };
 
-export type ActionableTask = Pick<TaskView, 'id' | 'state' | 'queueProblem' | 'changedFiles' | 'skippedByDependency' | 'attempts' | 'branch' | 'worktreePath'>;
+/** What the rules read of a task: no part of its history, which the run view's first page leaves out (protocol/runViewPages.ts). */
+export type ActionableTask = Pick<TaskView, 'id' | 'state' | 'queueProblem' | 'changedFiles' | 'skippedByDependency' | 'startedAt' | 'branch' | 'worktreePath'>;
 
 /** Why `action` does not apply to the task now; undefined when it does. */
 export function taskActionRefusal(action: TaskAction, task: ActionableTask): TaskRefusal | undefined {
   switch (action) {
     case 'diff':
       // A task that never started has no commits of its own to show.
-      return task.attempts.length > 0 && task.branch ? undefined : { kind: 'not_started' };
+      return task.startedAt && task.branch ? undefined : { kind: 'not_started' };
     case 'openWorktree':
       return task.worktreePath ? undefined : { kind: 'no_worktree' };
     default:
