@@ -314,8 +314,8 @@ function runnerActions(session, prepared, page, reload) {
       for (const key of [press ?? []].flat()) await page.keyboard.press(key);
       return {};
     },
-    async click({ selector, frames, timeoutMs = 10_000 }) {
-      await saying(page, frames, locate(page, { selector, frames }).first().click({ timeout: timeoutMs }));
+    async click({ selector, frames, timeoutMs = 10_000, button = 'left' }) {
+      await saying(page, frames, locate(page, { selector, frames }).first().click({ timeout: timeoutMs, button }));
       return {};
     },
     async waitFor({ selector, frames, state = 'visible', timeoutMs = 10_000 }) {

@@ -41,7 +41,7 @@
 //   typeText(text), pressKey(key)   the keyboard, e.g. answering a showInputBox
 //   click(target), waitFor(target), readTexts(target), selectOption(target + value)   a Playwright selector, optionally
 //                               inside iframes (`frames`, outermost first; WEBVIEW_FRAMES for a
-//                               webview's content)
+//                               webview's content); click(target + button: 'right') opens a context menu
 //   reloadWindow()              a real window reload, as Developer: Reload Window
 // A reload restarts the extension host, and VS Code then runs the whole suite again from run().
 // So a suite that spans a reload reads its phase: reloadWindow() first writes phase N+1 to

@@ -43,6 +43,14 @@ export const sessions = [
     timeoutSeconds: 420,
   },
   {
+    name: 'actions',
+    description: 'only actions that work: stale notification buttons say what happened, tasks that need you are told, rows and the run view offer what applies, cancelled tasks read not started',
+    extension: 'development',
+    suites: ['actionsFlow'],
+    workspace: demoWorkspace(50, 'manual'),
+    timeoutSeconds: 420,
+  },
+  {
     name: 'problems',
     description: 'findings that open the branch file, read-only gate output, plan edits with a schema, walkthrough, keybindings, LM tools, @taskloom',
     extension: 'development',

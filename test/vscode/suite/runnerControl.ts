@@ -87,8 +87,8 @@ export async function pressKey(...keys: string[]): Promise<void> {
   await askRunner('keyboard', { press: keys });
 }
 
-/** Clicks the first element matching the target (waits until it is visible and stable). */
-export async function click(target: PageTarget): Promise<void> {
+/** Clicks the first element matching the target (waits until it is visible and stable); `button: 'right'` opens its context menu. */
+export async function click(target: PageTarget & { button?: 'left' | 'right' }): Promise<void> {
   await askRunner('click', target);
 }
 

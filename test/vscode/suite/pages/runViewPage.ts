@@ -5,6 +5,8 @@ import { click, readTexts, selectOption, waitFor, WEBVIEW_FRAMES, type PageTarge
 type Tab = 'ledger' | 'timeline' | 'usage' | 'transcript';
 type Choice = 'retry' | 'accept' | 'skip' | 'resolve' | 'continue';
 
+const transcriptGroup = (title: string) => `.transcript-group:has(.transcript-group-title:has-text(${JSON.stringify(title)}))`;
+
 const inView = (selector: string, timeoutMs?: number): PageTarget => ({ selector, frames: WEBVIEW_FRAMES, ...(timeoutMs ? { timeoutMs } : {}) });
 
 /** The selectors of the run view's controls, for a test that clicks one through a helper of its own. */
@@ -12,6 +14,7 @@ export const RUN_VIEW = {
   taskButton: (taskId: string, choice: Choice) => `.task-control[data-control-task="${taskId}"] vscode-button[data-choice="${choice}"]`,
   deliveryButton: (how: 'apply' | 'pullRequest') => `.run-delivery vscode-button[data-choice="${how}"]`,
   approvePlanButton: '.plan-waiting vscode-button[data-choice="approve"]',
+  cancelPlanButton: '.plan-waiting vscode-button[data-choice="cancel"]',
 };
 
 export const runView = {
@@ -28,6 +31,14 @@ export const runView = {
   graphTexts: () => readTexts(inView('svg.graph text')),
   graphStates: () => readTexts(inView('svg.graph .node-state')),
   selectedNodeShown: () => waitFor(inView('svg.graph .node.selected')),
+
+  /** The tasks the controls list (those waiting for a decision, the selected one first), and what they say of the rest. */
+  controlTaskIds: () => readTexts(inView('.task-control .task-link')),
+  controlsMore: () => readTexts(inView('.controls-more')),
+  /** A completed run's next steps: its bar's buttons, the primary first, and its text. */
+  deliveryButtons: () => readTexts(inView('.run-delivery vscode-button')),
+  deliveryText: () => readTexts(inView('.run-delivery .control-text')),
+  deliveryShown: (text: string) => waitFor(inView(`.run-delivery:has-text(${JSON.stringify(text)})`, 30_000)),
 
   /** The controls of the task selected in the graph. */
   selectedTaskLinks: () => readTexts(inView('.task-control.selected .task-link')),
@@ -63,6 +74,10 @@ export const runView = {
   transcriptLines: () => readTexts(inView('.transcript-text')),
   transcriptCallHeads: () => readTexts(inView('.transcript-call-head strong')),
   transcriptGroupTitles: () => readTexts(inView('.transcript-group-title')),
+  /** Opens a call under an attempt's heading ("Attempt 2") by its heading ("critic"), as a click on it does. */
+  openTranscriptCall: (groupTitle: string, call: string) => click(inView(`${transcriptGroup(groupTitle)} .transcript-call-head:has-text(${JSON.stringify(call)})`)),
+  /** The call headings and lines under one attempt's heading ("Attempt 2"). */
+  transcriptGroupTexts: (title: string) => readTexts(inView(`${transcriptGroup(title)} :is(.transcript-call-head strong, .transcript-text)`)),
   transcriptTaskPickerShown: () => waitFor(inView('select.transcript-task', 30_000)),
   pickTranscriptTask: (value: string) => selectOption({ ...inView('select.transcript-task'), value }),
 };

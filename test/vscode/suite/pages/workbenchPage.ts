@@ -1,6 +1,6 @@
 // The workbench's own UI as the suites see it: notifications (toasts), the quick input, the
 // Problems panel, the merge editor, the walkthrough and the trees.
-import { click, readTexts, waitFor } from '../runnerControl';
+import { click, pressKey, readTexts, waitFor } from '../runnerControl';
 
 /** A notification whose text contains `text` (a toast, or an entry in the notification centre). */
 export class Notification {
@@ -17,6 +17,11 @@ export class Notification {
   async message(): Promise<string> {
     const [message] = await readTexts({ selector: `${this.selector} .notification-list-item-message` });
     return message ?? '';
+  }
+
+  /** The messages of every notification like it shown now. */
+  messages(): Promise<string[]> {
+    return readTexts({ selector: `${this.selector} .notification-list-item-message` });
   }
 
   buttons(): Promise<string[]> {
@@ -62,4 +67,22 @@ export const workbench = {
   statusBarSaying: (text: string, timeoutMs = 30_000) => waitFor({ selector: `.statusbar-item:has-text(${JSON.stringify(text)})`, timeoutMs }),
   /** The Explorer's first row (where a user's focus would be). */
   focusExplorer: () => click({ selector: '.explorer-folders-view .monaco-list-row' }),
+  /**
+   * What the context menu of the Runs view's row that says `text` offers, as a right-click opens it
+   * (the enabled entries, top to bottom); the menu is closed again. A row with nothing to offer
+   * opens none: `expectNone` waits for the menu a while and answers [] when none came.
+   */
+  async runsRowMenu(text: string, expectNone = false): Promise<string[]> {
+    await click({ selector: `${RUNS_VIEW} .monaco-list-row:has-text(${JSON.stringify(text)})`, button: 'right' });
+    const opened = waitFor({ selector: `${CONTEXT_MENU} .action-item`, ...(expectNone ? { timeoutMs: 5_000 } : {}) });
+    if (expectNone && !(await opened.then(() => true, () => false))) return [];
+    await opened;
+    const items = await readTexts({ selector: `${CONTEXT_MENU} .action-item:not(.disabled) .action-label` });
+    await pressKey('Escape');
+    await waitFor({ selector: CONTEXT_MENU, state: 'hidden' });
+    return items.map((item) => item.trim()).filter(Boolean);
+  },
 };
+
+const RUNS_VIEW = '.pane:has(.pane-header:has-text("Runs"))';
+const CONTEXT_MENU = '.context-view .monaco-menu';
