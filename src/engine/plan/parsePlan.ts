@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Plan } from '../domain/plan';
 import { TaskloomError } from '../domain/taskloomError';
 import { LooseGraphSchema, LooseGraphTaskSchema, PlanSchema, quoteForMessage as q } from './planSchema';

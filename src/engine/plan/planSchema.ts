@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Plan } from '../domain/plan';
 import { ID_MAX_LENGTH, idPattern, isSafeId } from '../domain/ids';
 import { AGENT_KINDS, type AgentKind } from '../domain/runConfig';

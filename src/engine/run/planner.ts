@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { failureDetail, type RunnerResult } from '../agents/runner';
 import { budgetStop } from '../domain/budget';
 import type { Plan } from '../domain/plan';

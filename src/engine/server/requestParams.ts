@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type * as protocol from '../../protocol/engineProtocol';
 import type { Plan } from '../domain/plan';
 import type { RunSettings } from '../domain/runSettings';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SANDBOX_MODES } from '../domain/sandboxSettings';
 import { AGENT_ROLES } from '../domain/agentRoles';
 import { EVENT_SCHEMA_VERSION, type GateCommandResult, type RunEvent, type RunEventBody, type RunEventType } from '../domain/events';
