@@ -468,6 +468,9 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.equal(server.stderr, '', 'nothing goes to stderr, which the editor shows as errors');
     assert.ok(checks.some((c) => c.label === 'repository' && c.status === 'ok' && c.text.startsWith(r.dir)));
     assert.ok(checks.some((c) => c.label === 'scripted'));
+    // The editor's doctor reads the scenario with the run's parser and dry-runs the gate, as the CLI's does.
+    const blocked = await server.request(DoctorRequest.type, { folder: r.dir, settings: settings({ tasks: { a: { actor: [{ wrte: {} }] } } }, { gateCommands: ['taskloom-no-such-tool'] }) });
+    assert.match(blocked.verdict, /^2 problems block a run: scripted: .*Unrecognized key: "wrte".*; gate: `taskloom-no-such-tool` cannot start: `taskloom-no-such-tool` is not on the PATH the gate sees/s);
   });
 
   it('reports a workspace the CLI is driving, refuses to change it meanwhile, and sends its events read-only', async () => {
