@@ -140,15 +140,32 @@ export interface ContinueTaskResult {
 export const ContinueTaskRequest = request<TaskParams, ContinueTaskResult>('taskloom/continueTask');
 
 export interface ApplyIntegrationParams extends RunParams {
-  /** `merge` (one merge commit, the default) or `squash` (one commit per task); the setting taskloom.apply.history. */
+  /**
+   * Each task lands as one commit: `merge` (the default) joins them to the branch with a merge
+   * commit, `squash` puts them on the branch itself; the setting taskloom.apply.history.
+   */
   history?: ApplyHistory;
 }
+export interface ApplyPreview {
+  /** The branch checked out in the user's repository, which the apply changes. */
+  branch: string;
+  /** Commits the apply will put on the branch (one per task with a change, and the merge commit with merge history). */
+  commits: number;
+  /** It was applied before: applying changes nothing. */
+  alreadyApplied: boolean;
+  /** Tasks the run skipped, so their work is not in it. */
+  leftOut: Array<{ taskId: string; title: string }>;
+}
+/** What applying a run would make on the user's current branch, changing nothing; refused where applying would be. */
+export const PreviewApplyRequest = request<ApplyIntegrationParams, ApplyPreview>('taskloom/previewApply');
+
 export interface ApplyIntegrationResult {
   /** The user's branch, now at `commit`. */
   branch: string;
   commit: string;
   /** Files the apply changed in the user's tree. */
   files: string[];
+  /** Commits the branch received, counted on it. */
   commits: number;
   /** It was applied before: nothing changed. */
   alreadyApplied: boolean;

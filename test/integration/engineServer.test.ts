@@ -10,6 +10,7 @@ import type { Plan } from '../../src/engine/domain/plan';
 import type { ErrorKind } from '../../src/engine/domain/taskloomError';
 import {
   ApplyIntegrationRequest,
+  PreviewApplyRequest,
   ApprovePlanRequest,
   CancelRequest,
   CheckPlanRequest,
@@ -377,10 +378,16 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.match(dirty.message, /uncommitted changes \(README\.md\)/);
     assert.ok(dirty.hint);
     r.git(['checkout', '--', 'README.md']);
+    const before = r.git(['rev-parse', 'HEAD']);
+    const preview = await server.request(PreviewApplyRequest.type, { folder: r.dir, runId, history: 'merge' });
+    assert.deepEqual(preview, { branch: 'main', commits: 4, alreadyApplied: false, leftOut: [] }, 'a commit per task and the merge commit');
+    assert.equal(r.git(['rev-parse', 'HEAD']), before, 'a preview changes nothing');
     const applied = await server.request(ApplyIntegrationRequest.type, { folder: r.dir, runId, history: 'merge' });
     assert.equal(applied.branch, 'main');
     assert.equal(applied.commit, r.git(['rev-parse', 'HEAD']));
-    assert.equal(r.git(['rev-parse', `${applied.commit}^2`]), r.git(['rev-parse', state.integration.branch!]), 'one merge commit of the integration branch');
+    assert.equal(applied.commits, Number(r.git(['rev-list', '--count', `${before}..HEAD`])), 'the commits made, counted on the branch');
+    assert.equal(applied.commits, preview.commits);
+    assert.equal(r.git(['rev-parse', `${applied.commit}^{tree}`]), r.git(['rev-parse', `${state.integration.branch!}^{tree}`]), 'the tree the integration gate passed');
     assert.deepEqual(applied.files.sort(), ['a.txt', 'b.txt', 'c.txt']);
     assert.equal(readFileSync(join(r.dir, 'c.txt'), 'utf8'), 'c\n');
     assert.equal(r.git(['status', '--porcelain']), '');
@@ -461,6 +468,9 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.equal(server.stderr, '', 'nothing goes to stderr, which the editor shows as errors');
     assert.ok(checks.some((c) => c.label === 'repository' && c.status === 'ok' && c.text.startsWith(r.dir)));
     assert.ok(checks.some((c) => c.label === 'scripted'));
+    // The editor's doctor reads the scenario with the run's parser and dry-runs the gate, as the CLI's does.
+    const blocked = await server.request(DoctorRequest.type, { folder: r.dir, settings: settings({ tasks: { a: { actor: [{ wrte: {} }] } } }, { gateCommands: ['taskloom-no-such-tool'] }) });
+    assert.match(blocked.verdict, /^2 problems block a run: scripted: .*Unrecognized key: "wrte".*; gate: `taskloom-no-such-tool` cannot start: `taskloom-no-such-tool` is not on the PATH the gate sees/s);
   });
 
   it('reports a workspace the CLI is driving, refuses to change it meanwhile, and sends its events read-only', async () => {

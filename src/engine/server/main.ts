@@ -5,6 +5,7 @@ import { createConnection, ProposedFeatures, type CancellationToken, type Reques
 import {
   ActivityNotification,
   ApplyIntegrationRequest,
+  PreviewApplyRequest,
   OpenPullRequestRequest,
   WatchPullRequestsRequest,
   ApprovePlanRequest,
@@ -28,7 +29,7 @@ import {
   ContinueTaskRequest,
   type UserFacingErrorData,
 } from '../../protocol/engineProtocol';
-import { applyIntegrationBranch, discardRun } from './branchRequests';
+import { applyIntegrationBranch, discardRun, previewApply } from './branchRequests';
 import { cancel, resume, taskDecision, resolveByHand, continueTask } from './driveRequests';
 import { EventBatcher } from './eventBatcher';
 import { openPullRequest, watchPullRequests } from './pullRequestRequests';
@@ -96,6 +97,7 @@ handle(TaskDecisionRequest.type, REQUEST_PARAMS.taskDecision, (p) => taskDecisio
 handle(ResolveByHandRequest.type, REQUEST_PARAMS.task, (p) => resolveByHand(hosts, p));
 handle(PredictOverlapsRequest.type, REQUEST_PARAMS.run, (p) => predictOverlaps(hosts, p));
 handle(ContinueTaskRequest.type, REQUEST_PARAMS.task, (p) => continueTask(hosts, output, p));
+handle(PreviewApplyRequest.type, REQUEST_PARAMS.applyIntegration, (p) => previewApply(hosts, p));
 handle(ApplyIntegrationRequest.type, REQUEST_PARAMS.applyIntegration, (p) => applyIntegrationBranch(hosts, output, p));
 handle(DiscardRunRequest.type, REQUEST_PARAMS.discardRun, (p) => discardRun(hosts, output, p));
 handle(OpenPullRequestRequest.type, REQUEST_PARAMS.openPullRequest, (p) => openPullRequest(hosts, output, p));
