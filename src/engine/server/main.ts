@@ -18,6 +18,7 @@ import {
   GetRunRequest,
   ListRunsRequest,
   RejectPlanRequest,
+  RevisePlanRequest,
   ResumeRequest,
   RunEventRequest,
   TranscriptRequest,
@@ -32,7 +33,7 @@ import { applyIntegrationBranch, discardRun } from './branchRequests';
 import { cancel, resume, taskDecision, resolveByHand, continueTask } from './driveRequests';
 import { EventBatcher } from './eventBatcher';
 import { openPullRequest, watchPullRequests } from './pullRequestRequests';
-import { approvePlan, checkPlan, rejectPlan, startGoal } from './planRequests';
+import { approvePlan, checkPlan, rejectPlan, revisePlan, startGoal } from './planRequests';
 import { diff, doctor, fileAtCommit, getRun, listRuns, predictOverlaps, runEvent, transcript } from './queryRequests';
 import { ServerLog } from './serverLog';
 import type { ServerOutput } from './serverOutput';
@@ -90,6 +91,7 @@ function handle<P, R>(
 handle(StartGoalRequest.type, REQUEST_PARAMS.startGoal, (p, token) => startGoal(hosts, output, p, token));
 handle(ApprovePlanRequest.type, REQUEST_PARAMS.approvePlan, (p) => approvePlan(hosts, output, p));
 handle(RejectPlanRequest.type, REQUEST_PARAMS.rejectPlan, (p) => rejectPlan(hosts, p));
+handle(RevisePlanRequest.type, REQUEST_PARAMS.revisePlan, (p) => revisePlan(hosts, p));
 handle(ResumeRequest.type, REQUEST_PARAMS.resume, (p) => resume(hosts, output, p));
 handle(CancelRequest.type, REQUEST_PARAMS.run, (p) => cancel(hosts, p));
 handle(TaskDecisionRequest.type, REQUEST_PARAMS.taskDecision, (p) => taskDecision(hosts, output, p));

@@ -54,6 +54,7 @@ export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Pro
         ...entry,
         ...counts,
         active: host.activeWork(entry.runId) !== undefined,
+        planApproved: state?.planApproved ?? false,
         // Decided by the user's own record outside the repository: `createdBy.host` can lie.
         foreign: state !== undefined && !isKnownRun(host.root, state),
         pullRequestsToWatch: state ? pullRequestsToWatch(state).length : 0,

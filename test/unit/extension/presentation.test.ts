@@ -23,6 +23,7 @@ const summary = (over: Partial<RunListEntry>): RunListEntry => ({
   skipped: 0,
   total: 7,
   active: false,
+  planApproved: true,
   foreign: false,
   ...over,
 });
