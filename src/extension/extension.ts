@@ -60,6 +60,8 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
     driveProgress: new DriveProgress(controller, engine),
     confirm: modalConfirm,
     planEdits: new Map(),
+    planFixes: new Map(),
+    planDiagnostics: vscode.languages.createDiagnosticCollection('taskloom-plan'),
     pullRequestWatches: new Map(),
   };
   context.subscriptions.push(
@@ -71,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
     needsYouView,
     services.runViews,
     services.readOnlyText,
+    services.planDiagnostics,
     new RunStatusBar(controller, engine),
     new CriticDiagnostics(controller),
     vscode.workspace.registerTextDocumentContentProvider(BRANCH_FILE_SCHEME, new BranchFileDocuments(services)),
