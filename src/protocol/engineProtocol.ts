@@ -238,7 +238,11 @@ export interface ListRunsResult {
   drivenElsewhere?: string;
   warnings: string[];
 }
-export const ListRunsRequest = request<FolderParams, ListRunsResult>('taskloom/listRuns');
+export interface ListRunsParams extends FolderParams {
+  /** Leave `diskBytes` out: measuring walks every worktree, and a first paint of the runs need not wait for it. */
+  skipDiskUsage?: boolean;
+}
+export const ListRunsRequest = request<ListRunsParams, ListRunsResult>('taskloom/listRuns');
 
 /** The run's full projected state; afterwards the client folds `EventsNotification`s onto it. */
 export const GetRunRequest = request<RunParams, RunState>('taskloom/getRun');

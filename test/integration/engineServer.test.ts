@@ -342,6 +342,9 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.equal(end.type === 'run_finished' && end.status, 'needs_human');
     const stateOf = async () => Object.fromEntries(Object.values((await server.request(GetRunRequest.type, { folder: r.dir, runId })).tasks).map((t) => [t.id, t.state]));
     assert.deepEqual(await stateOf(), { flaky: 'NEEDS_HUMAN', rough: 'NEEDS_HUMAN', broken: 'NEEDS_HUMAN', after: 'SKIPPED' });
+    // The worktrees kept for the person take disk; a first listing for the editor's first paint does not wait to measure it.
+    assert.ok((await server.request(ListRunsRequest.type, { folder: r.dir })).runs[0]!.diskBytes! > 0);
+    assert.equal((await server.request(ListRunsRequest.type, { folder: r.dir, skipDiskUsage: true })).runs[0]!.diskBytes, undefined);
 
     const decide = async (taskId: string, action: 'retry' | 'accept' | 'skip', note?: string) => {
       const before = server.lastSeq(runId);

@@ -77,7 +77,7 @@ export const sessions = [
   },
   {
     name: 'planning',
-    description: 'planning that recovers: an incomplete task filled in from the plan review, a failed planning with Plan Again / Open Plan, a bad plan file at its problems, stopped runs offering what works',
+    description: 'planning that recovers: an incomplete task filled in from the plan review, a failed planning with Plan Again / Open Plan, a bad plan file at its problems, stopped runs offering what works, the sidebar loading after a reload',
     extension: 'development',
     suites: ['planningRecovery'],
     workspace: (root) => {

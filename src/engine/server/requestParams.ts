@@ -48,6 +48,7 @@ export const REQUEST_PARAMS = {
   resume: params<protocol.ResumeParams>()(folderParams.extend({ runId: runId.optional(), trustRun: z.boolean().optional() })),
   run: params<protocol.RunParams>()(runParams),
   folder: params<protocol.FolderParams>()(folderParams),
+  listRuns: params<protocol.ListRunsParams>()(folderParams.extend({ skipDiskUsage: z.boolean().optional() })),
   taskDecision: params<protocol.TaskDecisionParams>()(taskParams.extend({ action: z.enum(['retry', 'accept', 'skip']), note: z.string().optional() })),
   task: params<protocol.TaskParams>()(taskParams),
   applyIntegration: params<protocol.ApplyIntegrationParams>()(runParams.extend({ history: z.enum(['merge', 'squash']).optional() })),

@@ -7,7 +7,7 @@ import { planningScenarios } from '../fixtures/planningScenario';
 import { SUITE_GOAL } from '../fixtures/scenario';
 import { RUN_VIEW, runView } from './pages/runViewPage';
 import { Notification, quickInput, workbench } from './pages/workbenchPage';
-import { forgetWebviewWorkers, pressKey, typeText } from './runnerControl';
+import { forgetWebviewWorkers, pressKey, reloadWindow, testPhase, typeText } from './runnerControl';
 import { takeScreenshot } from './screenshot';
 import { newestRun, taskloom, waitFor, workspaceFolder } from './vscodeUtil';
 
@@ -43,11 +43,34 @@ async function showOnly(ref: { folder: string; runId: string }): Promise<void> {
 /**
  * Planning that never strands the user: a plan's incomplete task is a finding to fill in, not a
  * rejected plan; a planning that leaves no plan offers Plan Again and the rejected plan; a bad
- * plan file opens at its problems; and every stopped run offers the step that works from it.
+ * plan file opens at its problems; every stopped run offers the step that works from it; and
+ * after a reload the sidebar says it is loading rather than that there are no runs.
  */
 suite('Planning that recovers', function () {
   this.timeout(240_000);
   const folder = workspaceFolder();
+
+  if (testPhase() === 2) {
+    test('after a reload the Runs view never says "No Taskloom runs" while it lists the runs (it says it is loading)', async () => {
+      const began = Date.now();
+      await vscode.commands.executeCommand('workbench.view.extension.taskloom');
+      const welcomes = new Set<string>();
+      const rows = await waitFor('the runs in the sidebar', async () => {
+        for (const text of await workbench.runsViewWelcome()) welcomes.add(text.replace(/\s+/g, ' ').trim());
+        const labels = await workbench.runsViewRows();
+        return labels.length > 0 ? labels : undefined;
+      }).catch(async (error: unknown) => {
+        await takeScreenshot('runs-after-reload-failed');
+        throw error;
+      });
+      console.log(`[taskloom-test] the Runs view showed ${rows.length} runs ${Date.now() - began} ms into the window; welcome texts seen: ${JSON.stringify([...welcomes])}`);
+      assert.ok(![...welcomes].some((text) => /No Taskloom runs/.test(text)), `never "no runs" while there are runs: ${JSON.stringify([...welcomes])}`);
+      const api = await taskloom();
+      assert.ok(api.services.controller.model.runs(folder).length >= 5, 'every run of the workspace is listed');
+      await takeScreenshot('runs-after-reload');
+    });
+    return;
+  }
 
   let cancelledBeforeApproval = '';
 
@@ -225,4 +248,9 @@ suite('Planning that recovers', function () {
     await vscode.commands.executeCommand('taskloom.rejectPlan', { folder, runId: started.summary.runId });
   });
 
+  test('the window reloads with the runs on disk', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.view.extension.taskloom');
+    await reloadWindow();
+  });
 });
