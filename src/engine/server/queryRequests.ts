@@ -6,6 +6,7 @@ import type {
   DoctorCheck,
   FileAtCommitParams,
   FolderParams,
+  ListRunsParams,
   ListRunsResult,
   RunEventParams,
   RunListEntry,
@@ -34,8 +35,8 @@ import { isKnownRun } from '../run/runProvenance';
 /** One per server: remembers each run's measurement until its worktrees change. */
 const diskUsage = new RunDiskUsage();
 
-/** The runs of the folder's repository, newest first, with progress, who drives them and the disk they hold. */
-export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Promise<ListRunsResult> {
+/** The runs of the folder's repository, newest first, with progress, who drives them and (unless skipped) the disk they hold. */
+export async function listRuns(hosts: WorkspaceHosts, params: ListRunsParams): Promise<ListRunsResult> {
   const host = await hosts.forFolder(params.folder);
   const states = new Map<string, Pick<RunState, 'runId' | 'config'>>();
   const result = await host.withStore((store, warnings) => {
@@ -54,6 +55,7 @@ export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Pro
         ...entry,
         ...counts,
         active: host.activeWork(entry.runId) !== undefined,
+        planApproved: state?.planApproved ?? false,
         // Decided by the user's own record outside the repository: `createdBy.host` can lie.
         foreign: state !== undefined && !isKnownRun(host.root, state),
         pullRequestsToWatch: state ? pullRequestsToWatch(state).length : 0,
@@ -64,6 +66,7 @@ export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Pro
     if (elsewhere) host.followElsewhere(params.folder);
     return { runs, ...(elsewhere ? { drivenElsewhere: elsewhere } : {}), warnings };
   });
+  if (params.skipDiskUsage) return result;
   // Measured outside the store: walking worktrees must not hold up a run being driven.
   for (const run of result.runs) {
     const state = states.get(run.runId);

@@ -9,20 +9,29 @@ import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, r
 import { keepPullRequestGreenCommand, openPullRequest, openPullRequestInBrowser } from './pullRequestCommands';
 import { pickRun, type RunRef } from './runRef';
 import { startGoal } from './startGoal';
+import { openRejectedPlan, planAgain, startAgainWithPlan } from './planRecovery';
+import { startAgainFlags } from '../state/resumable';
 import { continueTask, decideTask, openTaskWorktree, resolveTask } from './taskCommands';
 
 /** Every `taskloom.*` command; each reports its own failure as a message the user can act on. */
 export function registerCommands(services: Services): vscode.Disposable[] {
-  const planDiagnostics = vscode.languages.createDiagnosticCollection('taskloom-plan');
   const awaitingPlan = (arg: unknown) =>
     pickRun(services.controller, arg, (e) => e.summary.status === 'planning' && !e.summary.active, 'Taskloom: no plan is waiting for approval.');
   const withRun = (body: (ref: RunRef) => Promise<void>) => async (arg?: unknown) => {
     const ref = await awaitingPlan(arg);
     if (ref) await body(ref);
   };
+  /** A run that cannot be resumed, only started again (resumeOutlook's `startAgain`), for which `also` holds. */
+  const startingAgain = (body: (ref: RunRef) => Promise<void>, also: (flags: string) => boolean, nothing: string) => async (arg?: unknown) => {
+    const ref = await pickRun(services.controller, arg, (e) => also(startAgainFlags(e)), `Taskloom: ${nothing}`);
+    if (ref) await body(ref);
+  };
   const commands: Record<string, (...args: never[]) => Promise<unknown>> = {
     'taskloom.startGoal': (args?: Parameters<typeof startGoal>[1]) => startGoal(services, args),
     'taskloom.resumeLastRun': (arg?: unknown) => resumeRun(services, arg),
+    'taskloom.planAgain': startingAgain((ref) => planAgain(services, ref), (flags) => flags !== '', 'no failed or unapproved run to plan again.'),
+    'taskloom.startAgainWithPlan': startingAgain((ref) => startAgainWithPlan(services, ref), (flags) => flags.includes('.withPlan'), 'no run stopped before its plan was approved.'),
+    'taskloom.openRejectedPlan': startingAgain((ref) => openRejectedPlan(services, ref), (flags) => flags.includes('.rejectedPlan'), 'no failed planning kept a rejected plan.'),
     'taskloom.cancelRun': (arg?: unknown) => cancelRun(services, arg),
     'taskloom.retryTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'retry', arg, options),
     'taskloom.acceptTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'accept', arg, options),
@@ -50,8 +59,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.runDemo': () => runDemo(services),
   };
   return [
-    planDiagnostics,
-    watchPlanEdits(services, planDiagnostics),
+    watchPlanEdits(services),
     vscode.workspace.registerTextDocumentContentProvider(GIT_SCHEME, new GitContentProvider(services)),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, new PlanDocumentProvider(services)),
     ...Object.entries(commands).map(([id, body]) =>

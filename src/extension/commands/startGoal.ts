@@ -1,13 +1,16 @@
 import * as vscode from 'vscode';
 import type { Plan } from '../../engine/domain/plan';
 import { ApprovePlanRequest, StartGoalRequest, type StartGoalResult } from '../../protocol/engineProtocol';
-import { errorWords } from '../connection/errorNotice';
+import { errorWords, userData } from '../connection/errorNotice';
 import { isCancellation, showError } from '../connection/userErrors';
 import type { Services } from '../services';
 import { isAutopilot, readRunSettings } from '../settings';
 import { pickFolder } from './runRef';
 import { reviewPlan } from './planCommands';
 import { counted } from '../../engine/text/counted';
+import { planTaskFindings } from '../../engine/domain/planFindings';
+import { showPlanProblems } from './planFiles';
+import { offerAfterPlanningFailed } from './planRecovery';
 
 /** Arguments for scripted use (tests, keybindings): any part left out is asked for. */
 export interface StartGoalArgs {
@@ -24,7 +27,8 @@ export async function startGoal(services: Services, args: StartGoalArgs = {}): P
   const planned = await planGoal(services, folder, source);
   if (!('result' in planned)) return undefined;
   const { result } = planned;
-  if (isAutopilot(folder)) {
+  // Autopilot approves by itself, except a plan with tasks left to fill in: that one waits for the user.
+  if (isAutopilot(folder) && planTaskFindings(result.plan).length === 0) {
     await approveAndDrive(services, { folder, runId: result.runId }, undefined, 'autopilot');
   } else {
     await reviewPlan(services, { folder, runId: result.runId });
@@ -59,9 +63,9 @@ export async function planGoal(services: Services, folder: string, source: Start
     );
   } catch (error) {
     const cancelled = isCancellation(error);
-    if (cancelled) void vscode.window.showInformationMessage('Taskloom: planning cancelled; nothing was built.');
-    else void showError('start the goal', error);
     await services.controller.refresh(folder);
+    if (cancelled) void vscode.window.showInformationMessage('Taskloom: planning cancelled; nothing was built.');
+    else void showStartFailure(services, folder, error);
     return cancelled ? { cancelled } : { failed: errorWords(error) };
   }
   await services.controller.loadRun(folder, result.runId);
@@ -72,6 +76,20 @@ export async function planGoal(services: Services, folder: string, source: Start
     );
   }
   return { result };
+}
+
+/**
+ * Why no plan waits for approval, with the way on: a failed planning offers Plan Again (and the
+ * rejected plan, to fix); a plan file's problems are shown where they are in the file.
+ */
+function showStartFailure(services: Services, folder: string, error: unknown): Promise<void> {
+  const data = userData(error);
+  if (data?.planningFailed) {
+    const message = error instanceof Error ? error.message : String(error);
+    return offerAfterPlanningFailed(services, { folder, runId: data.planningFailed.runId }, message, data.planningFailed.rejectedPlan);
+  }
+  if (data?.planProblems) return showPlanProblems(services, folder, data.planProblems);
+  return showError('start the goal', error);
 }
 
 async function askGoalOrPlan(folder: string): Promise<StartGoalArgs | undefined> {

@@ -1,18 +1,32 @@
-import { resumeOutlook, type ResumeOutlook } from '../../engine/domain/resumeOutlook';
+import type { ResumeOutlook } from '../../engine/domain/resumeOutlook';
+import { isStoppedPhase, stoppedRunOutlook } from '../../engine/domain/runPhase';
 import { runPhase } from '../tree/presentation';
 import type { RunEntry } from './runsModel';
-
-const STOPPED_PHASES = new Set(['stopped', 'paused', 'needs_human', 'failed', 'cancelled']);
 
 /**
  * What Resume would do for a run in this window, or undefined when nobody may resume it now (an
  * engine drives it, it is complete, or its plan waits for approval). Without a loaded state the
- * phase alone decides: the engine answers with a clear error if there is nothing to drive.
+ * list entry decides: a plan never approved is started again, else the engine answers with a
+ * clear error if there is nothing to drive.
  */
 export function resumeOutlookOf(entry: RunEntry): ResumeOutlook | undefined {
-  if (!STOPPED_PHASES.has(runPhase(entry.summary, entry.state))) return undefined;
-  return entry.state ? resumeOutlook(entry.state) : { kind: 'works', tasks: entry.summary.total - entry.summary.merged - entry.summary.skipped };
+  if (entry.state) return stoppedRunOutlook(entry.state, entry.summary.active);
+  const { summary } = entry;
+  if (!isStoppedPhase(runPhase(summary, undefined))) return undefined;
+  if (!summary.planApproved) return { kind: 'startAgain', why: 'its plan was never approved', withPlan: summary.total > 0 };
+  return { kind: 'works', tasks: summary.total - summary.merged - summary.skipped };
 }
 
 /** The one answer to "would Resume work on this run?", for commands, menus, prompts and rows. */
 export const isResumable = (entry: RunEntry): boolean => resumeOutlookOf(entry)?.kind === 'works';
+
+/**
+ * How a run that cannot be resumed starts again, as context value flags for its menus:
+ * `.startAgain` (Plan Again), `.withPlan` (Start Again with This Plan), `.rejectedPlan` (Open
+ * Rejected Plan); empty for any other run.
+ */
+export function startAgainFlags(entry: RunEntry): string {
+  const outlook = resumeOutlookOf(entry);
+  if (outlook?.kind !== 'startAgain') return '';
+  return `.startAgain${outlook.withPlan ? '.withPlan' : ''}${entry.state?.rejectedPlan !== undefined ? '.rejectedPlan' : ''}`;
+}

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../disposable';
 import type { RunsController } from '../runsController';
 import { attentionItems, type AttentionItem } from '../state/attention';
+import { startAgainFlags } from '../state/resumable';
 import { plainText, runContextValue, runWhen, taskContextValue } from './presentation';
 
 /** A run's row here has the menus of its row in Runs (package.json matches the context value). */
@@ -71,7 +72,8 @@ export class NeedsYouTreeProvider extends Disposable implements vscode.TreeDataP
       const task = this.controller.model.run(item.folder, item.runId)?.state?.tasks[item.taskId];
       tree.contextValue = task ? taskContextValue(task) : item.kind;
     } else {
-      tree.contextValue = RUN_ROW_CONTEXT[item.kind];
+      const entry = this.controller.model.run(item.folder, item.runId);
+      tree.contextValue = RUN_ROW_CONTEXT[item.kind] + (entry ? startAgainFlags(entry) : '');
     }
     tree.command =
       item.kind === 'planApproval'

@@ -70,11 +70,12 @@ export const runPhase = (summary: RunListEntry, state: RunState | undefined): Ru
 export const phaseWords = (phase: RunPhase): string => RUN_PHASE_WORDS[phase];
 
 /**
- * `contextValue` of a run row: `run.<phase>[.integrated][.resumable]`, matched by the menus in
- * package.json; resumable only where Resume would work on (state/resumable.ts).
+ * `contextValue` of a run row: `run.<phase>[.integrated][.resumable][.startAgain…]`, matched by
+ * the menus in package.json; resumable only where Resume would work on, and the start-again flags
+ * only where it would not (state/resumable.ts).
  */
-export function runContextValue(phase: RunPhase, integrated: boolean, resumable = false): string {
-  return `run.${phase}${phase === 'awaitingApproval' ? '.awaitingApproval' : ''}${integrated ? '.integrated' : ''}${resumable ? '.resumable' : ''}`;
+export function runContextValue(phase: RunPhase, integrated: boolean, resumable = false, startAgain = ''): string {
+  return `run.${phase}${phase === 'awaitingApproval' ? '.awaitingApproval' : ''}${integrated ? '.integrated' : ''}${resumable ? '.resumable' : ''}${startAgain}`;
 }
 
 /**

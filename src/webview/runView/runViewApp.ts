@@ -147,7 +147,7 @@ export class RunViewApp {
       case 'driven':
         // Every part words the steps under way differently now: all redraw.
         this.driven = message.driven;
-        this.header.driven = this.graph.driven = message.driven;
+        this.header.driven = this.graph.driven = this.controls.driven = message.driven;
         this.drawn.clear();
         break;
     }

@@ -6,6 +6,7 @@ import { TASK_STATE_LOOK } from '../../../src/webview/runView/stateStyle';
 import { attentionItems } from '../../../src/extension/state/attention';
 import { openTranscript, plainText, runContextValue, runPhase, taskContextValue, TASK_LOOK, transcriptLineWords } from '../../../src/extension/tree/presentation';
 import { resumeMessage } from '../../../src/extension/resumeMessage';
+import { isResumable, startAgainFlags } from '../../../src/extension/state/resumable';
 import { TASK_STATES } from '../../../src/engine/domain/taskStates';
 import { foldEvents } from '../../../src/engine/domain/projection';
 import type { RunListEntry } from '../../../src/protocol/engineProtocol';
@@ -23,6 +24,7 @@ const summary = (over: Partial<RunListEntry>): RunListEntry => ({
   skipped: 0,
   total: 7,
   active: false,
+  planApproved: true,
   foreign: false,
   ...over,
 });
@@ -50,6 +52,19 @@ describe('tree presentation', () => {
     assert.equal(runPhase(summary({ status: 'planning', active: true }), undefined), 'planning');
     assert.equal(runContextValue('awaitingApproval', false), 'run.awaitingApproval.awaitingApproval');
     assert.equal(runContextValue('completed', true), 'run.completed.integrated');
+  });
+
+  it('a run whose plan was never approved is started again, not resumed: its menus say so, with or without its state loaded', () => {
+    const cancelledUnapproved = { folder: '/repo', summary: summary({ status: 'cancelled', planApproved: false, merged: 0, total: 5 }) };
+    assert.equal(isResumable(cancelledUnapproved), false);
+    assert.equal(startAgainFlags(cancelledUnapproved), '.startAgain.withPlan');
+    const b = new EventBuilder('r', { goal: 'g', tasks: [] });
+    b.add({ type: 'run_finished', status: 'failed', summary: 'no valid plan', rejectedPlan: 'not a plan' });
+    const failedPlanning = { folder: '/repo', summary: summary({ status: 'failed', planApproved: false, merged: 0, total: 0 }), state: foldEvents(b.events)! };
+    assert.equal(startAgainFlags(failedPlanning), '.startAgain.rejectedPlan');
+    assert.equal(runContextValue('failed', false, false, startAgainFlags(failedPlanning)), 'run.failed.startAgain.rejectedPlan');
+    const stoppedMidRun = { folder: '/repo', summary: summary({}) };
+    assert.deepEqual([isResumable(stoppedMidRun), startAgainFlags(stoppedMidRun)], [true, '']);
   });
 
   it('says what stopped where', () => {
