@@ -4,17 +4,27 @@
 // - extension: the VS Code extension host bundle, with `vscode` external;
 // - webview: the run view's browser code (IIFE), and the codicons it serves as they are;
 // - vscode tests: the mocha suites that run inside a real extension host.
+// Prints the size of what ships (every bundle but the tests'); a production build over
+// SHIPPED_LIMIT_BYTES fails, since the three Node bundles are read at every start.
+//
+//   node esbuild.mjs [--production] [--watch] [--out DIR]   (DIR: where dist/ and dist-test/ go; default .)
 import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
+const outIndex = process.argv.indexOf('--out');
+const outRoot = outIndex >= 0 ? process.argv[outIndex + 1] : '.';
+const dist = join(outRoot, 'dist');
+const SHIPPED_LIMIT_BYTES = 3_000_000;
 
 const common = {
   bundle: true,
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',
+  metafile: true,
 };
 
 // jsonc-parser's UMD build requires its parts at run time, which a bundle cannot resolve: bundle its ESM build.
@@ -29,13 +39,13 @@ const contexts = await Promise.all([
       { in: 'src/engine/server/main.ts', out: 'engine-server' },
       { in: 'src/engine/sandbox/sandboxRelayMain.ts', out: 'sandbox-relay' },
     ],
-    outdir: 'dist',
+    outdir: dist,
     banner: { js: '#!/usr/bin/env node' },
   }),
   esbuild.context({
     ...nodeOptions,
     entryPoints: [{ in: 'src/extension/extension.ts', out: 'extension' }],
-    outdir: 'dist',
+    outdir: dist,
     external: ['vscode'],
   }),
   esbuild.context({
@@ -44,25 +54,35 @@ const contexts = await Promise.all([
     target: 'es2022',
     format: 'iife',
     entryPoints: [{ in: 'src/webview/runView/main.ts', out: 'runView' }],
-    outdir: 'dist/webview',
+    outdir: join(dist, 'webview'),
   }),
   esbuild.context({
     ...nodeOptions,
     sourcemap: true,
     minify: false,
     entryPoints: ['test/vscode/suite/index.ts'],
-    outdir: 'dist-test/vscode',
+    outdir: join(outRoot, 'dist-test', 'vscode'),
     external: ['vscode', 'mocha'],
   }),
 ]);
 
 // Served as they are: the codicons stylesheet and font, which the run view loads from dist/codicons/.
-mkdirSync('dist/codicons', { recursive: true });
-for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `dist/codicons/${file}`);
+mkdirSync(join(dist, 'codicons'), { recursive: true });
+for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, join(dist, 'codicons', file));
 
 if (watch) {
   await Promise.all(contexts.map((ctx) => ctx.watch()));
 } else {
-  await Promise.all(contexts.map((ctx) => ctx.rebuild()));
+  const results = await Promise.all(contexts.map((ctx) => ctx.rebuild()));
   await Promise.all(contexts.map((ctx) => ctx.dispose()));
+  // The last context is the test suite's, which does not ship.
+  const shipped = results.slice(0, -1).flatMap((r) => Object.entries(r.metafile.outputs)).filter(([file]) => file.endsWith('.js'));
+  const total = shipped.reduce((sum, [, output]) => sum + output.bytes, 0);
+  const kb = (bytes) => `${Math.round(bytes / 1000)} KB`;
+  const parts = shipped.map(([file, output]) => `${file.split('/').pop()} ${kb(output.bytes)}`).join(', ');
+  console.log(`taskloom bundles${production ? '' : ' (development, unminified)'}: ${kb(total)} in all (${parts})`);
+  if (production && total > SHIPPED_LIMIT_BYTES) {
+    console.error(`The production bundles total ${kb(total)}, over the ${kb(SHIPPED_LIMIT_BYTES)} limit: look for a dependency bundled in full (esbuild's metafile names each input's bytes).`);
+    process.exit(1);
+  }
 }

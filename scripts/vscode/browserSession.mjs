@@ -280,7 +280,7 @@ async function forgetWebviewWorkers(page, log) {
 }
 
 /** The actions the suite can ask for (see controlServer.mjs and test/vscode/suite/runnerControl.ts). */
-function runnerActions(session, prepared, page, reload) {
+function runnerActions(session, prepared, page, reload, log) {
   return {
     async screenshot({ name }) {
       const path = screenshotPath(session, name);
@@ -291,6 +291,11 @@ function runnerActions(session, prepared, page, reload) {
     async reload() {
       // Answer first: the reload ends the extension host that is waiting for this answer.
       setTimeout(reload, 50);
+      return {};
+    },
+    /** Before a suite opens another webview in the same window: it then loads as a first one does (see forgetWebviewWorkers). */
+    async forgetWebviewWorkers() {
+      await forgetWebviewWorkers(page, log);
       return {};
     },
     async command({ title, timeoutMs = 10_000 }) {
@@ -476,7 +481,7 @@ export async function runBrowserSession(session, { grep, verbose = false, keep =
       session.timeoutSeconds * 1000 - (Date.now() - started),
     );
 
-    const actions = runnerActions(session, prepared, page, reload);
+    const actions = runnerActions(session, prepared, page, reload, log);
     control = await startControlServer(prepared.dirs.control, actions, (action, args) =>
       log.write('runner', `suite asks: ${action} ${JSON.stringify(args)}`, verbose),
     );

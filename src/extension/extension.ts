@@ -61,6 +61,8 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
     driveProgress: new DriveProgress(controller, engine),
     confirm: modalConfirm,
     planEdits: new Map(),
+    planFixes: new Map(),
+    planDiagnostics: vscode.languages.createDiagnosticCollection('taskloom-plan'),
     pullRequestWatches: new Map(),
   };
   context.subscriptions.push(
@@ -72,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
     needsYouView,
     services.runViews,
     services.readOnlyText,
+    services.planDiagnostics,
     new RunStatusBar(controller, engine),
     new NeedsYouNotices(controller),
     new CriticDiagnostics(controller),
@@ -89,8 +92,9 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
     }),
     toDisposable(
       controller.model.onDidChange(() => {
-        const resumable = controller.model.allRuns().some(isResumable);
-        void vscode.commands.executeCommand('setContext', 'taskloom.hasResumableRun', resumable);
+        const runs = controller.model.allRuns();
+        void vscode.commands.executeCommand('setContext', 'taskloom.hasResumableRun', runs.some(isResumable));
+        showRunsListed(controller);
       }),
     ),
     ...registerCommands(services),
@@ -104,6 +108,10 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
   };
   context.subscriptions.push(runsView.onDidChangeVisibility(({ visible }) => visible && listOnce()));
   if (runsView.visible) listOnce();
+  void foldersWithoutRuns(controller.folders()).then((empty) => {
+    for (const folder of empty) controller.markListed(folder);
+    showRunsListed(controller);
+  });
   void hasRuns(controller.folders()).then((any) => {
     if (!any) return;
     listed = true;
@@ -126,6 +134,21 @@ async function hasRuns(folders: string[]): Promise<boolean> {
     }
   }
   return false;
+}
+
+/**
+ * The Runs view's welcome says "loading" until every folder's runs are listed, and "no runs" only
+ * then, when there are none: both keys are set from the model as it has them, runs first.
+ */
+function showRunsListed(controller: RunsController): void {
+  void vscode.commands.executeCommand('setContext', 'taskloom.hasRuns', controller.model.allRuns().length > 0);
+  void vscode.commands.executeCommand('setContext', 'taskloom.runsListed', controller.allListed);
+}
+
+/** Folders with no `.taskloom` folder: they have no runs, known without asking the engine. */
+async function foldersWithoutRuns(folders: string[]): Promise<string[]> {
+  const stats = await Promise.all(folders.map((folder) => vscode.workspace.fs.stat(vscode.Uri.file(`${folder}/.taskloom`)).then(() => true, () => false)));
+  return folders.filter((_, i) => !stats[i]);
 }
 
 let activeEngine: EngineClient | undefined;

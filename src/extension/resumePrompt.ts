@@ -60,10 +60,13 @@ async function offer(services: Services, entry: RunEntry): Promise<void> {
     if (choice === 'Show Run') await vscode.commands.executeCommand('taskloom.showRun', ref);
     return;
   }
-  if (outlook.kind === 'nothing') {
-    if (entry.summary.status !== 'failed') return;
-    const choice = await vscode.window.showWarningMessage(`Taskloom run '${goal}' failed: ${outlook.why}.`, 'Plan Again', 'Show Run', 'Discard');
-    if (choice === 'Plan Again') await vscode.commands.executeCommand('taskloom.startGoal', { folder: ref.folder, goal: entry.summary.goal });
+  if (outlook.kind === 'nothing') return;
+  if (outlook.kind === 'startAgain') {
+    const withPlan = outlook.withPlan ? ['Start Again with This Plan'] : state?.rejectedPlan !== undefined ? ['Open Plan'] : [];
+    const choice = await vscode.window.showWarningMessage(`Taskloom run '${goal}' cannot go on: ${outlook.why}.`, 'Plan Again', ...withPlan, 'Show Run', 'Discard');
+    if (choice === 'Plan Again') await vscode.commands.executeCommand('taskloom.planAgain', ref);
+    if (choice === 'Start Again with This Plan') await vscode.commands.executeCommand('taskloom.startAgainWithPlan', ref);
+    if (choice === 'Open Plan') await vscode.commands.executeCommand('taskloom.openRejectedPlan', ref);
     if (choice === 'Show Run') await vscode.commands.executeCommand('taskloom.showRun', ref);
     if (choice === 'Discard') await vscode.commands.executeCommand('taskloom.discardRun', ref);
     return;

@@ -22,6 +22,8 @@ export class RunsController extends Disposable {
   /** Per folder: whether its repository has the remote pull requests are pushed to, as last listed. */
   private readonly pullRequestRemotes = new Map<string, boolean>();
   private readonly fetching = new Map<string, Promise<RunState | undefined>>();
+  /** Folders whose runs were listed at least once (or that cannot have any): until all are, the views say they are loading. */
+  private readonly listed = new Set<string>();
 
   constructor(private readonly engine: EngineClient) {
     super();
@@ -65,9 +67,20 @@ export class RunsController extends Disposable {
     for (const entry of this.model.allRuns()) if (entry.state) await this.loadRun(entry.folder, entry.summary.runId);
   }
 
+  /**
+   * Lists the folder's runs again. The first listing leaves out the disk their worktrees take
+   * (walking them can take seconds), so the views show the runs at once; it follows in the background.
+   */
   async refresh(folder: string): Promise<ListRunsResult | undefined> {
+    const first = !this.listed.has(folder);
+    const result = await this.list(folder, first);
+    if (first && result) void this.list(folder, false);
+    return result;
+  }
+
+  private async list(folder: string, skipDiskUsage: boolean): Promise<ListRunsResult | undefined> {
     try {
-      const result = await this.engine.request(ListRunsRequest.type, { folder });
+      const result = await this.engine.request(ListRunsRequest.type, { folder, ...(skipDiskUsage ? { skipDiskUsage } : {}) });
       for (const warning of result.warnings) log.warn(`${folder}: ${warning}`);
       if (result.drivenElsewhere) this.drivenElsewhere.set(folder, result.drivenElsewhere);
       else this.drivenElsewhere.delete(folder);
@@ -79,7 +92,19 @@ export class RunsController extends Disposable {
       log.info(`${folder}: runs not listed (${errorWords(error)})`);
       this.model.setRuns(folder, []);
       return undefined;
+    } finally {
+      this.markListed(folder);
     }
+  }
+
+  /** The folder's runs are known: listed, or known to be none (it has no `.taskloom` folder). */
+  markListed(folder: string): void {
+    this.listed.add(folder);
+  }
+
+  /** Every folder's runs are known: "no runs" is now true when the views say it. */
+  get allListed(): boolean {
+    return this.folders().every((folder) => this.listed.has(folder));
   }
 
   /** What the actions' rules (domain/runActions.ts) know of the run in this window. */

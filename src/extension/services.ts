@@ -24,6 +24,10 @@ export interface Services {
   confirm: Confirm;
   /** Plan edits open in this window, by the edited file's path. */
   planEdits: Map<string, RunRef>;
+  /** Plan files shown with their problems so that a run can start from them once fixed: by path, the folder it would start in. */
+  planFixes: Map<string, string>;
+  /** The problems of plan edits and plan files, where they are in the file. */
+  planDiagnostics: vscode.DiagnosticCollection;
   /** Runs whose pull requests this window keeps green, so a second Keep Green joins the first instead of racing it. */
   pullRequestWatches: Map<string, Promise<void>>;
   /** The row last selected in the Runs or the Needs You view: what a keybinding with no argument acts on. */

@@ -8,6 +8,7 @@ const ENGINE_RESTART_GRACE_MS = 5_000;
 import type { RunEntry } from './state/runsModel';
 import { runStatusWords } from './state/runStatusWords';
 import { isRunOver } from '../engine/domain/runState';
+import { resumeOutlookOf } from './state/resumable';
 
 /**
  * The status bar item: the run being driven (or else the newest unfinished one) as merged/total,
@@ -46,9 +47,10 @@ export class RunStatusBar extends Disposable {
     );
   }
 
+  /** A run that failed to plan, or stopped before its plan was approved, is started again, not current: it is not shown. */
   private current(): RunEntry | undefined {
     const runs = this.controller.model.allRuns();
-    return runs.find((e) => e.summary.active) ?? runs.find((e) => !isRunOver(e.summary.status));
+    return runs.find((e) => e.summary.active) ?? runs.find((e) => !isRunOver(e.summary.status) && resumeOutlookOf(e)?.kind !== 'startAgain');
   }
 
   update(): void {

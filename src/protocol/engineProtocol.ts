@@ -4,6 +4,7 @@
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { ApplyHistory, OverlapMode, OverlapPair, RunEvent } from '../engine/domain/events';
 import type { Plan } from '../engine/domain/plan';
+import type { PlanTaskFix } from '../engine/domain/planFindings';
 import type { RunState } from '../engine/domain/runState';
 import type { RunIndexEntry } from '../engine/domain/runIndex';
 import type { TextSpan } from '../engine/domain/textSpan';
@@ -39,6 +40,10 @@ export interface UserFacingErrorData {
   forgeCredentials?: true;
   /** The editor setting to change (an agent's path, its command line), when the error is about one. */
   setting?: `taskloom.${string}`;
+  /** Set when planning a goal failed: the run it ended, and whether that run kept the planner's rejected plan (RunState.rejectedPlan). */
+  planningFailed?: { runId: string; rejectedPlan: boolean };
+  /** Set when a plan file is invalid: its problems and where each is in the file (as CheckPlanResult has them). */
+  planProblems?: { file: string; problems: string[]; spans: Array<TextSpan | null> };
 }
 
 /** A request by its method name; every request fails the same way, with UserFacingErrorData. */
@@ -84,6 +89,12 @@ export interface RejectPlanParams extends RunParams {
 }
 /** Ends a run whose plan was not approved; nothing was built. */
 export const RejectPlanRequest = request<RejectPlanParams, void>('taskloom/rejectPlan');
+
+export interface RevisePlanParams extends RunParams {
+  fix: PlanTaskFix;
+}
+/** Fills in a task of the plan waiting for approval, or drops it (domain/planFindings.ts); answers with the plan as it now waits. */
+export const RevisePlanRequest = request<RevisePlanParams, Plan>('taskloom/revisePlan');
 
 export interface ResumeParams extends FolderParams {
   /** Absent: the latest unfinished run. */
@@ -140,15 +151,32 @@ export interface ContinueTaskResult {
 export const ContinueTaskRequest = request<TaskParams, ContinueTaskResult>('taskloom/continueTask');
 
 export interface ApplyIntegrationParams extends RunParams {
-  /** `merge` (one merge commit, the default) or `squash` (one commit per task); the setting taskloom.apply.history. */
+  /**
+   * Each task lands as one commit: `merge` (the default) joins them to the branch with a merge
+   * commit, `squash` puts them on the branch itself; the setting taskloom.apply.history.
+   */
   history?: ApplyHistory;
 }
+export interface ApplyPreview {
+  /** The branch checked out in the user's repository, which the apply changes. */
+  branch: string;
+  /** Commits the apply will put on the branch (one per task with a change, and the merge commit with merge history). */
+  commits: number;
+  /** It was applied before: applying changes nothing. */
+  alreadyApplied: boolean;
+  /** Tasks the run skipped, so their work is not in it. */
+  leftOut: Array<{ taskId: string; title: string }>;
+}
+/** What applying a run would make on the user's current branch, changing nothing; refused where applying would be. */
+export const PreviewApplyRequest = request<ApplyIntegrationParams, ApplyPreview>('taskloom/previewApply');
+
 export interface ApplyIntegrationResult {
   /** The user's branch, now at `commit`. */
   branch: string;
   commit: string;
   /** Files the apply changed in the user's tree. */
   files: string[];
+  /** Commits the branch received, counted on it. */
   commits: number;
   /** It was applied before: nothing changed. */
   alreadyApplied: boolean;
@@ -212,6 +240,8 @@ export interface RunListEntry extends RunIndexEntry {
   total: number;
   /** This server is driving (or planning) the run now. */
   active: boolean;
+  /** Its plan was approved: a run stopped before that is started again, never resumed. */
+  planApproved: boolean;
   /** Not started by Taskloom on this machine (no record outside the repository): resume asks first. */
   foreign: boolean;
   /** Its pull requests that are open and not seen to an end (green, merged, or handed to the user) by a watch. */
@@ -227,10 +257,14 @@ export interface ListRunsResult {
   hasPullRequestRemote: boolean;
   warnings: string[];
 }
+export interface ListRunsParams extends FolderParams {
+  /** Leave `diskBytes` out: measuring walks every worktree, and a first paint of the runs need not wait for it. */
+  skipDiskUsage?: boolean;
+}
+export const ListRunsRequest = request<ListRunsParams, ListRunsResult>('taskloom/listRuns');
 
 /** The remote the editor pushes a run's branch to when it opens a pull request. */
 export const PULL_REQUEST_REMOTE = 'origin';
-export const ListRunsRequest = request<FolderParams, ListRunsResult>('taskloom/listRuns');
 
 /** The run's full projected state; afterwards the client folds `EventsNotification`s onto it. */
 export const GetRunRequest = request<RunParams, RunState>('taskloom/getRun');

@@ -26,6 +26,8 @@ export type ToWebview =
   /** The lines of agent calls' transcripts, as the log has them (answers loadTranscript). */
   | { type: 'transcript'; calls: TranscriptCallLines[] };
 
+export type NextStep = 'resume' | 'planAgain' | 'startWithPlan' | 'openRejectedPlan';
+
 /** What a deep link lands on: a ledger entry by its seq, else a task (a seq wins when both are given). */
 export interface RunViewFocus {
   taskId?: string;
@@ -49,6 +51,14 @@ export type FromWebview =
   | { type: 'showPlanDocument' }
   /** On a completed run: apply its integration to the user's branch, or open its pull request. */
   | { type: 'deliver'; how: 'apply' | 'pullRequest' }
+  /** On a plan waiting for approval with a task left incomplete: fill it in, or drop the task. */
+  | { type: 'fixPlanTask'; taskId: string; fix: 'fill' | 'drop' }
+  /**
+   * On a stopped run, the step that works from where it stands (domain/resumeOutlook.ts): resume it,
+   * or, when it never had an approved plan, plan its goal again, start again with its plan, or open
+   * the plan planning rejected.
+   */
+  | { type: 'nextStep'; step: NextStep }
   /** A `focus` was carried out: `found` says whether the task or entry is in the run (tests wait on it). */
   | ({ type: 'focused'; found: boolean } & RunViewFocus)
   | { type: 'showIntegrationDiff' }

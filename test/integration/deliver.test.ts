@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -16,11 +17,17 @@ const plan = {
   goal: 'Add notes',
   tasks: [task('first', 'Write the first note'), task('second', 'Write the second note', ['first']), task('dropped', 'A task that fails')],
 };
+const finding = { file: 'first.txt', line: 1, severity: 'major', category: 'requirements', message: 'first.txt must say "first"' };
+/** The contents of the attempts the gate or the critic turned down: no commit on the user's branch may hold them. */
+const DRAFTS = ['draft', 'unreviewed'];
 const scenario = {
   defaults: { delayMs: 0 },
   tasks: {
-    // Two attempts: the attempt commits stay on the task branch; squash history shows one commit.
-    first: { actor: [{ write: { 'first.txt': 'draft\n' } }, { write: { 'first.txt': 'first\n' } }] },
+    // Three attempts: the gate fails the first, the critic sends the second back, the third is green.
+    first: {
+      actor: [{ write: { 'first.txt': 'draft\n' } }, { write: { 'first.txt': 'unreviewed\n' } }, { write: { 'first.txt': 'first\n' } }],
+      critic: [{ verdict: { decision: 'changes_required', summary: 'not yet', findings: [finding] } }, { verdict: { decision: 'green', summary: 'fine', findings: [] } }],
+    },
     second: { actor: [{ write: { 'second.txt': 'second\n' } }] },
     dropped: { actor: [{ fail: 'cannot' }] },
   },
@@ -36,40 +43,83 @@ function completedRun(): { r: TempRepo; t: TraceReport } {
   assert.equal(runCli(['skip', 'dropped', '--cwd', r.dir]).code, 0);
   const t = JSON.parse(runCli(['trace', '--json', '--cwd', r.dir]).stdout) as TraceReport;
   assert.equal(t.status, 'completed');
+  assert.equal(t.tasks.find((task) => task.id === 'first')!.attempts, 3, 'a failed gate and a send-back before it went green');
   return { r, t };
 }
 
 const firstParents = (r: TempRepo, from: string) => r.git(['log', '--first-parent', '--format=%s', `${from}..main`]).split('\n').filter(Boolean);
+const commitsIn = (r: TempRepo, range: string) => r.git(['rev-list', range]).split('\n').filter(Boolean);
+/** The commits in `range` whose tree holds one of the drafts' contents (git grep exits 1 when none does). */
+function commitsHoldingDrafts(r: TempRepo, range: string): string[] {
+  const commits = commitsIn(r, range);
+  const found = spawnSync('git', ['grep', '-l', ...DRAFTS.flatMap((d) => ['-e', d]), ...commits], { cwd: r.dir, encoding: 'utf8' });
+  assert.ok(found.status === 0 || found.status === 1, found.stderr);
+  return found.stdout.split('\n').filter(Boolean);
+}
+/** The number in "Applied to main as N commits". */
+const printedCount = (stdout: string) => Number(/Applied to main as (\d+) commits?/.exec(stdout)?.[1]);
+/** The agent's attempt commits of a task, oldest first: its branch from the run base. */
+const attemptCommits = (r: TempRepo, runId: string, base: string, taskId: string) => commitsIn(r, `${base}..taskloom/${runId}/${taskId}`).reverse();
+/** The run's refs that keep `commit` reachable: its branches and snapshot refs. */
+const runRefsHolding = (r: TempRepo, runId: string, commit: string) =>
+  r.git(['for-each-ref', '--contains', commit, '--format=%(refname)']).split('\n').filter((ref) => ref.startsWith(`refs/heads/taskloom/${runId}/`) || ref.startsWith(`refs/taskloom/${runId}/`));
 
 describe('taskloom apply', () => {
-  it('merges a completed run as one merge commit, names what it leaves out, and says so when it was applied already', () => {
+  it('puts one commit per task on the branch, joined by a merge commit, none holding a draft, and says how many it made', () => {
     const { r, t } = completedRun();
     const before = r.git(['rev-parse', 'main']);
     const applied = runCli(['apply', '--yes', '--cwd', r.dir]);
     assert.equal(applied.code, 0, applied.stdout + applied.stderr);
+    assert.match(applied.stdout, /Apply run \S+ to main as 3 commits \(merge history: one commit per task, joined to the branch by a merge commit\)/);
     assert.match(applied.stdout, /not included \(skipped\): dropped/);
-    assert.match(applied.stdout, /Applied to main as 1 commit/);
-    assert.deepEqual(firstParents(r, before), ['Add notes']);
+    assert.match(applied.stdout, /Applied to main as 3 commits \(merge history\)/);
+    assert.equal(printedCount(applied.stdout), Number(r.git(['rev-list', '--count', `${before}..main`])), 'the count printed is the count made');
+    assert.deepEqual(firstParents(r, before), ['Add notes'], "the branch's own line gains one commit");
+    assert.deepEqual(r.git(['log', '--no-merges', '--format=%s', `${before}..main`]).split('\n'), ['Write the second note', 'Write the first note'], 'one commit per task');
+    assert.equal(r.git(['rev-parse', 'main^2~2']), before, 'the task commits are built on the run base');
+    assert.equal(r.git(['rev-parse', 'main^{tree}']), r.git(['rev-parse', `taskloom/${t.runId}/integration^{tree}`]), 'the tree the integration gate passed');
+    assert.deepEqual(commitsHoldingDrafts(r, `${before}..main`), [], "no commit on the branch holds a turned-down attempt's content");
+    assert.equal(r.git(['log', '-1', '--format=%(trailers:only)', 'main^2~1']).trim(), `Taskloom-Task: first\nTaskloom-Run: ${t.runId}`, 'its title and its trailers');
     assert.match(r.git(['log', '-1', '--format=%(trailers:only)', 'main']), new RegExp(`Taskloom-Run: ${t.runId}`));
     assert.equal(readFileSync(join(r.dir, 'first.txt'), 'utf8'), 'first\n');
     assert.equal(readFileSync(join(r.dir, 'second.txt'), 'utf8'), 'second\n');
+
+    // The drafts stay with the run until it is discarded.
+    const attempts = attemptCommits(r, t.runId, before, 'first');
+    assert.equal(attempts.length, 3);
+    assert.deepEqual(attempts.map((c) => r.git(['show', `${c}:first.txt`])), ['draft', 'unreviewed', 'first']);
+    for (const commit of attempts) assert.notDeepEqual(runRefsHolding(r, t.runId, commit), [], `attempt ${commit} is reachable from the run's refs`);
 
     const again = runCli(['apply', '--yes', '--cwd', r.dir]);
     assert.equal(again.code, 0);
     assert.match(again.stdout, /already in main; nothing to apply/);
     assert.deepEqual(firstParents(r, before), ['Add notes'], 'nothing was applied twice');
+
+    assert.equal(runCli(['discard', '--yes', '--cwd', r.dir]).code, 0, 'applied work is known applied');
+    for (const commit of attempts) assert.deepEqual(runRefsHolding(r, t.runId, commit), [], 'discarding the run lets its drafts go');
+    assert.equal(readFileSync(join(r.dir, 'first.txt'), 'utf8'), 'first\n', 'the applied work stays');
   });
 
-  it('with --squash puts one commit per task on the branch, titled by the task; the attempt commits stay on the task branch', () => {
+  it('with --squash puts one commit per task on the branch itself, replayed onto it when it moved; the drafts stay with the run', () => {
     const { r, t } = completedRun();
+    const base = r.git(['rev-parse', 'main']);
+    writeFileSync(join(r.dir, 'NOTES.md'), 'my own work\n');
+    r.git(['add', 'NOTES.md']);
+    r.git(['commit', '-q', '-m', 'My own commit']);
     const before = r.git(['rev-parse', 'main']);
     const applied = runCli(['apply', '--squash', '--yes', '--cwd', r.dir]);
     assert.equal(applied.code, 0, applied.stdout + applied.stderr);
+    assert.match(applied.stdout, /Apply run \S+ to main as 2 commits \(squash history: one commit per task, on the branch itself\)/);
+    assert.match(applied.stdout, /Applied to main as 2 commits \(squash history\)/);
+    assert.equal(printedCount(applied.stdout), Number(r.git(['rev-list', '--count', `${before}..main`])), 'the count printed is the count made');
     assert.deepEqual(firstParents(r, before), ['Write the second note', 'Write the first note']);
-    assert.equal(r.git(['rev-list', '--count', `${before}..main`]), '2', 'no merges, no attempt commits');
-    assert.match(r.git(['log', '-1', '--format=%(trailers:only)', 'main~1']), new RegExp(`Taskloom-Task: first\\nTaskloom-Run: ${t.runId}`));
-    assert.equal(r.git(['rev-list', '--count', `${before}..taskloom/${t.runId}/first`]), '2', 'both attempts are on the task branch');
+    assert.equal(r.git(['rev-parse', 'main~2']), before, 'on the branch itself: no merge commit');
+    assert.equal(r.git(['log', '-1', '--format=%(trailers:only)', 'main~1']).trim(), `Taskloom-Task: first\nTaskloom-Run: ${t.runId}`, 'its title and its trailers');
+    assert.deepEqual(commitsHoldingDrafts(r, `${before}..main`), []);
+    assert.equal(r.git(['diff', '--name-only', `taskloom/${t.runId}/integration`, 'main']), 'NOTES.md', 'the gated tree, and the user\'s own work');
     assert.equal(readFileSync(join(r.dir, 'first.txt'), 'utf8'), 'first\n');
+    const attempts = attemptCommits(r, t.runId, base, 'first');
+    assert.equal(attempts.length, 3, 'the attempts stay on the task branch');
     assert.match(runCli(['apply', '--squash', '--yes', '--cwd', r.dir]).stdout, /already in main/);
   });
 

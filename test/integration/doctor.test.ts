@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { findPackageRoot } from '../../src/engine/process/packageRoot';
 import { startAnthropicServer, type AnthropicServer } from '../helpers/anthropicServer';
-import { runCli, startCli } from '../helpers/cli';
+import { runCli, startCli, writeInputs } from '../helpers/cli';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 import { pathWithoutBwrap } from '../helpers/pathWithoutBwrap';
 
 const bin = join(findPackageRoot(__dirname), 'node_modules', '.bin');
+/** A scenario the scripted agent accepts, so only the gate is in question. */
+const goodScenario = () => writeInputs({ 'scenario.json': { tasks: {} } })['scenario.json']!;
 
 describe('taskloom doctor', () => {
   let server: AnthropicServer;
@@ -18,7 +20,7 @@ describe('taskloom doctor', () => {
   let home: string;
   before(async () => {
     server = await startAnthropicServer();
-    repo = makeTempRepo();
+    repo = makeTempRepo({ files: { 'package.json': JSON.stringify({ name: 'p', scripts: { test: 'node --test' } }), 'README.md': '# p\n' } });
     onlyClaude = mkdtempSync(join(tmpdir(), 'taskloom-bin-'));
     symlinkSync(join(bin, 'claude'), join(onlyClaude, 'claude'));
     home = mkdtempSync(join(tmpdir(), 'taskloom-home-'));
@@ -37,7 +39,7 @@ describe('taskloom doctor', () => {
     assert.match(result.stdout, new RegExp(`repository +${repo.dir} on main`));
     assert.match(result.stdout, /working tree clean/);
     assert.match(result.stdout, /✓ claude +Claude Code .* — planner, actor, critic/);
-    assert.match(result.stdout, /✓ gate +npm test/);
+    assert.match(result.stdout, /✓ gate +`npm test` can start: `npm` found by the gate's shell \(confined\); package\.json has a script "test" \(dry run: nothing was run\)/);
     assert.match(result.stdout, /✓ sandbox +Confined \(bubblewrap [\d.]+\)/);
     assert.doesNotMatch(result.stdout, /codex|aider|gemini/, 'agents the run does not call are not reported');
     assert.match(result.stdout, /\nReady to run: Claude Code as planner, actor, critic; gate `npm test`\.\n$/);
@@ -78,6 +80,56 @@ describe('taskloom doctor', () => {
     assert.match(result.stdout, /claude +Claude Code 2\.\d+\.\d+ \(Claude Code\) at /);
     assert.match(result.stdout, /trivial call: ok in/);
     assert.ok(scenario.requests.length >= 1, 'the probe reached the model');
+  });
+
+  it("fails a scenario file the run refuses, with the run's own words", () => {
+    const inputs = writeInputs({
+      'scenario.json': { tasks: { only: { actor: [{ wrte: { 'a.txt': 'a' } }] } } },
+      'plan.json': { goal: 'g', tasks: [{ id: 'only', title: 'Only', description: 'only', acceptance: [], dependsOn: [] }] },
+    });
+    const scenario = inputs['scenario.json']!;
+    const run = runCli(['run', '--cwd', repo.dir, '--plan', inputs['plan.json']!, '--script', scenario, '--yes', '--gate', 'true']);
+    const refused = /scenario file .* is invalid:\n(  - .*\n?)+/.exec(run.stdout)?.[0].trimEnd();
+    assert.ok(refused, `the run refuses it:\n${run.stdout}`);
+    const result = runCli(['doctor', '--cwd', repo.dir, '--script', scenario, '--gate', 'true']);
+    assert.equal(result.code, 1, result.stdout);
+    assert.ok(result.stdout.includes(`✗ scripted     built-in scripted agent — planner, actor, critic: ${refused}`), result.stdout);
+    assert.doesNotMatch(result.stdout, /Ready/);
+  });
+
+  it('fails a gate command that cannot start, naming it, without running it', () => {
+    const marker = join(home, 'gate-ran');
+    const result = runCli(['doctor', '--cwd', repo.dir, '--script', goodScenario(), '--gate', `touch ${marker} && taskloom-no-such-tool --check`]);
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stdout, /✗ gate +`touch \S+ && taskloom-no-such-tool --check` cannot start: `taskloom-no-such-tool` is not on the PATH the gate sees \(confined\)/);
+    assert.match(result.stdout, /\n1 problem blocks a run: gate: `touch \S+ && taskloom-no-such-tool --check` cannot start/);
+    assert.ok(!existsSync(marker), 'a dry run starts nothing of the gate');
+
+    // The program is looked up as the gate would see it: here, in a folder its sandbox hides.
+    const hidden = join(home, '.ssh', 'bin');
+    mkdirSync(hidden, { recursive: true });
+    writeFileSync(join(hidden, 'hidden-tool'), '#!/bin/sh\n');
+    chmodSync(join(hidden, 'hidden-tool'), 0o755);
+    const env = { HOME: home, PATH: `${hidden}:${process.env.PATH}` };
+    const confined = runCli(['doctor', '--cwd', repo.dir, '--script', goodScenario(), '--gate', 'hidden-tool'], { env });
+    assert.match(confined.stdout, /✗ gate +`hidden-tool` cannot start: `hidden-tool` is not on the PATH the gate sees \(confined\)/);
+    const unconfined = runCli(['doctor', '--cwd', repo.dir, '--script', goodScenario(), '--gate', 'hidden-tool', '--sandbox', 'off'], { env });
+    assert.match(unconfined.stdout, /✓ gate +`hidden-tool` can start: `hidden-tool` found by the gate's shell \(dry run/);
+
+    // npm's scripts are read from the base commit's package.json.
+    const noScripts = makeTempRepo({ files: { 'package.json': JSON.stringify({ name: 'p', scripts: { test: 'echo "Error: no test specified" && exit 1' } }) } });
+    const bare = makeTempRepo();
+    try {
+      const placeholder = runCli(['doctor', '--cwd', noScripts.dir, '--script', goodScenario(), '--gate', 'npm test', '--gate', 'npm run lint']);
+      assert.equal(placeholder.code, 1);
+      assert.match(placeholder.stdout, /✗ gate +`npm test` cannot start: package\.json's "test" script is npm init's placeholder, which always fails/);
+      assert.match(placeholder.stdout, /✗ gate +`npm run lint` cannot start: package\.json has no "lint" script/);
+      const none = runCli(['doctor', '--cwd', bare.dir, '--script', goodScenario(), '--gate', 'cd web && npm test']);
+      assert.match(none.stdout, /✗ gate +`cd web && npm test` cannot start: the base commit has no web\/package\.json/);
+    } finally {
+      noScripts.cleanup();
+      bare.cleanup();
+    }
   });
 
   it('says when a folder is not a repository', () => {

@@ -10,6 +10,7 @@ import type { Plan } from '../../src/engine/domain/plan';
 import type { ErrorKind } from '../../src/engine/domain/taskloomError';
 import {
   ApplyIntegrationRequest,
+  PreviewApplyRequest,
   ApprovePlanRequest,
   CancelRequest,
   CheckPlanRequest,
@@ -21,6 +22,7 @@ import {
   ListRunsRequest,
   RejectPlanRequest,
   ResumeRequest,
+  RevisePlanRequest,
   RunEventRequest,
   StartGoalRequest,
   TaskDecisionRequest,
@@ -74,6 +76,16 @@ async function userError(promise: Promise<unknown>): Promise<{ message: string; 
     return { message: error.message, kind: data!.kind, ...(data!.hint ? { hint: data!.hint } : {}), ...(data!.setting ? { setting: data!.setting } : {}) };
   }
   assert.fail('the request should have failed');
+}
+
+/** The whole account the editor gets of a request's user-facing error. */
+async function userErrorData(promise: Promise<unknown>): Promise<UserFacingErrorData & { message: string }> {
+  const error = await promise.then(
+    () => assert.fail('the request should have failed'),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof ResponseError && typeof (error.data as UserFacingErrorData | undefined)?.kind === 'string', `a user-facing error, got ${String(error)}`);
+  return { ...(error.data as UserFacingErrorData), message: error.message };
 }
 
 function assertContiguous(events: RunEvent[]): void {
@@ -256,6 +268,67 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.deepEqual(runs.map((x) => [x.goal, x.status, x.active]), [['slowly', 'cancelled', false], ['anything', 'failed', false]]);
   });
 
+  it('keeps a drafted plan whose task has no description for review: approval is refused until a person fills it in or drops it', async () => {
+    const r = repo();
+    const drafted = { goal: 'x', tasks: [task('one'), { ...task('two', ['one']), description: '' }, task('three', ['two'])] };
+    const scenario = {
+      defaults: { delayMs: 0 },
+      planner: [{ output: drafted }],
+      fallback: { actor: [{ write: { 'f.txt': 'f' } }], critic: [green] },
+    };
+    const started = await server.request(StartGoalRequest.type, { folder: r.dir, goal: 'three steps', settings: settings(scenario) });
+    assert.deepEqual(started.plan.tasks.map((t) => [t.id, t.description]), [['one', 'do one'], ['two', ''], ['three', 'do three']], 'the other tasks are kept');
+    const waiting = await server.request(GetRunRequest.type, { folder: r.dir, runId: started.runId });
+    assert.equal(waiting.status, 'planning', 'the plan waits for review, not a failed planning');
+
+    const refused = await userError(server.request(ApprovePlanRequest.type, { folder: r.dir, runId: started.runId, by: 'human' }));
+    assert.equal(refused.kind, 'bad_input');
+    assert.match(refused.message, /The plan cannot start yet: task "two" has no description/);
+    assert.match(refused.hint!, /Fill in what is missing or drop the task/);
+    assert.equal((await server.request(GetRunRequest.type, { folder: r.dir, runId: started.runId })).planApproved, false);
+
+    const fix = (f: object) => server.request(RevisePlanRequest.type, { folder: r.dir, runId: started.runId, fix: f as never });
+    assert.match((await userError(fix({ taskId: 'two', fill: { field: 'description', text: '   ' } }))).message, /cannot be empty/);
+    assert.match((await userError(fix({ taskId: 'ghost', drop: true }))).message, /no task "ghost"/);
+    const filled = await fix({ taskId: 'two', fill: { field: 'description', text: 'do two, carefully' } });
+    assert.equal(filled.tasks[1]!.description, 'do two, carefully');
+    await server.request(ApprovePlanRequest.type, { folder: r.dir, runId: started.runId, by: 'human' });
+    const end = await server.waitForEnd(started.runId);
+    assert.equal(end.type === 'run_finished' && end.status, 'completed');
+    const rounds = server.eventsOf(started.runId).filter((e) => e.type === 'plan_proposed').map((e) => e.type === 'plan_proposed' && e.round);
+    assert.deepEqual(rounds, [1, 2], 'the filled-in plan is the next draft');
+
+    // Dropping the task instead: what depended on it loses that dependency, and the rest can start.
+    const second = await server.request(StartGoalRequest.type, { folder: r.dir, goal: 'three steps again', settings: settings(scenario) });
+    const dropped = await server.request(RevisePlanRequest.type, { folder: r.dir, runId: second.runId, fix: { taskId: 'two', drop: true } });
+    assert.deepEqual(dropped.tasks.map((t) => [t.id, t.dependsOn]), [['one', []], ['three', []]]);
+    await server.request(ApprovePlanRequest.type, { folder: r.dir, runId: second.runId, by: 'autopilot' });
+    const secondEnd = await server.waitForEnd(second.runId);
+    assert.equal(secondEnd.type === 'run_finished' && secondEnd.status, 'completed');
+  });
+
+  it('tells the editor which run a failed planning ended and keeps the rejected plan; a bad plan file comes with its problems and their places', async () => {
+    const r = repo();
+    const cyclic = { goal: 'x', tasks: [task('a', ['b']), task('b', ['a'])] };
+    const failed = await userErrorData(server.request(StartGoalRequest.type, { folder: r.dir, goal: 'loop', settings: settings({ planner: [{ output: cyclic, delayMs: 0 }] }) }));
+    assert.equal(failed.kind, 'agent_failed');
+    assert.match(failed.message, /dependency cycle/);
+    const [run] = (await server.request(ListRunsRequest.type, { folder: r.dir })).runs;
+    assert.deepEqual(failed.planningFailed, { runId: run!.runId, rejectedPlan: true });
+    assert.deepEqual([run!.status, run!.planApproved], ['failed', false]);
+    const state = await server.request(GetRunRequest.type, { folder: r.dir, runId: run!.runId });
+    assert.deepEqual(JSON.parse(state.rejectedPlan!), cyclic, 'the planner\'s plan, for the person to fix');
+
+    const file = planFile({ goal: 'x', tasks: [task('a'), { ...task('b'), title: '' }, task('c', ['ghost'])] });
+    const bad = await userErrorData(server.request(StartGoalRequest.type, { folder: r.dir, planFile: file, settings: settings({}) }));
+    assert.equal(bad.planProblems?.file, file);
+    assert.deepEqual(bad.planProblems?.problems.length, 2);
+    assert.ok(bad.planProblems!.spans.every((span) => span && span.line > 1), `each problem has its place: ${JSON.stringify(bad.planProblems)}`);
+    // The editor checks a Markdown plan as a Markdown plan while it is fixed.
+    const markdown = await server.request(CheckPlanRequest.type, { text: '# Goal: x\n\n- [ ] a: Do a\n  do it\n  - depends: ghost\n', source: '/tmp/plan.md' });
+    assert.match(markdown.problems.join(' '), /unknown task "ghost"/);
+  });
+
   it('takes a human decision on a task that needs one (retry, accept, skip) and drives the run on', async () => {
     const r = repo();
     const plan = { goal: 'human', tasks: [task('flaky'), task('rough'), task('broken'), task('after', ['broken'])] };
@@ -270,6 +343,9 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.equal(end.type === 'run_finished' && end.status, 'needs_human');
     const stateOf = async () => Object.fromEntries(Object.values((await server.request(GetRunRequest.type, { folder: r.dir, runId })).tasks).map((t) => [t.id, t.state]));
     assert.deepEqual(await stateOf(), { flaky: 'NEEDS_HUMAN', rough: 'NEEDS_HUMAN', broken: 'NEEDS_HUMAN', after: 'SKIPPED' });
+    // The worktrees kept for the person take disk; a first listing for the editor's first paint does not wait to measure it.
+    assert.ok((await server.request(ListRunsRequest.type, { folder: r.dir })).runs[0]!.diskBytes! > 0);
+    assert.equal((await server.request(ListRunsRequest.type, { folder: r.dir, skipDiskUsage: true })).runs[0]!.diskBytes, undefined);
 
     const decide = async (taskId: string, action: 'retry' | 'accept' | 'skip', note?: string) => {
       const before = server.lastSeq(runId);
@@ -377,10 +453,16 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.match(dirty.message, /uncommitted changes \(README\.md\)/);
     assert.ok(dirty.hint);
     r.git(['checkout', '--', 'README.md']);
+    const before = r.git(['rev-parse', 'HEAD']);
+    const preview = await server.request(PreviewApplyRequest.type, { folder: r.dir, runId, history: 'merge' });
+    assert.deepEqual(preview, { branch: 'main', commits: 4, alreadyApplied: false, leftOut: [] }, 'a commit per task and the merge commit');
+    assert.equal(r.git(['rev-parse', 'HEAD']), before, 'a preview changes nothing');
     const applied = await server.request(ApplyIntegrationRequest.type, { folder: r.dir, runId, history: 'merge' });
     assert.equal(applied.branch, 'main');
     assert.equal(applied.commit, r.git(['rev-parse', 'HEAD']));
-    assert.equal(r.git(['rev-parse', `${applied.commit}^2`]), r.git(['rev-parse', state.integration.branch!]), 'one merge commit of the integration branch');
+    assert.equal(applied.commits, Number(r.git(['rev-list', '--count', `${before}..HEAD`])), 'the commits made, counted on the branch');
+    assert.equal(applied.commits, preview.commits);
+    assert.equal(r.git(['rev-parse', `${applied.commit}^{tree}`]), r.git(['rev-parse', `${state.integration.branch!}^{tree}`]), 'the tree the integration gate passed');
     assert.deepEqual(applied.files.sort(), ['a.txt', 'b.txt', 'c.txt']);
     assert.equal(readFileSync(join(r.dir, 'c.txt'), 'utf8'), 'c\n');
     assert.equal(r.git(['status', '--porcelain']), '');
@@ -461,6 +543,9 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.equal(server.stderr, '', 'nothing goes to stderr, which the editor shows as errors');
     assert.ok(checks.some((c) => c.label === 'repository' && c.status === 'ok' && c.text.startsWith(r.dir)));
     assert.ok(checks.some((c) => c.label === 'scripted'));
+    // The editor's doctor reads the scenario with the run's parser and dry-runs the gate, as the CLI's does.
+    const blocked = await server.request(DoctorRequest.type, { folder: r.dir, settings: settings({ tasks: { a: { actor: [{ wrte: {} }] } } }, { gateCommands: ['taskloom-no-such-tool'] }) });
+    assert.match(blocked.verdict, /^2 problems block a run: scripted: .*Unrecognized key: "wrte".*; gate: `taskloom-no-such-tool` cannot start: `taskloom-no-such-tool` is not on the PATH the gate sees/s);
   });
 
   it('reports a workspace the CLI is driving, refuses to change it meanwhile, and sends its events read-only', async () => {

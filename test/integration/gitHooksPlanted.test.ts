@@ -183,7 +183,7 @@ describe("Taskloom's own git runs no program planted in the repository", () => {
 });
 
 describe('taskloom apply runs the user’s own hooks on their branch', () => {
-  test('merge: pre-merge-commit and post-merge run; squash: pre-commit runs', () => {
+  test('merge: pre-commit (the task\'s commit), pre-merge-commit and post-merge run; squash: pre-commit and post-merge', () => {
     for (const squash of [false, true]) {
       const r = repo({ 'README.md': '# apply\n' });
       const scenario = { tasks: { a: { actor: [write({ 'a.txt': 'a\n' })], critic: [green] } } };
@@ -197,7 +197,7 @@ describe('taskloom apply runs the user’s own hooks on their branch', () => {
       const applied = runCli(['apply', ...(squash ? ['--squash'] : []), '--yes', '--cwd', r.dir]);
       assert.equal(applied.code, 0, applied.stdout + applied.stderr);
       assert.ok(existsSync(join(r.dir, 'a.txt')));
-      assert.deepEqual(ran(markers).sort(), squash ? ['post-merge', 'pre-commit'] : ['post-merge', 'pre-merge-commit']);
+      assert.deepEqual(ran(markers).sort(), squash ? ['post-merge', 'pre-commit'] : ['post-merge', 'pre-commit', 'pre-merge-commit']);
     }
   });
 });

@@ -12,7 +12,15 @@ import { EventBuilder, TWO_TASK_PLAN } from '../helpers/eventBuilder';
 const SHA = 'c'.repeat(40);
 
 /** The facts of a run the window does not drive, as the tree, the run view and the commands see it. */
-const stopped = (state: RunState, over: Partial<RunFacts> = {}): RunFacts => ({ status: state.status, driven: false, state, unfinished: 0, ...over });
+const stopped = (state: RunState, over: Partial<RunFacts> = {}): RunFacts => ({
+  status: state.status,
+  driven: false,
+  state,
+  total: state.taskOrder.length,
+  unfinished: 0,
+  planApproved: state.planApproved,
+  ...over,
+});
 
 /** Task a of a two-task run (b after a), its plan approved, taken through `events`. */
 function runWith(build: (b: EventBuilder) => void): RunState {
@@ -43,12 +51,22 @@ describe('which actions apply: one set of rules for the tree, the run view, the 
     const approved = runActionRefusal('approvePlan', { ...stopped(foldEvents(b.events)!), status: 'running', driven: true });
     assert.equal(runRefusalWords(approved!, 'run "two tasks"'), 'The plan of run "two tasks" was already approved');
 
+    // A task the planner left without a description is filled in or dropped before the plan can be approved.
+    const incomplete = new EventBuilder('r', { goal: 'two tasks', tasks: [] });
+    incomplete.add({ type: 'plan_proposed', round: 1, plan: { ...TWO_TASK_PLAN, tasks: TWO_TASK_PLAN.tasks.map((t) => (t.id === 'b' ? { ...t, description: '' } : t)) } });
+    const unfinishedPlan = stopped(foldEvents(incomplete.events)!);
+    assert.deepEqual(allowedRunActions(unfinishedPlan), ['editPlan', 'rejectPlan', 'discard']);
+    assert.equal(
+      runRefusalWords(runActionRefusal('approvePlan', unfinishedPlan)!, 'run "two tasks"'),
+      'The plan of run "two tasks" cannot start yet: task "b" has no description. Fill in what is missing or drop the task, then approve the plan',
+    );
+
     const cancelled = planned();
     cancelled.add({ type: 'run_finished', status: 'cancelled', summary: 'the plan was not approved; nothing was run' });
     const state = foldEvents(cancelled.events)!;
     assert.equal(runRefusalWords(runActionRefusal('approvePlan', stopped(state))!, 'run "two tasks"'), 'Run "two tasks" was cancelled');
     // Nothing was built: a resume has nothing to go on from, so it is not offered either.
-    assert.equal(runRefusalWords(runActionRefusal('resume', stopped(state))!, 'run "two tasks"'), 'Run "two tasks" was stopped before its plan was approved: nothing was built, so there is nothing to resume');
+    assert.equal(runRefusalWords(runActionRefusal('resume', stopped(state))!, 'run "two tasks"'), 'Run "two tasks" cannot be resumed: it stopped before its plan was approved, so nothing was built');
     assert.deepEqual(allowedRunActions(stopped(state)), ['discard']);
   });
 
@@ -135,7 +153,11 @@ describe('which actions apply: one set of rules for the tree, the run view, the 
     assert.deepEqual(runActionRefusal('resume', { ...stopped(interrupted), driven: true }), { kind: 'driven' });
     assert.deepEqual(runActionRefusal('cancel', { ...stopped(interrupted), driven: true }), undefined);
     // A run listed but not loaded: its status and counts decide, the engine answers the rest.
-    assert.equal(runActionRefusal('resume', { status: 'running', driven: false, unfinished: 2 }), undefined);
+    assert.equal(runActionRefusal('resume', { status: 'running', driven: false, total: 2, unfinished: 2, planApproved: true }), undefined);
+    assert.deepEqual(runActionRefusal('resume', { status: 'cancelled', driven: false, total: 2, unfinished: 2, planApproved: false }), {
+      kind: 'resume',
+      outlook: { kind: 'startAgain', why: 'its plan was never approved', withPlan: true },
+    });
   });
 });
 

@@ -84,6 +84,18 @@ export const sessions = [
     timeoutSeconds: 300,
   },
   {
+    name: 'planning',
+    description: 'planning that recovers: an incomplete task filled in from the plan review, a failed planning with Plan Again / Open Plan, a bad plan file at its problems, stopped runs offering what works, the sidebar loading after a reload',
+    extension: 'development',
+    suites: ['planningRecovery'],
+    workspace: (root) => {
+      const folder = join(root, 'textkit');
+      execFileSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'makePlanningWorkspace.ts'), folder], { stdio: 'inherit' });
+      return folder;
+    },
+    timeoutSeconds: 600,
+  },
+  {
     name: 'resume',
     description: 'reload the window mid-run → the Resume notification → Resume finishes the run',
     extension: 'development',

@@ -1,17 +1,20 @@
 import type { ApplyHistory } from '../../engine/domain/events';
-import { applicableHead, applyRun } from '../../engine/deliver/applyRun';
+import { planApply } from '../../engine/deliver/applyPlan';
+import { applyRun } from '../../engine/deliver/applyRun';
 import { TaskloomEngine } from '../../engine/run/engine';
 import { askYesNo } from '../askYesNo';
 import { EXIT, UsageError } from '../cliErrors';
 import { bold, dim, green, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { appliedAs, HISTORY_WORDS } from '../../engine/text/applyWords';
 import { counted } from '../../engine/text/counted';
 
 export const APPLY_USAGE = 'taskloom apply [RUN_ID] [--squash] [--yes] [--cwd DIR]';
 
 /**
  * `taskloom apply [RUN_ID] [--squash] [--yes]`: lands a completed run on the branch checked out in
- * the repository: one merge commit, or with --squash one commit per task. Asks first in a terminal.
+ * the repository, one commit per task, joined by a merge commit (with --squash, without one). Says
+ * how many commits it will make and asks first in a terminal; then says how many it made.
  */
 export async function applyCommand(argv: string[]): Promise<number> {
   const { values, positionals, cwd } = parseCommandArgs(argv, { squash: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' } });
@@ -21,15 +24,19 @@ export async function applyCommand(argv: string[]): Promise<number> {
     const runId = positionals[0] ?? engine.store.lastRunId();
     if (!runId) throw new UsageError('There is no run here', 'Start one with: taskloom run --plan FILE');
     const session = engine.session(runId);
-    const { state } = session;
-    await applicableHead(state, engine.repo.root);
-    const skipped = state.taskOrder.filter((id) => state.tasks[id]!.state === 'SKIPPED');
-    const how = history === 'squash' ? 'one commit per task' : 'one merge commit';
+    const plan = await planApply(session, cwd, history);
+    const branch = plan.repo.headRef;
+    if (plan.alreadyApplied) {
+      process.stdout.write(`Run ${runId} is already in ${branch}; nothing to apply.\n`);
+      return EXIT.ok;
+    }
+    const merged = session.state.integration.merged.length;
+    const skipped = plan.leftOut.map((t) => t.taskId);
     process.stdout.write(
-      `${bold('Apply')} run ${runId} to ${engine.repo.headRef} (${how}): ${counted(state.integration.merged.length, 'merged task')}` +
+      `${bold('Apply')} run ${runId} to ${branch} as ${counted(plan.commits, 'commit')} (${history} history: ${HISTORY_WORDS[history]}): ${counted(merged, 'merged task')}` +
         `${skipped.length ? `; ${yellow(`not included (skipped): ${skipped.join(', ')}`)}` : ''}\n`,
     );
-    if (!values.yes && !(await askYesNo(`Apply it to ${engine.repo.headRef}?`, { message: 'Applying changes your branch: it needs your yes', hint: `Pass --yes to apply without a prompt: ${APPLY_USAGE}` }))) {
+    if (!values.yes && !(await askYesNo(`Apply it to ${branch} as ${counted(plan.commits, 'commit')}?`, { message: 'Applying changes your branch: it needs your yes', hint: `Pass --yes to apply without a prompt: ${APPLY_USAGE}` }))) {
       process.stdout.write('Not applied; your branch is unchanged.\n');
       return EXIT.needsHuman;
     }
@@ -39,8 +46,8 @@ export async function applyCommand(argv: string[]): Promise<number> {
       return EXIT.ok;
     }
     process.stdout.write(
-      `${green('Applied')} to ${applied.branch} as ${counted(applied.commits, 'commit')}: now at ${applied.commit.slice(0, 10)}, ${counted(applied.files.length, 'file')} changed.\n` +
-        dim(`Discard the run's branches and worktrees when you no longer need them: taskloom discard ${runId}\n`),
+      `${green('Applied')} to ${applied.branch} as ${appliedAs(history, applied.commits)}: now at ${applied.commit.slice(0, 10)}, ${counted(applied.files.length, 'file')} changed.\n` +
+        dim(`The agents' drafts stay on the run's branches and refs/taskloom/${runId}/ until you discard it: taskloom discard ${runId}\n`),
     );
     return EXIT.ok;
   } finally {

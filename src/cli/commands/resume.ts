@@ -7,6 +7,8 @@ import { driveWithProgress } from '../driveWithProgress';
 import { yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
 import { formatRunSummary } from '../summary';
+import { resumeOutlook } from '../../engine/domain/resumeOutlook';
+import { planNextSteps, savePlanToFix } from '../planNextSteps';
 
 export async function resumeCommand(argv: string[]): Promise<number> {
   const { values, positionals, cwd } = parseCommandArgs(argv, { yes: { type: 'boolean', short: 'y' } });
@@ -20,10 +22,14 @@ export async function resumeCommand(argv: string[]): Promise<number> {
       process.stdout.write(`Run ${runId} already completed; nothing to resume.\n${formatRunSummary(session.state)}\n`);
       return EXIT.ok;
     }
-    if (!session.state.planApproved) {
+    const outlook = resumeOutlook(session.state);
+    if (outlook.kind === 'startAgain') {
       // Nothing was built; a plan nobody approved must not start by itself.
-      engine.rejectPlan(session, 'stopped before its plan was approved');
-      process.stdout.write(`Run ${runId} stopped before its plan was approved, so nothing was built. Start again with: taskloom run --goal TEXT (or --plan FILE)\n`);
+      if (session.state.status === 'planning') engine.rejectPlan(session, 'stopped before its plan was approved');
+      const { plan, rejectedPlan } = session.state;
+      const toFix = outlook.withPlan ? `${JSON.stringify(plan, null, 2)}\n` : rejectedPlan;
+      process.stdout.write(`Run ${runId} cannot be resumed: ${outlook.why}.\n`);
+      process.stdout.write(`${planNextSteps(session.state, toFix !== undefined ? savePlanToFix(session.state, toFix) : undefined).join('\n')}\n`);
       return EXIT.needsHuman;
     }
     if (!(await confirmForeignRun(engine, session, values.yes === true, `taskloom resume ${runId}`))) return EXIT.needsHuman;

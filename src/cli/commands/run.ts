@@ -13,7 +13,9 @@ import { createProgressPrinter } from '../progressPrinter';
 import { printConfinement } from '../driveWithProgress';
 import { bold, dim, yellow } from '../format';
 import { printUserError } from '../cliProcess';
-import { errorText } from '../../engine/domain/taskloomError';
+import { planTaskFindings, type PlanTaskFinding } from '../../engine/domain/planFindings';
+import { planFindingsSentence } from '../../engine/text/planFindingWords';
+import { planNextSteps, savePlanToFix } from '../planNextSteps';
 import { assertAgentsInstalled } from '../../engine/run/assertAgentInstalled';
 import { buildRunConfig, FLAG_LABELS, RUN_CONFIG_OPTIONS, type RunConfigFlags } from '../runOptions';
 import { parseCommandArgs } from '../parseCommandArgs';
@@ -60,6 +62,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     const plan = planFromFile ?? (await planWithProgress(engine, session));
     if (!plan) return EXIT.needsHuman;
     printPlan(plan, state.goal, await engine.predictedOverlaps(session), session.state.config.overlap ?? 'off');
+    const findings = planTaskFindings(plan);
+    if (findings.length > 0) return endUnfinishedPlan(engine, session, plan, findings);
     if (!values.yes && !(await askApproval())) {
       engine.rejectPlan(session, 'the plan was not approved; nothing was run');
       process.stdout.write('Plan not approved; nothing was run.\n');
@@ -83,18 +87,34 @@ async function planWithProgress(engine: TaskloomEngine, session: RunSession): Pr
     return await engine.planGoal(session, new AbortController().signal);
   } catch (error) {
     if (!(error instanceof PlanningError)) throw error;
-    session.emit({ type: 'run_finished', status: 'failed', summary: errorText(error) });
+    engine.endFailedPlanning(session, error);
     printUserError(error);
+    const rejected = session.state.rejectedPlan;
+    process.stdout.write(`${planNextSteps(session.state, rejected !== undefined ? savePlanToFix(session.state, rejected) : undefined).join('\n')}\n`);
     return undefined;
   } finally {
     stop();
   }
 }
 
+/**
+ * A planner's plan with tasks left incomplete cannot be approved here (the editor's plan review
+ * can fill them in): the run ends unapproved, and the plan is saved for the user to finish and start.
+ */
+function endUnfinishedPlan(engine: TaskloomEngine, session: RunSession, plan: Plan, findings: PlanTaskFinding[]): number {
+  const saved = savePlanToFix(session.state, `${JSON.stringify(plan, null, 2)}\n`);
+  engine.rejectPlan(session, `the plan cannot start: ${planFindingsSentence(findings)}`);
+  process.stdout.write(`${yellow(`The plan cannot start: ${planFindingsSentence(findings)}.`)} Nothing was run; the other tasks are kept in the saved plan.\n`);
+  process.stdout.write(`${planNextSteps(session.state, saved).join('\n')}\n`);
+  return EXIT.needsHuman;
+}
+
 function printPlan(plan: Plan, goal: string, overlaps: OverlapPair[], mode: OverlapMode): void {
   const lines = [`${bold('Goal')} ${goal}`, ...(plan.rationale ? [dim(plan.rationale)] : [])];
+  const findings = planTaskFindings(plan);
   for (const t of plan.tasks) {
-    lines.push(`  ${bold(t.id)}  ${t.title}${t.dependsOn.length ? dim(`  (after ${t.dependsOn.join(', ')})`) : ''}`);
+    const missing = findings.filter((f) => f.taskId === t.id).map((f) => f.field);
+    lines.push(`  ${bold(t.id)}  ${t.title}${t.dependsOn.length ? dim(`  (after ${t.dependsOn.join(', ')})`) : ''}${missing.length ? yellow(`  (no ${missing.join(', no ')})`) : ''}`);
   }
   if (overlaps.length) {
     const how = mode === 'serialize' ? 'each second task waits for the first to merge, then starts from it' : 'they run side by side (--overlap warn); the merge queue resolves conflicts';

@@ -3,7 +3,7 @@ import { ForgeError, type Forge, type PullRequest } from '../forge/forge';
 import { pullRequestBody, pullRequestTitle } from '../report/pullRequestBody';
 import type { RunSession } from '../run/runSession';
 import { pushBranch, remoteUrl } from '../workspace/pushBranch';
-import { applicableHead } from './applyRun';
+import { applicableHead } from './applyPlan';
 
 export interface PullRequestOptions {
   remote: string;

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { failureDetail, type AgentRunner, type RunnerResult } from '../agents/runner';
+import { loadScenario, ScenarioError } from '../agents/scripted/scenario';
 import { agentsInUse, type AgentUse } from '../domain/agentRoles';
 import type { AgentConfig, AgentKind, RunConfig } from '../domain/runConfig';
 import { errorText } from '../domain/taskloomError';
@@ -15,6 +16,7 @@ import { confinementWords } from '../text/confinementWords';
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../domain/sandboxSettings';
 import { resolveConfinement } from '../sandbox/confinement';
 import { taskLauncher, type SandboxContext } from '../sandbox/taskLauncher';
+import { dryRunGate } from './gateDryRun';
 
 /** One line of the doctor's report; any `fail` blocks a run. */
 export interface DoctorCheck {
@@ -62,8 +64,10 @@ export async function runDoctorChecks(cwd: string, options: DoctorOptions = {}):
     add('fail', 'git', (error as Error).message);
   }
 
+  let repoRoot: string | undefined;
   try {
     const repo = await inspectRepo(cwd);
+    repoRoot = repo.root;
     add('ok', 'repository', `${repo.root} on ${repo.headRef} @ ${repo.headCommit.slice(0, 10)}`);
     if (repo.dirtyPaths.length) {
       add('warn', 'working tree', `${counted(repo.dirtyPaths.length, 'uncommitted path')}; runs start from the last commit and ignore them`);
@@ -82,9 +86,8 @@ export async function runDoctorChecks(cwd: string, options: DoctorOptions = {}):
   const uses = options.config ? agentsInUse(options.config) : DRIVEN_AGENTS.map((agent) => ({ agent, roles: [] }));
   for (const use of uses) await checkAgent(use, options, add, sandbox);
   if (options.config) {
-    const gate = options.config.gateCommands;
-    if (gate.length) add('ok', 'gate', gate.join(' && '));
-    else add('warn', 'gate', 'no gate commands set or detected: only the critic checks the work (set taskloom.gate.commands, or --gate)');
+    if (options.config.gateCommands.length === 0) add('warn', 'gate', 'no gate commands set or detected: only the critic checks the work (set taskloom.gate.commands, or --gate)');
+    for (const check of await dryRunGate(options.config, repoRoot, sandbox)) add(check.status, 'gate', check.text);
   }
   return checks;
 }
@@ -132,6 +135,14 @@ async function checkAgent({ agent, roles }: AgentUse, options: DoctorOptions, ad
   const what = AGENT_NAMES[agent.kind];
   const used = roles.length ? ` — ${roles.join(', ')}` : '';
   if (agent.kind === 'scripted') {
+    // The run's own parser: a scenario it would refuse fails here, with the words each call would fail with.
+    try {
+      loadScenario(agent.scriptPath);
+    } catch (error) {
+      if (!(error instanceof ScenarioError)) throw error;
+      add('fail', agent.kind, `built-in ${what}${used}: ${error.message}`);
+      return;
+    }
     add('ok', agent.kind, `built-in ${what} (no network), replaying ${agent.scriptPath}${used}`);
     return;
   }

@@ -288,7 +288,8 @@ export type RunEventBody =
     }
   | { type: 'run_paused'; reason: string }
   | { type: 'run_resumed'; reason: string }
-  | { type: 'run_finished'; status: RunEndStatus; summary: string; counts?: RunCounts }
+  /** `rejectedPlan`: planning failed, and this is the planner's last answer, for a person to fix and start from. */
+  | { type: 'run_finished'; status: RunEndStatus; summary: string; counts?: RunCounts; rejectedPlan?: string }
   | { type: 'warning'; message: string; taskId?: string };
 
 /** One line of an agent's transcript: a message, a tool call (file edited, command run) or a status. */

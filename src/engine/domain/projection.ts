@@ -228,6 +228,7 @@ const HANDLERS: Handlers = {
     state.status = e.status;
     state.finishedSummary = e.summary;
     state.finishedCounts = e.counts;
+    if (e.rejectedPlan !== undefined) state.rejectedPlan = e.rejectedPlan;
     decide(state, e, 'run', { type: 'run_finished', status: e.status, summary: e.summary });
   },
   warning(state, e) {

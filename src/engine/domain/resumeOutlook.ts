@@ -4,12 +4,15 @@ import { isDone, isMovingOn, isWaitingForHuman, type TaskState } from './taskSta
 /**
  * What Resume would do for a run nobody drives: work on (tasks an agent, a gate or the merge
  * queue would take up, or the integration still to finish), or stop again at once because
- * everything left waits for a person, or nothing at all because there is no plan to build.
+ * everything left waits for a person, or nothing at all. A run that never had an approved plan
+ * is not resumed (the engine refuses: a plan nobody approved must not start by itself) but
+ * started again: planned again, or, when it has a plan (`withPlan`), from that plan.
  * The editor and the CLI offer Resume only for the first.
  */
 export type ResumeOutlook =
   | { kind: 'works'; tasks: number }
   | { kind: 'waitsForYou'; tasks: number }
+  | { kind: 'startAgain'; why: string; withPlan: boolean }
   | { kind: 'nothing'; why: string };
 
 /** Taken up again by a resume: what moves on by itself, and what a stop cancelled or interrupted. */
@@ -17,8 +20,10 @@ const resumeTakesUp = (state: TaskState): boolean => isMovingOn(state) || state 
 
 export function resumeOutlook(state: RunState): ResumeOutlook {
   if (state.plan.tasks.length === 0) {
-    return { kind: 'nothing', why: state.status === 'failed' ? 'planning failed: there is no plan to build' : 'no plan has been drafted yet' };
+    const why = state.status === 'failed' ? 'planning failed: there is no plan to build' : 'no plan was drafted';
+    return { kind: 'startAgain', why, withPlan: false };
   }
+  if (!state.planApproved) return { kind: 'startAgain', why: 'it stopped before its plan was approved, so nothing was built', withPlan: true };
   const waiting = state.taskOrder.filter((id) => isWaitingForHuman(state.tasks[id]!.state));
   const blocked = new Set<string>();
   const isBlocked = (id: string, seen = new Set<string>()): boolean => {

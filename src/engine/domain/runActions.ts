@@ -1,7 +1,8 @@
 import type { HumanAction } from './events';
 import { humanActionRefusal, type HumanActionRefusal } from './humanActions';
-import { resumeOutlook, type ResumeOutlook } from './resumeOutlook';
-import { runPhase, type RunPhase } from './runPhase';
+import { planTaskFindings, type PlanTaskFinding } from './planFindings';
+import type { ResumeOutlook } from './resumeOutlook';
+import { isStoppedPhase, runPhase, stoppedRunOutlook, type RunPhase } from './runPhase';
 import type { RunState, RunStatus, TaskView } from './runState';
 
 /**
@@ -15,8 +16,10 @@ export interface RunFacts {
   driven: boolean;
   /** The run's state once loaded; a row listed before that is decided by its status alone (the engine answers the rest). */
   state?: RunState;
-  /** Tasks neither merged nor skipped, from the run's listing: what a Resume would take up when the state is not loaded. */
+  /** From the run's listing, for a run whose state is not loaded: its tasks, those neither merged nor skipped (what a Resume would take up), and whether its plan was approved. */
+  total: number;
   unfinished: number;
+  planApproved: boolean;
   /** The repository has the remote a pull request is pushed to; undefined when not known. */
   hasRemote?: boolean;
 }
@@ -28,9 +31,9 @@ export type RunAction = (typeof RUN_ACTIONS)[number];
 /** Why an action does not apply to the run now, as data: the text module words it (engine/text/actionWords.ts). */
 export type RunRefusal =
   | { kind: 'plan_approved' }
+  /** Tasks the planner left incomplete: filled in or dropped first (domain/planFindings.ts). */
+  | { kind: 'plan_incomplete'; findings: PlanTaskFinding[] }
   | { kind: 'cancelled' }
-  /** Cancelled before anything was approved: there is no built work to go on from. */
-  | { kind: 'never_approved' }
   | { kind: 'being_planned' }
   | { kind: 'driven' }
   | { kind: 'phase'; phase: RunPhase }
@@ -40,14 +43,18 @@ export type RunRefusal =
   | { kind: 'no_integration' }
   | { kind: 'resume'; outlook: Exclude<ResumeOutlook, { kind: 'works' }> };
 
-/** Phases of a run nobody drives that a Resume may take on, when its outlook says it would work. */
-const RESUMABLE_PHASES: ReadonlySet<RunPhase> = new Set<RunPhase>(['stopped', 'paused', 'needs_human', 'failed', 'cancelled']);
-
 export const phaseOf = (run: RunFacts): RunPhase => runPhase(run.status, run.driven, run.state);
 
-/** What Resume would do for a run nobody drives (without its state, the listing's count of unfinished tasks says). */
-export function resumeOutlookOfRun(run: RunFacts): ResumeOutlook {
-  return run.state ? resumeOutlook(run.state) : { kind: 'works', tasks: run.unfinished };
+/**
+ * What Resume would do for a stopped run (runPhase.ts's stoppedRunOutlook), or undefined while
+ * nobody may resume it. Without its state the listing decides: a plan never approved is started
+ * again, else the engine answers with a clear error if there is nothing to drive.
+ */
+export function resumeOutlookOfRun(run: RunFacts): ResumeOutlook | undefined {
+  if (run.state) return stoppedRunOutlook(run.state, run.driven);
+  if (!isStoppedPhase(phaseOf(run))) return undefined;
+  if (!run.planApproved) return { kind: 'startAgain', why: 'its plan was never approved', withPlan: run.total > 0 };
+  return { kind: 'works', tasks: run.unfinished };
 }
 
 /** Why `action` does not apply to the run now; undefined when it does. */
@@ -61,15 +68,17 @@ export function runActionRefusal(action: RunAction, run: RunFacts): RunRefusal |
       if (state?.planApproved) return { kind: 'plan_approved' };
       if (run.status === 'cancelled') return { kind: 'cancelled' };
       if (phase === 'planning') return { kind: 'being_planned' };
-      return phase === 'awaitingApproval' ? undefined : { kind: 'phase', phase };
+      if (phase !== 'awaitingApproval') return { kind: 'phase', phase };
+      if (action !== 'approvePlan' || !state) return undefined;
+      const findings = planTaskFindings(state.plan);
+      return findings.length ? { kind: 'plan_incomplete', findings } : undefined;
     case 'cancel':
       if (run.driven) return undefined;
       return run.status === 'cancelled' ? { kind: 'cancelled' } : { kind: 'phase', phase };
     case 'resume': {
       if (run.driven) return { kind: 'driven' };
-      if (!RESUMABLE_PHASES.has(phase)) return { kind: 'phase', phase };
-      if (state && !state.planApproved && state.plan.tasks.length > 0) return { kind: 'never_approved' };
       const outlook = resumeOutlookOfRun(run);
+      if (!outlook) return { kind: 'phase', phase };
       return outlook.kind === 'works' ? undefined : { kind: 'resume', outlook };
     }
     case 'apply':

@@ -1,4 +1,4 @@
-import { resumeOutlook } from './resumeOutlook';
+import { resumeOutlook, type ResumeOutlook } from './resumeOutlook';
 import { LIVE_RUN_STATUSES, type RunState, type RunStatus } from './runState';
 import { RUN_STATUS_WORDS } from './stateWords';
 
@@ -23,3 +23,17 @@ export const RUN_PHASE_WORDS: Record<RunPhase, string> = {
   awaitingApproval: 'plan awaits your approval',
   stopped: 'stopped',
 };
+
+/** Phases of a run nobody drives that may still go on: by Resume, by a person's decision, or by starting it again. */
+const STOPPED_PHASES: ReadonlySet<RunPhase> = new Set<RunPhase>(['stopped', 'paused', 'needs_human', 'failed', 'cancelled']);
+
+export const isStoppedPhase = (phase: RunPhase): boolean => STOPPED_PHASES.has(phase);
+
+/**
+ * What Resume would do for a stopped run (resumeOutlook.ts), or undefined while nobody may resume
+ * it: an engine drives it, it is complete, or its plan waits for approval. Every view offers the
+ * next step by this one answer.
+ */
+export function stoppedRunOutlook(state: RunState, driven: boolean): ResumeOutlook | undefined {
+  return isStoppedPhase(runPhase(state.status, driven, state)) ? resumeOutlook(state) : undefined;
+}

@@ -340,6 +340,8 @@ export interface RunState {
   confinement?: Confinement;
   finishedSummary?: string;
   finishedCounts?: RunCounts;
+  /** Planning failed: the planner's last answer, for a person to open, fix and start a run from. */
+  rejectedPlan?: string;
   /** The run's pull requests, by task id ('' for the one of the whole run). */
   pullRequests: Record<string, PullRequestRecord>;
   /** The last time the run was applied to a branch of the user's. */

@@ -23,9 +23,11 @@ function hasRealNpmTestScript(dir: string): boolean {
   } catch {
     return false;
   }
-  // `npm init` writes a test script that only fails; running it would fail every task.
-  return typeof test === 'string' && test.trim() !== '' && !/no test specified/i.test(test);
+  return typeof test === 'string' && test.trim() !== '' && !isNpmInitPlaceholder(test);
 }
+
+/** `npm init` writes a test script that only fails; running it would fail every task. */
+export const isNpmInitPlaceholder = (script: string): boolean => /no test specified/i.test(script);
 
 function hasMakeTestTarget(dir: string): boolean {
   const text = ['GNUmakefile', 'makefile', 'Makefile'].map((name) => readIfExists(join(dir, name))).find((t) => t !== undefined);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The JSON schema of `schema` as agents take it for structured output: without the `$schema`

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { agentJsonSchema } from './agentJsonSchema';
 import { FINDING_CATEGORIES, FINDING_SEVERITIES, type CriticVerdict } from '../domain/verdict';
 import { jsonInText } from '../text/jsonInText';

@@ -1,7 +1,7 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Plan } from '../domain/plan';
 import { TaskloomError } from '../domain/taskloomError';
-import { LooseGraphSchema, LooseGraphTaskSchema, PlanSchema, quoteForMessage as q } from './planSchema';
+import { DraftPlanSchema, LooseGraphSchema, LooseGraphTaskSchema, PlanSchema, quoteForMessage as q } from './planSchema';
 import type { PlanPath, TextSpan } from './problemSpans';
 
 /** A message lists this many problems; a plan with thousands of broken tasks says how many more there are. */
@@ -34,8 +34,21 @@ export class PlanValidationError extends TaskloomError {
 
 /** Validates `input` as a plan and returns it normalised (strings trimmed, defaults filled, unknown keys dropped). */
 export function parsePlan(input: unknown): Plan {
+  return parseWith(PlanSchema, input);
+}
+
+/**
+ * Validates a draft for review: as parsePlan, except that a task's empty (or missing) title or
+ * description is kept as '' — a finding on that task (domain/planFindings.ts) for a person to
+ * fill in or drop — instead of a reason to reject the whole plan.
+ */
+export function parsePlanDraft(input: unknown): Plan {
+  return parseWith(DraftPlanSchema, input);
+}
+
+function parseWith(schema: typeof PlanSchema | typeof DraftPlanSchema, input: unknown): Plan {
   const graph = looseGraph(input);
-  const shape = PlanSchema.safeParse(input);
+  const shape = schema.safeParse(input);
   const found: PathProblem[] = [
     ...(shape.success ? [] : shape.error.issues.map((issue) => ({ message: describeIssue(issue, graph), path: issue.path.filter(isPathKey) }))),
     ...graphProblems(graph),

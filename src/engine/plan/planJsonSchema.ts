@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PlanSchema } from './planSchema';
 
 /** Where the extension ships the plan's JSON schema (package.json `jsonValidation` names it). */

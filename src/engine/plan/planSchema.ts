@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Plan } from '../domain/plan';
 import { ID_MAX_LENGTH, idPattern, isSafeId } from '../domain/ids';
 import { AGENT_KINDS, type AgentKind } from '../domain/runConfig';
@@ -135,7 +135,22 @@ export const PlanTaskSchema = z.object(
   { error: (iss) => `must be a task object, not ${describeInput(iss.input)}` },
 );
 
-export const PlanSchema = z.object(
+/**
+ * Title and description as a planner's draft may leave them: empty (or missing) is kept as '',
+ * a finding on that task for a person to fill in (domain/planFindings.ts), not a reason to throw
+ * away the whole plan. Everything else is checked as strictly as in a plan that can run.
+ */
+const fillable = (max: number) =>
+  z
+    .string({ error: (iss) => `must be a string, not ${describeInput(iss.input)}` })
+    .overwrite(stripTerminalControls)
+    .trim()
+    .max(max, tooLong(max))
+    .default('');
+
+const DraftPlanTaskSchema = PlanTaskSchema.extend({ title: fillable(PLAN_LIMITS.title), description: fillable(PLAN_LIMITS.description) });
+
+const planSchemaOf = (task: typeof PlanTaskSchema | typeof DraftPlanTaskSchema) => z.object(
   {
     goal: text(PLAN_LIMITS.goal).meta({ description: 'What the run is to achieve.' }),
     rationale: z
@@ -146,7 +161,7 @@ export const PlanSchema = z.object(
       .optional()
       .meta({ description: 'Why the plan is shaped this way (optional).' }),
     tasks: z
-      .array(PlanTaskSchema, {
+      .array(task, {
         error: (iss) => (iss.input === undefined ? 'is required' : `must be a list of tasks, not ${describeInput(iss.input)}`),
       })
       .min(1, { error: 'a plan needs at least one task' })
@@ -159,9 +174,14 @@ export const PlanSchema = z.object(
   // An empty rationale says nothing; dropping the key keeps `rationale` either useful or absent.
 ).transform(({ rationale, ...plan }) => (rationale ? { ...plan, rationale } : plan));
 
+/** A plan that can run: every task complete. */
+export const PlanSchema = planSchemaOf(PlanTaskSchema);
+/** A plan for review: a task's title or description may be empty, for a person to fill in. */
+export const DraftPlanSchema = planSchemaOf(DraftPlanTaskSchema);
+
 // Compile-time proof that what the schema produces is a domain Plan.
 export type ParsedPlan = z.output<typeof PlanSchema>;
-const _planShapeMatches: (p: ParsedPlan) => Plan = (p) => p;
+const _planShapeMatches: (p: ParsedPlan | z.output<typeof DraftPlanSchema>) => Plan = (p) => p;
 void _planShapeMatches;
 
 /**

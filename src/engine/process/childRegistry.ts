@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { writeFileAtomic } from '../store/atomicWrite';
 import { isProcessGroupAlive } from './liveness';
 import { signalGroupInTurn } from './killProcessGroup';

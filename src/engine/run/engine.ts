@@ -30,7 +30,10 @@ import { WorktreeManager } from '../workspace/worktreeManager';
 import { createRunner, RoleRunners } from './agentFactory';
 import type { DriveOutcome } from './engineShutdown';
 import { driveRun } from './orchestrator';
-import { planRun } from './planner';
+import { planRun, PlanningError } from './planner';
+import { fixedPlan, lastPlanRound, PlanNotReadyError } from '../plan/planReview';
+import { planTaskFindings, type PlanTaskFix } from '../domain/planFindings';
+import { errorText } from '../domain/taskloomError';
 import { observedRunner } from './observedRunner';
 import { newRunId } from './runId';
 import type { RunContext } from './runContext';
@@ -143,8 +146,25 @@ export class TaskloomEngine {
     session.emit({ type: 'run_finished', status: 'cancelled', summary: reason });
   }
 
+  /** Approves the plan waiting for it; refused while a task's title or description is left to fill in (domain/planFindings.ts). */
   approvePlan(session: RunSession, by: 'human' | 'autopilot'): void {
-    if (!session.state.planApproved) session.emit({ type: 'plan_approved', by });
+    if (session.state.planApproved) return;
+    const findings = planTaskFindings(session.state.plan);
+    if (findings.length > 0) throw new PlanNotReadyError(findings);
+    session.emit({ type: 'plan_approved', by });
+  }
+
+  /** A person fills in a task of the plan waiting for approval, or drops it: the fixed plan is the next draft. */
+  revisePlan(session: RunSession, fix: PlanTaskFix): Plan {
+    const plan = fixedPlan(session.state, fix);
+    session.emit({ type: 'plan_proposed', round: lastPlanRound(session.state) + 1, plan });
+    return plan;
+  }
+
+  /** Ends a run whose planning failed, keeping the planner's rejected answer for a person to fix and start from. */
+  endFailedPlanning(session: RunSession, error: Error): void {
+    const rejectedPlan = error instanceof PlanningError ? error.rejectedPlan : undefined;
+    session.emit({ type: 'run_finished', status: 'failed', summary: errorText(error), ...(rejectedPlan !== undefined ? { rejectedPlan } : {}) });
   }
 
   /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { failureDetail, type RunnerResult } from '../agents/runner';
 import { budgetStop } from '../domain/budget';
 import type { Plan } from '../domain/plan';
@@ -6,7 +6,9 @@ import { blockingFindings, type CriticFinding } from '../domain/verdict';
 import { agentJsonSchema } from '../loop/agentJsonSchema';
 import { answerCandidates, CRITIC_VERDICT_JSON_SCHEMA, parseCriticVerdict } from '../loop/criticRubric';
 import { planRepairPrompt, plannerPrompt, planReviewPrompt } from '../loop/planPrompts';
-import { parsePlan, PlanValidationError } from '../plan/parsePlan';
+import { parsePlanDraft, PlanValidationError } from '../plan/parsePlan';
+import { planTaskFindings } from '../domain/planFindings';
+import { planFindingsSentence } from '../text/planFindingWords';
 import { describeRepository } from '../workspace/repoContext';
 import { callAgent } from './agentCall';
 import type { RunContext } from './runContext';
@@ -16,9 +18,16 @@ import { TaskloomError } from '../domain/taskloomError';
 /** Hints reach the editor and the CLI alike: each names its own way to the same step. */
 const START_FROM_PLAN = 'start from a plan you write (Start Goal › Use a plan file in the editor, --plan FILE in the CLI)';
 
-/** Planning ended without a usable plan; the raw answers are in the run's log. */
+/**
+ * Planning ended without a usable plan. `rejectedPlan`: the planner's last answer (its JSON, or
+ * its text when it held none), kept with the run so a person can open it, fix it and start from it.
+ */
 export class PlanningError extends TaskloomError {
-  constructor(message: string, hint: string) {
+  constructor(
+    message: string,
+    hint: string,
+    readonly rejectedPlan?: string,
+  ) {
     super('agent_failed', message, hint);
     this.name = 'PlanningError';
   }
@@ -41,7 +50,8 @@ const PLAN_JSON_SCHEMA = agentJsonSchema(
     ),
   }),
 );
-const MAX_RAW_ANSWER = 4000;
+/** A rejected answer longer than this is kept cut short: more is no plan a person fixes by hand. */
+const MAX_REJECTED_PLAN = 200_000;
 
 type PlannerContext = Pick<RunContext, 'session' | 'agents' | 'signal' | 'sandbox'> & { plannerCalls: number };
 
@@ -65,25 +75,48 @@ export async function planRun(agent: Pick<RunContext, 'session' | 'agents' | 'si
   }
 }
 
+/**
+ * One draft: the planner's answer, repaired once when it is not a valid plan or leaves a task's
+ * title or description empty. Such a task is kept (a finding for the person reviewing the plan)
+ * when the repair does not fill it in; a plan that cannot be read at all ends planning.
+ */
 async function draftPlan(ctx: PlannerContext, prompt: string): Promise<Plan> {
   // Each planner call is its own attempt (drafts and repairs alike), so a script can tell them apart.
   const ask = (text: string, resumeSessionId?: string) =>
     call(ctx, 'planner', ++ctx.plannerCalls, text, PLAN_JSON_SCHEMA, resumeSessionId);
+  const { goal } = ctx.session.state;
   let result = await ask(prompt);
-  let parsed = readPlan(result, ctx.session.state.goal);
-  if ('problem' in parsed) {
-    result = await ask(`${prompt}\n\n${planRepairPrompt(parsed.problem)}`, result.sessionId);
-    parsed = readPlan(result, ctx.session.state.goal);
+  let parsed = readPlan(result, goal);
+  const findings = 'plan' in parsed ? planTaskFindings(parsed.plan) : [];
+  if ('problem' in parsed || findings.length > 0) {
+    const problem = 'problem' in parsed ? parsed.problem : planFindingsSentence(findings);
+    const repair = await ask(`${prompt}\n\n${planRepairPrompt(problem)}`, result.sessionId);
+    const repaired = readPlan(repair, goal);
+    // A plan kept for a person to finish is better than no plan: a repair that cannot be read does not replace it.
+    if ('plan' in repaired || 'problem' in parsed) {
+      result = repair;
+      parsed = repaired;
+    }
   }
   if ('problem' in parsed) {
-    ctx.session.emit({ type: 'warning', message: `planner answer kept for review: ${result.text.slice(0, MAX_RAW_ANSWER)}` });
     throw new PlanningError(
       `The planner gave no valid plan after one repair request: ${parsed.problem}`,
-      `Its answer is in the run log; retry, or ${START_FROM_PLAN}.`,
+      `Plan again, or ${START_FROM_PLAN}.`,
+      rejectedPlanText(result),
     );
   }
   return parsed.plan;
 }
+
+/** What a person would fix: the answer's first JSON object, laid out, or its text when it holds none. */
+function rejectedPlanText(result: RunnerResult): string | undefined {
+  for (const candidate of answerCandidates(result.structured, result.text)) {
+    if (candidate !== null && typeof candidate === 'object' && !Array.isArray(candidate)) return clip(`${JSON.stringify(candidate, null, 2)}\n`);
+  }
+  return result.text.trim() ? clip(result.text) : undefined;
+}
+
+const clip = (text: string): string => (text.length > MAX_REJECTED_PLAN ? text.slice(0, MAX_REJECTED_PLAN) : text);
 
 async function reviewPlan(ctx: PlannerContext, round: number, plan: Plan): Promise<CriticFinding[]> {
   const result = await call(ctx, 'critic', round, planReviewPrompt(ctx.session.state.goal, plan), CRITIC_VERDICT_JSON_SCHEMA);
@@ -132,7 +165,7 @@ function readPlan(result: RunnerResult, goal: string): { plan: Plan } | { proble
   let problem = 'the answer holds no JSON object';
   for (const candidate of answerCandidates(result.structured, result.text)) {
     try {
-      const plan = parsePlan(candidate);
+      const plan = parsePlanDraft(candidate);
       return { plan: { ...plan, goal } };
     } catch (error) {
       problem = error instanceof PlanValidationError ? error.problems.join('; ') : (error as Error).message;

@@ -1,10 +1,21 @@
-import type { ApplyIntegrationParams, ApplyIntegrationResult, DiscardRunParams } from '../../protocol/engineProtocol';
+import type { ApplyHistory } from '../domain/events';
+import type { ApplyIntegrationParams, ApplyIntegrationResult, ApplyPreview, DiscardRunParams } from '../../protocol/engineProtocol';
+import { planApply } from '../deliver/applyPlan';
 import { applyRun } from '../deliver/applyRun';
 import { discardRun as discardRunFor } from '../deliver/discardRun';
 import type { ServerOutput } from './serverOutput';
-import { UserError } from './userError';
 import type { WorkspaceHosts } from './workspaceHosts';
+import { appliedAs } from '../text/applyWords';
 import { counted } from '../text/counted';
+
+/** What applying a run to the user's current branch would make (for the editor's confirmation), changing nothing. */
+export async function previewApply(hosts: WorkspaceHosts, params: ApplyIntegrationParams): Promise<ApplyPreview> {
+  const host = await hosts.forFolder(params.folder);
+  return host.withEngine(async (engine) => {
+    const plan = await planApply(host.session(engine, params.runId, params.folder), host.root, historyOf(params));
+    return { branch: plan.repo.headRef, commits: plan.commits, alreadyApplied: plan.alreadyApplied, leftOut: plan.leftOut.map(({ taskId, title }) => ({ taskId, title })) };
+  });
+}
 
 /**
  * Applies a completed run to the user's current branch in the main worktree (refused on a dirty
@@ -12,8 +23,7 @@ import { counted } from '../text/counted';
  */
 export async function applyIntegrationBranch(hosts: WorkspaceHosts, output: ServerOutput, params: ApplyIntegrationParams): Promise<ApplyIntegrationResult> {
   const host = await hosts.forFolder(params.folder);
-  const history = params.history === 'squash' ? 'squash' : params.history === 'merge' || params.history === undefined ? 'merge' : undefined;
-  if (!history) throw new UserError(`Unknown history ${JSON.stringify(params.history)}: use merge or squash`);
+  const history = historyOf(params);
   return host.withEngine(async (engine) => {
     const runId = params.runId;
     host.assertIdle(runId);
@@ -22,12 +32,14 @@ export async function applyIntegrationBranch(hosts: WorkspaceHosts, output: Serv
     output.log(
       applied.alreadyApplied
         ? `Run ${runId} was already applied to ${applied.branch}`
-        : `Applied run ${runId} to ${applied.branch} (${history}, ${counted(applied.commits, 'commit')}): now at ${applied.commit.slice(0, 10)}, ${counted(applied.files.length, 'file')} changed`,
+        : `Applied run ${runId} to ${applied.branch} as ${appliedAs(history, applied.commits)}: now at ${applied.commit.slice(0, 10)}, ${counted(applied.files.length, 'file')} changed`,
     );
     const { branch, commit, files, commits, alreadyApplied, leftOut } = applied;
     return { branch, commit, files, commits, alreadyApplied, leftOut: leftOut.map(({ taskId, title }) => ({ taskId, title })) };
   });
 }
+
+const historyOf = (params: ApplyIntegrationParams): ApplyHistory => params.history ?? 'merge';
 
 /**
  * Removes a run for good, as `taskloom discard` does: refused while this server plans or drives

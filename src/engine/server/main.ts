@@ -5,6 +5,7 @@ import { createConnection, ProposedFeatures, type CancellationToken, type Reques
 import {
   ActivityNotification,
   ApplyIntegrationRequest,
+  PreviewApplyRequest,
   OpenPullRequestRequest,
   WatchPullRequestsRequest,
   ApprovePlanRequest,
@@ -18,6 +19,7 @@ import {
   GetRunRequest,
   ListRunsRequest,
   RejectPlanRequest,
+  RevisePlanRequest,
   ResumeRequest,
   RunEventRequest,
   TranscriptRequest,
@@ -28,11 +30,11 @@ import {
   ContinueTaskRequest,
   type UserFacingErrorData,
 } from '../../protocol/engineProtocol';
-import { applyIntegrationBranch, discardRun } from './branchRequests';
+import { applyIntegrationBranch, discardRun, previewApply } from './branchRequests';
 import { cancel, resume, taskDecision, resolveByHand, continueTask } from './driveRequests';
 import { EventBatcher } from './eventBatcher';
 import { openPullRequest, watchPullRequests } from './pullRequestRequests';
-import { approvePlan, checkPlan, rejectPlan, startGoal } from './planRequests';
+import { approvePlan, checkPlan, rejectPlan, revisePlan, startGoal } from './planRequests';
 import { diff, doctor, fileAtCommit, getRun, listRuns, predictOverlaps, runEvent, transcript } from './queryRequests';
 import { ServerLog } from './serverLog';
 import type { ServerOutput } from './serverOutput';
@@ -90,17 +92,19 @@ function handle<P, R>(
 handle(StartGoalRequest.type, REQUEST_PARAMS.startGoal, (p, token) => startGoal(hosts, output, p, token));
 handle(ApprovePlanRequest.type, REQUEST_PARAMS.approvePlan, (p) => approvePlan(hosts, output, p));
 handle(RejectPlanRequest.type, REQUEST_PARAMS.rejectPlan, (p) => rejectPlan(hosts, p));
+handle(RevisePlanRequest.type, REQUEST_PARAMS.revisePlan, (p) => revisePlan(hosts, p));
 handle(ResumeRequest.type, REQUEST_PARAMS.resume, (p) => resume(hosts, output, p));
 handle(CancelRequest.type, REQUEST_PARAMS.run, (p) => cancel(hosts, p));
 handle(TaskDecisionRequest.type, REQUEST_PARAMS.taskDecision, (p) => taskDecision(hosts, output, p));
 handle(ResolveByHandRequest.type, REQUEST_PARAMS.task, (p) => resolveByHand(hosts, p));
 handle(PredictOverlapsRequest.type, REQUEST_PARAMS.run, (p) => predictOverlaps(hosts, p));
 handle(ContinueTaskRequest.type, REQUEST_PARAMS.task, (p) => continueTask(hosts, output, p));
+handle(PreviewApplyRequest.type, REQUEST_PARAMS.applyIntegration, (p) => previewApply(hosts, p));
 handle(ApplyIntegrationRequest.type, REQUEST_PARAMS.applyIntegration, (p) => applyIntegrationBranch(hosts, output, p));
 handle(DiscardRunRequest.type, REQUEST_PARAMS.discardRun, (p) => discardRun(hosts, output, p));
 handle(OpenPullRequestRequest.type, REQUEST_PARAMS.openPullRequest, (p) => openPullRequest(hosts, output, p));
 handle(WatchPullRequestsRequest.type, REQUEST_PARAMS.watchPullRequests, (p, token) => watchPullRequests(hosts, output, p, token));
-handle(ListRunsRequest.type, REQUEST_PARAMS.folder, (p) => listRuns(hosts, p));
+handle(ListRunsRequest.type, REQUEST_PARAMS.listRuns, (p) => listRuns(hosts, p));
 handle(GetRunRequest.type, REQUEST_PARAMS.run, (p) => getRun(hosts, p));
 handle(DiffRequest.type, REQUEST_PARAMS.diff, (p) => diff(hosts, p));
 handle(FileAtCommitRequest.type, REQUEST_PARAMS.fileAtCommit, (p) => fileAtCommit(hosts, p));

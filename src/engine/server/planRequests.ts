@@ -5,19 +5,21 @@ import type {
   CheckPlanParams,
   CheckPlanResult,
   RejectPlanParams,
+  RevisePlanParams,
   StartGoalParams,
   StartGoalResult,
 } from '../../protocol/engineProtocol';
 import { EDITOR_SETTING_KEYS, type RunSettings } from '../../protocol/runSettings';
 import type { Plan } from '../domain/plan';
-import { loadPlanFile, parsePlanJson } from '../plan/loadPlanFile';
-import { parsePlan, PlanValidationError } from '../plan/parsePlan';
+import { loadPlanFile, parsePlanJson, parsePlanMarkdown } from '../plan/loadPlanFile';
+import { parsePlan, parsePlanDraft, PlanValidationError } from '../plan/parsePlan';
+import { lastPlanRound } from '../plan/planReview';
+import { PlanningError } from '../run/planner';
 import { assertAgentsInstalled } from '../run/assertAgentInstalled';
 import { runConfigFromSettings } from '../run/runConfigFromSettings';
-import type { RunStore } from '../store/runStore';
 import { driveInBackground, startPlanning, PlanningCancelledError } from './runDriver';
 import type { ServerOutput } from './serverOutput';
-import { UserError } from './userError';
+import { PlanningFailedError, UserError } from './userError';
 import type { WorkspaceHosts } from './workspaceHosts';
 
 /**
@@ -66,6 +68,7 @@ export async function startGoal(
       throw new ResponseError(LSPErrorCodes.RequestCancelled, error.message);
     }
     if (error instanceof PlanningCancelledError) throw new UserError(error.message);
+    if (error instanceof PlanningError) throw new PlanningFailedError(started.runId, error);
     throw error;
   }
 }
@@ -83,9 +86,18 @@ export async function approvePlan(hosts: WorkspaceHosts, output: ServerOutput, p
     }
     const edited: Plan | undefined = params.plan !== undefined && params.plan !== null ? { ...parsePlan(params.plan), goal: state.goal } : undefined;
     assertAgentsInstalled(state.config, edited ?? state.plan, EDITOR_SETTING_KEYS);
-    if (edited && !samePlan(edited, state.plan)) session.emit({ type: 'plan_proposed', round: lastPlanRound(engine.store, state.runId) + 1, plan: edited });
+    if (edited && !samePlan(edited, state.plan)) session.emit({ type: 'plan_proposed', round: lastPlanRound(state) + 1, plan: edited });
     engine.approvePlan(session, params.by === 'autopilot' ? 'autopilot' : 'human');
     driveInBackground(host, session, params.folder, output);
+  });
+}
+
+/** A person fills in a task the planner left incomplete, or drops it; the plan keeps waiting for approval. */
+export async function revisePlan(hosts: WorkspaceHosts, params: RevisePlanParams): Promise<Plan> {
+  const host = await hosts.forFolder(params.folder);
+  return host.withEngine((engine) => {
+    host.assertIdle(params.runId);
+    return engine.revisePlan(host.session(engine, params.runId, params.folder), params.fix);
   });
 }
 
@@ -103,22 +115,20 @@ export async function rejectPlan(hosts: WorkspaceHosts, params: RejectPlanParams
   });
 }
 
-/** Validates a plan the human is editing (JSON text) by the rules approval applies, listing every problem at once. */
+/**
+ * Validates a plan the human is editing by the rules approval applies, listing every problem at
+ * once: JSON text, or a Markdown checklist when its source is a .md file.
+ */
 export async function checkPlan(params: CheckPlanParams): Promise<CheckPlanResult> {
   if (typeof params.text !== 'string') throw new UserError('There is no plan text to check');
+  const source = typeof params.source === 'string' && params.source ? params.source : 'plan.json';
   try {
-    return { problems: [], plan: parsePlanJson(params.text, typeof params.source === 'string' && params.source ? params.source : 'plan.json') };
+    return { problems: [], plan: /\.(md|markdown)$/i.test(source) ? parsePlanMarkdown(params.text, source) : parsePlanJson(params.text, source) };
   } catch (error) {
     if (error instanceof PlanValidationError) return { problems: error.problems, spans: error.problems.map((_, i) => error.places[i]?.span ?? null) };
     throw error;
   }
 }
 
-/** Compared in their normal form, so a plan sent back unchanged is not a new draft. */
-const samePlan = (a: Plan, b: Plan): boolean => JSON.stringify(parsePlan(a)) === JSON.stringify(parsePlan(b));
-
-function lastPlanRound(store: RunStore, runId: string): number {
-  let round = 0;
-  for (const event of store.events(runId).events) if (event.type === 'plan_proposed') round = Math.max(round, event.round);
-  return round;
-}
+/** Compared in their normal form, so a plan sent back unchanged is not a new draft (the one waiting may still have blanks to fill in). */
+const samePlan = (a: Plan, b: Plan): boolean => JSON.stringify(parsePlanDraft(a)) === JSON.stringify(parsePlanDraft(b));

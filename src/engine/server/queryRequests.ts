@@ -7,6 +7,7 @@ import {
   type DoctorCheck,
   type FileAtCommitParams,
   type FolderParams,
+  type ListRunsParams,
   type ListRunsResult,
   type RunEventParams,
   type RunListEntry,
@@ -36,8 +37,8 @@ import { remoteUrl } from '../workspace/pushBranch';
 /** One per server: remembers each run's measurement until its worktrees change. */
 const diskUsage = new RunDiskUsage();
 
-/** The runs of the folder's repository, newest first, with progress, who drives them and the disk they hold. */
-export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Promise<ListRunsResult> {
+/** The runs of the folder's repository, newest first, with progress, who drives them and (unless skipped) the disk they hold. */
+export async function listRuns(hosts: WorkspaceHosts, params: ListRunsParams): Promise<ListRunsResult> {
   const host = await hosts.forFolder(params.folder);
   const states = new Map<string, Pick<RunState, 'runId' | 'config'>>();
   const result = await host.withStore((store, warnings) => {
@@ -56,6 +57,7 @@ export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Pro
         ...entry,
         ...counts,
         active: host.activeWork(entry.runId) !== undefined,
+        planApproved: state?.planApproved ?? false,
         // Decided by the user's own record outside the repository: `createdBy.host` can lie.
         foreign: state !== undefined && !isKnownRun(host.root, state),
         pullRequestsToWatch: state ? pullRequestsToWatch(state).length : 0,
@@ -67,6 +69,7 @@ export async function listRuns(hosts: WorkspaceHosts, params: FolderParams): Pro
     return { runs, ...(elsewhere ? { drivenElsewhere: elsewhere } : {}), hasPullRequestRemote: false, warnings };
   });
   result.hasPullRequestRemote = (await remoteUrl(host.root, PULL_REQUEST_REMOTE)) !== undefined;
+  if (params.skipDiskUsage) return result;
   // Measured outside the store: walking worktrees must not hold up a run being driven.
   for (const run of result.runs) {
     const state = states.get(run.runId);

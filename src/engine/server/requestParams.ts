@@ -1,6 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type * as protocol from '../../protocol/engineProtocol';
 import type { Plan } from '../domain/plan';
+import { FILLABLE_TASK_FIELDS } from '../domain/planFindings';
 import type { RunSettings } from '../domain/runSettings';
 import { isValidRunId } from '../store/paths';
 import { UserError } from './userError';
@@ -18,6 +19,11 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 const settings = z.custom<RunSettings>(isObject, { message: 'must be an object of settings' });
 /** The shape only: the plan's own schema checks it in full where an edited plan is taken. */
 const plan = z.custom<Plan>((value) => isObject(value) && Array.isArray(value.tasks), { message: 'must be a plan with tasks' });
+
+const planTaskFix = z.union([
+  z.strictObject({ taskId, fill: z.strictObject({ field: z.enum(FILLABLE_TASK_FIELDS), text: z.string() }) }),
+  z.strictObject({ taskId, drop: z.literal(true) }),
+]);
 
 const folderParams = z.object({ folder });
 const runParams = folderParams.extend({ runId });
@@ -38,9 +44,11 @@ export const REQUEST_PARAMS = {
   startGoal: params<protocol.StartGoalParams>()(folderParams.extend({ goal: z.string().optional(), planFile: z.string().optional(), settings })),
   approvePlan: params<protocol.ApprovePlanParams>()(runParams.extend({ plan: plan.optional(), by: z.enum(['human', 'autopilot']) })),
   rejectPlan: params<protocol.RejectPlanParams>()(runParams.extend({ reason: z.string() })),
+  revisePlan: params<protocol.RevisePlanParams>()(runParams.extend({ fix: planTaskFix })),
   resume: params<protocol.ResumeParams>()(folderParams.extend({ runId: runId.optional(), trustRun: z.boolean().optional() })),
   run: params<protocol.RunParams>()(runParams),
   folder: params<protocol.FolderParams>()(folderParams),
+  listRuns: params<protocol.ListRunsParams>()(folderParams.extend({ skipDiskUsage: z.boolean().optional() })),
   taskDecision: params<protocol.TaskDecisionParams>()(taskParams.extend({ action: z.enum(['retry', 'accept', 'skip']), note: z.string().optional() })),
   task: params<protocol.TaskParams>()(taskParams),
   applyIntegration: params<protocol.ApplyIntegrationParams>()(runParams.extend({ history: z.enum(['merge', 'squash']).optional() })),

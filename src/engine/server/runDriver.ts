@@ -45,9 +45,8 @@ export function startPlanning(host: WorkspaceHost, session: RunSession, folder: 
         settle.reject(new PlanningCancelledError(session.runId));
         return;
       }
-      const why = errorText(error as Error);
-      output.log(`Planning run ${session.runId} failed: ${why}`);
-      endRun(session, 'failed', why, output);
+      output.log(`Planning run ${session.runId} failed: ${errorText(error as Error)}`);
+      recordEnd(session, output, () => engine.endFailedPlanning(session, error as Error));
       host.retire(session.runId, work);
       settle.reject(error);
     }
@@ -82,9 +81,13 @@ export function driveInBackground(host: WorkspaceHost, session: RunSession, fold
 
 /** Records how the run ended, unless it already has; a store that cannot take it any more is logged. */
 function endRun(session: RunSession, status: RunEndStatus, summary: string, output: ServerOutput): void {
+  recordEnd(session, output, () => session.emit({ type: 'run_finished', status, summary }));
+}
+
+function recordEnd(session: RunSession, output: ServerOutput, record: () => void): void {
   try {
     if (STOPPED.includes(session.state.status)) return;
-    session.emit({ type: 'run_finished', status, summary });
+    record();
   } catch (error) {
     output.log(`Could not record the end of run ${session.runId}: ${(error as Error).stack ?? String(error)}`);
   }

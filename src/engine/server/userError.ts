@@ -4,6 +4,8 @@ import { UnpublishedWorkError } from '../deliver/discardRun';
 import { ForgeError } from '../forge/forge';
 import { UnknownRunError } from '../run/runProvenance';
 import { SettingsError } from '../run/runConfigFromSettings';
+import { PlanValidationError } from '../plan/parsePlan';
+import type { PlanningError } from '../run/planner';
 import { EDITOR_SETTING_KEYS } from '../../protocol/runSettings';
 import type { UserFacingErrorData } from '../../protocol/engineProtocol';
 
@@ -14,6 +16,20 @@ export class UserError extends TaskloomError {
     this.name = 'UserError';
   }
 }
+
+/** Planning a goal failed: the error the planner gave, with the run it ended, for the editor's next steps. */
+export class PlanningFailedError extends TaskloomError {
+  constructor(
+    readonly runId: string,
+    readonly planning: PlanningError,
+  ) {
+    super(planning.kind, planning.message, planning.hint, { cause: planning });
+    this.name = 'PlanningFailedError';
+  }
+}
+
+/** A plan file's problems sent with the error: enough to mark each where it is, however many there are. */
+const SENT_PLAN_PROBLEMS = 500;
 
 /**
  * The answer to a request that failed: a TaskloomError with its kind and hint (the extension
@@ -34,5 +50,10 @@ function userFacingData(error: TaskloomError): UserFacingErrorData {
   if (error instanceof UnpublishedWorkError) data.unpublishedWork = error.taskIds;
   if (error instanceof ForgeError && error.failure === 'credentials') data.forgeCredentials = true;
   if (error instanceof SettingsError && error.setting) data.setting = EDITOR_SETTING_KEYS[error.setting];
+  if (error instanceof PlanningFailedError) data.planningFailed = { runId: error.runId, rejectedPlan: error.planning.rejectedPlan !== undefined };
+  if (error instanceof PlanValidationError && error.source) {
+    const problems = error.problems.slice(0, SENT_PLAN_PROBLEMS);
+    data.planProblems = { file: error.source, problems, spans: problems.map((_, i) => error.places[i]?.span ?? null) };
+  }
   return data;
 }

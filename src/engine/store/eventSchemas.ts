@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SANDBOX_MODES } from '../domain/sandboxSettings';
 import { AGENT_ROLES } from '../domain/agentRoles';
 import { EVENT_SCHEMA_VERSION, type GateCommandResult, type RunEvent, type RunEventBody, type RunEventType } from '../domain/events';
@@ -271,6 +271,7 @@ const BODY_SHAPES = {
     status: z.enum(['completed', 'needs_human', 'paused', 'cancelled', 'failed']),
     summary: text,
     counts: z.object({ total: z.number(), merged: z.number(), skipped: z.number(), needsYou: z.number(), integrationGatePassed: z.boolean() }).optional(),
+    rejectedPlan: text.optional(),
   },
   warning: { message: text, taskId: text.optional() },
 } satisfies Record<RunEventType, z.ZodRawShape>;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isProcessAlive } from '../process/liveness';
 import { TaskloomError } from '../domain/taskloomError';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RunEvent } from '../domain/events';
 import { applyEvent } from '../domain/projection';
 import { PROJECTION_VERSION, type RunState } from '../domain/runState';

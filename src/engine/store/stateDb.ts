@@ -2,7 +2,7 @@ import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LowSync, type SyncAdapter } from 'lowdb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { RUN_STATUSES, type RunState } from '../domain/runState';
 import type { RunIndexEntry } from '../domain/runIndex';
 import { writeFileAtomic } from './atomicWrite';

@@ -4,6 +4,7 @@ import type { RunRefusal, TaskAction, TaskRefusal } from '../domain/runActions';
 import { RUN_PHASE_WORDS } from '../domain/runPhase';
 import type { TaskView } from '../domain/runState';
 import { counted } from './counted';
+import { planFindingsSentence } from './planFindingWords';
 
 /**
  * Why an action no longer applies, said plainly: what a stale button, a row's action or a palette
@@ -13,10 +14,11 @@ export function runRefusalWords(refusal: RunRefusal, run: string): string {
   switch (refusal.kind) {
     case 'plan_approved':
       return `The plan of ${run} was already approved`;
+    case 'plan_incomplete':
+      // As the engine says it when asked (plan/planReview.ts).
+      return `The plan of ${run} cannot start yet: ${planFindingsSentence(refusal.findings)}. Fill in what is missing or drop the task, then approve the plan`;
     case 'cancelled':
       return `${capital(run)} was cancelled`;
-    case 'never_approved':
-      return `${capital(run)} was stopped before its plan was approved: nothing was built, so there is nothing to resume`;
     case 'being_planned':
       return `${capital(run)} is still being planned`;
     case 'driven':

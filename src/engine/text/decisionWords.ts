@@ -4,6 +4,7 @@ import { checksWords, REVIEW_WORDS } from '../domain/pullRequestStatus';
 import type { Decision } from '../domain/runState';
 import { RUN_STATUS_WORDS } from '../domain/stateWords';
 import type { CriticVerdict } from '../domain/verdict';
+import { appliedAs } from './applyWords';
 import { confinementWords } from './confinementWords';
 import { counted } from './counted';
 
@@ -88,8 +89,7 @@ function wordFact(f: DecisionFact, taskId: string): { summary: string; details?:
       return { summary: `Human chose to ${what} "${taskId}"${f.note ? `: ${f.note}` : ''}` };
     }
     case 'run_applied': {
-      const how = f.history === 'squash' ? `as ${counted(f.commits, 'commit')}, one per task` : 'as a merge commit';
-      return { summary: `Applied to ${f.branch} ${how}: now at ${short(f.commit)}` };
+      return { summary: `Applied to ${f.branch} as ${appliedAs(f.history, f.commits)}: now at ${short(f.commit)}` };
     }
     case 'confinement':
       return { summary: confinementWords(f) };

@@ -1,8 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Plan } from '../../engine/domain/plan';
-import type { TextSpan } from '../../engine/domain/textSpan';
+import { planTaskFindings } from '../../engine/domain/planFindings';
 import { CheckPlanRequest, PredictOverlapsRequest, RejectPlanRequest, type PredictedOverlaps } from '../../protocol/engineProtocol';
 import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
@@ -11,6 +10,8 @@ import { runActionApplies } from './applicability';
 import type { RunRef } from './runRef';
 import { approveAndDrive } from './startGoal';
 import { counted } from '../../engine/text/counted';
+import { planDiagnostic, storedPlanFile } from './planFiles';
+import { askToFinishPlan } from './planTaskFixes';
 
 export const PLAN_SCHEME = 'taskloom-plan';
 
@@ -28,7 +29,7 @@ export function planMarkdown(goal: string, plan: Plan, overlaps?: PredictedOverl
   for (const task of plan.tasks) {
     lines.push(`## ${task.id}: ${plainText(task.title, 200)}`);
     lines.push(task.dependsOn.length ? `After: ${task.dependsOn.join(', ')}` : 'No dependencies', '');
-    if (task.description) lines.push(task.description, '');
+    lines.push(task.description || '*No description yet: fill it in (or drop the task) in the run view before the plan can be approved.*', '');
     if (task.acceptance.length) lines.push('Acceptance:', ...task.acceptance.map((a) => `- ${a}`), '');
   }
   return lines.join('\n');
@@ -55,13 +56,22 @@ export async function showPlanDocument(ref: RunRef): Promise<void> {
 /** The notification's buttons run the commands, which check that the plan still waits when one is pressed. */
 const REVIEW_CHOICES = { Approve: 'taskloom.approvePlan', Edit: 'taskloom.editPlan', 'Cancel Run': 'taskloom.rejectPlan' } as const;
 
-/** Shows the drafted plan in the run view (its graph, with Approve / Edit / Cancel Run above it) and asks the same in a notification. */
+/**
+ * Shows the drafted plan in the run view (its graph, with Approve / Edit / Cancel Run above it) and
+ * asks the same in a notification; while a task waits to be filled in, it asks for that first.
+ */
 export async function reviewPlan(services: Services, ref: RunRef): Promise<void> {
-  if (!(await runActionApplies(services.controller, ref, 'approvePlan'))) return;
+  // The plan still waits (it may have tasks to fill in before it can be approved).
+  if (!(await runActionApplies(services.controller, ref, 'editPlan'))) return;
   const state = await services.controller.state(ref.folder, ref.runId);
   if (!state) return;
   services.runViews.show(ref.folder, ref.runId);
   const tasks = state.plan.tasks.length;
+  const findings = planTaskFindings(state.plan);
+  if (findings.length > 0) {
+    await askToFinishPlan(services, ref, state.goal, state.plan, findings);
+    return;
+  }
   const choice = await vscode.window.showInformationMessage(
     `Taskloom drafted ${counted(tasks, 'task')} for "${plainText(state.goal, 80)}". Start the run with this plan?`,
     ...(Object.keys(REVIEW_CHOICES) as Array<keyof typeof REVIEW_CHOICES>),
@@ -86,46 +96,49 @@ export async function editPlan(services: Services, ref: RunRef): Promise<void> {
   if (!(await runActionApplies(services.controller, ref, 'editPlan'))) return;
   const state = await services.controller.state(ref.folder, ref.runId);
   if (!state) return;
-  const file = editFile(services, ref.runId);
-  await mkdir(join(services.context.globalStorageUri.fsPath, 'plans'), { recursive: true });
-  await writeFile(file, `${JSON.stringify(state.plan, null, 2)}\n`);
+  const file = await storedPlanFile(services, basename(editFile(services, ref.runId)), `${JSON.stringify(state.plan, null, 2)}\n`);
   services.planEdits.set(file, ref);
   // A tab of its own: the plan's read-only preview must not take its place.
   await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
   void vscode.window.showInformationMessage('Edit the plan and save: Taskloom checks it on every save and then asks to approve it.');
 }
 
-/** Checks a saved plan edit; problems go to the Problems panel, a valid plan can be approved. */
-export function watchPlanEdits(services: Services, diagnostics: vscode.DiagnosticCollection): vscode.Disposable {
+/**
+ * Checks a saved plan edit, or a plan file shown with its problems (planFiles.ts); problems go to
+ * the Problems panel, a valid edit can be approved and a valid plan file can start a run.
+ */
+export function watchPlanEdits(services: Services): vscode.Disposable {
+  const diagnostics = services.planDiagnostics;
   // One word on the plan's problems at a time, gone once they are fixed: a toast would stay beside "valid".
   let problemsMessage: vscode.Disposable | undefined;
   const saved = vscode.workspace.onDidSaveTextDocument(async (document) => {
-    const ref = services.planEdits.get(document.uri.fsPath);
-    if (!ref) return;
+    const path = document.uri.fsPath;
+    const ref = services.planEdits.get(path);
+    const fixFolder = services.planFixes.get(path);
+    if (!ref && !fixFolder) return;
     // The engine checks it: the same rules as approval, and the extension stays small.
-    const { problems, spans, plan } = await services.engine.request(CheckPlanRequest.type, { text: document.getText(), source: document.uri.fsPath });
+    const { problems, spans, plan } = await services.engine.request(CheckPlanRequest.type, { text: document.getText(), source: path });
     problemsMessage?.dispose();
     problemsMessage = undefined;
     if (!plan) {
-      diagnostics.set(document.uri, problems.map((p, i) => planDiagnostic(p, spans?.[i] ?? null)));
-      problemsMessage = vscode.window.setStatusBarMessage(`$(error) The plan has ${problems.length} problem${problems.length === 1 ? '' : 's'}: fix them and save again`);
+      diagnostics.set(document.uri, problems.map((p, i) => planDiagnostic(p, spans?.[i])));
+      problemsMessage = vscode.window.setStatusBarMessage(`$(error) The plan has ${counted(problems.length, 'problem')}: fix them and save again`);
       return;
     }
     diagnostics.delete(document.uri);
+    if (!ref) {
+      const start = await vscode.window.showInformationMessage(`The plan is valid (${counted(plan.tasks.length, 'task')}). Start a run with it?`, 'Start Run', 'Keep Editing');
+      if (start !== 'Start Run') return;
+      services.planFixes.delete(path);
+      await vscode.commands.executeCommand('taskloom.startGoal', { folder: fixFolder, planFile: path });
+      return;
+    }
     const choice = await vscode.window.showInformationMessage(`The edited plan is valid (${plan.tasks.length} tasks). Approve it and start?`, 'Approve', 'Keep Editing');
     if (choice !== 'Approve') return;
-    services.planEdits.delete(document.uri.fsPath);
+    services.planEdits.delete(path);
     await approveAndDrive(services, ref, plan, 'human');
   });
   return vscode.Disposable.from(saved, { dispose: () => problemsMessage?.dispose() });
-}
-
-/** A plan problem where it is in the file (the spans are 1-based; a problem with no place sits on the first line). */
-function planDiagnostic(message: string, span: TextSpan | null): vscode.Diagnostic {
-  const range = span ? new vscode.Range(span.line - 1, span.column - 1, span.endLine - 1, span.endColumn - 1) : new vscode.Range(0, 0, 0, Number.MAX_SAFE_INTEGER);
-  const diagnostic = new vscode.Diagnostic(range, message, vscode.DiagnosticSeverity.Error);
-  diagnostic.source = 'Taskloom plan';
-  return diagnostic;
 }
 
 /** Approves a run's plan: as edited, when an edit of it is open, else as proposed. */

@@ -7,22 +7,31 @@ import { approvePlanFromEdit, editPlan, PLAN_SCHEME, PlanDocumentProvider, rejec
 import { runDemo } from './demoCommand';
 import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeLastRun, resumeRun, showRunCommand } from './runCommands';
 import { keepPullRequestGreenCommand, openPullRequest, openPullRequestInBrowser } from './pullRequestCommands';
-import { pickRunFor, type RunRef } from './runRef';
+import { pickRun, pickRunFor, type RunRef } from './runRef';
 import { startGoal } from './startGoal';
+import { openRejectedPlan, planAgain, startAgainWithPlan } from './planRecovery';
+import { startAgainFlags } from '../state/resumable';
 import { continueTask, decideTask, openTaskWorktree, resolveTask } from './taskCommands';
 
 /** Every `taskloom.*` command; each reports its own failure as a message the user can act on. */
 export function registerCommands(services: Services): vscode.Disposable[] {
-  const planDiagnostics = vscode.languages.createDiagnosticCollection('taskloom-plan');
   // Each checks, when it runs, that the plan still waits for approval (a stale button says what happened instead).
   const withPlan = (action: 'approvePlan' | 'editPlan' | 'rejectPlan', body: (ref: RunRef) => Promise<void>) => async (arg?: unknown) => {
     const ref = await pickRunFor(services.controller, arg, action, 'Taskloom: no plan is waiting for approval.');
+    if (ref) await body(ref);
+  };
+  /** A run that cannot be resumed, only started again (resumeOutlook's `startAgain`), for which `also` holds. */
+  const startingAgain = (body: (ref: RunRef) => Promise<void>, also: (flags: string) => boolean, nothing: string) => async (arg?: unknown) => {
+    const ref = await pickRun(services.controller, arg, (e) => also(startAgainFlags(e)), `Taskloom: ${nothing}`);
     if (ref) await body(ref);
   };
   const commands: Record<string, (...args: never[]) => Promise<unknown>> = {
     'taskloom.startGoal': (args?: Parameters<typeof startGoal>[1]) => startGoal(services, args),
     'taskloom.resumeLastRun': (arg?: unknown) => resumeLastRun(services, arg),
     'taskloom.resumeRun': (arg?: unknown) => resumeRun(services, arg),
+    'taskloom.planAgain': startingAgain((ref) => planAgain(services, ref), (flags) => flags !== '', 'no failed or unapproved run to plan again.'),
+    'taskloom.startAgainWithPlan': startingAgain((ref) => startAgainWithPlan(services, ref), (flags) => flags.includes('.withPlan'), 'no run stopped before its plan was approved.'),
+    'taskloom.openRejectedPlan': startingAgain((ref) => openRejectedPlan(services, ref), (flags) => flags.includes('.rejectedPlan'), 'no failed planning kept a rejected plan.'),
     'taskloom.cancelRun': (arg?: unknown) => cancelRun(services, arg),
     'taskloom.retryTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'retry', arg, options),
     'taskloom.acceptTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'accept', arg, options),
@@ -40,7 +49,8 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.showRun': (arg?: unknown) => showRunCommand(services, arg),
     'taskloom.doctor': (folder?: string) => doctor(services, folder),
     'taskloom.discardRun': (arg?: unknown) => discardRun(services, arg),
-    'taskloom.reviewPlan': withPlan('approvePlan', (ref) => reviewPlan(services, ref)),
+    // Reviewed while it waits, though a task left to fill in keeps it from being approved yet.
+    'taskloom.reviewPlan': withPlan('editPlan', (ref) => reviewPlan(services, ref)),
     'taskloom.approvePlan': withPlan('approvePlan', (ref) => approvePlanFromEdit(services, ref)),
     'taskloom.editPlan': withPlan('editPlan', (ref) => editPlan(services, ref)),
     'taskloom.rejectPlan': withPlan('rejectPlan', (ref) => rejectPlan(services, ref)),
@@ -50,8 +60,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.runDemo': () => runDemo(services),
   };
   return [
-    planDiagnostics,
-    watchPlanEdits(services, planDiagnostics),
+    watchPlanEdits(services),
     vscode.workspace.registerTextDocumentContentProvider(GIT_SCHEME, new GitContentProvider(services)),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, new PlanDocumentProvider(services)),
     ...Object.entries(commands).map(([id, body]) =>

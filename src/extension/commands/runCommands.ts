@@ -4,6 +4,7 @@ import {
   CancelRequest,
   DiscardRunRequest,
   DoctorRequest,
+  PreviewApplyRequest,
   ResumeRequest,
 } from '../../protocol/engineProtocol';
 import type { RunViewFocus } from '../../protocol/webviewMessages';
@@ -15,6 +16,7 @@ import { plainText } from '../tree/presentation';
 import { isResumable } from '../state/resumable';
 import { pickFolder, pickRun, pickRunFor, type RunRef } from './runRef';
 import { requestTrustingRun } from './trustingRun';
+import { appliedAs, HISTORY_WORDS } from '../../engine/text/applyWords';
 import { counted } from '../../engine/text/counted';
 
 /** Resume Run: the run of the row (or notification) it is run from, or the user's pick among the runs a resume would take on. */
@@ -86,25 +88,35 @@ export async function discardRun(services: Services, arg?: unknown): Promise<voi
   await services.controller.refresh(ref.folder);
 }
 
+/**
+ * Asks the engine what applying would make (refused before asking where applying would be: a dirty
+ * tree, a run not gated), confirms naming the branch, the history and the number of commits, then
+ * says what was made, counted on the branch.
+ */
 export async function applyIntegration(services: Services, arg?: unknown): Promise<void> {
   const ref = await pickRunFor(services.controller, arg, 'apply', 'Taskloom: no completed run has work left to apply.');
   if (!ref) return;
   const state = await services.controller.state(ref.folder, ref.runId);
   if (!state) return;
-  const apply = await services.confirm(
-    `Merge the green work of "${plainText(state.goal, 80)}" into your current branch?`,
-    `Applying brings ${counted(state.integration.merged.length, 'merged task')} from ${state.integration.branch ?? 'the integration branch'} into the branch checked out in ${ref.folder}. Your working tree must be clean.`,
-    'Apply',
-  );
-  if (!apply) return;
+  const history = applyHistory(ref.folder) ?? 'merge';
   try {
-    const history = applyHistory(ref.folder);
+    const preview = await services.engine.request(PreviewApplyRequest.type, { ...ref, history });
+    if (preview.alreadyApplied) {
+      void vscode.window.showInformationMessage(`Taskloom: this run is already in ${preview.branch}; nothing to apply.`);
+      return;
+    }
+    const leftOut = preview.leftOut.length ? ` Not included (skipped): ${preview.leftOut.map((t) => t.taskId).join(', ')}.` : '';
+    const apply = await services.confirm(
+      `Apply "${plainText(state.goal, 80)}" to ${preview.branch} as ${counted(preview.commits, 'commit')}?`,
+      `With ${history} history: ${HISTORY_WORDS[history]}.${leftOut} The agents' drafts stay with the run until you discard it.`,
+      'Apply',
+    );
+    if (!apply) return;
     const result = await services.engine.request(ApplyIntegrationRequest.type, { ...ref, history });
-    const leftOut = result.leftOut.length ? ` Not included (skipped): ${result.leftOut.map((t) => t.taskId).join(', ')}.` : '';
     void vscode.window.showInformationMessage(
       result.alreadyApplied
         ? `Taskloom: this run is already in ${result.branch}; nothing to apply.`
-        : `Taskloom applied ${counted(result.files.length, 'changed file')} to ${result.branch} as ${counted(result.commits, 'commit')} (now at ${result.commit.slice(0, 10)}).${leftOut}`,
+        : `Taskloom applied the run to ${result.branch} as ${appliedAs(history, result.commits)}: ${counted(result.files.length, 'changed file')}, now at ${result.commit.slice(0, 10)}.${leftOut}`,
     );
   } catch (error) {
     showError('apply the integration', error);

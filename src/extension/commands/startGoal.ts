@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Plan } from '../../engine/domain/plan';
 import { ApprovePlanRequest, StartGoalRequest, type StartGoalResult } from '../../protocol/engineProtocol';
-import { errorWords } from '../connection/errorNotice';
+import { errorWords, userData } from '../connection/errorNotice';
 import { isCancellation, showError } from '../connection/userErrors';
 import type { Services } from '../services';
 import { isAutopilot, readRunSettings } from '../settings';
@@ -9,6 +9,9 @@ import { runActionApplies } from './applicability';
 import { pickFolder } from './runRef';
 import { reviewPlan } from './planCommands';
 import { counted } from '../../engine/text/counted';
+import { planTaskFindings } from '../../engine/domain/planFindings';
+import { showPlanProblems } from './planFiles';
+import { offerAfterPlanningFailed } from './planRecovery';
 
 /** Arguments for scripted use (tests, keybindings): any part left out is asked for. */
 export interface StartGoalArgs {
@@ -25,7 +28,8 @@ export async function startGoal(services: Services, args: StartGoalArgs = {}): P
   const planned = await planGoal(services, folder, source);
   if (!('result' in planned)) return undefined;
   const { result } = planned;
-  if (isAutopilot(folder)) {
+  // Autopilot approves by itself, except a plan with tasks left to fill in: that one waits for the user.
+  if (isAutopilot(folder) && planTaskFindings(result.plan).length === 0) {
     await approveAndDrive(services, { folder, runId: result.runId }, undefined, 'autopilot');
   } else {
     await reviewPlan(services, { folder, runId: result.runId });
@@ -60,9 +64,9 @@ export async function planGoal(services: Services, folder: string, source: Start
     );
   } catch (error) {
     const cancelled = isCancellation(error);
-    if (cancelled) void vscode.window.showInformationMessage('Taskloom: planning cancelled; nothing was built.');
-    else void showError('start the goal', error);
     await services.controller.refresh(folder);
+    if (cancelled) void vscode.window.showInformationMessage('Taskloom: planning cancelled; nothing was built.');
+    else void showStartFailure(services, folder, error);
     return cancelled ? { cancelled } : { failed: errorWords(error) };
   }
   await services.controller.loadRun(folder, result.runId);
@@ -73,6 +77,20 @@ export async function planGoal(services: Services, folder: string, source: Start
     );
   }
   return { result };
+}
+
+/**
+ * Why no plan waits for approval, with the way on: a failed planning offers Plan Again (and the
+ * rejected plan, to fix); a plan file's problems are shown where they are in the file.
+ */
+function showStartFailure(services: Services, folder: string, error: unknown): Promise<void> {
+  const data = userData(error);
+  if (data?.planningFailed) {
+    const message = error instanceof Error ? error.message : String(error);
+    return offerAfterPlanningFailed(services, { folder, runId: data.planningFailed.runId }, message, data.planningFailed.rejectedPlan);
+  }
+  if (data?.planProblems) return showPlanProblems(services, folder, data.planProblems);
+  return showError('start the goal', error);
 }
 
 async function askGoalOrPlan(folder: string): Promise<StartGoalArgs | undefined> {
@@ -111,7 +129,8 @@ export async function approveAndDrive(
   by: 'human' | 'autopilot',
 ): Promise<void> {
   // A button pressed after the plan was approved (or the run cancelled) says so instead of failing.
-  if (!(await runActionApplies(services.controller, ref, 'approvePlan'))) return;
+  // An edit is checked by the engine as it is approved: the plan it fills in may still lack a task's description.
+  if (!(await runActionApplies(services.controller, ref, plan ? 'editPlan' : 'approvePlan'))) return;
   try {
     await services.engine.request(ApprovePlanRequest.type, { ...ref, by, ...(plan ? { plan } : {}) });
   } catch (error) {

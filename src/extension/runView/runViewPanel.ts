@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { HumanAction, RunEvent } from '../../engine/domain/events';
-import type { FromWebview, RunViewFocus, ToWebview } from '../../protocol/webviewMessages';
+import type { FromWebview, NextStep, RunViewFocus, ToWebview } from '../../protocol/webviewMessages';
 import { RunEventRequest, TranscriptRequest } from '../../protocol/engineProtocol';
 import { firstPage, historiesOf, type TranscriptCallLines } from '../../protocol/runViewPages';
 import { showPlanDocument } from '../commands/planCommands';
+import { dropPlanTask, fillPlanTask } from '../commands/planTaskFixes';
 import { showError } from '../connection/userErrors';
 import { Disposable, toDisposable } from '../disposable';
 import type { Services } from '../services';
@@ -22,6 +23,12 @@ const DECISION_COMMANDS: Record<HumanAction, string> = {
 };
 const PLAN_COMMANDS = { approve: 'taskloom.approvePlan', edit: 'taskloom.editPlan', cancel: 'taskloom.rejectPlan' } as const;
 const DELIVERY_COMMANDS = { apply: 'taskloom.applyIntegration', pullRequest: 'taskloom.openPullRequest' } as const;
+const NEXT_STEP_COMMANDS: Record<NextStep, string> = {
+  resume: 'taskloom.resumeRun',
+  planAgain: 'taskloom.planAgain',
+  startWithPlan: 'taskloom.startAgainWithPlan',
+  openRejectedPlan: 'taskloom.openRejectedPlan',
+};
 
 /**
  * One webview panel per run: the plan graph, the decisions ledger, the timeline and usage.
@@ -206,6 +213,13 @@ export class RunViewPanel extends Disposable {
         return;
       case 'deliver':
         if (message.how in DELIVERY_COMMANDS) await vscode.commands.executeCommand(DELIVERY_COMMANDS[message.how], ref);
+        return;
+      case 'fixPlanTask':
+        if (message.fix === 'fill') await fillPlanTask(this.services, ref, message.taskId);
+        if (message.fix === 'drop') await dropPlanTask(this.services, ref, message.taskId);
+        return;
+      case 'nextStep':
+        if (message.step in NEXT_STEP_COMMANDS) await vscode.commands.executeCommand(NEXT_STEP_COMMANDS[message.step], ref);
         return;
       case 'showIntegrationDiff':
         await vscode.commands.executeCommand('taskloom.showIntegrationDiff', ref);

@@ -13,7 +13,7 @@ export type AttentionItem =
   | { kind: 'paused'; folder: string; runId: string; label: string; reason: string }
   /** Nobody drives it and Resume would work on (the window or the engine went away mid-run). */
   | { kind: 'stopped'; folder: string; runId: string; label: string; reason: string }
-  /** Planning failed: there is nothing to resume, only to plan again or discard. */
+  /** Planning failed (or stopped with the window): there is nothing to resume, only to plan again or discard. */
   | { kind: 'planFailed'; folder: string; runId: string; label: string; reason: string }
   | { kind: 'conflict'; folder: string; runId: string; taskId: string; label: string; reason: string };
 
@@ -34,8 +34,11 @@ export function attentionItems(folder: string, summary: RunListEntry, state: Run
     items.push({ ...base, kind: 'paused', label: `Run paused: ${state.goal}`, reason: state.pausedReason ?? 'paused' });
   } else if (phase === 'stopped' && isResumable({ folder, summary, state })) {
     items.push({ ...base, kind: 'stopped', label: `Run stopped: ${state.goal}`, reason: `${countSentence(summary)}; Resume goes on where it stopped` });
-  } else if (state.status === 'failed' && state.plan.tasks.length === 0) {
-    items.push({ ...base, kind: 'planFailed', label: `Planning failed: ${state.goal}`, reason: state.finishedSummary ?? 'the planner gave no plan' });
+  } else if (state.plan.tasks.length === 0 && (state.status === 'failed' || phase === 'stopped')) {
+    // Failed, or stopped when the window closed while it planned: either way, planned again.
+    const failed = state.status === 'failed';
+    const reason = failed ? (state.finishedSummary ?? 'the planner gave no plan') : 'the window closed while the plan was drafted';
+    items.push({ ...base, kind: 'planFailed', label: `${failed ? 'Planning failed' : 'Planning stopped'}: ${state.goal}`, reason });
   }
   // Only what waits for a person: a conflict its agent is still resolving is not theirs yet.
   for (const taskId of state.taskOrder) {

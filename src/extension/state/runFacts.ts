@@ -11,7 +11,9 @@ export function runFactsOf(entry: RunEntry, hasRemote?: boolean): RunFacts {
     status: summary.status,
     driven: summary.active,
     ...(state ? { state } : {}),
+    total: summary.total,
     unfinished: summary.total - summary.merged - summary.skipped,
+    planApproved: summary.planApproved,
     ...(hasRemote !== undefined ? { hasRemote } : {}),
   };
 }

@@ -268,6 +268,7 @@ function summaryOf(state: RunState, previous: RunListEntry | undefined, active?:
     ...indexEntryOf(state),
     ...countTasks(state),
     active: active ?? previous?.active ?? false,
+    planApproved: state.planApproved,
     foreign: previous?.foreign ?? false,
     pullRequestsToWatch: pullRequestsToWatch(state).length,
     // Measured by the engine when the runs are listed; events do not change it.

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../disposable';
 import type { RunsController } from '../runsController';
 import { attentionItems, type AttentionItem } from '../state/attention';
+import { startAgainFlags } from '../state/resumable';
 import { plainText, runContextValue, runWhen, taskContextValue } from './presentation';
 
 const ICONS: Record<AttentionItem['kind'], string> = {
@@ -62,7 +63,7 @@ export class NeedsYouTreeProvider extends Disposable implements vscode.TreeDataP
     const entry = this.controller.model.run(item.folder, item.runId);
     const task = 'taskId' in item ? entry?.state?.tasks[item.taskId] : undefined;
     if (task) tree.contextValue = taskContextValue(task);
-    else if (entry && !('taskId' in item)) tree.contextValue = runContextValue(this.controller.facts(entry));
+    else if (entry && !('taskId' in item)) tree.contextValue = runContextValue(this.controller.facts(entry), startAgainFlags(entry));
     else tree.contextValue = item.kind;
     tree.command =
       item.kind === 'planApproval'

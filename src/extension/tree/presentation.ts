@@ -73,11 +73,12 @@ export const runPhase = (summary: RunListEntry, state: RunState | undefined): Ru
 export const phaseWords = (phase: RunPhase): string => RUN_PHASE_WORDS[phase];
 
 /**
- * `contextValue` of a run row: `run.<phase>[.can-<action>…]`, matched by the menus in package.json:
- * each action the run allows now, by the rules the commands and the run view use too
- * (domain/runActions.ts).
+ * `contextValue` of a run row: `run.<phase>[.can-<action>…][.startAgain…]`, matched by the menus in
+ * package.json: each action the run allows now, by the rules the commands and the run view use too
+ * (domain/runActions.ts), and how a run that cannot be resumed starts again (state/resumable.ts).
  */
-export const runContextValue = (run: RunFacts): string => `run.${phaseOf(run)}${allowedRunActions(run).map((a) => `.can-${a}`).join('')}`;
+export const runContextValue = (run: RunFacts, startAgain = ''): string =>
+  `run.${phaseOf(run)}${allowedRunActions(run).map((a) => `.can-${a}`).join('')}${startAgain}`;
 
 /** `contextValue` of a task row: `task.<STATE>[.can-<action>…]`, its decisions and looks by the same rules. */
 export const taskContextValue = (task: ActionableTask): string => `task.${task.state}${allowedTaskActions(task).map((a) => `.can-${a}`).join('')}`;

@@ -3,6 +3,7 @@ import { isRunOver, type AttemptRecord, type RunState, type TaskView, type Trans
 import { Disposable, toDisposable } from '../disposable';
 import type { RunsController } from '../runsController';
 import type { ModelChange, RunEntry } from '../state/runsModel';
+import { startAgainFlags } from '../state/resumable';
 import {
   formatCost,
   INTERRUPTED_LOOK,
@@ -315,7 +316,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     // The disk its worktrees hold changes only when the runs are listed again, so it costs no redraws.
     const disk = summary.diskBytes ? ` · ${formatBytes(summary.diskBytes)}` : '';
     item.description = `${phaseWords(phase)} · ${summary.merged}/${summary.total} · ${runWhen(summary.createdAt)}${disk}`;
-    item.contextValue = runContextValue(this.controller.facts(entry));
+    item.contextValue = runContextValue(this.controller.facts(entry), startAgainFlags(entry));
     item.tooltip = runTooltip(entry, phaseWords(phase));
     if (this.controller.model.runs(node.folder)[0]?.summary.runId === node.runId && phase !== 'completed') {
       item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;

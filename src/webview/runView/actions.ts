@@ -2,15 +2,17 @@
 // mark it, and the message they make. Pure (it reads attributes only), so it is tested in Node;
 // actionListener.ts listens for the clicks.
 import type { HumanAction } from '../../engine/domain/events';
-import type { FromWebview } from '../../protocol/webviewMessages';
+import type { FromWebview, NextStep } from '../../protocol/webviewMessages';
 
-export type Action = 'reveal' | 'diff' | 'integration-diff' | 'gate-output' | 'pull-request' | 'decide' | 'plan' | 'plan-document' | 'deliver';
+export type Action = 'reveal' | 'diff' | 'integration-diff' | 'gate-output' | 'pull-request' | 'decide' | 'plan' | 'plan-document' | 'deliver' | 'fix-plan' | 'next-step';
 
 const HUMAN_ACTIONS: readonly HumanAction[] = ['retry', 'accept', 'skip', 'resolve', 'continue'];
 const PLAN_DECISIONS = ['approve', 'edit', 'cancel'] as const;
 const DELIVERIES = ['apply', 'pullRequest'] as const;
+const PLAN_FIXES = ['fill', 'drop'] as const;
+const NEXT_STEPS = ['resume', 'planAgain', 'startWithPlan', 'openRejectedPlan'] as const satisfies readonly NextStep[];
 
-/** The data attributes that make an element post `action`; `choice` names the decision of 'decide', 'plan' and 'deliver'. */
+/** The data attributes that make an element post `action`; `choice` names the decision of 'decide', 'plan', 'deliver', 'fix-plan' and 'next-step'. */
 export function actionAttrs(action: Action, target: { taskId?: string; seq?: number; key?: string; choice?: string } = {}): Record<string, string> {
   return {
     'data-action': action,
@@ -57,6 +59,14 @@ export function messageFor(el: ActionElement): FromWebview | undefined {
     case 'deliver': {
       const how = oneOf(DELIVERIES, choice);
       return how ? { type: 'deliver', how } : undefined;
+    }
+    case 'fix-plan': {
+      const fix = oneOf(PLAN_FIXES, choice);
+      return taskId !== undefined && fix ? { type: 'fixPlanTask', taskId, fix } : undefined;
+    }
+    case 'next-step': {
+      const step = oneOf(NEXT_STEPS, choice);
+      return step ? { type: 'nextStep', step } : undefined;
     }
     default:
       return undefined;

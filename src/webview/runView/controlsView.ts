@@ -1,16 +1,20 @@
 // The decisions the run waits for, where the user looks: Approve / Edit / Cancel on a plan
-// waiting for approval, Retry / Accept / Skip / Resolve / Continue on the tasks waiting for a
-// decision (and on the task picked), and Apply / Open Pull Request on a completed run: each only
+// waiting for approval (Fill In… / Drop on each task it leaves incomplete), Retry / Accept / Skip
+// / Resolve / Continue on the tasks waiting for a decision (and on the task picked), Apply / Open
+// Pull Request on a completed run, and the way on from a stopped run (nextStepBar.ts): each only
 // where it applies, by the rules the tree's menus and the commands use (domain/runActions.ts).
 // Each button posts a message; the extension runs the same command the tree and the palette run,
 // confirmations and a check that it still applies included.
 import type { HumanAction } from '../../engine/domain/events';
 import { allowedHumanActions } from '../../engine/domain/humanActions';
-import { allowedRunActions, allowedTaskActions, taskActionRefusal, type RunFacts } from '../../engine/domain/runActions';
+import { planTaskFindings, type PlanTaskFinding } from '../../engine/domain/planFindings';
+import { allowedRunActions, allowedTaskActions, phaseOf, resumeOutlookOfRun, taskActionRefusal, type RunFacts } from '../../engine/domain/runActions';
 import type { RunState, TaskView } from '../../engine/domain/runState';
 import { isWaitingForHuman } from '../../engine/domain/taskStates';
-import { actionAttrs, type Action } from './actions';
+import { actionAttrs } from './actions';
+import { controlButton as button } from './controlButton';
 import { h, icon } from './dom';
+import { nextStepBar, offersNextStep } from './nextStepBar';
 import { TASK_STATE_LOOK, toneClass } from './stateStyle';
 import { oneLine } from './text';
 import { counted } from '../../engine/text/counted';
@@ -36,7 +40,11 @@ export class ControlsView {
   readonly element = h('section', { class: 'run-controls', 'aria-label': 'Decisions' });
   private readonly built = new Map<string, { key: string; element: HTMLElement }>();
 
-  /** `selected`: the task the user picked (in the graph, the timeline or by a link), shown first with what it allows. */
+  /**
+   * `run`: the run's facts (whether an engine drives it: without one, a run is stopped and offers its
+   * way on). `selected`: the task the user picked (in the graph, the timeline or by a link), shown
+   * first with what it allows.
+   */
   render(run: RunFacts & { state: RunState }, selected: string | undefined): void {
     const { state } = run;
     // Only tasks that wait for a decision: a skipped task needs nothing, though it may be retried.
@@ -45,8 +53,16 @@ export class ControlsView {
     const rows = selectedTask ? [selectedTask, ...waiting.filter((t) => t.id !== selectedTask.id)] : waiting;
     const shown = rows.slice(0, MAX_TASK_ROWS);
     const hidden = rows.length - shown.length;
+    const awaiting = planAwaitingApproval(state);
+    const findings = awaiting ? planTaskFindings(state.plan) : [];
+    const outlook = resumeOutlookOfRun(run);
+    const phase = phaseOf(run);
     const parts: Part[] = [
-      ...(planAwaitingApproval(state) ? [{ id: 'plan', key: String(state.plan.tasks.length), build: () => planBar(state) }] : []),
+      ...(awaiting ? [{ id: 'plan', key: JSON.stringify([state.plan.tasks.length, findings.length]), build: () => planBar(state, findings.length) }] : []),
+      ...findings.map((finding) => ({ id: `finding:${finding.taskId}:${finding.field}`, key: '', build: () => findingRow(finding) })),
+      ...(offersNextStep(outlook)
+        ? [{ id: 'next', key: JSON.stringify([phase, outlook, state.rejectedPlan !== undefined]), build: () => nextStepBar(state, phase, outlook) }]
+        : []),
       ...(state.status === 'completed'
         ? [{ id: 'delivery', key: JSON.stringify([state.integration.merged.length, state.integration.branch, state.applied, allowedRunActions(run)]), build: () => deliveryBar(run) }]
         : []),
@@ -89,11 +105,8 @@ export function planAwaitingApproval(state: Pick<RunState, 'status' | 'planAppro
   return state.status === 'planning' && !state.planApproved && state.plan.tasks.length > 0;
 }
 
-function button(label: string, codicon: string, action: Action, target: Parameters<typeof actionAttrs>[1], options: { title?: string; secondary?: boolean } = {}): HTMLElement {
-  return h('vscode-button', { icon: codicon, secondary: options.secondary, title: options.title, ...actionAttrs(action, target) }, label);
-}
-
-function planBar(state: RunState): HTMLElement {
+/** `incomplete`: tasks left to fill in or drop (planFindings.ts); until then the plan cannot be approved. */
+function planBar(state: RunState, incomplete: number): HTMLElement {
   const tasks = state.plan.tasks.length;
   return h(
     'div',
@@ -104,14 +117,36 @@ function planBar(state: RunState): HTMLElement {
       { class: 'control-text' },
       h('strong', {}, 'The plan waits for your approval: '),
       `${tasks} task${tasks === 1 ? '' : 's'}, drawn in the graph below. `,
+      incomplete ? `Fill in or drop ${incomplete === 1 ? 'the task' : `the ${incomplete} tasks`} below first. ` : '',
       h('button', { class: 'link', type: 'button', ...actionAttrs('plan-document'), title: 'Descriptions, acceptance criteria and predicted overlaps' }, icon('markdown'), 'plan as text'),
     ),
     h(
       'span',
       { class: 'control-buttons' },
-      button('Approve', 'pass', 'plan', { choice: 'approve' }, { title: 'Start the run with this plan' }),
+      button('Approve', 'pass', 'plan', { choice: 'approve' }, incomplete ? { disabled: true, title: 'Fill in or drop the incomplete tasks first' } : { title: 'Start the run with this plan' }),
       button('Edit Plan', 'edit', 'plan', { choice: 'edit' }, { secondary: true, title: 'Open the plan as JSON; Taskloom checks it on every save' }),
       button('Cancel Run', 'close', 'plan', { choice: 'cancel' }, { secondary: true, title: 'Do not run this plan' }),
+    ),
+  );
+}
+
+/** A task the planner left incomplete: what is missing, and the two ways to settle it. */
+function findingRow(finding: PlanTaskFinding): HTMLElement {
+  return h(
+    'div',
+    { class: 'control-bar plan-finding tone-red', role: 'group', 'aria-label': `Task ${finding.taskId}`, 'data-finding-task': finding.taskId },
+    icon('warning', 'control-icon'),
+    h(
+      'span',
+      { class: 'control-text' },
+      h('button', { class: 'link task-link', type: 'button', ...actionAttrs('reveal', { taskId: finding.taskId }), title: `Reveal ${finding.taskId} in the Runs tree` }, oneLine(finding.taskId, 60)),
+      ` has no ${finding.field}: the actor would not know what to build.`,
+    ),
+    h(
+      'span',
+      { class: 'control-buttons' },
+      button(`Fill In ${finding.field === 'title' ? 'Title' : 'Description'}…`, 'edit', 'fix-plan', { taskId: finding.taskId, choice: 'fill' }, { title: `Type the ${finding.field} of ${finding.taskId}` }),
+      button('Drop Task', 'trash', 'fix-plan', { taskId: finding.taskId, choice: 'drop' }, { secondary: true, title: `Leave ${finding.taskId} out of the plan` }),
     ),
   );
 }

@@ -71,10 +71,12 @@ export class GraphView {
     this.runStatus = state.status;
     const tasks = state.taskOrder.map((id) => state.tasks[id]).filter((t): t is TaskView => !!t);
     for (const task of tasks) this.tasks.set(task.id, task);
-    const key = JSON.stringify(tasks.map((t) => [t.id, t.dependsOn]));
+    // Without tasks, whether a plan is still being drafted or planning ended without one.
+    const drafting = state.status === 'planning' && this.driven;
+    const key = JSON.stringify(tasks.length ? tasks.map((t) => [t.id, t.dependsOn]) : drafting);
     if (key !== this.planKey) {
       this.planKey = key;
-      this.build(tasks);
+      this.build(tasks, drafting);
     }
     for (const task of tasks) this.paint(task);
   }
@@ -103,7 +105,7 @@ export class GraphView {
     return true;
   }
 
-  private build(tasks: TaskView[]): void {
+  private build(tasks: TaskView[], drafting: boolean): void {
     this.nodes.clear();
     this.unbuilt = [];
     this.nodeLayer = undefined;
@@ -112,7 +114,7 @@ export class GraphView {
     if (!tasks.length) {
       this.layout = undefined;
       this.svg = undefined;
-      this.scroller.replaceChildren(h('p', { class: 'empty' }, 'No tasks yet: the plan is being drafted.'));
+      this.scroller.replaceChildren(h('p', { class: 'empty' }, drafting ? 'No tasks yet: the plan is being drafted.' : 'No plan: planning ended without one.'));
       return;
     }
     const layout = (this.layout = layoutGraph(tasks));

@@ -241,7 +241,9 @@ export class RunViewApp {
       status: state.status,
       driven: this.driven && LIVE_RUN_STATUSES.has(state.status),
       state,
+      total,
       unfinished: total - merged - skipped,
+      planApproved: state.planApproved,
       ...(this.hasPullRequestRemote !== undefined ? { hasRemote: this.hasPullRequestRemote } : {}),
     };
   }

@@ -35,11 +35,11 @@ describe('menus: a row offers what works on it, named for what it does', () => {
     b.add({ type: 'plan_approved', by: 'human' });
     b.move('a', 'BUILD_STARTED');
     const state = foldEvents(b.events)!;
-    const menu = menuOf('taskloom.runs', runContextValue({ status: state.status, driven: false, state, unfinished: 2 }));
+    const menu = menuOf('taskloom.runs', runContextValue({ status: state.status, driven: false, state, total: 2, unfinished: 2, planApproved: true }));
     assert.ok(menu.includes('Resume Run'), menu.join(', '));
     assert.ok(!menu.includes('Resume Last Run'));
     assert.ok(!menu.includes('Cancel Run'), 'nothing drives it to cancel');
-    assert.deepEqual(menuOf('taskloom.runs', runContextValue({ status: state.status, driven: true, state, unfinished: 2 })).filter((t) => /Resume|Cancel Run|Discard/.test(t)), ['Cancel Run']);
+    assert.deepEqual(menuOf('taskloom.runs', runContextValue({ status: state.status, driven: true, state, total: 2, unfinished: 2, planApproved: true })).filter((t) => /Resume|Cancel Run|Discard/.test(t)), ['Cancel Run']);
   });
 
   it('a completed run applied, in a repository without a remote: no Apply, no Open Pull Request', () => {
@@ -47,10 +47,10 @@ describe('menus: a row offers what works on it, named for what it does', () => {
     b.add({ type: 'plan_approved', by: 'human' });
     b.add({ type: 'run_finished', status: 'completed', summary: 'done' });
     const completed = foldEvents(b.events)!;
-    const fresh = menuOf('taskloom.runs', runContextValue({ status: 'completed', driven: false, state: completed, unfinished: 0, hasRemote: false }));
+    const fresh = menuOf('taskloom.runs', runContextValue({ status: 'completed', driven: false, state: completed, total: 2, unfinished: 0, planApproved: true, hasRemote: false }));
     assert.ok(fresh.includes('Apply Integration to Current Branch') && !fresh.includes('Open Pull Request'), fresh.join(', '));
     b.add({ type: 'run_applied', branch: 'main', commit: 'c'.repeat(40), history: 'merge', commits: 1 });
-    const applied = menuOf('taskloom.needsYou', runContextValue({ status: 'completed', driven: false, state: foldEvents(b.events)!, unfinished: 0, hasRemote: true }));
+    const applied = menuOf('taskloom.needsYou', runContextValue({ status: 'completed', driven: false, state: foldEvents(b.events)!, total: 2, unfinished: 0, planApproved: true, hasRemote: true }));
     assert.ok(!applied.includes('Apply Integration to Current Branch'), applied.join(', '));
     assert.ok(applied.includes('Open Pull Request') && applied.includes('Show Integration Diff'), applied.join(', '));
   });

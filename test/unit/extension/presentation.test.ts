@@ -6,6 +6,7 @@ import { TASK_STATE_LOOK } from '../../../src/webview/runView/stateStyle';
 import { attentionItems } from '../../../src/extension/state/attention';
 import { openTranscript, plainText, runContextValue, runPhase, taskContextValue, TASK_LOOK, transcriptLineWords } from '../../../src/extension/tree/presentation';
 import { resumeMessage } from '../../../src/extension/resumeMessage';
+import { isResumable, startAgainFlags } from '../../../src/extension/state/resumable';
 import { TASK_STATES } from '../../../src/engine/domain/taskStates';
 import { foldEvents } from '../../../src/engine/domain/projection';
 import type { RunListEntry } from '../../../src/protocol/engineProtocol';
@@ -23,6 +24,7 @@ const summary = (over: Partial<RunListEntry>): RunListEntry => ({
   skipped: 0,
   total: 7,
   active: false,
+  planApproved: true,
   foreign: false,
   ...over,
 });
@@ -48,8 +50,21 @@ describe('tree presentation', () => {
     assert.equal(runPhase(summary({}), undefined), 'stopped');
     assert.equal(runPhase(summary({ status: 'planning' }), undefined), 'awaitingApproval');
     assert.equal(runPhase(summary({ status: 'planning', active: true }), undefined), 'planning');
-    assert.equal(runContextValue({ status: 'planning', driven: false, unfinished: 7 }), 'run.awaitingApproval.can-approvePlan.can-editPlan.can-rejectPlan.can-discard');
-    assert.equal(runContextValue({ status: 'completed', driven: false, unfinished: 0 }), 'run.completed.can-apply.can-openPullRequest.can-integrationDiff.can-discard');
+    assert.equal(runContextValue({ status: 'planning', driven: false, total: 7, unfinished: 7, planApproved: false }), 'run.awaitingApproval.can-approvePlan.can-editPlan.can-rejectPlan.can-discard');
+    assert.equal(runContextValue({ status: 'completed', driven: false, total: 7, unfinished: 0, planApproved: true }), 'run.completed.can-apply.can-openPullRequest.can-integrationDiff.can-discard');
+  });
+
+  it('a run whose plan was never approved is started again, not resumed: its menus say so, with or without its state loaded', () => {
+    const cancelledUnapproved = { folder: '/repo', summary: summary({ status: 'cancelled', planApproved: false, merged: 0, total: 5 }) };
+    assert.equal(isResumable(cancelledUnapproved), false);
+    assert.equal(startAgainFlags(cancelledUnapproved), '.startAgain.withPlan');
+    const b = new EventBuilder('r', { goal: 'g', tasks: [] });
+    b.add({ type: 'run_finished', status: 'failed', summary: 'no valid plan', rejectedPlan: 'not a plan' });
+    const failedPlanning = { folder: '/repo', summary: summary({ status: 'failed', planApproved: false, merged: 0, total: 0 }), state: foldEvents(b.events)! };
+    assert.equal(startAgainFlags(failedPlanning), '.startAgain.rejectedPlan');
+    assert.equal(runContextValue({ status: 'failed', driven: false, state: failedPlanning.state, total: 0, unfinished: 0, planApproved: false }, startAgainFlags(failedPlanning)), 'run.failed.can-discard.startAgain.rejectedPlan');
+    const stoppedMidRun = { folder: '/repo', summary: summary({}) };
+    assert.deepEqual([isResumable(stoppedMidRun), startAgainFlags(stoppedMidRun)], [true, '']);
   });
 
   it('says what stopped where', () => {

@@ -13,7 +13,7 @@ const plan: Plan = {
 
 function entryOf(b: EventBuilder) {
   const state = foldEvents(b.events)!;
-  const summary = { runId: state.runId, goal: state.goal, status: state.status, createdAt: '', updatedAt: '', lastSeq: state.lastSeq, ...countTasks(state), active: false, foreign: false, pullRequestsToWatch: 0 };
+  const summary = { runId: state.runId, goal: state.goal, status: state.status, createdAt: '', updatedAt: '', lastSeq: state.lastSeq, ...countTasks(state), active: false, planApproved: state.planApproved, foreign: false, pullRequestsToWatch: 0 };
   return { folder: '/repo', summary, state };
 }
 

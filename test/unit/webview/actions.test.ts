@@ -21,6 +21,14 @@ describe('run view actions', () => {
     assert.deepEqual(message('diff', { taskId: 'a' }), { type: 'showTaskDiff', taskId: 'a' });
   });
 
+  it('turn the plan review’s fixes and a stopped run’s way on into messages', () => {
+    assert.deepEqual(message('fix-plan', { taskId: 'flaky', choice: 'fill' }), { type: 'fixPlanTask', taskId: 'flaky', fix: 'fill' });
+    assert.deepEqual(message('fix-plan', { taskId: 'flaky', choice: 'drop' }), { type: 'fixPlanTask', taskId: 'flaky', fix: 'drop' });
+    assert.equal(message('fix-plan', { choice: 'drop' }), undefined, 'a fix names its task');
+    assert.deepEqual(message('next-step', { choice: 'startWithPlan' }), { type: 'nextStep', step: 'startWithPlan' });
+    assert.equal(message('next-step', { choice: 'rm -rf' }), undefined);
+  });
+
   it('post nothing for a choice they do not know, or a decision without its task', () => {
     assert.equal(message('decide', { taskId: 'a', choice: 'merge' }), undefined);
     assert.equal(message('decide', { choice: 'retry' }), undefined);

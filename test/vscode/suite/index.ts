@@ -23,6 +23,7 @@ const testModules: Record<string, () => unknown> = {
   extensionBench: () => require('./extensionBench.test'),
   problemsFlow: () => require('./problemsFlow.test'),
   transcriptFlow: () => require('./transcriptFlow.test'),
+  planningRecovery: () => require('./planningRecovery.test'),
   actionsFlow: () => require('./actionsFlow.test'),
 };
 

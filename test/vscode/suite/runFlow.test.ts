@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -24,7 +24,7 @@ async function showTheme(name: string, kind: 'light' | 'dark' | 'high-contrast')
  * Clicks a run view button whose command asks a modal confirmation, answers `action` to it in
  * the user's place (through the test API), and checks the question put was `question`.
  */
-async function clickConfirming(selector: string, action: string, question: string): Promise<void> {
+async function clickConfirming(selector: string, action: string, question: string): Promise<string> {
   const api = await taskloom();
   const asked = await answeringConfirmations(api, action, async (soFar) => {
     await runView.click(selector);
@@ -32,6 +32,7 @@ async function clickConfirming(selector: string, action: string, question: strin
   });
   assert.equal(asked.length, 1, `one confirmation: ${asked.join(' | ')}`);
   assert.ok(asked[0]!.startsWith(question), asked[0]);
+  return asked[0]!;
 }
 
 /**
@@ -265,24 +266,44 @@ suite('A run from Start Goal to the applied integration', function () {
     await takeScreenshot('task-diff');
   });
 
-  test('Apply Integration refuses a dirty tree, then Apply… in the run view merges the green work into the branch', async () => {
+  test('Apply Integration refuses a dirty tree before asking, then Apply… in the run view names the branch, the history and the commits, and makes them', async () => {
     const before = git(folder, 'rev-parse', 'HEAD');
     const dirty = join(folder, 'README.md');
     const original = await vscode.workspace.fs.readFile(vscode.Uri.file(dirty));
     await vscode.workspace.fs.writeFile(vscode.Uri.file(dirty), Buffer.from('uncommitted edit\n'));
     const api = await taskloom();
-    await answeringConfirmations(api, 'Apply', () => vscode.commands.executeCommand('taskloom.applyIntegration', { folder, runId }));
+    const askedWhenDirty = await answeringConfirmations(api, 'Apply', () => vscode.commands.executeCommand('taskloom.applyIntegration', { folder, runId }));
+    assert.deepEqual(askedWhenDirty, [], 'a dirty tree is refused before the question');
     assert.equal(git(folder, 'rev-parse', 'HEAD'), before, 'nothing was merged into a dirty tree');
     await vscode.workspace.fs.writeFile(vscode.Uri.file(dirty), original);
 
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
-    await clickConfirming(RUN_VIEW.deliveryButton('apply'), 'Apply', 'Merge the green work of');
+    const question = await clickConfirming(RUN_VIEW.deliveryButton('apply'), 'Apply', 'Apply "Grow textkit');
+    const promised = /to main as (\d+) commits\?/.exec(question);
+    assert.ok(promised, question);
+    assert.match(question, /With merge history: one commit per task, joined to the branch by a merge commit\. Not included \(skipped\): flaky\./);
     await waitFor('the branch to move', () => git(folder, 'rev-parse', 'HEAD') !== before);
     assert.equal(git(folder, 'rev-parse', '--abbrev-ref', 'HEAD'), 'main');
+    const made = Number(git(folder, 'rev-list', '--count', `${before}..HEAD`));
+    assert.equal(made, Number(promised[1]), 'the confirmation named the commits the apply made');
+    // One commit per merged task (its title), joined by the merge commit; the drafts are not among them.
+    const titles = git(folder, 'log', '--no-merges', '--format=%s', `${before}..HEAD`).split('\n').sort();
+    assert.deepEqual(titles, ['Add slugify()', 'Add summarize()', 'Add titleCase()', 'Add wordCount()']);
+    assert.equal(made, titles.length + 1);
+    const commits = git(folder, 'rev-list', `${before}..HEAD`).split('\n');
+    const holdingDraft = spawnSync('git', ['grep', '-l', '-F', "text.split(' ').length", ...commits], { cwd: folder, encoding: 'utf8' });
+    assert.equal(holdingDraft.status, 1, `no commit holds word-count's attempt the gate failed: ${holdingDraft.stdout}${holdingDraft.stderr}`);
     for (const file of ['src/slugify.js', 'src/wordCount.js', 'src/titleCase.js', 'src/summary.js']) {
       assert.ok(existsSync(join(folder, file)), `${file} is on the user's branch`);
     }
     assert.equal(git(folder, 'status', '--porcelain', '--untracked-files=no'), '');
+    // The notification says what was made: the branch, the history and the count, as git counts it.
+    const applied = new Notification('applied the run to main');
+    await vscode.commands.executeCommand('notifications.showList');
+    await applied.shown(30_000);
+    assert.match(await applied.message(), new RegExp(`^Taskloom applied the run to main as ${made} commits \\(merge history\\): \\d+ changed files, now at [0-9a-f]{10}\\. Not included \\(skipped\\): flaky\\.$`));
+    await takeScreenshot('applied');
+    await vscode.commands.executeCommand('notifications.hideList');
   });
 
   test('a completed run leaves no critic findings in the Problems panel', async () => {

@@ -110,6 +110,15 @@ export async function readTexts(target: PageTarget): Promise<string[]> {
 }
 
 /**
+ * Has the next webview load as the window's first one does: every webview of the VS Code server
+ * shares one service-worker scope, and a new one waits for its worker to take over from the last
+ * one's (the runner forgets them before each reload for the same reason).
+ */
+export async function forgetWebviewWorkers(): Promise<void> {
+  await askRunner('forgetWebviewWorkers');
+}
+
+/**
  * Reloads the window for real. The current extension host (this suite included) ends; VS Code
  * starts a new one and calls run() again with testPhase() one higher. Never resolves: make it
  * the last thing the phase does.

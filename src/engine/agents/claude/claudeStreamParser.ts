@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RunnerActivity } from '../runner';
 import { parseJsonObject } from '../parseJsonObject';
 import { clipEnd, oneLine } from '../../text/clip';

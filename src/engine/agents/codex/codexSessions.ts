@@ -2,7 +2,7 @@ import { createReadStream, existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readUsage, type CodexUsage } from './codexEventParser';
 
 /** The parts of a rollout line this module reads; codex writes much more, and may change the rest. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The wire between ScriptedRunner and the scripted agent process: one JSON request on stdin,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AgentRole } from '../../domain/events';
 import { FINDING_CATEGORIES, FINDING_SEVERITIES } from '../../domain/verdict';
 import { TaskloomError } from '../../domain/taskloomError';

@@ -15,6 +15,8 @@ export const RUN_VIEW = {
   deliveryButton: (how: 'apply' | 'pullRequest') => `.run-delivery vscode-button[data-choice="${how}"]`,
   approvePlanButton: '.plan-waiting vscode-button[data-choice="approve"]',
   cancelPlanButton: '.plan-waiting vscode-button[data-choice="cancel"]',
+  planFindingButton: (taskId: string, fix: 'fill' | 'drop') => `.plan-finding[data-finding-task="${taskId}"] vscode-button[data-choice="${fix}"]`,
+  nextStepButton: (step: 'resume' | 'planAgain' | 'startWithPlan' | 'openRejectedPlan') => `.next-step vscode-button[data-choice="${step}"]`,
 };
 
 export const runView = {
@@ -25,6 +27,17 @@ export const runView = {
   planShown: () => waitFor(inView(RUN_VIEW.approvePlanButton)),
   planButtons: () => readTexts(inView('.plan-waiting vscode-button')),
   planGone: () => waitFor({ ...inView('.plan-waiting'), state: 'detached' }),
+  /** A task the plan leaves incomplete, with Fill In… / Drop Task; and whether Approve waits for it. */
+  planFindingShown: (taskId: string) => waitFor(inView(`.plan-finding[data-finding-task="${taskId}"]`)),
+  planFindingTexts: () => readTexts(inView('.plan-finding .control-text')),
+  planFindingsGone: () => waitFor({ ...inView('.plan-finding'), state: 'detached' }),
+  approveDisabledShown: () => waitFor(inView(`${RUN_VIEW.approvePlanButton}[disabled]`)),
+  approveEnabledShown: () => waitFor(inView(`${RUN_VIEW.approvePlanButton}:not([disabled])`)),
+
+  /** The way on from a stopped run: its words and its buttons. */
+  nextStepShown: (timeoutMs?: number) => waitFor(inView('.next-step', timeoutMs)),
+  nextStepTexts: () => readTexts(inView('.next-step .control-text')),
+  nextStepButtons: () => readTexts(inView('.next-step vscode-button')),
 
   /** The plan graph. */
   graphTaskIds: () => readTexts(inView('svg.graph .node-id')),

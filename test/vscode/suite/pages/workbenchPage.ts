@@ -65,6 +65,13 @@ export const workbench = {
   treeRowDescriptions: () => readTexts({ selector: '.monaco-list-row .label-description' }),
   /** A status bar item, once it says `text`. */
   statusBarSaying: (text: string, timeoutMs = 30_000) => waitFor({ selector: `.statusbar-item:has-text(${JSON.stringify(text)})`, timeoutMs }),
+  /** A row of the Problems panel, once it says `text`. */
+  problemShown: (text: string) => waitFor({ selector: `.markers-panel .monaco-list-row:has-text(${JSON.stringify(text)})` }),
+  /** The texts of the status bar's items now. */
+  statusBarTexts: () => readTexts({ selector: '.statusbar-item' }),
+  /** What the Taskloom sidebar's Runs view shows now: its welcome text (when it has no rows) and its rows' labels. */
+  runsViewWelcome: () => readTexts({ selector: '.pane:has(.pane-header:has-text("Runs")) .welcome-view-content' }),
+  runsViewRows: () => readTexts({ selector: '.pane:has(.pane-header:has-text("Runs")) .monaco-list-row .label-name' }),
   /** The Explorer's first row (where a user's focus would be). */
   focusExplorer: () => click({ selector: '.explorer-folders-view .monaco-list-row' }),
   /**
