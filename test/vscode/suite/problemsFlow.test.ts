@@ -127,6 +127,15 @@ suite('Findings, documents and the ways in', function () {
     // As after Start Goal, the plan opens for review in the run view, with Approve / Edit / Cancel Run.
     await waitFor('the plan to review in the run view', () => api.services.runViews.panels().find((p) => p.runId === secondRun));
     await new Notification('drafted 5 task').shown();
+    // Two runs of one goal, each in its tab: the tabs tell them apart.
+    const titles = api.services.runViews.panels().map((p) => p.panel.title);
+    assert.equal(titles.length, 2);
+    assert.notEqual(titles[0], titles[1]);
+    await waitFor('both run views in tabs, by their titles', async () => {
+      const shown = await workbench.editorTabTitles();
+      return titles.every((title) => shown.includes(title));
+    });
+    await takeScreenshot('two-run-tabs');
   });
 
   test('an edited plan is checked against the schema, with problems at their real line and column', async () => {

@@ -92,7 +92,18 @@ suite('A run from Start Goal to the applied integration', function () {
     const [runNode] = await runsTree.getChildren();
     assert.ok(runNode, 'the run is in the tree');
     const runItem = runsTree.getTreeItem(runNode);
-    assert.match(String(runItem.description), /^needs you · 1\/5 · \d\d:\d\d( · .+)?$/);
+    // Status first, then the goal: at the side bar's default width the status shows whole and the
+    // goal as far as it fits; the tooltip has the goal in full and when the run started.
+    assert.equal(runItem.label, 'needs you · 1/5');
+    assert.equal(runItem.description, SUITE_GOAL);
+    const tooltip = (runItem.tooltip as vscode.MarkdownString).value;
+    assert.ok(tooltip.includes(SUITE_GOAL), tooltip);
+    assert.match(tooltip, /started \d\d:\d\d/);
+    const shown = await workbench.treeRowShown('needs you · 1/5');
+    assert.equal(shown.name?.shown, 1, 'the status is not cut');
+    const goalChars = Math.floor((shown.description?.shown ?? 0) * SUITE_GOAL.length);
+    console.log(`[taskloom-test] the run row shows its status whole and ${goalChars} of the goal's ${SUITE_GOAL.length} characters`);
+    assert.ok(goalChars >= 10, `the goal shows too (${goalChars} characters)`);
     const tasks = await runsTree.getChildren(runNode);
     const items = tasks.map((t) => runsTree.getTreeItem(t));
     const byId = Object.fromEntries(items.map((i) => [String(i.label).split(':')[0], i]));
