@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { SUITE_GOAL } from '../fixtures/scenario';
 import type { RunEvent } from '../../../src/engine/domain/events';
 import { wordDecision } from '../../../src/engine/text/decisionWords';
+import { PHASE_LOOK } from '../../../src/webview/runView/timelineLayout';
 import { RUN_VIEW, runView } from './pages/runViewPage';
 import { Notification, quickInput, workbench } from './pages/workbenchPage';
 import { pressKey, typeText } from './runnerControl';
@@ -202,9 +203,20 @@ suite('A run from Start Goal to the applied integration', function () {
     await runView.integrationLabelShown();
     const [integrationRow] = await runView.integrationLabels();
     assert.match(integrationRow ?? '', /integration$/, 'the merge queue has its row');
-    assert.ok((await runView.integrationBatches()).length >= 4, 'a batch per merge');
+    // Its phases, from the events: a merge and an integration gate per batch, and the fixes of tasks it sent back.
+    const merges = await runView.integrationMerges();
+    const gates = await runView.integrationGates();
+    assert.ok(merges.length >= 4 && merges.every((title) => title.startsWith('Merging batch ')), `a merge per batch: ${merges.join(' | ')}`);
+    assert.ok(gates.length >= 4 && gates.every((title) => /^Integration gate (passed|failed)/.test(title)), `a gate per batch: ${gates.join(' | ')}`);
+    const sentBack = entry.state!.taskOrder.filter((id) => entry.state!.tasks[id]!.transitions.some((t) => t.to === 'MERGE_CONFLICT' || t.to === 'INTEGRATION_FAILED'));
+    const fixes = await runView.integrationFixes();
+    assert.deepEqual([...new Set(fixes.map((title) => /^After-merge fix of (\S+),/.exec(title)?.[1]))].sort(), sentBack.sort(), `fixes: ${fixes.join(' | ')}`);
+    // The key names every phase drawn: after-merge work and interruptions too.
+    assert.deepEqual(await runView.timelineLegend(), Object.values(PHASE_LOOK).map((look) => look.label));
     assert.match((await runView.timelineCaptions())[0] ?? '', /^from the first task's start at .+ \(planning and approval took .+ before it\)/);
     await takeScreenshot('run-view-light-timeline');
+    await showTheme('Default Dark Modern', 'dark');
+    await takeScreenshot('run-view-dark-timeline');
     await showTheme('Default High Contrast', 'high-contrast');
     await takeScreenshot('run-view-high-contrast-timeline');
     await runView.zoomIn();

@@ -48,7 +48,12 @@ export const runView = {
   /** The timeline. */
   integrationLabelShown: () => waitFor(inView('.integration-label')),
   integrationLabels: () => readTexts(inView('.integration-label')),
-  integrationBatches: () => readTexts(inView('.integration-row .batch')),
+  /** The integration row's phases: its merges, its gates (passed or failed) and the after-merge fixes. */
+  integrationMerges: () => readTexts(inView('.integration-row .step-merging')),
+  integrationGates: () => readTexts(inView('.integration-row .step-gate')),
+  integrationFixes: () => readTexts(inView('.integration-row .integration-fix')),
+  /** The timeline's colour key, entry by entry. */
+  timelineLegend: () => readTexts(inView('.tab-timeline .legend-item')),
   timelineCaptions: () => readTexts(inView('.timeline-caption')),
   zoomIn: () => click(inView('[data-timeline-zoom="in"]')),
   zoomLabels: () => readTexts(inView('.tab-timeline .zoom-label')),
