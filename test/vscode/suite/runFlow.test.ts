@@ -97,7 +97,7 @@ suite('A run from Start Goal to the applied integration', function () {
     // goal as far as it fits; the tooltip has the goal in full and when the run started.
     assert.equal(runItem.label, 'needs you · 1/5');
     assert.equal(runItem.description, SUITE_GOAL);
-    const tooltip = (runItem.tooltip as vscode.MarkdownString).value;
+    const tooltip = (runItem.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
     assert.ok(tooltip.includes(SUITE_GOAL), tooltip);
     assert.match(tooltip, /started \d\d:\d\d/);
     const shown = await workbench.treeRowShown('needs you · 1/5');
