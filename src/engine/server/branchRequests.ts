@@ -1,4 +1,4 @@
-import type { ApplyIntegrationParams, ApplyIntegrationResult, DiscardRunParams } from '../../protocol/engineProtocol';
+import type { ApplyIntegrationParams, ApplyIntegrationResult, DiscardRunParams, RestoreSnapshotParams, RestoreSnapshotResult } from '../../protocol/engineProtocol';
 import { applyRun } from '../deliver/applyRun';
 import { discardRun as discardRunFor } from '../deliver/discardRun';
 import type { ServerOutput } from './serverOutput';
@@ -26,6 +26,17 @@ export async function applyIntegrationBranch(hosts: WorkspaceHosts, output: Serv
     );
     const { branch, commit, files, commits, alreadyApplied, leftOut } = applied;
     return { branch, commit, files, commits, alreadyApplied, leftOut: leftOut.map(({ taskId, title }) => ({ taskId, title })) };
+  });
+}
+
+/** Puts a task's worktree back as an actor snapshot holds it; refused while this server drives the run (see restoreActorSnapshot). */
+export async function restoreSnapshot(hosts: WorkspaceHosts, output: ServerOutput, params: RestoreSnapshotParams): Promise<RestoreSnapshotResult> {
+  const host = await hosts.forFolder(params.folder);
+  return host.withEngine(async (engine) => {
+    host.assertIdle(params.runId);
+    const restored = await engine.restoreSnapshot(host.session(engine, params.runId, params.folder), params.seq);
+    output.log(`Restored the snapshot before attempt ${restored.attempt} of "${restored.taskId}" in ${restored.worktree}: ${counted(restored.files.length, 'file')} put back`);
+    return restored;
   });
 }
 

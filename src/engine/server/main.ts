@@ -20,6 +20,7 @@ import {
   RejectPlanRequest,
   ResumeRequest,
   RunEventRequest,
+  RestoreSnapshotRequest,
   TranscriptRequest,
   StartGoalRequest,
   TaskDecisionRequest,
@@ -28,7 +29,7 @@ import {
   ContinueTaskRequest,
   type UserFacingErrorData,
 } from '../../protocol/engineProtocol';
-import { applyIntegrationBranch, discardRun } from './branchRequests';
+import { applyIntegrationBranch, discardRun, restoreSnapshot } from './branchRequests';
 import { cancel, resume, taskDecision, resolveByHand, continueTask } from './driveRequests';
 import { EventBatcher } from './eventBatcher';
 import { openPullRequest, watchPullRequests } from './pullRequestRequests';
@@ -98,6 +99,7 @@ handle(PredictOverlapsRequest.type, REQUEST_PARAMS.run, (p) => predictOverlaps(h
 handle(ContinueTaskRequest.type, REQUEST_PARAMS.task, (p) => continueTask(hosts, output, p));
 handle(ApplyIntegrationRequest.type, REQUEST_PARAMS.applyIntegration, (p) => applyIntegrationBranch(hosts, output, p));
 handle(DiscardRunRequest.type, REQUEST_PARAMS.discardRun, (p) => discardRun(hosts, output, p));
+handle(RestoreSnapshotRequest.type, REQUEST_PARAMS.restoreSnapshot, (p) => restoreSnapshot(hosts, output, p));
 handle(OpenPullRequestRequest.type, REQUEST_PARAMS.openPullRequest, (p) => openPullRequest(hosts, output, p));
 handle(WatchPullRequestsRequest.type, REQUEST_PARAMS.watchPullRequests, (p, token) => watchPullRequests(hosts, output, p, token));
 handle(ListRunsRequest.type, REQUEST_PARAMS.folder, (p) => listRuns(hosts, p));

@@ -4,6 +4,7 @@ import type { FromWebview, RunViewFocus, ToWebview } from '../../protocol/webvie
 import { RunEventRequest, TranscriptRequest } from '../../protocol/engineProtocol';
 import { firstPage, historiesOf, type TranscriptCallLines } from '../../protocol/runViewPages';
 import { showPlanDocument } from '../commands/planCommands';
+import { restoreSnapshot } from '../commands/restoreSnapshot';
 import { showError } from '../connection/userErrors';
 import { Disposable, toDisposable } from '../disposable';
 import type { Services } from '../services';
@@ -201,6 +202,9 @@ export class RunViewPanel extends Disposable {
         return;
       case 'showGateOutput':
         await this.showGateOutput(message.seq);
+        return;
+      case 'restoreSnapshot':
+        if (Number.isInteger(message.seq)) await restoreSnapshot(this.services, ref, message.seq);
         return;
       case 'loadDecisions':
         await this.sendRest('decisions');

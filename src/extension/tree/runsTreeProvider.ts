@@ -418,7 +418,7 @@ function runTooltip(entry: RunEntry, phase: string): vscode.MarkdownString {
   tip.appendMarkdown('**').appendText(plainText(summary.goal || summary.runId)).appendMarkdown('**\n\n');
   tip.appendText(`${summary.runId} — ${phase}, ${countSentence(summary)}; started ${runWhen(summary.createdAt)}`);
   if (summary.diskBytes !== undefined) {
-    const gc = summary.diskBytes > 0 && isRunOver(summary.status) ? ' (`taskloom gc` frees it)' : '';
+    const gc = summary.diskBytes > 0 && isRunOver(summary.status) ? ' (Discard Run frees it, with the run)' : '';
     tip.appendMarkdown('\n\n').appendText(`Worktrees on disk: ${formatBytes(summary.diskBytes)}${gc}`);
   }
   if (state) appendStateLines(tip, state);

@@ -7,6 +7,7 @@ import { SUITE_GOAL } from '../fixtures/scenario';
 import type { RunEvent } from '../../../src/engine/domain/events';
 import { wordDecision } from '../../../src/engine/text/decisionWords';
 import { PHASE_LOOK } from '../../../src/webview/runView/timelineLayout';
+import { commandLineIn } from '../../helpers/commandLines';
 import { RUN_VIEW, runView } from './pages/runViewPage';
 import { Notification, quickInput, workbench } from './pages/workbenchPage';
 import { pressKey, typeText } from './runnerControl';
@@ -137,6 +138,18 @@ suite('A run from Start Goal to the applied integration', function () {
     assert.deepEqual(await runView.selectedTaskLinks(), ['flaky']);
     assert.deepEqual(await runView.selectedTaskButtons(), ['Retry…', 'Accept…', 'Skip…', 'Diff']);
     await takeScreenshot('run-view-needs-you-task');
+  });
+
+  test('the ledger offers Restore on the snapshots of tasks that wait for you; no word in the view or a notification is a command line', async () => {
+    await runView.showTab('ledger');
+    await runView.restoreShown('flaky');
+    for (const taskId of ['word-count', 'title-case']) assert.ok((await runView.restoreCount(taskId)) >= 1, `${taskId} waits for you: Restore is offered`);
+    assert.equal(await runView.restoreCount('slugify'), 0, 'a merged task’s worktree is not yours to change');
+    await clickConfirming(RUN_VIEW.restoreButton('flaky'), 'Restore', 'Put back the worktree of "flaky" as it was before attempt 1?');
+    await new Notification('the worktree of "flaky"').shown();
+    const words = `${await runView.allText()}\n${(await workbench.notificationTexts()).join('\n')}`;
+    assert.equal(commandLineIn(words), undefined);
+    await takeScreenshot('run-view-ledger-restore');
   });
 
   test('Retry, Accept and Skip from the run view’s buttons move the tasks on, and the run completes', async () => {

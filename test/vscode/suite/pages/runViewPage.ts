@@ -12,6 +12,7 @@ export const RUN_VIEW = {
   taskButton: (taskId: string, choice: Choice) => `.task-control[data-control-task="${taskId}"] vscode-button[data-choice="${choice}"]`,
   deliveryButton: (how: 'apply' | 'pullRequest') => `.run-delivery vscode-button[data-choice="${how}"]`,
   approvePlanButton: '.plan-waiting vscode-button[data-choice="approve"]',
+  restoreButton: (taskId: string) => `li.entry button.restore-snapshot[data-task="${taskId}"]`,
 };
 
 export const runView = {
@@ -44,6 +45,11 @@ export const runView = {
   highlightedEntrySummaries: () => readTexts(inView('li.entry.highlight .entry-summary')),
   entryDiff: (seq: number) => click(inView(`li.entry[data-seq="${seq}"] button[data-action="diff"]`)),
   gateOutput: () => click(inView('[data-action="gate-output"]')),
+  /** A snapshot's Restore in the ledger: shown only on the snapshots of tasks that wait for you. */
+  restoreShown: (taskId: string) => waitFor(inView(`li.entry button.restore-snapshot[data-task="${taskId}"]`)),
+  restoreCount: async (taskId: string) => (await readTexts(inView(`li.entry button.restore-snapshot[data-task="${taskId}"]:visible`))).length,
+  /** Every word the view holds (every tab's, the header's and the controls'). */
+  allText: async () => (await readTexts(inView('body'))).join('\n'),
 
   /** The timeline. */
   integrationLabelShown: () => waitFor(inView('.integration-label')),

@@ -50,6 +50,8 @@ export const mergeEditor = {
 };
 
 export const workbench = {
+  /** The messages of the notifications on screen. */
+  notificationTexts: () => readTexts({ selector: '.notification-list-item-message' }),
   /** The Problems panel's row that says `text`. */
   openProblem: (text: string) => click({ selector: `.markers-panel .monaco-list-row:has-text(${JSON.stringify(text)})` }),
   /** The editor's "cannot edit in read-only editor" hover. */
