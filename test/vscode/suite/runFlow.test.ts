@@ -102,7 +102,7 @@ suite('A run from Start Goal to the applied integration', function () {
     assert.ok(tooltip.includes(SUITE_GOAL), tooltip);
     assert.match(tooltip, /started \d\d:\d\d/);
     const shown = await workbench.treeRowShown('needs you · 1/5');
-    assert.equal(shown.name?.shown, 1, 'the status is not cut');
+    assert.equal(shown.name?.shown, 1, `the status is not cut (${JSON.stringify(shown)}; rows: ${(await workbench.treeRowLabels()).join(' | ')})`);
     const goalChars = Math.floor((shown.description?.shown ?? 0) * SUITE_GOAL.length);
     console.log(`[taskloom-test] the run row shows its status whole and ${goalChars} of the goal's ${SUITE_GOAL.length} characters`);
     assert.ok(goalChars >= 10, `the goal shows too (${goalChars} characters)`);

@@ -60,13 +60,15 @@ export const workbench = {
   walkthroughSaying: (text: string) => waitFor({ selector: `.gettingStartedContainer:has-text(${JSON.stringify(text)})` }),
   /** The descriptions of the rows of every tree on screen (the Runs tree's task rows among them). */
   treeRowDescriptions: () => readTexts({ selector: '.monaco-list-row .label-description' }),
-  /** The tree row labelled `label` as it is drawn: how much of its label and of its description the view's width shows (1 whole). */
+  /** The tree row that says `label` as it is drawn: how much of its label and of its description the view's width shows (1 whole). */
   treeRowShown: async (label: string) => {
-    const row = `.monaco-list-row:has(.label-name:text-is(${JSON.stringify(label)}))`;
+    const row = `.monaco-list-row:has-text(${JSON.stringify(label)})`;
     const [name] = await readShownTexts({ selector: `${row} .label-name` });
     const [description] = await readShownTexts({ selector: `${row} .label-description` });
     return { name, description };
   },
+  /** The labels of the rows of every tree on screen. */
+  treeRowLabels: () => readTexts({ selector: '.monaco-list-row .label-name' }),
   /** The titles of the editor tabs on screen. */
   editorTabTitles: () => readTexts({ selector: '.tabs-container .tab .label-name' }),
   /** A status bar item, once it says `text`. */
