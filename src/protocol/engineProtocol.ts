@@ -294,6 +294,24 @@ export interface ActivityParams extends RunParams {
  */
 export const ActivityNotification = notification<ActivityParams>('taskloom/activity');
 
+export interface PrepareDemoParams extends FolderParams {
+  /** How long each scripted step takes, so a person can watch (the CLI's --delay); default 400. */
+  delayMs?: number;
+}
+export interface PrepareDemoResult {
+  /** The demo's plan, for StartGoalRequest with `settings`. */
+  planFile: string;
+  settings: RunSettings;
+  /** The folder was new or empty and the demo was made in it; false: it already was the demo. */
+  made: boolean;
+}
+/**
+ * The demo in `folder`: made there (the sample project with its first commit, its plan and the
+ * scripted agent's scenario) when the folder is new or empty, found when it already is one;
+ * any other folder is refused.
+ */
+export const PrepareDemoRequest = request<PrepareDemoParams, PrepareDemoResult>('taskloom/prepareDemo');
+
 export interface RestoreSnapshotParams extends RunParams {
   /** The ledger entry of the actor snapshot (its event's seq). */
   seq: number;

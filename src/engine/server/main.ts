@@ -21,6 +21,7 @@ import {
   ResumeRequest,
   RunEventRequest,
   RestoreSnapshotRequest,
+  PrepareDemoRequest,
   TranscriptRequest,
   StartGoalRequest,
   TaskDecisionRequest,
@@ -31,6 +32,7 @@ import {
 } from '../../protocol/engineProtocol';
 import { applyIntegrationBranch, discardRun, restoreSnapshot } from './branchRequests';
 import { cancel, resume, taskDecision, resolveByHand, continueTask } from './driveRequests';
+import { prepareDemo } from './demoRequests';
 import { EventBatcher } from './eventBatcher';
 import { openPullRequest, watchPullRequests } from './pullRequestRequests';
 import { approvePlan, checkPlan, rejectPlan, startGoal } from './planRequests';
@@ -100,6 +102,7 @@ handle(ContinueTaskRequest.type, REQUEST_PARAMS.task, (p) => continueTask(hosts,
 handle(ApplyIntegrationRequest.type, REQUEST_PARAMS.applyIntegration, (p) => applyIntegrationBranch(hosts, output, p));
 handle(DiscardRunRequest.type, REQUEST_PARAMS.discardRun, (p) => discardRun(hosts, output, p));
 handle(RestoreSnapshotRequest.type, REQUEST_PARAMS.restoreSnapshot, (p) => restoreSnapshot(hosts, output, p));
+handle(PrepareDemoRequest.type, REQUEST_PARAMS.prepareDemo, (p) => prepareDemo(p));
 handle(OpenPullRequestRequest.type, REQUEST_PARAMS.openPullRequest, (p) => openPullRequest(hosts, output, p));
 handle(WatchPullRequestsRequest.type, REQUEST_PARAMS.watchPullRequests, (p, token) => watchPullRequests(hosts, output, p, token));
 handle(ListRunsRequest.type, REQUEST_PARAMS.folder, (p) => listRuns(hosts, p));

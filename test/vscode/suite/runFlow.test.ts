@@ -323,4 +323,13 @@ suite('A run from Start Goal to the applied integration', function () {
     // Its findings were shown while it needed you (the problems session shows them); decided and done, they go.
     await waitFor('the findings to go', () => !vscode.languages.getDiagnostics().some(([, list]) => list.some((d) => String(d.source).startsWith('Taskloom critic'))));
   });
+
+  test('Run the Demo next to another project asks before opening a new window, and does nothing without a yes', async () => {
+    const api = await taskloom();
+    const runs = api.services.controller.model.runs(folder).length;
+    const asked = await answeringConfirmations(api, undefined, () => vscode.commands.executeCommand('taskloom.runDemo'));
+    assert.equal(asked.length, 1);
+    assert.match(asked[0]!, /^Run the demo in a new window\?\nThis window has textkit open\./);
+    assert.equal(api.services.controller.model.runs(folder).length, runs, 'no run started here');
+  });
 });
