@@ -18,6 +18,7 @@ import { isResumable } from './state/resumable';
 import { RunStatusBar } from './statusBar';
 import { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
 import { RunsTreeProvider } from './tree/runsTreeProvider';
+import { runPendingDemo } from './commands/demoCommand';
 import { watchUnfinishedPullRequests } from './commands/pullRequestCommands';
 import { registerCommands } from './commands/registerCommands';
 import { testApi, type TaskloomTestApi } from './testApi';
@@ -112,6 +113,7 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
       .catch((error: unknown) => log.error(`resume check failed: ${String(error)}`))
       .then(() => watchUnfinishedPullRequests(services));
   });
+  void runPendingDemo(services);
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
   return context.extensionMode === vscode.ExtensionMode.Test ? testApi(services, activationMs) : undefined;
