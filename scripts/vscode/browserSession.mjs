@@ -335,6 +335,22 @@ function runnerActions(session, prepared, page, reload, log) {
       // textContent, not innerText: SVG elements (the run view's graph) have no innerText.
       return { texts: await locate(page, { selector, frames }).allTextContents() };
     },
+    async shownTexts({ selector, frames }) {
+      // How much of each element's width is on screen: what the boxes around it that clip their
+      // overflow (a tree row's label, the side bar) leave of it. 1 = whole, 0 = cut off entirely.
+      const shown = await locate(page, { selector, frames }).evaluateAll((elements) =>
+        elements.map((element) => {
+          const box = element.getBoundingClientRect();
+          let right = window.innerWidth;
+          for (let around = element.parentElement; around; around = around.parentElement) {
+            if (getComputedStyle(around).overflowX !== 'visible') right = Math.min(right, around.getBoundingClientRect().right);
+          }
+          const fraction = box.width > 0 ? Math.max(0, Math.min(box.right, right) - box.left) / box.width : 0;
+          return { text: element.textContent ?? '', shown: Math.min(1, fraction) };
+        }),
+      );
+      return { shown };
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { errorText, TaskloomError } from '../engine/domain/taskloomError';
 import { EXIT } from './cliErrors';
 import { red } from './format';
+import { nextStepLines } from './nextStepCommands';
 
 /**
  * The CLI process's way out: runs the command and ends with its exit code, or with the code of
@@ -22,9 +23,9 @@ export function exitWith(command: () => Promise<number>): void {
   );
 }
 
-/** A failure the user can act on, on stderr: what happened and what to do next. */
+/** A failure the user can act on, on stderr: what happened and what to do next, with the commands that do it. */
 export function printUserError(error: TaskloomError): void {
-  process.stderr.write(`${red('taskloom:')} ${errorText(error)}\n`);
+  process.stderr.write(`${red('taskloom:')} ${errorText(error)}\n${nextStepLines(error.next)}`);
 }
 
 /**

@@ -19,6 +19,7 @@ import { RunStatusBar } from './statusBar';
 import { NeedsYouNotices } from './needsYouNotices';
 import { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
 import { RunsTreeProvider } from './tree/runsTreeProvider';
+import { runPendingDemo } from './commands/demoCommand';
 import { watchUnfinishedPullRequests } from './commands/pullRequestCommands';
 import { registerCommands } from './commands/registerCommands';
 import { testApi, type TaskloomTestApi } from './testApi';
@@ -119,6 +120,7 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
       .catch((error: unknown) => log.error(`resume check failed: ${String(error)}`))
       .then(() => watchUnfinishedPullRequests(services));
   });
+  void runPendingDemo(services);
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
   return context.extensionMode === vscode.ExtensionMode.Test ? testApi(services, activationMs) : undefined;

@@ -9,6 +9,7 @@ import type { RunState } from '../engine/domain/runState';
 import type { RunIndexEntry } from '../engine/domain/runIndex';
 import type { TextSpan } from '../engine/domain/textSpan';
 import type { ErrorKind } from '../engine/domain/taskloomError';
+import type { NextStep } from '../engine/domain/nextStep';
 import type { RunSettings } from './runSettings';
 import type { TranscriptBatch } from './runViewPages';
 
@@ -27,8 +28,10 @@ export interface RunParams extends FolderParams {
 export interface UserFacingErrorData {
   /** What the failure is about (bad input, missing setup, a busy workspace, storage…). */
   kind: ErrorKind;
-  /** What to do next. */
+  /** What to do next, in words that name no command. */
   hint?: string;
+  /** The steps the hint speaks of, as data: the editor offers each as a button (connection/nextStepButtons.ts). */
+  next?: NextStep[];
   /**
    * Set when the run was not started by Taskloom on this machine (its `.taskloom/` came with the
    * repository): what driving it would execute. Re-send with `trustRun: true` once the user agreed.
@@ -224,7 +227,9 @@ export interface WatchPullRequestsResult {
   outcome: 'green' | 'merged' | 'needs_human' | 'cancelled';
   /** One line per pull request: where it stands. */
   reasons: string[];
+  /** What the person can do next, in words; and the steps they speak of. */
   next?: string;
+  steps?: NextStep[];
 }
 /**
  * Keeps the run's pull requests green, as `taskloom watch` does, until they are green or merged,
@@ -327,6 +332,41 @@ export interface ActivityParams extends RunParams {
  * it; the durable, bounded record is the run's agent_transcript events).
  */
 export const ActivityNotification = notification<ActivityParams>('taskloom/activity');
+
+export interface PrepareDemoParams extends FolderParams {
+  /** How long each scripted step takes, so a person can watch (the CLI's --delay); default 400. */
+  delayMs?: number;
+}
+export interface PrepareDemoResult {
+  /** The demo's plan, for StartGoalRequest with `settings`. */
+  planFile: string;
+  settings: RunSettings;
+  /** The folder was new or empty and the demo was made in it; false: it already was the demo. */
+  made: boolean;
+}
+/**
+ * The demo in `folder`: made there (the sample project with its first commit, its plan and the
+ * scripted agent's scenario) when the folder is new or empty, found when it already is one;
+ * any other folder is refused.
+ */
+export const PrepareDemoRequest = request<PrepareDemoParams, PrepareDemoResult>('taskloom/prepareDemo');
+
+export interface RestoreSnapshotParams extends RunParams {
+  /** The ledger entry of the actor snapshot (its event's seq). */
+  seq: number;
+}
+export interface RestoreSnapshotResult {
+  taskId: string;
+  attempt: number;
+  worktree: string;
+  /** The files put back; files created since the snapshot stay. */
+  files: string[];
+}
+/**
+ * Puts a task's worktree back as an actor snapshot holds it (`git checkout <snapshot> -- .` in the
+ * CLI's words): only for a task waiting for a person, and not while this server drives the run.
+ */
+export const RestoreSnapshotRequest = request<RestoreSnapshotParams, RestoreSnapshotResult>('taskloom/restoreSnapshot');
 
 export interface RunEventParams extends RunParams {
   seq: number;

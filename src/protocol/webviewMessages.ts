@@ -64,6 +64,8 @@ export type FromWebview =
   | { type: 'showIntegrationDiff' }
   /** Open the run's pull request (by its key: '' for the run's, else the task id of a stacked one) in the browser. */
   | { type: 'openPullRequest'; key: string }
+  /** Put a task's worktree back as the actor snapshot of this ledger entry holds it (after the user agrees). */
+  | { type: 'restoreSnapshot'; seq: number }
   /** Open the gate output of a decision (ledger entry) as a read-only document. */
   | { type: 'showGateOutput'; seq: number }
   /** The first page left decisions out and the view needs them all (a search). */

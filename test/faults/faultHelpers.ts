@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { DEMO_FILES, DEMO_PLAN, demoScenario } from '../../src/cli/demo/demoProject';
+import { DEMO_FILES, DEMO_PLAN, demoScenario } from '../../src/engine/demo/demoProject';
 import type { RunEvent } from '../../src/engine/domain/events';
 import { foldEvents } from '../../src/engine/domain/projection';
 import type { TraceReport } from '../../src/engine/report/traceReport';

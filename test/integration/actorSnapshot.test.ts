@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
+import { TaskloomEngine } from '../../src/engine/run/engine';
 import { actorSnapshotRef, snapshotWorktree } from '../../src/engine/workspace/actorSnapshot';
 import { WorktreeManager, type RepoLocation } from '../../src/engine/workspace/worktreeManager';
 import { runCli, writeInputs } from '../helpers/cli';
@@ -116,6 +117,35 @@ describe('actor snapshots (real git, scripted agent)', () => {
     const removed = await new WorktreeManager({ root: r.dir, gitCommonDir: join(r.dir, '.git') }, runId).discardRun();
     assert.ok(removed.branches.length > 0);
     assert.equal(r.git(['for-each-ref', 'refs/taskloom']), '', 'no snapshot ref left after discard');
+  });
+
+  it('Restore puts a waiting task’s worktree back as a snapshot holds it; files made since stay', async () => {
+    const r = repo({ 'README.md': '# demo\n', 'keep.txt': 'precious original\n' });
+    const plan = { goal: 'restore', tasks: [{ id: 'fix', title: 'Fix things', description: 'do it', acceptance: [], dependsOn: [] }] };
+    const scenario = { tasks: { fix: { actor: [{ delete: ['keep.txt'], write: { 'garbage.txt': 'garbage\n' }, delayMs: 0 }] } } };
+    const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': scenario });
+    const result = runCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--max-attempts', '1', '--gate', 'test -f keep.txt']);
+    assert.equal(result.code, 1, 'the gate fails and the task waits for a person');
+
+    const { runId } = runDir(r.dir);
+    const engine = await TaskloomEngine.open(r.dir, { command: 'test' });
+    try {
+      const session = engine.session(runId);
+      const task = session.task('fix');
+      assert.equal(task.state, 'NEEDS_HUMAN');
+      const worktree = task.worktreePath!;
+      assert.equal(existsSync(join(worktree, 'keep.txt')), false, 'the attempt deleted it');
+      const snapshot = session.state.decisions.find((d) => d.fact.type === 'actor_snapshot')!;
+      const restored = await engine.restoreSnapshot(session, snapshot.seq);
+      assert.deepEqual(restored, { taskId: 'fix', attempt: 1, worktree, files: ['keep.txt'] });
+      assert.equal(readFileSync(join(worktree, 'keep.txt'), 'utf8'), 'precious original\n');
+      assert.equal(readFileSync(join(worktree, 'garbage.txt'), 'utf8'), 'garbage\n', 'a file made since stays');
+      // Any other entry is refused, saying why.
+      const other = session.state.decisions.find((d) => d.fact.type !== 'actor_snapshot')!;
+      await assert.rejects(engine.restoreSnapshot(session, other.seq), /is not an actor snapshot/);
+    } finally {
+      engine.close();
+    }
   });
 
   it('includes staged, unstaged and untracked changes without touching HEAD, the index or the files', async (t) => {

@@ -67,12 +67,13 @@ test('inspectRepo reports a detached HEAD as "HEAD" and works from a linked work
   assert.equal(info.headRef, 'side');
 });
 
-test('inspectRepo on a folder that is not a repository says to run git init', async (t) => {
+test('inspectRepo on a folder that is not a repository names making one as the next step', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'taskloom-plain-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const error = await workspaceError(inspectRepo(dir));
   assert.match(error.message, /not inside a git repository/);
-  assert.match(error.hint, /git init/);
+  assert.match(error.hint, /git repository with a first commit/);
+  assert.deepEqual(error.next, [{ kind: 'initRepository' }]);
 });
 
 test('inspectRepo on a repository without commits asks for a first commit', async (t) => {

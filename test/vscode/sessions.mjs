@@ -25,11 +25,11 @@ import { gitRepoFromFixture } from '../../scripts/vscode/workspaceFixtures.mjs';
 
 const sampleRepo = (root) => gitRepoFromFixture('sample-repo', root);
 
-/** The demo project with the suite's scripted agent (test/vscode/fixtures/makeDemoWorkspace.ts). */
-const demoWorkspace = (delayMs, mode) => (root) => {
+/** The demo project with the suite's scripted agent (test/vscode/fixtures/makeDemoWorkspace.ts); `demo`: the demo's folder too. */
+const demoWorkspace = (delayMs, mode, demo = '') => (root) => {
   const folder = join(root, 'textkit');
   const script = join(import.meta.dirname, 'fixtures', 'makeDemoWorkspace.ts');
-  execFileSync(process.execPath, ['--import', 'tsx', script, folder, String(delayMs), mode], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['--import', 'tsx', script, folder, String(delayMs), mode, demo], { stdio: 'inherit' });
   return folder;
 };
 
@@ -55,7 +55,7 @@ export const sessions = [
     description: 'findings that open the branch file, read-only gate output, plan edits with a schema, walkthrough, keybindings, LM tools, @taskloom',
     extension: 'development',
     suites: ['problemsFlow'],
-    workspace: demoWorkspace(50, 'manual'),
+    workspace: demoWorkspace(50, 'manual', 'demo'),
     timeoutSeconds: 480,
   },
   {

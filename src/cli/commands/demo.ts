@@ -1,12 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../engine/domain/runConfig';
+import { join, resolve } from 'node:path';
+import { demoRunSettings, makeDemoFolder } from '../../engine/demo/demoFolder';
+import { DEMO_PLAN } from '../../engine/demo/demoProject';
 import { parsePlan } from '../../engine/plan/parsePlan';
 import { TaskloomEngine } from '../../engine/run/engine';
-import { Git } from '../../engine/workspace/git';
+import { runConfigFromSettings } from '../../engine/run/runConfigFromSettings';
 import { UsageError } from '../cliErrors';
-import { DEMO_FILES, DEMO_PLAN, demoScenario } from '../demo/demoProject';
+import { FLAG_LABELS } from '../runOptions';
 import { driveWithProgress } from '../driveWithProgress';
 import { bold, dim } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
@@ -17,28 +18,15 @@ import { parseCommandArgs } from '../parseCommandArgs';
  */
 export async function demoCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs(argv, { dir: { type: 'string' }, delay: { type: 'string' }, parallel: { type: 'string' } });
-  const dir = prepareDemoDir(values.dir as string | undefined);
   const delayMs = values.delay === undefined ? 400 : Number(values.delay);
   if (!Number.isInteger(delayMs) || delayMs < 0) throw new UsageError(`--delay must be a whole number of ms, got "${values.delay}"`);
+  const dir = values.dir === undefined ? mkdtempSync(join(tmpdir(), 'taskloom-demo-')) : resolve(values.dir as string);
 
   process.stdout.write(`${bold('Taskloom demo')} in ${dir}\n${dim('A real git repository with a node --test suite; the scripted agent plays planner, actor and critic.')}\n\n`);
-  for (const [path, content] of Object.entries(DEMO_FILES)) writeInto(dir, path, content);
-  const git = await new Git(dir).typed();
-  await git.init(['--initial-branch=main']);
-  await git.add('.');
-  await git.commit('textkit: first commit', undefined, { '--no-verify': null });
-
-  const scenarioPath = writeInto(dir, '.taskloom/demo/scenario.json', JSON.stringify(demoScenario(delayMs), null, 2));
-  writeInto(dir, '.taskloom/demo/plan.json', JSON.stringify(DEMO_PLAN, null, 2));
+  const folder = await makeDemoFolder(dir, delayMs);
   const plan = parsePlan(DEMO_PLAN);
-  const config: RunConfig = {
-    ...DEFAULT_RUN_CONFIG,
-    maxParallel: values.parallel ? Number(values.parallel) : 2,
-    stuckThresholdSeconds: 120,
-    gateTimeoutSeconds: 120,
-    gateCommands: ['npm test --silent'],
-    agent: { kind: 'scripted', scriptPath: scenarioPath },
-  };
+  const settings = demoRunSettings(folder, values.parallel ? Number(values.parallel) : undefined);
+  const config = runConfigFromSettings(settings, { baseDir: dir, repoRoot: dir, labels: FLAG_LABELS });
 
   const engine = await TaskloomEngine.open(dir, { command: 'taskloom demo' });
   try {
@@ -51,21 +39,4 @@ export async function demoCommand(argv: string[]): Promise<number> {
   } finally {
     engine.close();
   }
-}
-
-function prepareDemoDir(requested: string | undefined): string {
-  if (!requested) return mkdtempSync(join(tmpdir(), 'taskloom-demo-'));
-  const dir = resolve(requested);
-  if (existsSync(dir) && readdirSync(dir).length > 0) {
-    throw new UsageError(`--dir ${dir} is not empty`, 'The demo makes a new repository: give it a new or empty folder.');
-  }
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}
-
-function writeInto(root: string, relPath: string, content: string): string {
-  const path = join(root, relPath);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, content);
-  return path;
 }

@@ -3,6 +3,7 @@ import { WATCH_INTERVAL_SECONDS, watchedPullRequests } from '../../engine/delive
 import { TaskloomEngine } from '../../engine/run/engine';
 import { EXIT, UsageError } from '../cliErrors';
 import { dim, green, red, yellow } from '../format';
+import { nextStepLines } from '../nextStepCommands';
 import { parseCommandArgs } from '../parseCommandArgs';
 import { createProgressPrinter } from '../progressPrinter';
 
@@ -56,7 +57,7 @@ export async function watchCommand(argv: string[]): Promise<number> {
       const colour = outcome.outcome === 'green' || outcome.outcome === 'merged' ? green : outcome.outcome === 'needs_human' ? red : yellow;
       process.stdout.write(`${colour(reason)}\n`);
     }
-    if (outcome.next) process.stdout.write(`${outcome.next}\n`);
+    if (outcome.next) process.stdout.write(`${outcome.next}\n${nextStepLines(outcome.steps ?? [])}`);
     return outcome.outcome === 'green' || outcome.outcome === 'merged' ? EXIT.ok : EXIT.needsHuman;
   } finally {
     process.off('SIGINT', onSignal);

@@ -56,7 +56,8 @@ export async function applicableHead(state: RunState, repoRoot: string): Promise
   if (!gated || state.finishedCounts?.integrationGatePassed === false) {
     throw new WorkspaceError(
       `The integration gate did not pass on ${branch} as it stands (${head.slice(0, 10)})`,
-      `Resume the run to gate it again: taskloom resume ${state.runId}`,
+      'Resume the run to gate it again.',
+      { next: [{ kind: 'resume', runId: state.runId }] },
     );
   }
   return head;

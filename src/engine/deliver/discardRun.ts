@@ -44,7 +44,8 @@ export class UnpublishedWorkError extends WorkspaceError {
   ) {
     super(
       `Run ${runId} holds work that was never applied or pushed: ${taskIds.join(', ')}`,
-      `Apply it first (taskloom apply ${runId}), or discard it anyway with --force.`,
+      'Apply it first, or discard it anyway.',
+      { next: [{ kind: 'apply', runId }, { kind: 'discardAnyway', runId }] },
     );
     this.name = 'UnpublishedWorkError';
   }

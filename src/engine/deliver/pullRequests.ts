@@ -35,8 +35,9 @@ export async function forgeFor(root: string, options: Pick<PullRequestOptions, '
   if (!slug) {
     throw new ForgeError(
       url ? `Cannot tell the GitHub repository from ${options.remote}'s URL (${url})` : `There is no remote "${options.remote}"`,
-      url ? 'Name it: --repo OWNER/REPO' : 'Add it (git remote add origin URL), or name another with --remote NAME.',
+      url ? 'Name the GitHub repository the pull request is for.' : 'Add a remote for the repository on GitHub.',
       'unknown_repository',
+      { next: [url ? { kind: 'nameRepository' } : { kind: 'addRemote' }] },
     );
   }
   const apiUrl = options.apiUrl?.trim() || env.GITHUB_API_URL?.trim() || DEFAULT_GITHUB_API;
@@ -53,7 +54,7 @@ export async function openPullRequests(session: RunSession, options: PullRequest
   const root = state.repoRoot;
   const head = await applicableHead(state, root);
   const base = options.base ?? state.baseRef;
-  if (!base || base === 'HEAD') throw new ForgeError('The run started on a detached HEAD, so it has no base branch', 'Name one: --base BRANCH', 'rejected');
+  if (!base || base === 'HEAD') throw new ForgeError('The run started on a detached HEAD, so it has no base branch', 'Name the branch the pull request is for.', 'rejected', { next: [{ kind: 'nameBaseBranch' }] });
   const forge = await forgeFor(root, options);
   const branch = state.integration.branch!;
   const wanted = options.stacked

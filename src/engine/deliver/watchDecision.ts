@@ -23,7 +23,8 @@ export interface ReactionInput {
 
 export type WatchStep =
   | { kind: 'done'; outcome: 'green' | 'merged'; reason: string }
-  | { kind: 'human'; reason: string; next: string }
+  /** `next`: what the person can do, in words naming no command; `closed`: opening a new pull request is one way on. */
+  | { kind: 'human'; reason: string; next: string; closed?: true }
   | { kind: 'wait'; reason: string }
   | { kind: 'react'; input: ReactionInput };
 
@@ -40,7 +41,7 @@ export function nextWatchStep(status: PullRequestStatus, record: PullRequestReco
   const pr = status.pullRequest;
   if (pr.state === 'merged') return { kind: 'done', outcome: 'merged', reason: `merged into ${pr.base}` };
   if (pr.state === 'closed') {
-    return { kind: 'human', reason: 'it was closed without being merged', next: `Reopen it on the forge and run taskloom watch again, or open a new one with taskloom pr.` };
+    return { kind: 'human', reason: 'it was closed without being merged', next: 'Reopen it on the forge and watch it again, or open a new one.', closed: true };
   }
   const reacted = (signal: string) => record.reactions.find((r) => r.signals.includes(signal));
   const gaveUp = (signal: string) => {
@@ -48,7 +49,7 @@ export function nextWatchStep(status: PullRequestStatus, record: PullRequestReco
     return reaction?.status === 'failed' ? reaction : undefined;
   };
   const reactions = (kind: PullRequestReactionKind) => record.reactions.filter((r) => r.kind === kind).length;
-  const handBack = (what: string) => `Fix ${what} on ${pr.head} yourself and push; then run taskloom watch again (new commits are new signals).`;
+  const handBack = (what: string) => `Fix ${what} on ${pr.head} yourself and push; then watch it again (new commits are new signals).`;
 
   if (pr.mergeable === false) {
     const signal = conflictSignal(pr.headSha);

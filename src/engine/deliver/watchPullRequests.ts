@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventOf } from '../domain/events';
+import type { NextStep } from '../domain/nextStep';
 import type { PullRequestRecord } from '../domain/runState';
 import { errorText } from '../domain/taskloomError';
 import { ForgeError, type PullRequestStatus } from '../forge/forge';
@@ -19,8 +20,9 @@ export interface WatchOutcome {
   outcome: 'green' | 'merged' | 'needs_human' | 'timeout' | 'cancelled';
   /** One line per pull request: where it stands. */
   reasons: string[];
-  /** What the person can do next, when something is theirs to do. */
+  /** What the person can do next, when something is theirs to do: in words, and the steps they speak of. */
   next?: string;
+  steps?: NextStep[];
 }
 
 /** Polls that fail in a row (network, a rate limit) before `watch` gives up with the forge's error. */
@@ -32,7 +34,7 @@ export const WATCH_INTERVAL_SECONDS = 30;
 export type WatchPass =
   | { kind: 'reacted' }
   | { kind: 'waiting'; reasons: string[] }
-  | { kind: 'ended'; outcome: 'green' | 'merged' | 'needs_human'; reasons: string[]; next?: string };
+  | { kind: 'ended'; outcome: 'green' | 'merged' | 'needs_human'; reasons: string[]; next?: string; steps?: NextStep[] };
 
 /**
  * Polls each of the run's pull requests (checks, reviews, mergeability), screens what it read
@@ -64,7 +66,9 @@ export async function watchPass(ctx: WatchContext, tell: (pr: PullRequestRecord,
     }
     if (step.kind === 'human') {
       end(ctx, pr, 'needs_human', step.reason);
-      return { kind: 'ended', outcome: 'needs_human', reasons: [`Pull request #${pr.number} needs you: ${step.reason}`], next: step.next };
+      const runId = ctx.session.runId;
+      const steps: NextStep[] = [{ kind: 'keepPullRequestGreen', runId }, ...(step.closed ? [{ kind: 'openPullRequest' as const, runId }] : [])];
+      return { kind: 'ended', outcome: 'needs_human', reasons: [`Pull request #${pr.number} needs you: ${step.reason}`], next: step.next, steps };
     }
     if (step.kind === 'done') {
       ended.push({ pr, outcome: step.outcome, reason: step.reason });
@@ -105,10 +109,10 @@ export async function watchPullRequests(ctx: WatchContext, options: WatchOptions
       options.onProgress?.(`cannot reach the forge (${errorText(error)}); trying again`);
       pass = { kind: 'waiting', reasons: [errorText(error)] };
     }
-    if (pass.kind === 'ended') return { outcome: pass.outcome, reasons: pass.reasons, ...(pass.next ? { next: pass.next } : {}) };
+    if (pass.kind === 'ended') return { outcome: pass.outcome, reasons: pass.reasons, ...(pass.next ? { next: pass.next, steps: pass.steps ?? [] } : {}) };
     if (pass.kind === 'reacted') continue;
     if (options.timeoutMs !== undefined && Date.now() - started >= options.timeoutMs) {
-      return { outcome: 'timeout', reasons: pass.reasons, next: `Nothing was lost; run taskloom watch ${ctx.session.runId} again to go on watching.` };
+      return { outcome: 'timeout', reasons: pass.reasons, next: 'Nothing was lost; watch again to go on.', steps: [{ kind: 'keepPullRequestGreen', runId: ctx.session.runId }] };
     }
     try {
       await sleep(options.intervalMs, undefined, { signal: ctx.signal });

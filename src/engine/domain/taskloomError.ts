@@ -1,3 +1,5 @@
+import type { NextStep } from './nextStep';
+
 /**
  * How the CLI ends. 0 and 1 are the run's own outcome; the others say why a command could not
  * do what was asked, so a script can tell "fix your input" from "wait" from "free the disk" from a bug.
@@ -28,22 +30,26 @@ const EXIT_BY_KIND: Record<ErrorKind, number> = {
 };
 
 /**
- * A failure the user can act on: what happened (the message), what to do next (the hint), and
- * its kind. Every error the engine, the server or the CLI raises for the user extends this one;
- * anything else that escapes is a bug, and is reported as an internal error.
+ * A failure the user can act on: what happened (the message), what to do next (the hint, in words
+ * that name no command, and the steps it points to as data), and its kind. Every error the engine,
+ * the server or the CLI raises for the user extends this one; anything else that escapes is a bug,
+ * and is reported as an internal error.
  */
 export class TaskloomError extends Error {
   readonly hint: string | undefined;
+  /** The steps the hint speaks of: the CLI prints each as a command line, the editor offers each as a button. */
+  readonly next: readonly NextStep[];
 
   constructor(
     readonly kind: ErrorKind,
     message: string,
     hint?: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; next?: readonly NextStep[] },
   ) {
     super(message, options);
     this.name = 'TaskloomError';
     this.hint = hint || undefined;
+    this.next = options?.next ?? [];
   }
 
   get exitCode(): number {

@@ -1,3 +1,4 @@
+import type { NextStep } from '../domain/nextStep';
 import { TaskloomError } from '../domain/taskloomError';
 
 /**
@@ -114,7 +115,7 @@ export class ForgeError extends TaskloomError {
     message: string,
     hint: string,
     readonly failure: ForgeFailure,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; next?: readonly NextStep[] },
   ) {
     super('needs_environment', message, hint, options);
   }

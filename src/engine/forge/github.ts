@@ -59,7 +59,7 @@ export class GitHubForge implements Forge {
     readonly apiUrl = DEFAULT_GITHUB_API,
   ) {
     const [owner, repo] = slug.split('/');
-    if (!owner || !repo) throw new ForgeError(`Not a GitHub repository name: "${slug}"`, 'Give it as OWNER/REPO, e.g. --repo octo-org/widgets.', 'unknown_repository');
+    if (!owner || !repo) throw new ForgeError(`Not a GitHub repository name: "${slug}"`, 'Give it as OWNER/REPO, e.g. octo-org/widgets.', 'unknown_repository');
     this.owner = owner;
     this.repo = repo;
     this.octokit = new Octokit({ auth: token, baseUrl: apiUrl.replace(/\/+$/, ''), userAgent: 'taskloom', request: { retries: 0 } });
@@ -204,21 +204,21 @@ export class GitHubForge implements Forge {
     const headers = error.response?.headers ?? {};
     switch (error.status) {
       case 401:
-        return new ForgeError(`GitHub refused the token (401: ${said})`, 'Check GITHUB_TOKEN / GH_TOKEN (or gh auth login): it may be expired or revoked.', 'credentials', { cause: error });
+        return new ForgeError(`GitHub refused the token (401: ${said})`, 'Check the token (GITHUB_TOKEN, GH_TOKEN, or the GitHub CLI\'s login): it may be expired or revoked.', 'credentials', { cause: error });
       case 403:
       case 429:
         if (headers['x-ratelimit-remaining'] === '0' || error.status === 429) {
           const reset = Number(headers['x-ratelimit-reset']);
           const when = Number.isFinite(reset) && reset > 0 ? ` until ${new Date(reset * 1000).toISOString()}` : '';
-          return new ForgeError(`GitHub's rate limit is used up${when}`, 'Wait for it to reset, then run the command again; nothing was lost.', 'rate_limit', { cause: error });
+          return new ForgeError(`GitHub's rate limit is used up${when}`, 'Wait for it to reset, then try again; nothing was lost.', 'rate_limit', { cause: error });
         }
         return new ForgeError(`GitHub refused the request on ${where} (403: ${said})`, 'The token needs the repo scope (contents and pull requests: write).', 'permission', { cause: error });
       case 404:
-        return new ForgeError(`GitHub has no repository ${where}, or the token cannot see it`, 'Check --repo OWNER/REPO (or the remote URL) and that the token has access to it.', 'not_found', { cause: error });
+        return new ForgeError(`GitHub has no repository ${where}, or the token cannot see it`, 'Check the repository it names (from the remote\'s URL) and that the token has access to it.', 'not_found', { cause: error, next: [{ kind: 'nameRepository' }] });
       case 422:
         return new ForgeError(`GitHub rejected the pull request on ${where}: ${said}`, 'Check that the base branch exists on GitHub and differs from the run branch.', 'rejected', { cause: error });
       default:
-        return new ForgeError(`GitHub request failed on ${where}: ${said}`, 'Check the network and GITHUB_API_URL, then run the command again.', 'unreachable', { cause: error });
+        return new ForgeError(`GitHub request failed on ${where}: ${said}`, 'Check the network and GITHUB_API_URL, then try again.', 'unreachable', { cause: error });
     }
   }
 }

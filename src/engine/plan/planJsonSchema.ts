@@ -11,5 +11,5 @@ export const PLAN_JSON_SCHEMA_FILE = 'schemas/plan.schema.json';
  */
 export function planJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(PlanSchema, { io: 'input', unrepresentable: 'any', target: 'draft-7' });
-  return { ...schema, title: 'Taskloom plan', description: 'A Taskloom plan: the goal and its tasks, as `taskloom run --plan` and Edit Plan read it.' };
+  return { ...schema, title: 'Taskloom plan', description: 'A Taskloom plan: the goal and its tasks, as a run started from a plan file and Edit Plan read it.' };
 }

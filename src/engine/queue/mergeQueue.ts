@@ -125,7 +125,7 @@ async function gateOn(ctx: RunContext, batch: number, prefix: Candidate[]): Prom
   if (gate.cancelled || ctx.signal.aborted) return 'stopped';
   // Not a verdict on the merges: nothing ran. Bisecting would send every task back for nothing.
   if (gate.sandboxFailure) {
-    ctx.pause(`the integration gate did not run: ${gate.sandboxFailure} — see \`taskloom doctor\`, then resume`);
+    ctx.pause(`the integration gate did not run: ${gate.sandboxFailure} — Doctor checks the sandbox; then resume`);
     return 'stopped';
   }
   ctx.session.emit({

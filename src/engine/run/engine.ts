@@ -44,6 +44,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { confinementFacts, DEFAULT_SANDBOX_SETTINGS, type Confinement } from '../domain/sandboxSettings';
 import { resolveConfinement } from '../sandbox/confinement';
 import type { SandboxContext } from '../sandbox/taskLauncher';
+import { restoreActorSnapshot, type RestoredSnapshot } from './restoreSnapshot';
 
 export interface EngineOptions {
   /** What is driving the workspace, shown to a second process that finds the lock. */
@@ -205,6 +206,11 @@ export class TaskloomEngine {
   /** A person resolves a task the merge queue sent back, in its worktree (see handResolution.ts). */
   resolveByHand(session: RunSession, taskId: string): Promise<HandResolution> {
     return startHandResolution({ session, worktrees: this.worktrees(session), integration: this.integration(session) }, taskId);
+  }
+
+  /** Puts a task's worktree back as the actor snapshot of ledger entry `seq` holds it (a task waiting for a person). */
+  restoreSnapshot(session: RunSession, seq: number): Promise<RestoredSnapshot> {
+    return restoreActorSnapshot(session, this.repo, seq);
   }
 
   /** Checks a hand resolution with the gate; when it passes, the task is queued for merge (drive the run next). */

@@ -13,10 +13,11 @@ import { describeRepository } from '../workspace/repoContext';
 import { callAgent } from './agentCall';
 import type { RunContext } from './runContext';
 import { RUNNER_STATUS_WORDS } from '../domain/stateWords';
+import type { NextStep } from '../domain/nextStep';
 import { TaskloomError } from '../domain/taskloomError';
 
 /** Hints reach the editor and the CLI alike: each names its own way to the same step. */
-const START_FROM_PLAN = 'start from a plan you write (Start Goal › Use a plan file in the editor, --plan FILE in the CLI)';
+const START_FROM_PLAN = 'start from a plan you write';
 
 /**
  * Planning ended without a usable plan. `rejectedPlan`: the planner's last answer (its JSON, or
@@ -26,9 +27,10 @@ export class PlanningError extends TaskloomError {
   constructor(
     message: string,
     hint: string,
+    next: readonly NextStep[] = [],
     readonly rejectedPlan?: string,
   ) {
-    super('agent_failed', message, hint);
+    super('agent_failed', message, hint, { next });
     this.name = 'PlanningError';
   }
 }
@@ -102,6 +104,7 @@ async function draftPlan(ctx: PlannerContext, prompt: string): Promise<Plan> {
     throw new PlanningError(
       `The planner gave no valid plan after one repair request: ${parsed.problem}`,
       `Plan again, or ${START_FROM_PLAN}.`,
+      [{ kind: 'startFromPlanFile' }],
       rejectedPlanText(result),
     );
   }
@@ -139,7 +142,12 @@ async function call(
   resumeSessionId?: string,
 ): Promise<RunnerResult> {
   const over = budgetStop(ctx.session.state, null);
-  if (over) throw new PlanningError(`Planning stopped: ${over}`, `Raise the run budget (taskloom.budget settings, or --budget-usd / --budget-tokens) or ${START_FROM_PLAN}.`);
+  if (over) {
+    throw new PlanningError(`Planning stopped: ${over}`, `Raise the run budget, or ${START_FROM_PLAN}.`, [
+      { kind: 'changeSetting', setting: 'budgets.runUsd' },
+      { kind: 'startFromPlanFile' },
+    ]);
+  }
   const result = await callAgent(ctx, {
     role,
     taskId: null,
@@ -155,7 +163,8 @@ async function call(
       `The ${role} failed while planning (${RUNNER_STATUS_WORDS[result.status]})${result.error ? `: ${failureDetail(result)}` : ''}`,
       result.status === 'quota'
         ? 'The agent hit a usage limit; try again later.'
-        : `${result.cause === 'not_installed' ? 'Install the agent or set its path; check' : 'Check'} the agent with Taskloom: Doctor (\`taskloom doctor\`), or ${START_FROM_PLAN}.`,
+        : `${result.cause === 'not_installed' ? 'Install the agent or set its path, then check' : 'Check'} it with Doctor, or ${START_FROM_PLAN}.`,
+      result.status === 'quota' ? [] : [{ kind: 'doctor' }, { kind: 'startFromPlanFile' }],
     );
   }
   return result;

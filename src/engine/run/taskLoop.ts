@@ -167,7 +167,7 @@ async function gateStep(ctx: RunContext, taskId: string, path: string): Promise<
   session.emit({ type: 'gate_result', taskId, attempt, passed: gate.passed, commands: gate.commands, ...(settled ? { tree } : {}) });
   if (gate.cancelled) return cancel(ctx, taskId, 'cancelled while the gate ran');
   if (gate.sandboxFailure) {
-    session.transition(taskId, 'ENGINE_ERROR', `the gate did not run: ${gate.sandboxFailure} — see \`taskloom doctor\`, then retry`);
+    session.transition(taskId, 'ENGINE_ERROR', `the gate did not run: ${gate.sandboxFailure} — Doctor checks the sandbox; then retry`);
     return STOP;
   }
   if (gate.stuck) {

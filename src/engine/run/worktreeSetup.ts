@@ -63,5 +63,5 @@ function setupFailure(commands: GateCommandResult[], stuck: boolean, stuckSecond
   if (!failed) return 'worktree setup failed';
   const how = stuck ? `showed no output for ${stuckSeconds}s and was stopped` : failed.timedOut ? 'timed out' : `exited ${failed.exitCode}`;
   const excerpt = (failed.failure?.excerpt ?? failed.output).split('\n').filter((l) => l.trim()).slice(-REASON_LINES).join('\n');
-  return `worktree setup \`${failed.command}\` ${how}; fix the setup (taskloom.worktree.setup, --setup) or the project, then retry${excerpt ? `:\n${excerpt}` : ''}`;
+  return `worktree setup \`${failed.command}\` ${how}; fix the worktree setup commands or the project, then retry${excerpt ? `:\n${excerpt}` : ''}`;
 }

@@ -7,7 +7,7 @@ import { probeBubblewrap, type BubblewrapProbe } from './bubblewrap';
  * start; unconfined only where the mode allows it, saying why. `on` refuses to run unconfined.
  */
 export async function resolveConfinement(mode: SandboxMode, platform: NodeJS.Platform = process.platform): Promise<Confinement> {
-  if (mode === 'off') return { confined: false, mode, reason: 'confinement is off by choice (taskloom.sandbox.mode / --sandbox off)' };
+  if (mode === 'off') return { confined: false, mode, reason: 'confinement is off by choice (sandbox mode off)' };
   const probe: BubblewrapProbe =
     platform === 'linux'
       ? await probeBubblewrap()
@@ -18,7 +18,8 @@ export async function resolveConfinement(mode: SandboxMode, platform: NodeJS.Pla
     throw new TaskloomError(
       'needs_environment',
       `Taskloom cannot confine this run: ${reason}.`,
-      'taskloom.sandbox.mode is "on", so it will not run unconfined: make confinement work, or choose --sandbox auto (unconfined where it cannot) or off.',
+      'The sandbox mode is "on", so it will not run unconfined: make confinement work, or set the mode to auto (unconfined where it cannot) or off.',
+      { next: [{ kind: 'changeSetting', setting: 'sandboxMode', value: 'auto' }] },
     );
   }
   return { confined: false, mode, reason };

@@ -1,5 +1,5 @@
 import type { ApplyHistory } from '../domain/events';
-import type { ApplyIntegrationParams, ApplyIntegrationResult, ApplyPreview, DiscardRunParams } from '../../protocol/engineProtocol';
+import type { ApplyIntegrationParams, ApplyIntegrationResult, ApplyPreview, DiscardRunParams, RestoreSnapshotParams, RestoreSnapshotResult } from '../../protocol/engineProtocol';
 import { planApply } from '../deliver/applyPlan';
 import { applyRun } from '../deliver/applyRun';
 import { discardRun as discardRunFor } from '../deliver/discardRun';
@@ -40,6 +40,17 @@ export async function applyIntegrationBranch(hosts: WorkspaceHosts, output: Serv
 }
 
 const historyOf = (params: ApplyIntegrationParams): ApplyHistory => params.history ?? 'merge';
+
+/** Puts a task's worktree back as an actor snapshot holds it; refused while this server drives the run (see restoreActorSnapshot). */
+export async function restoreSnapshot(hosts: WorkspaceHosts, output: ServerOutput, params: RestoreSnapshotParams): Promise<RestoreSnapshotResult> {
+  const host = await hosts.forFolder(params.folder);
+  return host.withEngine(async (engine) => {
+    host.assertIdle(params.runId);
+    const restored = await engine.restoreSnapshot(host.session(engine, params.runId, params.folder), params.seq);
+    output.log(`Restored the snapshot before attempt ${restored.attempt} of "${restored.taskId}" in ${restored.worktree}: ${counted(restored.files.length, 'file')} put back`);
+    return restored;
+  });
+}
 
 /**
  * Removes a run for good, as `taskloom discard` does: refused while this server plans or drives

@@ -22,6 +22,8 @@ import {
   RevisePlanRequest,
   ResumeRequest,
   RunEventRequest,
+  RestoreSnapshotRequest,
+  PrepareDemoRequest,
   TranscriptRequest,
   StartGoalRequest,
   TaskDecisionRequest,
@@ -30,8 +32,9 @@ import {
   ContinueTaskRequest,
   type UserFacingErrorData,
 } from '../../protocol/engineProtocol';
-import { applyIntegrationBranch, discardRun, previewApply } from './branchRequests';
+import { applyIntegrationBranch, discardRun, previewApply, restoreSnapshot } from './branchRequests';
 import { cancel, resume, taskDecision, resolveByHand, continueTask } from './driveRequests';
+import { prepareDemo } from './demoRequests';
 import { EventBatcher } from './eventBatcher';
 import { openPullRequest, watchPullRequests } from './pullRequestRequests';
 import { approvePlan, checkPlan, rejectPlan, revisePlan, startGoal } from './planRequests';
@@ -102,6 +105,8 @@ handle(ContinueTaskRequest.type, REQUEST_PARAMS.task, (p) => continueTask(hosts,
 handle(PreviewApplyRequest.type, REQUEST_PARAMS.applyIntegration, (p) => previewApply(hosts, p));
 handle(ApplyIntegrationRequest.type, REQUEST_PARAMS.applyIntegration, (p) => applyIntegrationBranch(hosts, output, p));
 handle(DiscardRunRequest.type, REQUEST_PARAMS.discardRun, (p) => discardRun(hosts, output, p));
+handle(RestoreSnapshotRequest.type, REQUEST_PARAMS.restoreSnapshot, (p) => restoreSnapshot(hosts, output, p));
+handle(PrepareDemoRequest.type, REQUEST_PARAMS.prepareDemo, (p) => prepareDemo(p));
 handle(OpenPullRequestRequest.type, REQUEST_PARAMS.openPullRequest, (p) => openPullRequest(hosts, output, p));
 handle(WatchPullRequestsRequest.type, REQUEST_PARAMS.watchPullRequests, (p, token) => watchPullRequests(hosts, output, p, token));
 handle(ListRunsRequest.type, REQUEST_PARAMS.listRuns, (p) => listRuns(hosts, p));

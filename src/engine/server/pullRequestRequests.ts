@@ -46,7 +46,7 @@ export async function watchPullRequests(hosts: WorkspaceHosts, output: ServerOut
   const intervalMs = (params.intervalSeconds ?? WATCH_INTERVAL_SECONDS) * 1000;
   try {
     const [first] = await host.withStore((store) => watchedPullRequests(store.loadRun(runId).state.pullRequests));
-    if (!first) throw new UserError(`Run ${runId} has no pull request to watch`, 'Open one first: Taskloom: Open Pull Request.');
+    if (!first) throw new UserError(`Run ${runId} has no pull request to watch`, 'Open one first.', [{ kind: 'openPullRequest', runId }]);
     const forge = await forgeFor(host.root, { remote: first.remote, repo: first.repo, ...(params.token ? { token: params.token } : {}), ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}) });
     // One session: what the forge said about an author's access is asked once, not on every pass.
     const trust = new AuthorTrust(forge, params.trustedBots ?? []);
@@ -65,7 +65,7 @@ export async function watchPullRequests(hosts: WorkspaceHosts, output: ServerOut
       }
       if (pass.kind === 'ended') {
         output.log(`Watch of run ${runId} ended (${pass.outcome}): ${pass.reasons.join('; ')}`);
-        return { outcome: pass.outcome, reasons: pass.reasons, ...(pass.next ? { next: pass.next } : {}) };
+        return { outcome: pass.outcome, reasons: pass.reasons, ...(pass.next ? { next: pass.next, steps: pass.steps ?? [] } : {}) };
       }
       if (pass.kind === 'waiting' && pass.reasons.join('; ') !== saidWaiting) {
         saidWaiting = pass.reasons.join('; ');

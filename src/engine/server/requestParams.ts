@@ -61,6 +61,8 @@ export const REQUEST_PARAMS = {
   fileAtCommit: params<protocol.FileAtCommitParams>()(folderParams.extend({ commit: z.string().min(1), path: z.string().min(1) })),
   doctor: params<protocol.FolderParams & { settings: protocol.StartGoalParams['settings'] }>()(folderParams.extend({ settings })),
   runEvent: params<protocol.RunEventParams>()(runParams.extend({ seq: z.number().int().positive() })),
+  prepareDemo: params<protocol.PrepareDemoParams>()(folderParams.extend({ delayMs: z.number().int().nonnegative().optional() })),
+  restoreSnapshot: params<protocol.RestoreSnapshotParams>()(runParams.extend({ seq: z.number().int().positive() })),
   transcript: params<protocol.TranscriptParams>()(runParams.extend({ seqs: z.array(z.number().int().positive()).max(10_000) })),
   checkPlan: params<protocol.CheckPlanParams>()(z.object({ text: z.string(), source: z.string() })),
 };

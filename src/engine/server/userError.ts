@@ -1,4 +1,5 @@
 import { ErrorCodes, LSPErrorCodes, ResponseError } from 'vscode-languageserver/node';
+import type { NextStep } from '../domain/nextStep';
 import { TaskloomError } from '../domain/taskloomError';
 import { UnpublishedWorkError } from '../deliver/discardRun';
 import { ForgeError } from '../forge/forge';
@@ -11,8 +12,8 @@ import type { UserFacingErrorData } from '../../protocol/engineProtocol';
 
 /** Bad input from the editor or the user (unknown run, wrong state): answered, not logged as a bug. */
 export class UserError extends TaskloomError {
-  constructor(message: string, hint?: string) {
-    super('bad_input', message, hint);
+  constructor(message: string, hint?: string, next: readonly NextStep[] = []) {
+    super('bad_input', message, hint, { next });
     this.name = 'UserError';
   }
 }
@@ -45,7 +46,7 @@ export function toResponseError(error: unknown, method: string, log: (message: s
 }
 
 function userFacingData(error: TaskloomError): UserFacingErrorData {
-  const data: UserFacingErrorData = { kind: error.kind, ...(error.hint ? { hint: error.hint } : {}) };
+  const data: UserFacingErrorData = { kind: error.kind, ...(error.hint ? { hint: error.hint } : {}), ...(error.next.length ? { next: [...error.next] } : {}) };
   if (error instanceof UnknownRunError) data.unknownRun = { whatWouldRun: error.whatWouldRun };
   if (error instanceof UnpublishedWorkError) data.unpublishedWork = error.taskIds;
   if (error instanceof ForgeError && error.failure === 'credentials') data.forgeCredentials = true;

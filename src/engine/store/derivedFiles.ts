@@ -7,7 +7,7 @@ import { writeFileAtomic } from './atomicWrite';
 import { codeText, inlineText } from './inertText';
 import type { RunPaths } from './paths';
 import { counted } from '../text/counted';
-import { wordDecision } from '../text/decisionWords';
+import { decisionCommands, wordDecision } from '../text/decisionWords';
 import { RUN_STATUS_WORDS } from '../domain/stateWords';
 
 /** `run.json`: where the run stands, for scripts and people who do not want to fold the log. */
@@ -222,7 +222,7 @@ function decisionText(d: Decision, day: string, when: (at: string) => string): s
   if (cached && cached.day === day && cached.at === d.at && cached.fact === d.fact) return cached.text;
   const { summary, details } = wordDecision(d);
   let text = `- ${when(d.at)} · ${inlineText(summary)}`;
-  for (const detail of details) text += `\n  - ${inlineText(detail)}`;
+  for (const detail of [...details, ...decisionCommands(d)]) text += `\n  - ${inlineText(detail)}`;
   renderedDecisions.set(d, { day, at: d.at, fact: d.fact, text });
   return text;
 }

@@ -50,8 +50,8 @@ export class LogWriteError extends TaskloomError {
       'storage',
       `Could not append an event to ${file}: ${describeWriteFailure(cause)}. The event was not recorded; ` +
         'every event before it is intact in the log',
-      'Free some space (or repair the file system), then run the command again; a run it stopped continues with: taskloom resume',
-      { cause },
+      'Free some space (or repair the file system), then try again; a run it stopped continues where it stopped once resumed',
+      { cause, next: [{ kind: 'resume' }] },
     );
     this.name = 'LogWriteError';
   }

@@ -46,6 +46,16 @@ export function ignoredInputWords(i: Pick<DecisionFactOf<'pr_input_ignored'>, 'i
   return i.input === 'check' ? `${IGNORED_INPUT_WORDS.check}${where} from ${i.author}: ${why}` : `${IGNORED_INPUT_WORDS[i.input]}${state}${where} by ${i.author}: ${why}`;
 }
 
+/**
+ * The command lines that act on an entry, for the views that are read in a terminal or a file (the
+ * CLI, DECISIONS.md); the run view offers the same as buttons instead (a snapshot's Restore).
+ */
+export function decisionCommands(d: Pick<Decision, 'fact'>): string[] {
+  if (d.fact.type !== 'actor_snapshot') return [];
+  const { commit } = d.fact;
+  return [`Restore, in the task worktree: git checkout ${commit} -- .`, `What changed since: git diff --stat ${commit}`];
+}
+
 export function wordDecision(d: Pick<Decision, 'fact' | 'taskId'>): DecisionWords {
   const { summary, details = [] } = wordFact(d.fact, d.taskId ?? '');
   return { summary, details };
@@ -70,8 +80,8 @@ function wordFact(f: DecisionFact, taskId: string): { summary: string; details?:
       return wordSetup(f);
     case 'actor_snapshot':
       return {
-        summary: `Snapshot before attempt ${f.attempt}: ${short(f.commit)} — restore with: git checkout ${f.commit} -- .`,
-        details: [`Kept as ${f.ref}; run the restore in the task worktree. Files created after the snapshot stay (see them with: git diff --stat ${f.commit}).`],
+        summary: `Snapshot before attempt ${f.attempt}: ${short(f.commit)}`,
+        details: [`Kept as ${f.ref}: restoring it puts back the files the attempt changed or deleted in the task worktree; files created since stay.`],
       };
     case 'gate_result': {
       const what = f.passed ? `passed (${f.commands?.join(', ') || 'no commands'})` : failedWords(f.failed);

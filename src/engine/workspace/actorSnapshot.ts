@@ -40,7 +40,7 @@ export async function snapshotWorktree(repo: RepoLocation, path: string, ref: st
   } catch (error) {
     throw new WorkspaceError(
       `Could not snapshot ${path} before the actor's attempt: ${(error as Error).message.trim()}`,
-      'Check that the task worktree is a healthy git checkout (try `git status` in it), then retry the task.',
+      'Check that the task worktree is a healthy checkout, then retry the task.',
       { cause: error },
     );
   }
@@ -52,3 +52,4 @@ export async function deleteActorSnapshotRefs(git: Git, runId: string): Promise<
   if (refs.length) await git.run(['update-ref', '--stdin'], { input: refs.map((ref) => `delete ${ref}\n`).join('') });
   return refs;
 }
+

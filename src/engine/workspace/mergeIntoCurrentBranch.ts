@@ -74,15 +74,16 @@ async function finish(repo: RepoInfo, source: string, failure: unknown, what: st
   if (conflicted.length) {
     throw new WorkspaceError(
       `Merging the run into ${repo.headRef} conflicts in ${conflicted.join(', ')}; the merge was aborted and ${repo.headRef} is unchanged`,
-      `Merge it yourself to resolve the conflicts: git merge ${source}`,
+      `Merge ${source} yourself to resolve the conflicts.`,
+      { next: [{ kind: 'mergeByHand', source }] },
     );
   }
   const after = await headCommitOf(git);
   if (failure !== undefined && after === repo.headCommit) {
     throw new WorkspaceError(
       `The ${what} into ${repo.headRef} failed: ${(failure as Error).message.trim()}`,
-      `Your branch is unchanged; try it yourself with: git merge ${source}`,
-      { cause: failure },
+      `Your branch is unchanged; try merging ${source} yourself.`,
+      { cause: failure, next: [{ kind: 'mergeByHand', source }] },
     );
   }
   const files = after === repo.headCommit ? [] : splitNul((await git.run(['diff', '--name-only', '-z', repo.headCommit, after, '--'])).stdout);

@@ -19,7 +19,7 @@ export class PullRequestWorktree {
 
   constructor(
     private readonly repo: RepoLocation,
-    runId: string,
+    private readonly runId: string,
     number: number,
     private readonly remote: string,
     /** The run's worktree root (RunConfig.worktree.root); absent: inside the repository. */
@@ -37,7 +37,8 @@ export class PullRequestWorktree {
     if (!(await resolveCommit(git, headSha))) {
       throw new WorkspaceError(
         `${this.remote}/${branch} no longer has ${headSha.slice(0, 10)}, the commit the pull request was at`,
-        'Someone pushed to the branch meanwhile; run taskloom watch again to look at the new head.',
+        'Someone pushed to the branch meanwhile; watch the pull request again to look at the new head.',
+        { next: [{ kind: 'keepPullRequestGreen', runId: this.runId }] },
       );
     }
     await exclusive(this.repo.gitCommonDir, async () => {
@@ -93,8 +94,8 @@ export class PullRequestWorktree {
     } catch (error) {
       throw new WorkspaceError(
         `Cannot fetch ${branch} from ${this.remote}: ${failureMessage(error).trim()}`,
-        'Check the network and that you can fetch from the remote (git fetch), then run taskloom watch again.',
-        { cause: error },
+        'Check the network and that you can fetch from the remote, then watch the pull request again.',
+        { cause: error, next: [{ kind: 'keepPullRequestGreen', runId: this.runId }] },
       );
     }
     return ref;

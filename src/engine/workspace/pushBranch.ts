@@ -10,7 +10,7 @@ import { Git, type GitResult } from './git';
 export async function pushBranch(root: string, remote: string, commit: string, branch: string): Promise<'pushed' | 'up-to-date'> {
   const git = new Git(root, { taskloomIdentity: false });
   const failed = (detail: string, cause?: unknown): WorkspaceError =>
-    new WorkspaceError(`Pushing ${branch} to ${remote} failed: ${detail}`, 'Check that the remote exists (git remote -v) and that you can push to it.', { cause });
+    new WorkspaceError(`Pushing ${branch} to ${remote} failed: ${detail}`, 'Check that the remote exists and that you can push to it.', { cause });
   let pushed: GitResult;
   try {
     // Exit 1: a ref was refused (its flag says why); any other failure pushed nothing at all.
@@ -24,7 +24,8 @@ export async function pushBranch(root: string, remote: string, commit: string, b
     const why = line!.split('\t')[2]?.trim() ?? 'rejected';
     throw new WorkspaceError(
       `${remote} refused the push of ${branch}: ${why}`,
-      `The branch on ${remote} has commits the run does not (someone pushed to it). Look at them with: git fetch ${remote} ${branch}; Taskloom does not force over them.`,
+      `The branch on ${remote} has commits the run does not (someone pushed to it): fetch it to look at them; Taskloom does not force over them.`,
+      { next: [{ kind: 'fetchBranch', remote, branch }] },
     );
   }
   if (pushed.exitCode === 0 && flag === '=') return 'up-to-date';

@@ -88,15 +88,15 @@ function explainGitFailure(error: unknown, cwd: string): WorkspaceError {
   if (/not a git repository/i.test(said)) {
     return new WorkspaceError(
       `${cwd} is not inside a git repository`,
-      'Taskloom runs tasks on git branches: run `git init` and commit, or open a git repository.',
-      { cause: error },
+      'Taskloom runs tasks on git branches: make it a git repository with a first commit, or open one.',
+      { cause: error, next: [{ kind: 'initRepository' }] },
     );
   }
   if (/dubious ownership/i.test(said)) {
     return new WorkspaceError(
       `git refuses the repository at ${cwd}: it is owned by another user`,
-      `If you trust it, run \`git config --global --add safe.directory ${cwd}\`.`,
-      { cause: error },
+      'If you trust it, tell git to trust it too.',
+      { cause: error, next: [{ kind: 'trustRepository', path: cwd }] },
     );
   }
   if (/must be run in a work tree/i.test(said)) return noWorkTree(cwd, error);

@@ -64,8 +64,8 @@ export async function addWorktree(git: Git, args: string[], branch?: string): Pr
     if (branch !== undefined && (await listWorktrees(git)).some((entry) => entry.branch === branch)) {
       throw new WorkspaceError(
         `Branch ${branch} is checked out in another worktree`,
-        `Switch that worktree to another branch (see \`git worktree list\`), then resume the run.`,
-        { cause: error },
+        'Switch that worktree to another branch, then resume the run.',
+        { cause: error, next: [{ kind: 'resume' }] },
       );
     }
     throw error;

@@ -2,6 +2,7 @@ import { githubApiUrl, keepsPullRequestsGreen, pullRequestPollSeconds, trustedPu
 import * as vscode from 'vscode';
 import { OpenPullRequestRequest, WatchPullRequestsRequest, type ForgeParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
 import { errorWords } from '../connection/errorNotice';
+import { nextStepButton } from '../connection/nextStepButtons';
 import { showError, userData } from '../connection/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
@@ -134,10 +135,19 @@ function tellOutcome(services: Services, ref: RunRef, result: WatchPullRequestsR
     case 'merged':
       void vscode.window.showInformationMessage(`Taskloom: ${result.reasons.join(' ')}`, 'Open Pull Request').then(open);
       return;
-    case 'needs_human':
-      // A notification that is not modal shows no `detail`: what to do next goes in its text.
-      void vscode.window.showWarningMessage(`Taskloom: ${[...result.reasons, ...(result.next ? [result.next] : [])].join(' ')}`, 'Open Pull Request').then(open);
+    case 'needs_human': {
+      // A notification that is not modal shows no `detail`: what to do next goes in its text, and
+      // the steps it speaks of (watch again, open a new one) are buttons beside the pull request's page.
+      const steps = (result.steps ?? []).flatMap((step) => nextStepButton(step) ?? []);
+      void vscode.window
+        .showWarningMessage(`Taskloom: ${[...result.reasons, ...(result.next ? [result.next] : [])].join(' ')}`, 'Open in Browser', ...steps.map((s) => s.title))
+        .then((choice) => {
+          const step = steps.find((s) => s.title === choice);
+          if (step) void vscode.commands.executeCommand(step.command, ...step.args);
+          else if (choice === 'Open in Browser') void openPullRequestInBrowser(services, ref);
+        });
       return;
+    }
     case 'cancelled':
       return;
   }

@@ -19,6 +19,7 @@ export interface TaskRef extends RunRef {
 
 const isRunRef = (value: unknown): value is RunRef =>
   typeof value === 'object' && value !== null && typeof (value as RunRef).folder === 'string' && typeof (value as RunRef).runId === 'string';
+const namedRun = (value: unknown): boolean => typeof value === 'object' && value !== null && typeof (value as { runId?: unknown }).runId === 'string';
 const isTaskRef = (value: unknown): value is TaskRef => isRunRef(value) && typeof (value as TaskRef).taskId === 'string';
 
 /** The folder to act on: the only one, or the user's pick in a multi-root workspace. */
@@ -43,6 +44,9 @@ export async function pickRun(
 ): Promise<RunRef | undefined> {
   if (isRunRef(arg)) return { folder: arg.folder, runId: arg.runId };
   await controller.refreshAll();
+  // A run named by its id alone (a notification's next step): the folder is the one that has it.
+  const named = namedRun(arg) && controller.model.allRuns().find((entry) => entry.summary.runId === (arg as { runId: string }).runId);
+  if (named) return { folder: named.folder, runId: named.summary.runId };
   const candidates = controller.model.allRuns().filter(accept);
   if (candidates.length === 0) {
     void vscode.window.showInformationMessage(nothing);

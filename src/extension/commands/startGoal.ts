@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Plan } from '../../engine/domain/plan';
 import { ApprovePlanRequest, StartGoalRequest, type StartGoalResult } from '../../protocol/engineProtocol';
+import type { RunSettings } from '../../protocol/runSettings';
 import { errorWords, userData } from '../connection/errorNotice';
 import { isCancellation, showError } from '../connection/userErrors';
 import type { Services } from '../services';
@@ -45,8 +46,7 @@ export type PlanningOutcome = { result: StartGoalResult } | { cancelled: true } 
  * cancel; what failed is shown to the user, and said in the outcome for a caller that answers
  * someone else (the chat, a language model tool). Approval is the caller's next step.
  */
-export async function planGoal(services: Services, folder: string, source: StartGoalArgs): Promise<PlanningOutcome> {
-  const settings = readRunSettings(folder);
+export async function planGoal(services: Services, folder: string, source: StartGoalArgs, settings: RunSettings = readRunSettings(folder)): Promise<PlanningOutcome> {
   let result: StartGoalResult;
   try {
     result = await vscode.window.withProgress(

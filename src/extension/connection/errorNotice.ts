@@ -1,6 +1,7 @@
 import { ResponseError } from 'vscode-languageserver-protocol';
 import { errorText, type ErrorKind } from '../../engine/domain/taskloomError';
 import type { UserFacingErrorData } from '../../protocol/engineProtocol';
+import { nextStepButton, type StepButton } from './nextStepButtons';
 
 /**
  * What a notification offers for an error, as data (userErrors.ts carries it out). Each is a
@@ -12,7 +13,9 @@ export type NoticeAction =
   /** The runs another process drives, followed live in the Runs view while it holds the workspace. */
   | { title: 'View Read-Only' }
   /** The Taskloom output, where a bug's stack and the engine's log are. */
-  | { title: 'Show Output' };
+  | { title: 'Show Output' }
+  /** A next step the error names, as the editor takes it (nextStepButtons.ts). */
+  | { title: string; run: StepButton };
 
 export interface ErrorNotice {
   severity: 'error' | 'warning';
@@ -66,5 +69,9 @@ export function errorNotice(action: string, error: unknown, logFile: string | un
   const actions: NoticeAction[] = [];
   if (user.setting) actions.push({ title: 'Open Settings', setting: user.setting });
   if (user.kind === 'busy') actions.push({ title: 'View Read-Only' });
+  for (const step of user.next ?? []) {
+    const run = nextStepButton(step);
+    if (run && !actions.some((a) => a.title === run.title)) actions.push({ title: run.title, run });
+  }
   return { severity: SEVERITY[user.kind], text: `Taskloom: ${words}`, actions, log: { level: 'warn', line: `${action}: ${words}` } };
 }

@@ -24,6 +24,10 @@ export async function showError(action: string, error: unknown): Promise<void> {
 }
 
 async function carryOut(action: NoticeAction): Promise<void> {
+  if ('run' in action) {
+    await vscode.commands.executeCommand(action.run.command, ...action.run.args);
+    return;
+  }
   switch (action.title) {
     case 'Show Output':
       log.show(true);

@@ -5,10 +5,11 @@ import { RunEventRequest, TranscriptRequest } from '../../protocol/engineProtoco
 import { firstPage, historiesOf, type TranscriptCallLines } from '../../protocol/runViewPages';
 import { showPlanDocument } from '../commands/planCommands';
 import { dropPlanTask, fillPlanTask } from '../commands/planTaskFixes';
+import { restoreSnapshot } from '../commands/restoreSnapshot';
 import { showError } from '../connection/userErrors';
 import { Disposable, toDisposable } from '../disposable';
 import type { Services } from '../services';
-import { plainText } from '../tree/presentation';
+import { runViewTitle } from '../tree/presentation';
 import { createNonce, runViewHtml } from './runViewHtml';
 import { gateOutputText } from '../documents/gateOutputText';
 import type { RunViews } from './runViews';
@@ -54,7 +55,7 @@ export class RunViewPanel extends Disposable {
     super();
     this.pendingFocus = focus;
     const entry = services.controller.model.run(folder, runId);
-    panel.title = `Taskloom: ${plainText(entry?.summary.goal || runId, 40)}`;
+    panel.title = runViewTitle(entry?.summary.goal, runId);
     panel.iconPath = vscode.Uri.joinPath(services.context.extensionUri, 'media', 'taskloom.svg');
     panel.webview.html = this.html();
     this._register(panel);
@@ -132,7 +133,7 @@ export class RunViewPanel extends Disposable {
       return;
     }
     this.sentSeq = state.lastSeq;
-    this.panel.title = `Taskloom: ${plainText(state.goal || this.runId, 40)}`;
+    this.panel.title = runViewTitle(state.goal, this.runId);
     // A first page: a long run's histories and older decisions follow when a tab asks for them.
     this.post({ type: 'state', ...firstPage(state) });
     this.sendDriven(true);
@@ -226,6 +227,9 @@ export class RunViewPanel extends Disposable {
         return;
       case 'showGateOutput':
         await this.showGateOutput(message.seq);
+        return;
+      case 'restoreSnapshot':
+        if (Number.isInteger(message.seq)) await restoreSnapshot(this.services, ref, message.seq);
         return;
       case 'loadDecisions':
         await this.sendRest('decisions');

@@ -83,6 +83,23 @@ export const runContextValue = (run: RunFacts, startAgain = ''): string =>
 /** `contextValue` of a task row: `task.<STATE>[.can-<action>…]`, its decisions and looks by the same rules. */
 export const taskContextValue = (task: ActionableTask): string => `task.${task.state}${allowedTaskActions(task).map((a) => `.can-${a}`).join('')}`;
 
+/**
+ * A run's row: its phase and count first, so they show at the sidebar's default width, then its
+ * goal, as much as fits (the tooltip has it whole, and when the run started).
+ */
+export function runRow(summary: Pick<RunListEntry, 'goal' | 'runId' | 'merged' | 'total'>, phase: RunPhase): { label: string; description: string } {
+  return { label: `${phaseWords(phase)} · ${summary.merged}/${summary.total}`, description: plainText(summary.goal || summary.runId, 120) };
+}
+
+/**
+ * A run view's tab title: a short goal and the end of the run id (`20261129-071502-a1b2` → `a1b2`),
+ * so two runs of one goal have tabs that tell them apart; the header inside names the run in full.
+ */
+export function runViewTitle(goal: string | undefined, runId: string): string {
+  const tag = /^\d{8}-\d{6}-([0-9a-f]+)$/.exec(runId)?.[1] ?? plainText(runId, 24);
+  return `${plainText(goal || 'Taskloom run', 32)} · ${tag}`;
+}
+
 /** When a run was started, short enough for a row: "17:02" today, "Nov 30, 17:02" before. */
 export function runWhen(iso: string, now = new Date()): string {
   const at = new Date(iso);

@@ -13,6 +13,7 @@ import {
   RUN_LOOK,
   runContextValue,
   runPhase,
+  runRow,
   runWhen,
   TASK_LOOK,
   taskContextValue,
@@ -304,18 +305,17 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
 
   private buildRunItem(node: Extract<RunsNode, { kind: 'run' }>): vscode.TreeItem {
     const entry = this.controller.model.run(node.folder, node.runId);
-    // A short label leaves the row room for its phase and date at the view's default width.
-    const item = new vscode.TreeItem(plainText(entry?.summary.goal || node.runId, 28), vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(plainText(entry?.summary.goal || node.runId, 120), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = node.id;
     if (!entry) return item;
     const { summary, state } = entry;
     const phase = runPhase(summary, state);
     item.iconPath = themeIcon(RUN_LOOK[phase]);
-    // No cost here: it changes with every agent call, and refreshing a run row re-reads all
-    // its task rows. The cost is in the tooltip, on each task row and in the status bar.
-    // The disk its worktrees hold changes only when the runs are listed again, so it costs no redraws.
-    const disk = summary.diskBytes ? ` · ${formatBytes(summary.diskBytes)}` : '';
-    item.description = `${phaseWords(phase)} · ${summary.merged}/${summary.total} · ${runWhen(summary.createdAt)}${disk}`;
+    // No cost or date here: the cost changes with every agent call, and refreshing a run row
+    // re-reads all its task rows; both are in the tooltip, beside the goal in full.
+    const row = runRow(summary, phase);
+    item.label = row.label;
+    item.description = row.description;
     item.contextValue = runContextValue(this.controller.facts(entry), startAgainFlags(entry));
     item.tooltip = runTooltip(entry, phaseWords(phase));
     if (this.controller.model.runs(node.folder)[0]?.summary.runId === node.runId && phase !== 'completed') {
@@ -420,9 +420,9 @@ function runTooltip(entry: RunEntry, phase: string): vscode.MarkdownString {
   const { summary, state } = entry;
   const tip = new vscode.MarkdownString();
   tip.appendMarkdown('**').appendText(plainText(summary.goal || summary.runId)).appendMarkdown('**\n\n');
-  tip.appendText(`${summary.runId} — ${phase}, ${countSentence(summary)}`);
+  tip.appendText(`${summary.runId} — ${phase}, ${countSentence(summary)}; started ${runWhen(summary.createdAt)}`);
   if (summary.diskBytes !== undefined) {
-    const gc = summary.diskBytes > 0 && isRunOver(summary.status) ? ' (`taskloom gc` frees it)' : '';
+    const gc = summary.diskBytes > 0 && isRunOver(summary.status) ? ' (Discard Run frees it, with the run)' : '';
     tip.appendMarkdown('\n\n').appendText(`Worktrees on disk: ${formatBytes(summary.diskBytes)}${gc}`);
   }
   if (state) appendStateLines(tip, state);

@@ -4,7 +4,7 @@
 import type { HumanAction } from '../../engine/domain/events';
 import type { FromWebview, NextStep } from '../../protocol/webviewMessages';
 
-export type Action = 'reveal' | 'diff' | 'integration-diff' | 'gate-output' | 'pull-request' | 'decide' | 'plan' | 'plan-document' | 'deliver' | 'fix-plan' | 'next-step';
+export type Action = 'reveal' | 'diff' | 'integration-diff' | 'gate-output' | 'restore-snapshot' | 'pull-request' | 'decide' | 'plan' | 'plan-document' | 'deliver' | 'fix-plan' | 'next-step';
 
 const HUMAN_ACTIONS: readonly HumanAction[] = ['retry', 'accept', 'skip', 'resolve', 'continue'];
 const PLAN_DECISIONS = ['approve', 'edit', 'cancel'] as const;
@@ -46,6 +46,8 @@ export function messageFor(el: ActionElement): FromWebview | undefined {
       return { type: 'openPullRequest', key: el.getAttribute('data-key') ?? '' };
     case 'gate-output':
       return validSeq ? { type: 'showGateOutput', seq } : undefined;
+    case 'restore-snapshot':
+      return validSeq ? { type: 'restoreSnapshot', seq } : undefined;
     case 'decide': {
       const action = oneOf(HUMAN_ACTIONS, choice);
       return taskId !== undefined && action ? { type: 'decideTask', taskId, action } : undefined;

@@ -10,6 +10,7 @@ import { DECISION_ICON, decisionTone, toneClass } from './stateStyle';
 import { displayText, oneLine } from './text';
 import { counted } from '../../engine/text/counted';
 import { wordDecision } from '../../engine/text/decisionWords';
+import { isWaitingForHuman } from '../../engine/domain/taskStates';
 
 const SEARCH_DELAY_MS = 150;
 
@@ -42,6 +43,8 @@ export class LedgerView {
   private readonly more = h('p', { class: 'ledger-more' });
   private query = '';
   private rendered: Rendered | undefined;
+  /** The tasks waiting for a person now: their snapshots can be restored. */
+  private waiting = new Set<string>();
   // Entries are built once per decision object; a batch of events only adds the new ones.
   private readonly entries = new WeakMap<Decision, HTMLElement>();
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -72,6 +75,7 @@ export class LedgerView {
   }
 
   render(state: RunState): void {
+    this.showApplicable(state);
     const { decisions } = state;
     // A search must see every decision, not only the first page's.
     if (this.query.trim() && this.paging.omitted() > 0) this.paging.loadAll();
@@ -86,6 +90,16 @@ export class LedgerView {
     this.list.replaceChildren(...page.shown.map((d) => this.entryFor(d)));
     if (anchor) this.restoreAnchor(anchor);
     this.showCounts();
+  }
+
+  /** Restore shows on the snapshots of tasks that wait for a person, whose worktree nothing else touches. */
+  private showApplicable(state: RunState): void {
+    this.waiting = new Set(state.taskOrder.filter((id) => isWaitingForHuman(state.tasks[id]!.state)));
+    this.showRestoreIn(this.list);
+  }
+
+  private showRestoreIn(root: ParentNode): void {
+    for (const button of root.querySelectorAll<HTMLElement>('.restore-snapshot')) button.hidden = !this.waiting.has(button.getAttribute('data-task') ?? '');
   }
 
   /** A batch of events only appended decisions: put the matching new ones on top, drop the oldest beyond the page. */
@@ -131,6 +145,7 @@ export class LedgerView {
       el = buildEntry(d);
       this.entries.set(d, el);
     }
+    this.showRestoreIn(el);
     return el;
   }
 
@@ -200,6 +215,11 @@ function buildEntry(d: Decision): HTMLElement {
   }
   if (d.kind === 'integration') {
     actions.push(h('button', { class: 'link', type: 'button', ...actionAttrs('integration-diff'), title: 'Open the integration diff' }, icon('git-compare'), 'integration diff'));
+  }
+  if (d.fact.type === 'actor_snapshot' && task !== undefined) {
+    // Shown only while the task waits for you (LedgerView.showApplicable): its worktree is yours then.
+    const title = `Put back the worktree of ${task} as it was before attempt ${d.fact.attempt}`;
+    actions.push(h('button', { class: 'link restore-snapshot', type: 'button', hidden: true, ...actionAttrs('restore-snapshot', { taskId: task, seq: d.seq }), title }, icon('discard'), 'restore…'));
   }
   const words = wordDecision(d);
   const details = words.details.map(displayText);

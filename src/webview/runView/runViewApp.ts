@@ -87,7 +87,7 @@ export class RunViewApp {
     this.views = {
       graph: this.graph,
       ledger: this.ledger,
-      timeline: { element: timeline.element, render: (state) => timeline.render(state, this.now(state)) },
+      timeline: { element: timeline.element, render: (state) => timeline.render(state, this.now(state), this.driven) },
       usage: new UsageView(),
       transcript: { element: this.transcript.element, render: (state) => this.transcript.render(state, this.live(state)) },
     };

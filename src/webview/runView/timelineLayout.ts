@@ -1,33 +1,59 @@
 // The timeline: one row per task, time left to right, from the moment the first task started
 // (planning and approval come before and are left out). A row shows the states the task went
 // through (from its transitions) as spans coloured by phase, its attempts as bars in a lane
-// below, and a marker where it settled; a row above the tasks shows the merge queue's batches
-// and the integration gates. Pure: no DOM; the view turns this into SVG.
+// below, and a marker where it settled; a row above the tasks shows the merge queue's merges, the
+// integration gates and the after-merge fixes (timelineIntegration.ts). Pure: no DOM; the view
+// turns this into SVG.
 import type { AttemptRecord, QueueBatchRecord, TaskView } from '../../engine/domain/runState';
+import { isInterruptedStep } from '../../engine/domain/stateWords';
 import type { TaskState } from '../../engine/domain/taskStates';
+import { afterMergeFixes, integrationSteps, type IntegrationRow } from './timelineIntegration';
 
-/** What a span of time was spent on: each has its own colour, so gate, critic and merge queue read apart. */
-export type TimelinePhase = 'waiting' | 'build' | 'gate' | 'critic' | 'rework' | 'queue' | 'needs-you' | 'done';
+/**
+ * What a span of time was spent on: each has its own look, so gate, critic and merge queue read
+ * apart. `fix` is work after the merge queue sent a task back (a conflict, a failed integration
+ * gate); `interrupted`, a step under way when no engine drives the run any more.
+ */
+export type TimelinePhase = 'waiting' | 'build' | 'gate' | 'critic' | 'rework' | 'fix' | 'queue' | 'needs-you' | 'done' | 'interrupted';
 
 export const STATE_PHASE: Record<TaskState, TimelinePhase> = {
   PENDING: 'waiting',
   BUILDING: 'build',
-  RESOLVING: 'build',
   GATING: 'gate',
   CRITIC_REVIEWING: 'critic',
   MECHANICAL_FAILED: 'rework',
   CHANGES_REQUIRED: 'rework',
-  INTEGRATION_FAILED: 'rework',
+  MERGE_CONFLICT: 'fix',
+  RESOLVING: 'fix',
+  INTEGRATION_FAILED: 'fix',
   // Approved and not merged yet: waiting in the merge queue.
   GREEN: 'queue',
   UNVERIFIED_BY_CRITIC: 'queue',
   MERGING: 'queue',
   NEEDS_HUMAN: 'needs-you',
-  MERGE_CONFLICT: 'needs-you',
   HUMAN_RESOLVING: 'needs-you',
   MERGED: 'done',
-  SKIPPED: 'done',
-  CANCELLED: 'done',
+  // Left out until retried: no work, as while waiting.
+  SKIPPED: 'waiting',
+  CANCELLED: 'waiting',
+};
+
+/**
+ * The timeline's key: every phase it draws, in the order a task meets them, and whether it is
+ * hatched as well as coloured (a failure, an interruption: told apart by pattern, not hue alone).
+ * A Record, so a new phase cannot be drawn without a legend entry.
+ */
+export const PHASE_LOOK: Record<TimelinePhase, { label: string; hatched: boolean }> = {
+  waiting: { label: 'waiting, skipped, cancelled', hatched: false },
+  build: { label: 'building', hatched: false },
+  gate: { label: 'gate', hatched: false },
+  critic: { label: 'critic', hatched: false },
+  rework: { label: 'gate failed, changes required', hatched: true },
+  queue: { label: 'merge queue, merging', hatched: false },
+  fix: { label: 'after-merge fix', hatched: false },
+  done: { label: 'merged', hatched: false },
+  'needs-you': { label: 'needs you', hatched: false },
+  interrupted: { label: 'interrupted', hatched: true },
 };
 
 export type TimelineTask = Pick<TaskView, 'id' | 'title' | 'state' | 'transitions' | 'attempts'>;
@@ -43,6 +69,8 @@ export interface TimelineOptions {
   minBarWidth: number;
   /** 1 fits the whole time into `chartWidth`; 2 draws it twice as wide (the view scrolls). */
   zoom: number;
+  /** An engine drives the run: without one, a step still under way was interrupted. */
+  driven: boolean;
 }
 
 export interface TimelineSpan {
@@ -84,19 +112,12 @@ export interface TimelineTick {
   label: string;
 }
 
-/** The integration row: the merge queue's batches, and the integration gates run on them. */
-export interface IntegrationRow {
-  y: number;
-  batches: Array<{ batch: number; taskIds: string[]; x: number; width: number; from: number; to: number; open: boolean }>;
-  gates: Array<{ seq: number; batch: number; passed: boolean; x: number; width: number; from: number; to: number }>;
-}
-
 export interface TimelineLayout {
   start: number;
   end: number;
   /** The run's planning and approval, before `start`, in ms (0 when unknown). */
   beforeStart: number;
-  /** Absent when the run has merged nothing yet. */
+  /** Absent when nothing reached the merge queue yet. */
   integration?: IntegrationRow;
   rows: TimelineRow[];
   ticks: TimelineTick[];
@@ -111,6 +132,7 @@ export const DEFAULT_TIMELINE_OPTIONS: TimelineOptions = {
   axisHeight: 24,
   minBarWidth: 2,
   zoom: 1,
+  driven: true,
 };
 
 const SETTLED: ReadonlySet<TaskState> = new Set(['GREEN', 'UNVERIFIED_BY_CRITIC', 'NEEDS_HUMAN', 'SKIPPED', 'CANCELLED']);
@@ -147,7 +169,9 @@ export function layoutTimeline(
   const xOf = (t: number) => o.labelWidth + (Math.max(t, start) - start) * scale;
   // Time before the axis (a task's PENDING since the plan was approved) is clipped to its start.
   const bar = (from: number, to: number) => ({ x: xOf(from), width: Math.max(o.minBarWidth, (Math.max(to, start) - Math.max(from, start)) * scale) });
-  const integration = batches.length ? layoutIntegration(batches, now, o.axisHeight, bar) : undefined;
+  const integration: IntegrationRow | undefined = batches.length
+    ? { y: o.axisHeight, steps: integrationSteps(batches, now, bar), fixes: tasks.flatMap((t) => afterMergeFixes(t.id, t.transitions, now, bar)) }
+    : undefined;
   const rowsTop = o.axisHeight + (integration ? o.rowHeight : 0);
 
   const rows = tasks.map((task, index): TimelineRow => {
@@ -159,7 +183,8 @@ export function layoutTimeline(
       if (!next && settled) return; // the end state is a marker, not a span
       const to = next ? Date.parse(next.at) : Math.max(from, now);
       if (to < start) return; // over before the first task started: nothing to draw
-      spans.push({ state: tr.to, phase: STATE_PHASE[tr.to], from, to, open: !next, reason: tr.reason, ...bar(from, to) });
+      const phase = !next && isInterruptedStep(tr.to, o.driven) ? 'interrupted' : STATE_PHASE[tr.to];
+      spans.push({ state: tr.to, phase, from, to, open: !next, reason: tr.reason, ...bar(from, to) });
     });
     const attempts = task.attempts.map((a): TimelineAttempt => {
       const from = Date.parse(a.startedAt);
@@ -190,28 +215,6 @@ export function layoutTimeline(
     width: o.labelWidth + chartWidth,
     height: rowsTop + tasks.length * o.rowHeight,
   };
-}
-
-/** A batch runs from its start to its last integration gate (to now while none has finished); a gate is drawn for the time its commands took. */
-function layoutIntegration(
-  batches: readonly QueueBatchRecord[],
-  now: number,
-  y: number,
-  bar: (from: number, to: number) => { x: number; width: number },
-): IntegrationRow {
-  const row: IntegrationRow = { y, batches: [], gates: [] };
-  for (const b of batches) {
-    const from = Date.parse(b.startedAt);
-    const lastGate = b.gates.at(-1);
-    const to = lastGate ? Date.parse(lastGate.at) : Math.max(from, now);
-    if (b.batch > 0) row.batches.push({ batch: b.batch, taskIds: b.taskIds, from, to, open: !lastGate, ...bar(from, to) });
-    for (const g of b.gates) {
-      const gateTo = Date.parse(g.at);
-      const gateFrom = gateTo - g.durationMs;
-      row.gates.push({ seq: g.seq, batch: b.batch, passed: g.passed, from: gateFrom, to: gateTo, ...bar(gateFrom, gateTo) });
-    }
-  }
-  return row;
 }
 
 /** Zoom levels the timeline steps through; 1 fits the whole time into the view. */

@@ -10,21 +10,11 @@ import { actionAttrs } from './actions';
 import { h, icon, s } from './dom';
 import { formatDuration } from './format';
 import { formatClock } from '../../engine/text/clock';
-import { legend } from './legend';
+import { legend, type LegendEntry } from './legend';
 import { TASK_STATE_LOOK, toneClass } from './stateStyle';
 import { oneLine } from './text';
-import { DEFAULT_TIMELINE_OPTIONS, layoutTimeline, nextZoom, scrollForZoom, type IntegrationRow, type TimelineLayout, type TimelinePhase, type TimelineRow } from './timelineLayout';
-
-/** The timeline's colour key: by phase, so gate, critic and merge queue read apart. */
-const PHASE_LEGEND: ReadonlyArray<{ phase: TimelinePhase; label: string }> = [
-  { phase: 'waiting', label: 'waiting' },
-  { phase: 'build', label: 'building' },
-  { phase: 'gate', label: 'gate' },
-  { phase: 'critic', label: 'critic' },
-  { phase: 'rework', label: 'gate failed, changes required' },
-  { phase: 'queue', label: 'merge queue' },
-  { phase: 'needs-you', label: 'needs you' },
-];
+import type { IntegrationRow } from './timelineIntegration';
+import { DEFAULT_TIMELINE_OPTIONS, layoutTimeline, nextZoom, PHASE_LOOK, scrollForZoom, type TimelineLayout, type TimelinePhase, type TimelineRow } from './timelineLayout';
 
 const LABEL_CHARS = 24;
 const ROW_HEIGHT = DEFAULT_TIMELINE_OPTIONS.rowHeight;
@@ -38,7 +28,7 @@ export class TimelineView {
   private readonly caption = h('span', { class: 'muted timeline-caption' });
   private readonly zoomLabel = h('span', { class: 'zoom-label', 'aria-live': 'polite' });
   private zoom = 1;
-  private lastRender: { state: RunState; now: number } | undefined;
+  private lastRender: { state: RunState; now: number; driven: boolean } | undefined;
   private readonly axis = h('div', { class: 'timeline-axis' });
   private readonly scroller = h('div', { class: 'scroll timeline-scroll', tabindex: 0 });
   private layout: TimelineLayout | undefined;
@@ -54,7 +44,7 @@ export class TimelineView {
     const toolbar = h(
       'div',
       { class: 'toolbar' },
-      legend('Colours by phase', PHASE_LEGEND.map(({ phase, label }) => ({ swatchClass: `phase-${phase}`, label }))),
+      legend('Colours by phase', phaseLegend()),
       h('span', { class: 'spacer' }),
       this.caption,
       zoomButton('zoom-out', 'Zoom out (-)', 'out'),
@@ -94,9 +84,9 @@ export class TimelineView {
     });
   }
 
-  /** `now` is the current time while the run goes on, the last event's time once it has stopped. */
-  render(state: RunState, now: number): void {
-    this.lastRender = { state, now };
+  /** `now` is the current time while the run goes on, the last event's time once it has stopped; `driven`: an engine drives the run. */
+  render(state: RunState, now: number, driven: boolean): void {
+    this.lastRender = { state, now, driven };
     this.zoomLabel.textContent = `${Math.round(this.zoom * 100)}%`;
     const tasks = state.taskOrder.map((id) => state.tasks[id]).filter((t): t is TaskView => !!t);
     if (!tasks.length) {
@@ -106,7 +96,7 @@ export class TimelineView {
       return;
     }
     const chartWidth = Math.max(360, (this.scroller.clientWidth || 900) - LABEL_WIDTH - 48);
-    const layout = (this.layout = layoutTimeline(tasks, state.integration.batchRecords, now, { chartWidth, axisHeight: 0, zoom: this.zoom }, Date.parse(state.createdAt)));
+    const layout = (this.layout = layoutTimeline(tasks, state.integration.batchRecords, now, { chartWidth, axisHeight: 0, zoom: this.zoom, driven }, Date.parse(state.createdAt)));
     // `now` is the last event's time once the run stopped, so live: the timings end where the bars do.
     this.timings = new Map(tasks.filter((t) => t.transitions.length).map((t) => [t.id, timingWords(taskTimings(state, t, { now, live: true }), formatDuration)]));
     const width = layout.width + 16;
@@ -123,7 +113,7 @@ export class TimelineView {
 
     this.rowsGroup = s('g', { class: 'rows' });
     const body = s('svg', { class: 'timeline', width, height: layout.height, viewBox: `0 0 ${width} ${layout.height}`, role: 'group', 'aria-label': `Timeline of ${tasks.length} tasks` });
-    body.append(grid, ...(layout.integration ? [drawIntegration(layout.integration, width)] : []), this.rowsGroup);
+    body.append(hatchPattern(), grid, ...(layout.integration ? [drawIntegration(layout.integration, width)] : []), this.rowsGroup);
     this.scroller.replaceChildren(body);
     this.axis.scrollLeft = this.scroller.scrollLeft;
     this.drawRows();
@@ -135,7 +125,7 @@ export class TimelineView {
     this.zoom = which === 'fit' ? 1 : nextZoom(old, which === 'in' ? 1 : -1);
     if (this.zoom === old || !this.lastRender) return;
     const scrollLeft = scrollForZoom(this.scroller.scrollLeft, pointerX, LABEL_WIDTH, old, this.zoom);
-    this.render(this.lastRender.state, this.lastRender.now);
+    this.render(this.lastRender.state, this.lastRender.now, this.lastRender.driven);
     this.scroller.scrollLeft = which === 'fit' ? 0 : scrollLeft;
   }
 
@@ -170,6 +160,9 @@ export class TimelineView {
   }
 }
 
+/** The pattern of the hatched phases; runView.css's .hatch fills with it. */
+const HATCH_ID = 'timeline-hatch';
+
 /** The scroller's left padding (runView.css .scroll), before the chart's own x = 0. */
 const SCROLL_PADDING = 16;
 
@@ -189,14 +182,9 @@ function drawRow(row: TimelineRow, index: number, width: number, timings: string
     oneLine(row.taskId, LABEL_CHARS),
   );
   for (const span of row.spans) {
-    const spanLook = TASK_STATE_LOOK[span.state];
-    g.append(
-      s(
-        'rect',
-        { class: `span phase-${span.phase} state-${span.state.toLowerCase()}${span.open ? ' open' : ''}`, x: span.x, y: row.y + 4, width: span.width, height: 12, rx: 2 },
-        s('title', {}, `${row.taskId}: ${spanLook.label} for ${formatDuration(span.to - span.from)}${span.open ? ' (ongoing)' : ''}\n${oneLine(span.reason, 300)}`),
-      ),
-    );
+    const words = span.phase === 'interrupted' ? `${TASK_STATE_LOOK[span.state].label}, interrupted (Resume starts it again)` : TASK_STATE_LOOK[span.state].label;
+    const title = `${row.taskId}: ${words} for ${formatDuration(span.to - span.from)}${span.open && span.phase !== 'interrupted' ? ' (ongoing)' : ''}\n${oneLine(span.reason, 300)}`;
+    g.append(...phaseBar(span.phase, `span state-${span.state.toLowerCase()}${span.open ? ' open' : ''}`, { x: span.x, y: row.y + 4, width: span.width, height: 12 }, title));
   }
   for (const attempt of row.attempts) {
     const what = attempt.outcome ? `\n${oneLine(`${TASK_STATE_WORDS[attempt.outcome.state]}: ${attempt.outcome.reason}`, 300)}` : attempt.open ? ' (ongoing)' : '';
@@ -229,27 +217,47 @@ function drawIntegration(row: IntegrationRow, width: number): SVGGElement {
   const label = s(
     'text',
     { class: 'row-label integration-label', x: 4, y: row.y + 17 },
-    s('title', {}, 'The merge queue: batches of green tasks merged onto the integration branch, and the integration gate run on each'),
+    s('title', {}, 'The merge queue: green tasks merged onto the integration branch, the integration gate run on each batch, and the fixes of tasks it sent back'),
     'integration',
   );
-  for (const b of row.batches) {
-    g.append(
-      s(
-        'rect',
-        { class: `span phase-queue batch${b.open ? ' open' : ''}`, x: b.x, y: row.y + 4, width: b.width, height: 12, rx: 2 },
-        s('title', {}, `Merge queue batch ${b.batch}: ${b.taskIds.join(', ')}, ${formatDuration(b.to - b.from)}${b.open ? ' (ongoing)' : ''}`),
-      ),
-    );
+  const lane = { y: row.y + 4, height: 12 };
+  for (const step of row.steps) {
+    const box = { x: step.x, width: step.width, ...lane };
+    if (step.kind === 'merging') {
+      const title = `Merging batch ${step.batch}: ${step.taskIds.join(', ')}, ${formatDuration(step.to - step.from)}${step.open ? ' (ongoing)' : ''}`;
+      g.append(...phaseBar('queue', `integration-step step-merging${step.open ? ' open' : ''}`, box, title));
+    } else {
+      const title = `Integration gate ${step.passed ? 'passed' : 'failed'}${step.batch ? ` on batch ${step.batch}` : ''}, ${formatDuration(step.to - step.from)} (ledger #${step.seq})`;
+      g.append(...phaseBar(step.passed ? 'gate' : 'rework', `integration-step step-gate ${step.passed ? 'passed' : 'failed'}`, box, title));
+    }
   }
-  for (const gate of row.gates) {
-    g.append(
-      s(
-        'rect',
-        { class: `span phase-gate integration-gate ${gate.passed ? 'passed' : 'failed'}`, x: gate.x, y: row.y + 17, width: gate.width, height: 6, rx: 1 },
-        s('title', {}, `Integration gate ${gate.passed ? 'passed' : 'failed'}${gate.batch ? ` on batch ${gate.batch}` : ''}, ${formatDuration(gate.to - gate.from)} (ledger #${gate.seq})`),
-      ),
-    );
+  for (const fix of row.fixes) {
+    const title = `After-merge fix of ${fix.taskId}, ${formatDuration(fix.to - fix.from)}${fix.open ? ' (ongoing)' : ''}\n${oneLine(fix.reason, 300)}`;
+    g.append(...phaseBar('fix', `integration-fix${fix.open ? ' open' : ''}`, { x: fix.x, width: fix.width, y: row.y + 18, height: 5 }, title));
   }
   g.append(rowHead(row.y, label));
   return g;
+}
+
+/** A bar in a phase's colour, with the hatching over it for the phases that carry one (legend and chart alike). */
+function phaseBar(phase: TimelinePhase, classes: string, box: { x: number; y: number; width: number; height: number }, title: string): SVGElement[] {
+  const bar = s('rect', { class: `${classes} phase-${phase}`, ...box, rx: 2 }, s('title', {}, title));
+  // The hatching lets the pointer through to the bar, whose title it shows.
+  return PHASE_LOOK[phase].hatched ? [bar, s('rect', { class: 'hatch', ...box, rx: 2 })] : [bar];
+}
+
+function phaseLegend(): LegendEntry[] {
+  return (Object.entries(PHASE_LOOK) as Array<[TimelinePhase, { label: string; hatched: boolean }]>).map(([phase, look]) => ({
+    swatchClass: `phase-${phase}${look.hatched ? ' hatched' : ''}`,
+    label: look.label,
+  }));
+}
+
+/** Diagonal stripes in the editor's background colour, laid over a hatched phase's bars. */
+function hatchPattern(): SVGElement {
+  return s(
+    'defs',
+    {},
+    s('pattern', { id: HATCH_ID, width: 4, height: 4, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, s('rect', { class: 'hatch-stripe', x: 0, y: 0, width: 1.6, height: 4 })),
+  );
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { TASK_STATE_LOOK } from '../../../src/webview/runView/stateStyle';
 import { attentionItems } from '../../../src/extension/state/attention';
-import { openTranscript, plainText, runContextValue, runPhase, taskContextValue, TASK_LOOK, transcriptLineWords } from '../../../src/extension/tree/presentation';
+import { openTranscript, plainText, runContextValue, runPhase, runRow, runViewTitle, taskContextValue, TASK_LOOK, transcriptLineWords } from '../../../src/extension/tree/presentation';
 import { resumeMessage } from '../../../src/extension/resumeMessage';
 import { isResumable, startAgainFlags } from '../../../src/extension/state/resumable';
 import { TASK_STATES } from '../../../src/engine/domain/taskStates';
@@ -65,6 +65,17 @@ describe('tree presentation', () => {
     assert.equal(runContextValue({ status: 'failed', driven: false, state: failedPlanning.state, total: 0, unfinished: 0, planApproved: false }, startAgainFlags(failedPlanning)), 'run.failed.can-discard.startAgain.rejectedPlan');
     const stoppedMidRun = { folder: '/repo', summary: summary({}) };
     assert.deepEqual([isResumable(stoppedMidRun), startAgainFlags(stoppedMidRun)], [true, '']);
+  });
+
+  it('a run row leads with its phase and count, then the goal; its tab title tells two runs of one goal apart', () => {
+    const goal = 'Grow textkit: slugs, word counts, title case and a summary';
+    assert.deepEqual(runRow(summary({ goal }), 'needs_human'), { label: 'needs you · 3/7', description: goal });
+    assert.deepEqual(runRow(summary({ goal: '' }), 'stopped'), { label: 'stopped · 3/7', description: 'r' });
+    const first = runViewTitle(goal, '20261129-071502-a1b2');
+    const second = runViewTitle(goal, '20261129-071502-c3d4');
+    assert.equal(first, 'Grow textkit: slugs, word count… · a1b2');
+    assert.notEqual(first, second);
+    assert.equal(runViewTitle(undefined, 'my-run'), 'Taskloom run · my-run');
   });
 
   it('says what stopped where', () => {

@@ -29,6 +29,11 @@ describe('run view actions', () => {
     assert.equal(message('next-step', { choice: 'rm -rf' }), undefined);
   });
 
+  it('ask for a snapshot’s restore by its ledger entry', () => {
+    assert.deepEqual(message('restore-snapshot', { taskId: 'a', seq: 7 }), { type: 'restoreSnapshot', seq: 7 });
+    assert.equal(message('restore-snapshot', { taskId: 'a' }), undefined);
+  });
+
   it('post nothing for a choice they do not know, or a decision without its task', () => {
     assert.equal(message('decide', { taskId: 'a', choice: 'merge' }), undefined);
     assert.equal(message('decide', { choice: 'retry' }), undefined);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { foldEvents } from '../../../src/engine/domain/projection';
-import { elapsedLabel, layoutTimeline, nextZoom, scrollForZoom, tickStep, TIMELINE_ZOOMS } from '../../../src/webview/runView/timelineLayout';
+import { elapsedLabel, layoutTimeline, nextZoom, PHASE_LOOK, scrollForZoom, STATE_PHASE, tickStep, TIMELINE_ZOOMS, type TimelinePhase } from '../../../src/webview/runView/timelineLayout';
 import { EventBuilder } from '../../helpers/eventBuilder';
 
 // EventBuilder stamps event n at 2026-01-01T00:00:0n (one second apart).
@@ -105,35 +105,93 @@ describe('timeline layout', () => {
     );
   });
 
-  it('draws the merge queue batches and integration gates in an integration row above the tasks', () => {
+  it('shows the integration row’s phases: merging, the integration gate (failed, then passed after bisection), and after-merge fixes', () => {
     const b = new EventBuilder();
     b.move('a', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'CRITIC_GREEN');
+    b.move('b', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'CRITIC_GREEN');
     b.add({ type: 'integration_prepared', branch: 'taskloom/run-1/integration', path: '/wt/integration' });
-    b.add({ type: 'merge_queued', taskId: 'a', commit: 'c'.repeat(40) });
-    const batch = b.add({ type: 'queue_batch', batch: 1, base: 'a'.repeat(40), taskIds: ['a'] });
-    const gate = b.add({
-      type: 'gate_result',
-      taskId: null,
-      attempt: 1,
-      passed: false,
-      commands: [{ command: 'npm test', exitCode: 1, durationMs: 400, output: 'x', timedOut: false }],
-      commit: 'd'.repeat(40),
-      taskIds: ['a'],
-    });
+    const batch = b.add({ type: 'queue_batch', batch: 1, base: 'a'.repeat(40), taskIds: ['a', 'b'] });
+    b.move('a', 'MERGE_STARTED');
+    b.move('b', 'MERGE_STARTED');
+    const gateResult = (passed: boolean, durationMs: number) =>
+      b.add({
+        type: 'gate_result',
+        taskId: null,
+        attempt: 1,
+        passed,
+        commands: [{ command: 'npm test', exitCode: passed ? 0 : 1, durationMs, output: 'x', timedOut: false }],
+        commit: 'd'.repeat(40),
+        taskIds: passed ? ['a'] : ['a', 'b'],
+      });
+    const failed = gateResult(false, 400);
+    // Bisection: a alone passes; b goes back to its agent with the failing gate.
+    const passed = gateResult(true, 300);
+    b.move('a', 'MERGE_VERIFIED');
+    b.move('b', 'INTEGRATION_GATE_FAILED');
+    const sentBack = b.events.at(-1)!;
+    b.move('b', 'RETRY_BUILD', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'CRITIC_GREEN');
+    const requeued = b.events.at(-1)!;
     const state = foldEvents(b.events)!;
-    assert.deepEqual(state.integration.batchRecords, [
-      { batch: 1, taskIds: ['a'], startedAt: batch.at, gates: [{ seq: gate.seq, at: gate.at, passed: false, durationMs: 400 }] },
-    ]);
     const tasks = state.taskOrder.map((id) => state.tasks[id]!);
-    const layout = layoutTimeline(tasks, state.integration.batchRecords, Date.parse(gate.at), { chartWidth: 1000, labelWidth: 100, axisHeight: 20, rowHeight: 30 });
+    const now = Date.parse(requeued.at) + 1000;
+    const layout = layoutTimeline(tasks, state.integration.batchRecords, now, { chartWidth: 1000, labelWidth: 100, axisHeight: 20, rowHeight: 30 });
     const row = layout.integration!;
     assert.equal(row.y, 20);
-    assert.deepEqual(row.batches.map((x) => [x.batch, x.from, x.to, x.open]), [[1, Date.parse(batch.at), Date.parse(gate.at), false]]);
-    assert.deepEqual(row.gates.map((g) => [g.seq, g.passed, g.to - g.from]), [[gate.seq, false, 400]]);
+    const t = (e: { at: string }) => Date.parse(e.at);
+    assert.deepEqual(
+      row.steps.map((step) => [step.kind, step.from, step.to, step.kind === 'gate' ? step.passed : step.taskIds.join(',')]),
+      [
+        ['merging', t(batch), t(failed) - 400, 'a,b'],
+        ['gate', t(failed) - 400, t(failed), false],
+        ['merging', t(failed), t(passed) - 300, 'a,b'],
+        ['gate', t(passed) - 300, t(passed), true],
+      ],
+    );
+    assert.deepEqual(row.fixes.map((f) => [f.taskId, f.from, f.to, f.open]), [['b', t(sentBack), t(requeued), false]]);
+    assert.ok(row.steps.every((step, i) => i === 0 || step.x >= row.steps[i - 1]!.x), 'one after the other, left to right');
     // The task rows start one row lower, and the picture is one row taller.
     assert.deepEqual(layout.rows.map((r) => r.y), [50, 80]);
     assert.equal(layout.height, 20 + 3 * 30);
-    assert.equal(layoutTimeline(tasks, [], Date.parse(gate.at)).integration, undefined);
+    assert.equal(layoutTimeline(tasks, [], now).integration, undefined);
+    // In b's own row, the time it was sent back is after-merge work, not a failure of its own gate.
+    assert.deepEqual(layout.rows[1]!.spans.filter((s) => s.state === 'INTEGRATION_FAILED').map((s) => s.phase), ['fix']);
+  });
+
+  it('a batch whose gate has not ended merges on to now, and a fix not yet done runs on to now', () => {
+    const b = new EventBuilder();
+    b.move('a', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'CRITIC_GREEN', 'MERGE_STARTED', 'MERGE_CONFLICTED', 'RESOLVE_STARTED');
+    b.add({ type: 'queue_batch', batch: 2, base: 'a'.repeat(40), taskIds: ['b'] });
+    const state = foldEvents(b.events)!;
+    const now = Date.parse(state.updatedAt) + 5000;
+    const layout = layoutTimeline([state.tasks.a!], state.integration.batchRecords, now, { chartWidth: 1000 });
+    const [merging] = layout.integration!.steps;
+    assert.deepEqual([merging!.kind, merging!.to, merging!.kind === 'merging' && merging!.open], ['merging', now, true]);
+    const [fix] = layout.integration!.fixes;
+    assert.deepEqual([fix!.taskId, fix!.to, fix!.open], ['a', now, true]);
+    assert.deepEqual(layout.rows[0]!.spans.slice(-2).map((s) => [s.state, s.phase]), [['MERGE_CONFLICT', 'fix'], ['RESOLVING', 'fix']]);
+  });
+
+  it('a step under way when no engine drives the run is drawn interrupted, not as work going on', () => {
+    const b = new EventBuilder();
+    b.move('a', 'BUILD_STARTED', 'BUILD_FINISHED');
+    b.move('b', 'BUILD_STARTED', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'CRITIC_GREEN');
+    const state = foldEvents(b.events)!;
+    const tasks = state.taskOrder.map((id) => state.tasks[id]!);
+    const now = Date.parse(state.updatedAt);
+    const phases = (driven: boolean) => layoutTimeline(tasks, [], now, { driven }).rows.map((r) => r.spans.map((s) => s.phase));
+    assert.deepEqual(phases(true), [['build', 'gate'], ['build', 'gate', 'critic']]);
+    // a's gate was running: interrupted; b is approved and waiting, which no engine needs to drive.
+    assert.deepEqual(phases(false), [['build', 'interrupted'], ['build', 'gate', 'critic']]);
+  });
+
+  it('the legend names every phase the chart draws, after-merge fixes and interruptions among them', () => {
+    const drawn = new Set<TimelinePhase>([...Object.values(STATE_PHASE), 'interrupted']);
+    assert.deepEqual(new Set(Object.keys(PHASE_LOOK)), drawn);
+    const labels = Object.values(PHASE_LOOK).map((look) => look.label);
+    assert.ok(labels.includes('after-merge fix') && labels.includes('interrupted') && labels.includes('merged'), labels.join(' | '));
+    assert.equal(new Set(labels).size, labels.length, 'no two entries read alike');
+    // Gate and gate failed differ by pattern as well as by colour (see timelineColours.test.ts).
+    assert.notEqual(PHASE_LOOK.gate.hatched, PHASE_LOOK.rework.hatched);
   });
 
   it('zooms by widening the time area, and keeps the moment under the pointer in place', () => {

@@ -68,7 +68,7 @@ suite('A merge conflict that waits for you', function () {
     // The run waits for the person, it was not interrupted: its row says so, not "stopped".
     const { runsTree } = api.services;
     const runRow = runsTree.getTreeItem(runsTree.runNode(folder, runId));
-    assert.match(String(runRow.description), /^needs you · \d\/3 · /);
+    assert.match(String(runRow.label), /^needs you · \d\/3$/);
     // Both sides drawn: the task's helper on one input, the other task's on the other.
     await mergeEditor.inputSaying('function trim');
     await mergeEditor.inputSaying('function pad');

@@ -1,10 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatStream } from '../../../src/extension/chat/chatParticipant';
 import { SUITE_GOAL } from '../fixtures/scenario';
+import { DEMO_PLAN } from '../../../src/engine/demo/demoProject';
 import { runView } from './pages/runViewPage';
 import { Notification, quickInput, workbench } from './pages/workbenchPage';
 import { pressKey } from './runnerControl';
@@ -127,6 +128,16 @@ suite('Findings, documents and the ways in', function () {
     // As after Start Goal, the plan opens for review in the run view, with Approve / Edit / Cancel Run.
     await waitFor('the plan to review in the run view', () => api.services.runViews.panels().find((p) => p.runId === secondRun));
     await new Notification('drafted 5 task').shown();
+    // Two runs of one goal, each in its tab: the tabs tell them apart.
+    const titles = api.services.runViews.panels().map((p) => p.panel.title);
+    assert.equal(titles.length, 2);
+    assert.notEqual(titles[0], titles[1]);
+    await waitFor('both run views in tabs, by their titles', async () => {
+      const shown = await workbench.editorTabTitles();
+      return titles.every((title) => shown.includes(title));
+    });
+    await runView.planShown();
+    await takeScreenshot('two-run-tabs');
   });
 
   test('an edited plan is checked against the schema, with problems at their real line and column', async () => {
@@ -230,22 +241,23 @@ suite('Findings, documents and the ways in', function () {
     await takeScreenshot('walkthrough');
   });
 
-  test('Run the Demo (the walkthrough’s second step) runs the demo in a terminal', async () => {
+  test('Run the Demo (the walkthrough’s second step) runs in this window when the workspace is the demo', async () => {
+    const api = await taskloom();
+    const before = new Set(api.services.controller.model.runs(folder).map((e) => e.summary.runId));
     await vscode.commands.executeCommand('taskloom.runDemo');
-    const terminal = await waitFor('the demo terminal', () => vscode.window.terminals.find((t) => t.name === 'Taskloom demo'));
-    // The folder the demo makes: the CLI's `--dir`.
-    const args = (terminal.creationOptions as vscode.TerminalOptions).shellArgs as string[];
-    const dir = args[args.indexOf('--dir') + 1]!;
-    try {
-      await waitFor('the demo’s run to start', () => existsSync(join(dir, '.taskloom', 'state.json')));
-      assert.equal(git(dir, 'log', '--format=%s', '-1', 'main'), 'textkit: first commit');
-      await new Notification('The Taskloom demo runs in the terminal').shown();
-      await takeScreenshot('demo-terminal');
-      terminal.dispose();
-    } finally {
-      // The demo's git may still be writing objects as its terminal closes: ENOTEMPTY is retried.
-      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-    }
+    const started = await waitFor('the demo’s run in this window', () => {
+      const newest = newestRun(api, folder);
+      return newest && !before.has(newest.summary.runId) ? newest : undefined;
+    });
+    const runId = started.summary.runId;
+    // Its own plan, played by its own scenario, approved as the demo's plan needs: no question asked.
+    await waitFor('the run view on the demo', () => api.services.runViews.panels().find((p) => p.runId === runId));
+    const entry = await settled(api, folder, runId);
+    assert.equal(entry.state!.goal, DEMO_PLAN.goal);
+    assert.equal(entry.state!.planApproved, true);
+    assert.equal(entry.summary.status, 'completed', JSON.stringify(taskStates(entry)));
+    assert.deepEqual(vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath), [folder], 'the same window, on the same folder');
+    await takeScreenshot('demo-in-this-window');
   });
 
   test('Ctrl+Alt+K G starts a goal, on a chord VS Code does not use', async () => {

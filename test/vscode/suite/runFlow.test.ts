@@ -6,6 +6,8 @@ import * as vscode from 'vscode';
 import { SUITE_GOAL } from '../fixtures/scenario';
 import type { RunEvent } from '../../../src/engine/domain/events';
 import { wordDecision } from '../../../src/engine/text/decisionWords';
+import { PHASE_LOOK } from '../../../src/webview/runView/timelineLayout';
+import { commandLineIn } from '../../helpers/commandLines';
 import { RUN_VIEW, runView } from './pages/runViewPage';
 import { Notification, quickInput, workbench } from './pages/workbenchPage';
 import { pressKey, typeText } from './runnerControl';
@@ -93,7 +95,18 @@ suite('A run from Start Goal to the applied integration', function () {
     const [runNode] = await runsTree.getChildren();
     assert.ok(runNode, 'the run is in the tree');
     const runItem = runsTree.getTreeItem(runNode);
-    assert.match(String(runItem.description), /^needs you · 1\/5 · \d\d:\d\d( · .+)?$/);
+    // Status first, then the goal: at the side bar's default width the status shows whole and the
+    // goal as far as it fits; the tooltip has the goal in full and when the run started.
+    assert.equal(runItem.label, 'needs you · 1/5');
+    assert.equal(runItem.description, SUITE_GOAL);
+    const tooltip = (runItem.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
+    assert.ok(tooltip.includes(SUITE_GOAL), tooltip);
+    assert.match(tooltip, /started \d\d:\d\d/);
+    const shown = await workbench.treeRowShown('needs you · 1/5');
+    assert.equal(shown.name?.shown, 1, `the status is not cut (${JSON.stringify(shown)}; rows: ${(await workbench.treeRowLabels()).join(' | ')})`);
+    const goalChars = Math.floor((shown.description?.shown ?? 0) * SUITE_GOAL.length);
+    console.log(`[taskloom-test] the run row shows its status whole and ${goalChars} of the goal's ${SUITE_GOAL.length} characters`);
+    assert.ok(goalChars >= 10, `the goal shows too (${goalChars} characters)`);
     const tasks = await runsTree.getChildren(runNode);
     const items = tasks.map((t) => runsTree.getTreeItem(t));
     const byId = Object.fromEntries(items.map((i) => [String(i.label).split(':')[0], i]));
@@ -127,6 +140,18 @@ suite('A run from Start Goal to the applied integration', function () {
     // Its actor failed before changing a file: there is no work to accept.
     assert.deepEqual(await runView.selectedTaskButtons(), ['Retry…', 'Skip…', 'Diff']);
     await takeScreenshot('run-view-needs-you-task');
+  });
+
+  test('the ledger offers Restore on the snapshots of tasks that wait for you; no word in the view or a notification is a command line', async () => {
+    await runView.showTab('ledger');
+    await runView.restoreShown('flaky');
+    for (const taskId of ['word-count', 'title-case']) assert.ok((await runView.restoreCount(taskId)) >= 1, `${taskId} waits for you: Restore is offered`);
+    assert.equal(await runView.restoreCount('slugify'), 0, 'a merged task’s worktree is not yours to change');
+    await clickConfirming(RUN_VIEW.restoreButton('flaky'), 'Restore', 'Put back the worktree of "flaky" as it was before attempt 1?');
+    await new Notification('the worktree of "flaky"').shown();
+    const words = `${await runView.allText()}\n${(await workbench.notificationTexts()).join('\n')}`;
+    assert.equal(commandLineIn(words), undefined);
+    await takeScreenshot('run-view-ledger-restore');
   });
 
   test('Retry, Accept and Skip from the run view’s buttons move the tasks on, and the run completes', async () => {
@@ -194,9 +219,20 @@ suite('A run from Start Goal to the applied integration', function () {
     await runView.integrationLabelShown();
     const [integrationRow] = await runView.integrationLabels();
     assert.match(integrationRow ?? '', /integration$/, 'the merge queue has its row');
-    assert.ok((await runView.integrationBatches()).length >= 4, 'a batch per merge');
+    // Its phases, from the events: a merge and an integration gate per batch, and the fixes of tasks it sent back.
+    const merges = await runView.integrationMerges();
+    const gates = await runView.integrationGates();
+    assert.ok(merges.length >= 4 && merges.every((title) => title.startsWith('Merging batch ')), `a merge per batch: ${merges.join(' | ')}`);
+    assert.ok(gates.length >= 4 && gates.every((title) => /^Integration gate (passed|failed)/.test(title)), `a gate per batch: ${gates.join(' | ')}`);
+    const sentBack = entry.state!.taskOrder.filter((id) => entry.state!.tasks[id]!.transitions.some((t) => t.to === 'MERGE_CONFLICT' || t.to === 'INTEGRATION_FAILED'));
+    const fixes = await runView.integrationFixes();
+    assert.deepEqual([...new Set(fixes.map((title) => /^After-merge fix of (\S+),/.exec(title)?.[1]))].sort(), sentBack.sort(), `fixes: ${fixes.join(' | ')}`);
+    // The key names every phase drawn: after-merge work and interruptions too.
+    assert.deepEqual(await runView.timelineLegend(), Object.values(PHASE_LOOK).map((look) => look.label));
     assert.match((await runView.timelineCaptions())[0] ?? '', /^from the first task's start at .+ \(planning and approval took .+ before it\)/);
     await takeScreenshot('run-view-light-timeline');
+    await showTheme('Default Dark Modern', 'dark');
+    await takeScreenshot('run-view-dark-timeline');
     await showTheme('Default High Contrast', 'high-contrast');
     await takeScreenshot('run-view-high-contrast-timeline');
     await runView.zoomIn();
@@ -309,5 +345,14 @@ suite('A run from Start Goal to the applied integration', function () {
   test('a completed run leaves no critic findings in the Problems panel', async () => {
     // Its findings were shown while it needed you (the problems session shows them); decided and done, they go.
     await waitFor('the findings to go', () => !vscode.languages.getDiagnostics().some(([, list]) => list.some((d) => String(d.source).startsWith('Taskloom critic'))));
+  });
+
+  test('Run the Demo next to another project asks before opening a new window, and does nothing without a yes', async () => {
+    const api = await taskloom();
+    const runs = api.services.controller.model.runs(folder).length;
+    const asked = await answeringConfirmations(api, undefined, () => vscode.commands.executeCommand('taskloom.runDemo'));
+    assert.equal(asked.length, 1);
+    assert.match(asked[0]!, /^Run the demo in a new window\?\nThis window has textkit open\./);
+    assert.equal(api.services.controller.model.runs(folder).length, runs, 'no run started here');
   });
 });

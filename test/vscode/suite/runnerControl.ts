@@ -109,6 +109,11 @@ export async function readTexts(target: PageTarget): Promise<string[]> {
   return (await askRunner<{ texts: string[] }>('texts', target)).texts;
 }
 
+/** Each matching element's text and how much of its width shows (1 whole, 0 none): what clipping to its box leaves of it. */
+export async function readShownTexts(target: PageTarget): Promise<Array<{ text: string; shown: number }>> {
+  return (await askRunner<{ shown: Array<{ text: string; shown: number }> }>('shownTexts', target)).shown;
+}
+
 /**
  * Has the next webview load as the window's first one does: every webview of the VS Code server
  * shares one service-worker scope, and a new one waits for its worker to take over from the last

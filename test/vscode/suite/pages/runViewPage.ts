@@ -17,6 +17,7 @@ export const RUN_VIEW = {
   cancelPlanButton: '.plan-waiting vscode-button[data-choice="cancel"]',
   planFindingButton: (taskId: string, fix: 'fill' | 'drop') => `.plan-finding[data-finding-task="${taskId}"] vscode-button[data-choice="${fix}"]`,
   nextStepButton: (step: 'resume' | 'planAgain' | 'startWithPlan' | 'openRejectedPlan') => `.next-step vscode-button[data-choice="${step}"]`,
+  restoreButton: (taskId: string) => `li.entry button.restore-snapshot[data-task="${taskId}"]`,
 };
 
 export const runView = {
@@ -68,11 +69,21 @@ export const runView = {
   highlightedEntrySummaries: () => readTexts(inView('li.entry.highlight .entry-summary')),
   entryDiff: (seq: number) => click(inView(`li.entry[data-seq="${seq}"] button[data-action="diff"]`)),
   gateOutput: () => click(inView('[data-action="gate-output"]')),
+  /** A snapshot's Restore in the ledger: shown only on the snapshots of tasks that wait for you. */
+  restoreShown: (taskId: string) => waitFor(inView(`li.entry button.restore-snapshot[data-task="${taskId}"]`)),
+  restoreCount: async (taskId: string) => (await readTexts(inView(`li.entry button.restore-snapshot[data-task="${taskId}"]:visible`))).length,
+  /** Every word the view holds (every tab's, the header's and the controls'). */
+  allText: async () => (await readTexts(inView('body'))).join('\n'),
 
   /** The timeline. */
   integrationLabelShown: () => waitFor(inView('.integration-label')),
   integrationLabels: () => readTexts(inView('.integration-label')),
-  integrationBatches: () => readTexts(inView('.integration-row .batch')),
+  /** The integration row's phases: its merges, its gates (passed or failed) and the after-merge fixes. */
+  integrationMerges: () => readTexts(inView('.integration-row .step-merging')),
+  integrationGates: () => readTexts(inView('.integration-row .step-gate')),
+  integrationFixes: () => readTexts(inView('.integration-row .integration-fix')),
+  /** The timeline's colour key, entry by entry. */
+  timelineLegend: () => readTexts(inView('.tab-timeline .legend-item')),
   timelineCaptions: () => readTexts(inView('.timeline-caption')),
   zoomIn: () => click(inView('[data-timeline-zoom="in"]')),
   zoomLabels: () => readTexts(inView('.tab-timeline .zoom-label')),

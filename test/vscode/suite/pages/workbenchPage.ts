@@ -1,6 +1,6 @@
 // The workbench's own UI as the suites see it: notifications (toasts), the quick input, the
 // Problems panel, the merge editor, the walkthrough and the trees.
-import { click, pressKey, readTexts, waitFor } from '../runnerControl';
+import { click, pressKey, readShownTexts, readTexts, waitFor } from '../runnerControl';
 
 /** A notification whose text contains `text` (a toast, or an entry in the notification centre). */
 export class Notification {
@@ -55,6 +55,8 @@ export const mergeEditor = {
 };
 
 export const workbench = {
+  /** The messages of the notifications on screen. */
+  notificationTexts: () => readTexts({ selector: '.notification-list-item-message' }),
   /** The Problems panel's row that says `text`. */
   openProblem: (text: string) => click({ selector: `.markers-panel .monaco-list-row:has-text(${JSON.stringify(text)})` }),
   /** The editor's "cannot edit in read-only editor" hover. */
@@ -63,6 +65,17 @@ export const workbench = {
   walkthroughSaying: (text: string) => waitFor({ selector: `.gettingStartedContainer:has-text(${JSON.stringify(text)})` }),
   /** The descriptions of the rows of every tree on screen (the Runs tree's task rows among them). */
   treeRowDescriptions: () => readTexts({ selector: '.monaco-list-row .label-description' }),
+  /** The tree row that says `label` as it is drawn: how much of its label and of its description the view's width shows (1 whole). */
+  treeRowShown: async (label: string) => {
+    const row = `.monaco-list-row:has-text(${JSON.stringify(label)})`;
+    const [name] = await readShownTexts({ selector: `${row} .label-name` });
+    const [description] = await readShownTexts({ selector: `${row} .label-description` });
+    return { name, description };
+  },
+  /** The labels of the rows of every tree on screen. */
+  treeRowLabels: () => readTexts({ selector: '.monaco-list-row .label-name' }),
+  /** The titles of the editor tabs on screen. */
+  editorTabTitles: () => readTexts({ selector: '.tabs-container .tab .label-name' }),
   /** A status bar item, once it says `text`. */
   statusBarSaying: (text: string, timeoutMs = 30_000) => waitFor({ selector: `.statusbar-item:has-text(${JSON.stringify(text)})`, timeoutMs }),
   /** A row of the Problems panel, once it says `text`. */

@@ -1,0 +1,50 @@
+import type { NextStep } from '../../engine/domain/nextStep';
+import { EDITOR_SETTING_KEYS } from '../../protocol/runSettings';
+
+/** A next step as the editor offers it: a notification button that runs a command (Taskloom's, VS Code's git's, the Settings editor). */
+export interface StepButton {
+  title: string;
+  command: string;
+  args: unknown[];
+}
+
+/**
+ * The editor's way to take a step the engine names (the CLI prints the same step as a command
+ * line: src/cli/nextStepCommands.ts). Undefined where the editor has no such step: it asks the
+ * question itself (discarding anyway), or only the CLI can name what the step needs (a repository,
+ * a base branch).
+ */
+export function nextStepButton(step: NextStep): StepButton | undefined {
+  switch (step.kind) {
+    case 'resume':
+      return { title: 'Resume', command: 'taskloom.resumeLastRun', args: step.runId ? [{ runId: step.runId }] : [] };
+    case 'apply':
+      return { title: 'Apply Integration…', command: 'taskloom.applyIntegration', args: [{ runId: step.runId }] };
+    case 'listRuns':
+      return { title: 'Show Runs', command: 'taskloom.runs.focus', args: [] };
+    case 'doctor':
+      return { title: 'Doctor', command: 'taskloom.doctor', args: [] };
+    case 'keepPullRequestGreen':
+      return { title: 'Keep Pull Request Green', command: 'taskloom.keepPullRequestGreen', args: [{ runId: step.runId }] };
+    case 'openPullRequest':
+      return { title: 'Open Pull Request', command: 'taskloom.openPullRequest', args: [{ runId: step.runId }] };
+    case 'startFromPlanFile':
+      return { title: 'Start Goal…', command: 'taskloom.startGoal', args: [] };
+    case 'changeSetting':
+      return { title: 'Open Settings', command: 'workbench.action.openSettings', args: [EDITOR_SETTING_KEYS[step.setting]] };
+    case 'initRepository':
+      return { title: 'Initialize Repository', command: 'git.init', args: [] };
+    case 'trustRepository':
+      return { title: 'Manage Unsafe Repositories', command: 'git.manageUnsafeRepositories', args: [] };
+    case 'addRemote':
+      return { title: 'Add Remote…', command: 'git.addRemote', args: [] };
+    case 'fetchBranch':
+      return { title: 'Fetch', command: 'git.fetch', args: [] };
+    case 'mergeByHand':
+      return { title: 'Merge Branch…', command: 'git.merge', args: [] };
+    case 'discardAnyway':
+    case 'nameRepository':
+    case 'nameBaseBranch':
+      return undefined;
+  }
+}
