@@ -164,7 +164,13 @@ suite('Planning that recovers', function () {
     const before = runIds(api, folder);
     void vscode.commands.executeCommand('taskloom.startGoal', { folder, goal: SUITE_GOAL });
     const failedToast = new Notification('planning failed');
-    await failedToast.shown(60_000);
+    // Read in the notification centre, opened afresh until it shows: the earlier tests' toasts can
+    // fill the corner, and the centre keeps every notification with its buttons.
+    await waitFor('the planning failure in the notification centre', async () => {
+      await vscode.commands.executeCommand('notifications.hideList');
+      await vscode.commands.executeCommand('notifications.showList');
+      return (await failedToast.all()).length > 0;
+    }, 60_000);
     assert.match(await failedToast.message(), /The planner gave no valid plan/);
     assert.deepEqual(await failedToast.buttons(), ['Plan Again', 'Open Plan']);
     const failed = newestRun(api, folder)!;
@@ -176,6 +182,7 @@ suite('Planning that recovers', function () {
     await takeScreenshot('planning-failed');
 
     await failedToast.press('Open Plan');
+    await vscode.commands.executeCommand('notifications.hideList');
     const document = await waitFor('the rejected plan in an editor', () => {
       const open = vscode.window.activeTextEditor?.document;
       return open?.fileName.endsWith(`${ref.runId}.rejected.plan.json`) ? open : undefined;
