@@ -557,7 +557,8 @@ describe('RunStore', () => {
       [
         ['r-new', 'completed'],
         ['r-mid', 'paused'],
-        ['r-old', 'running'],
+        // Its plan was never approved: it waits for that, planning.
+        ['r-old', 'planning'],
       ],
     );
     assert.equal(store.lastRunId(), 'r-new');

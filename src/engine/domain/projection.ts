@@ -337,7 +337,8 @@ function createRunState(e: EventOf<'run_created'>): RunState {
     projectionVersion: PROJECTION_VERSION,
     runId: e.runId,
     goal: e.goal,
-    status: e.plan.tasks.length ? 'running' : 'planning',
+    // A plan handed in waits for its approval as a drafted one does: plan_approved sets the run going.
+    status: 'planning',
     createdAt: e.at,
     updatedAt: e.at,
     repoRoot: e.repoRoot,
