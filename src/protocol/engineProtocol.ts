@@ -8,7 +8,7 @@ import type { PlanTaskFix } from '../engine/domain/planFindings';
 import type { RunState } from '../engine/domain/runState';
 import type { RunIndexEntry } from '../engine/domain/runIndex';
 import type { TextSpan } from '../engine/domain/textSpan';
-import type { ErrorKind } from '../engine/domain/taskloomError';
+import type { ErrorCode, ErrorKind } from '../engine/domain/taskloomError';
 import type { NextStep } from '../engine/domain/nextStep';
 import type { RunSettings } from './runSettings';
 import type { TranscriptBatch } from './runViewPages';
@@ -28,6 +28,8 @@ export interface RunParams extends FolderParams {
 export interface UserFacingErrorData {
   /** What the failure is about (bad input, missing setup, a busy workspace, storage…). */
   kind: ErrorKind;
+  /** Exactly what a use case refused (src/engine/usecases), for a client that acts on it rather than show it. */
+  code?: ErrorCode;
   /** What to do next, in words that name no command. */
   hint?: string;
   /** The steps the hint speaks of, as data: the editor offers each as a button (connection/nextStepButtons.ts). */

@@ -16,9 +16,9 @@ export function runScripted(dir: string, plan: object, scenario: object, ...flag
   return runCli(['run', '--cwd', dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...flags]);
 }
 
-/** `taskloom trace --json` of the folder's latest run. */
-export function trace(dir: string): TraceReport {
-  const result = runCli(['trace', '--json', '--cwd', dir]);
+/** `taskloom trace --json` of the folder's latest run, or of `runId`. */
+export function trace(dir: string, runId?: string): TraceReport {
+  const result = runCli(['trace', ...(runId ? [runId] : []), '--json', '--cwd', dir]);
   assert.equal(result.code, 0, result.stderr);
   return JSON.parse(result.stdout) as TraceReport;
 }

@@ -1,12 +1,16 @@
 import type { HumanAction } from '../../engine/domain/events';
-import { resumedByDecision } from '../../engine/domain/humanActions';
+import type { HandResolution } from '../../engine/run/handResolution';
 import { TaskloomEngine } from '../../engine/run/engine';
 import type { RunSession } from '../../engine/run/runSession';
+import { decideTask, type ResolutionFailsGate, type RunGoesOn } from '../../engine/usecases/decideTask';
+import { foregroundDoor } from '../../engine/usecases/frontDoor';
 import { EXIT, UsageError } from '../cliErrors';
-import { confirmForeignRun } from '../confirmForeignRun';
+import { withForeignRunConfirmed } from '../confirmForeignRun';
 import { driveWithProgress } from '../driveWithProgress';
+import { printNewWarnings } from '../engineWarnings';
 import { bold, red, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { FLAG_LABELS } from '../runOptions';
 
 const USAGE: Record<HumanAction, string> = {
   retry: 'taskloom retry TASK [--note TEXT] [--run ID]',
@@ -17,8 +21,9 @@ const USAGE: Record<HumanAction, string> = {
 };
 
 /**
- * `taskloom retry|accept|skip|resolve|continue TASK [--run ID] [--note TEXT] [--yes]`: records the
- * decision, then continues the run, except `resolve`, which leaves the task's worktree to the user.
+ * `taskloom retry|accept|skip|resolve|continue TASK [--run ID] [--note TEXT] [--yes]`: the decision
+ * (src/engine/usecases/decideTask.ts), then the run driven on in the foreground, except after
+ * `resolve`, which leaves the task's worktree to the user.
  */
 export async function decideCommand(action: HumanAction, argv: string[]): Promise<number> {
   const { values, positionals, cwd } = parseCommandArgs(argv, { run: { type: 'string' }, note: { type: 'string' }, yes: { type: 'boolean', short: 'y' } });
@@ -26,29 +31,30 @@ export async function decideCommand(action: HumanAction, argv: string[]): Promis
   if (!taskId) throw new UsageError(`${action} needs a task id: ${USAGE[action]}`);
   const engine = await TaskloomEngine.open(cwd, { command: `taskloom ${action}` });
   try {
-    const runId = (values.run as string | undefined) ?? engine.store.lastRunId();
-    if (!runId) throw new UsageError('There is no run here', 'Start one with: taskloom run --plan FILE');
-    const session = engine.session(runId);
-    if (!session.state.tasks[taskId]) {
-      throw new UsageError(`Run ${runId} has no task "${taskId}"`, `Its tasks: ${session.state.taskOrder.join(', ')}`);
+    const door = foregroundDoor(engine, FLAG_LABELS);
+    const params = { runId: values.run as string | undefined, taskId, action, note: values.note as string | undefined };
+    const outcome = await withForeignRunConfirmed(values.yes === true, (runId) => `taskloom ${action} ${taskId} --run ${runId}`, (trustRun) => decideTask(door, { ...params, trustRun }));
+    printNewWarnings(engine);
+    if (!outcome) return EXIT.needsHuman;
+    switch (outcome.kind) {
+      case 'resolvingByHand':
+        return printHandResolution(outcome.session, taskId, outcome.resolution);
+      case 'resolutionFailsGate':
+        return reportFailedContinue(taskId, outcome);
+      default:
+        return await driveOn(engine, outcome, action as Exclude<HumanAction, 'resolve'>, taskId);
     }
-    // Asked before the decision is recorded: the run is driven afterwards.
-    if (!(await confirmForeignRun(engine, session, values.yes === true, `taskloom ${action} ${taskId} --run ${runId}`))) return EXIT.needsHuman;
-    for (const warning of engine.warnings.splice(0)) process.stderr.write(yellow(`warning: ${warning}\n`));
-    if (action === 'resolve') return await resolveByHand(engine, session, taskId);
-    const resumed = resumedByDecision(session.state, taskId);
-    if (action === 'continue') {
-      const outcome = await engine.continueAfterHandResolution(session, taskId, new AbortController().signal);
-      if (!outcome.passed) return reportFailedContinue(session, taskId, outcome.gate.commands);
-    } else {
-      await engine.recordHumanDecision(session, taskId, action, values.note as string | undefined);
-    }
-    if (resumed) process.stdout.write(`${yellow(cancelledRunResumes(session.runId, action, taskId, resumed.alsoTakenUp))}\n`);
-    engine.prepareResume(session, `human chose to ${action} "${taskId}"`);
-    return await driveWithProgress(engine, session);
   } finally {
     engine.close();
   }
+}
+
+async function driveOn(engine: TaskloomEngine, decided: RunGoesOn, action: Exclude<HumanAction, 'resolve'>, taskId: string): Promise<number> {
+  // Only a door that drives in the background has a drive under way to take a decision up; the CLI drives in the foreground.
+  if (decided.kind === 'takenUpByDrive') return EXIT.ok;
+  const { session, resumesCancelledRun } = decided;
+  if (resumesCancelledRun) process.stdout.write(`${yellow(cancelledRunResumes(session.runId, action, taskId, resumesCancelledRun.alsoTakenUp))}\n`);
+  return driveWithProgress(engine, session);
 }
 
 const DECIDING: Record<Exclude<HumanAction, 'resolve'>, string> = { retry: 'retrying', accept: 'accepting', skip: 'skipping', continue: 'continuing' };
@@ -61,8 +67,7 @@ function cancelledRunResumes(runId: string, action: Exclude<HumanAction, 'resolv
   return `Run ${runId} was cancelled: ${DECIDING[action]} ${taskId} resumes it${others}. Ctrl-C cancels it again.`;
 }
 
-async function resolveByHand(engine: TaskloomEngine, session: RunSession, taskId: string): Promise<number> {
-  const { path, conflicts } = await engine.resolveByHand(session, taskId);
+function printHandResolution(session: RunSession, taskId: string, { path, conflicts }: HandResolution): number {
   const run = `--run ${session.runId} --cwd ${JSON.stringify(session.state.repoRoot)}`;
   const lines = [
     `${bold(taskId)} is yours to resolve, in its worktree:`,
@@ -77,11 +82,10 @@ async function resolveByHand(engine: TaskloomEngine, session: RunSession, taskId
   return EXIT.needsHuman;
 }
 
-function reportFailedContinue(session: RunSession, taskId: string, commands: Array<{ command: string; exitCode: number | null; output: string }>): number {
-  const failed = commands.find((c) => c.exitCode !== 0);
+function reportFailedContinue(taskId: string, { runId, worktreePath, failure }: ResolutionFailsGate): number {
   process.stdout.write(
-    `${red('The gate does not pass on your resolution yet')}: \`${failed?.command ?? '?'}\` exited ${failed?.exitCode}\n${(failed?.output ?? '').trimEnd()}\n` +
-      `Fix it in ${session.task(taskId).worktreePath ?? 'the task worktree'}, then run: taskloom continue ${taskId} --run ${session.runId}\n`,
+    `${red('The gate does not pass on your resolution yet')}: \`${failure?.command ?? '?'}\` exited ${failure?.exitCode}\n${(failure?.output ?? '').trimEnd()}\n` +
+      `Fix it in ${worktreePath ?? 'the task worktree'}, then run: taskloom continue ${taskId} --run ${runId}\n`,
   );
   return EXIT.needsHuman;
 }

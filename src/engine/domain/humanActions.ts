@@ -51,7 +51,7 @@ export function allowedHumanActions(task: Omit<DecidableTask, 'id'>): HumanActio
 export class HumanDecisionError extends TaskloomError {
   override readonly name = 'HumanDecisionError';
   constructor(message: string, hint: string) {
-    super('bad_input', message, hint);
+    super('bad_input', message, hint, { code: 'decision_refused' });
   }
 }
 

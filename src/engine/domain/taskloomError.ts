@@ -30,6 +30,22 @@ const EXIT_BY_KIND: Record<ErrorKind, number> = {
 };
 
 /**
+ * Exactly what a use case (src/engine/usecases) refused, for a caller that acts on it rather than
+ * show it: a front door that asks and tries again (`unknown_run`), a client of the MCP server, a test.
+ */
+export type ErrorCode =
+  | 'no_run'
+  | 'run_not_found'
+  | 'unknown_task'
+  | 'unknown_run'
+  | 'run_busy'
+  | 'run_completed'
+  | 'start_again'
+  | 'not_cancellable'
+  | 'decision_refused'
+  | 'task_taken_up';
+
+/**
  * A failure the user can act on: what happened (the message), what to do next (the hint, in words
  * that name no command, and the steps it points to as data), and its kind. Every error the engine,
  * the server or the CLI raises for the user extends this one; anything else that escapes is a bug,
@@ -39,17 +55,20 @@ export class TaskloomError extends Error {
   readonly hint: string | undefined;
   /** The steps the hint speaks of: the CLI prints each as a command line, the editor offers each as a button. */
   readonly next: readonly NextStep[];
+  /** What exactly was refused, where a caller may act on it; undefined for a failure it only shows. */
+  readonly code: ErrorCode | undefined;
 
   constructor(
     readonly kind: ErrorKind,
     message: string,
     hint?: string,
-    options?: { cause?: unknown; next?: readonly NextStep[] },
+    options?: { cause?: unknown; next?: readonly NextStep[]; code?: ErrorCode },
   ) {
     super(message, options);
     this.name = 'TaskloomError';
     this.hint = hint || undefined;
     this.next = options?.next ?? [];
+    this.code = options?.code;
   }
 
   get exitCode(): number {

@@ -161,8 +161,10 @@ export class UnknownRunError extends TaskloomError {
     readonly runId: string,
     readonly whatWouldRun: string[],
     hint: string,
+    /** The host the run says it was created on: its own record, which can lie. */
+    readonly claimedHost: string,
   ) {
-    super('bad_input', `Run ${runId} was not started by Taskloom on this machine (its .taskloom/ folder came with the repository or from elsewhere)`, hint);
+    super('bad_input', `Run ${runId} was not started by Taskloom on this machine (its .taskloom/ folder came with the repository or from elsewhere)`, hint, { code: 'unknown_run' });
     this.name = 'UnknownRunError';
   }
 }

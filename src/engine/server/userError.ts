@@ -46,7 +46,12 @@ export function toResponseError(error: unknown, method: string, log: (message: s
 }
 
 function userFacingData(error: TaskloomError): UserFacingErrorData {
-  const data: UserFacingErrorData = { kind: error.kind, ...(error.hint ? { hint: error.hint } : {}), ...(error.next.length ? { next: [...error.next] } : {}) };
+  const data: UserFacingErrorData = {
+    kind: error.kind,
+    ...(error.code ? { code: error.code } : {}),
+    ...(error.hint ? { hint: error.hint } : {}),
+    ...(error.next.length ? { next: [...error.next] } : {}),
+  };
   if (error instanceof UnknownRunError) data.unknownRun = { whatWouldRun: error.whatWouldRun };
   if (error instanceof UnpublishedWorkError) data.unpublishedWork = error.taskIds;
   if (error instanceof ForgeError && error.failure === 'credentials') data.forgeCredentials = true;

@@ -11,9 +11,15 @@ import { taskloomPaths } from '../store/paths';
 import { hostname } from 'node:os';
 import type { ServerOutput } from './serverOutput';
 import { UserError } from './userError';
+import type { FrontDoor } from '../usecases/frontDoor';
+import { RunBusyError } from '../usecases/useCaseErrors';
+import { EDITOR_SETTING_KEYS } from '../../protocol/runSettings';
 
 /** Shown to a CLI that finds the workspace locked by this server. */
 export const SERVER_COMMAND = 'Taskloom engine server (VS Code)';
+
+/** A cancel answers once the run has stopped, or after this long if agents are slow to. */
+const CANCEL_WAIT_MS = 15_000;
 
 /** Planning or driving that this server is doing for a run, in the background. */
 export interface ActiveWork {
@@ -75,8 +81,32 @@ export class WorkspaceHost {
   /** Refuses a change to a run this server is planning or driving. */
   assertIdle(runId: string): void {
     const kind = this.work.get(runId)?.kind;
-    if (kind === 'planning') throw new UserError(`Run ${runId} is still being planned`, 'Wait for the plan, or cancel the run.');
-    if (kind === 'driving') throw new UserError(`Run ${runId} is running`, 'Wait for it to stop, or cancel it first.');
+    if (kind) throw new RunBusyError(runId, kind);
+  }
+
+  /**
+   * The use cases' way in (src/engine/usecases): sessions whose events go to the editor for
+   * `folder`, and this server's background planning and driving. Call it inside `withEngine`.
+   */
+  door(engine: TaskloomEngine, folder: string): FrontDoor {
+    return {
+      engine,
+      settingNames: EDITOR_SETTING_KEYS,
+      session: (runId) => this.session(engine, runId, folder),
+      backgroundWork: (runId) => this.work.get(runId)?.kind,
+      takeUpInDrive: (runId) => {
+        const work = this.work.get(runId);
+        if (work?.kind !== 'driving') return false;
+        work.redrive = true;
+        return true;
+      },
+      stopBackgroundWork: async (runId) => {
+        const work = this.work.get(runId);
+        if (!work) return;
+        work.controller.abort();
+        await Promise.race([work.done, sleep(CANCEL_WAIT_MS)]);
+      },
+    };
   }
 
   /**

@@ -31,7 +31,7 @@ export interface RunStoreOptions {
 
 export class RunNotFoundError extends TaskloomError {
   constructor(readonly runId: string) {
-    super('bad_input', `No run "${runId}" in this workspace`, 'The runs here are listed with their ids.', { next: [{ kind: 'listRuns' }] });
+    super('bad_input', `No run "${runId}" in this workspace`, 'The runs here are listed with their ids.', { next: [{ kind: 'listRuns' }], code: 'run_not_found' });
     this.name = 'RunNotFoundError';
   }
 }

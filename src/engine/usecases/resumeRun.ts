@@ -1,0 +1,45 @@
+import { resumeOutlook } from '../domain/resumeOutlook';
+import { assertAgentsInstalled } from '../run/assertAgentInstalled';
+import type { RunSession } from '../run/runSession';
+import { assertNotBusy } from './busyRuns';
+import type { FrontDoor } from './frontDoor';
+import { assertRunTrusted } from './runTrust';
+import { NoRunError, RunCompletedError, StartAgainError } from './useCaseErrors';
+
+export interface ResumeParams {
+  /** The run to resume; by default the newest unfinished one. */
+  runId?: string;
+  /** The user saw what a run not started here would run, and agreed (see assertRunTrusted). */
+  trustRun?: boolean;
+}
+
+/** A run made ready to drive: the front door drives it its own way (the CLI in the foreground, the server in the background). */
+export interface ReadyToDrive {
+  session: RunSession;
+}
+
+/**
+ * Makes a stopped run ready to drive again: GREEN work is kept, interrupted tasks start over.
+ * A run that never had an approved plan is not resumed but started again (StartAgainError): a
+ * plan nobody approved must not start by itself. Such a run still being planned (its plan waiting
+ * for approval, or never drafted) is ended cancelled, so it waits no more; one that ended
+ * otherwise (a failed planning) keeps how it ended.
+ */
+export function resumeRun(door: FrontDoor, params: ResumeParams): ReadyToDrive {
+  const { engine } = door;
+  const runId = params.runId ?? engine.store.latestUnfinishedRunId();
+  if (!runId) throw new NoRunError('There is no unfinished run to resume here');
+  assertNotBusy(door, runId);
+  const session = door.session(runId);
+  const { state } = session;
+  if (state.status === 'completed') throw new RunCompletedError(runId);
+  const outlook = resumeOutlook(state);
+  if (outlook.kind === 'startAgain') {
+    if (state.status === 'planning') engine.rejectPlan(session, 'stopped before its plan was approved');
+    throw new StartAgainError(runId, outlook.why, outlook.withPlan);
+  }
+  assertRunTrusted(engine, session, params.trustRun === true);
+  assertAgentsInstalled(state.config, state.plan, door.settingNames);
+  engine.prepareResume(session, `resumed (was ${state.status})`);
+  return { session };
+}

@@ -1,0 +1,73 @@
+import type { RunStatus } from '../domain/runState';
+import { RUN_STATUS_WORDS, TASK_STATE_WORDS } from '../domain/stateWords';
+import type { TaskState } from '../domain/taskStates';
+import { TaskloomError } from '../domain/taskloomError';
+import type { BackgroundWork } from './frontDoor';
+
+// The refusals of the use cases, each with its code (domain/taskloomError.ts): every front door
+// gets the same error for the same case and words or acts on it its own way.
+
+/** No run was named and there is none to take: nothing here, or nothing left unfinished. */
+export class NoRunError extends TaskloomError {
+  override readonly name = 'NoRunError';
+  constructor(message: string) {
+    super('bad_input', message, 'Start a run from a goal or a plan, or look at the runs here.', { code: 'no_run', next: [{ kind: 'startFromPlanFile' }, { kind: 'listRuns' }] });
+  }
+}
+
+export class UnknownTaskError extends TaskloomError {
+  override readonly name = 'UnknownTaskError';
+  constructor(runId: string, taskId: string, tasks: readonly string[]) {
+    super('bad_input', `Run ${runId} has no task "${taskId}"`, `Its tasks: ${tasks.join(', ') || 'none yet'}.`, { code: 'unknown_task' });
+  }
+}
+
+/** A change to a run this front door plans or drives in the background right now. */
+export class RunBusyError extends TaskloomError {
+  override readonly name = 'RunBusyError';
+  constructor(runId: string, work: BackgroundWork) {
+    super(
+      'bad_input',
+      work === 'planning' ? `Run ${runId} is still being planned` : `Run ${runId} is running`,
+      work === 'planning' ? 'Wait for the plan, or cancel the run.' : 'Wait for it to stop, or cancel it first.',
+      { code: 'run_busy' },
+    );
+  }
+}
+
+export class RunCompletedError extends TaskloomError {
+  override readonly name = 'RunCompletedError';
+  constructor(readonly runId: string) {
+    super('bad_input', `Run ${runId} already completed; there is nothing to resume`, undefined, { code: 'run_completed' });
+  }
+}
+
+/**
+ * A run that never had an approved plan is not resumed but started again (domain/resumeOutlook.ts):
+ * planned again, or from its plan (`withPlan`) or the planner's rejected answer, once fixed.
+ */
+export class StartAgainError extends TaskloomError {
+  override readonly name = 'StartAgainError';
+  constructor(
+    readonly runId: string,
+    why: string,
+    readonly withPlan: boolean,
+  ) {
+    super('bad_input', `Run ${runId} cannot be resumed: ${why}`, 'A plan nobody approved never starts by itself: plan the goal again, or start a run from its plan.', { code: 'start_again' });
+  }
+}
+
+export class NotCancellableError extends TaskloomError {
+  override readonly name = 'NotCancellableError';
+  constructor(runId: string, status: RunStatus) {
+    super('bad_input', `Run ${runId} is not being planned or driven (it is ${RUN_STATUS_WORDS[status]})`, 'Only a running run can be cancelled.', { code: 'not_cancellable' });
+  }
+}
+
+/** A task the drive under way takes up next cannot be taken over by hand meanwhile. */
+export class TaskTakenUpError extends TaskloomError {
+  override readonly name = 'TaskTakenUpError';
+  constructor(taskId: string, state: TaskState) {
+    super('bad_input', `Task "${taskId}" is ${TASK_STATE_WORDS[state]}: its agent takes it up next`, 'Cancel the run first to resolve it yourself, or retry it with a note.', { code: 'task_taken_up' });
+  }
+}
