@@ -1,6 +1,6 @@
 import type { RunState } from '../domain/runState';
 import type { TaskloomEngine } from '../run/engine';
-import type { RunSession } from '../run/runSession';
+import type { RunSession } from '../session/runSession';
 import { WorkspaceError } from '../workspace/errors';
 import { Git } from '../workspace/git';
 import { WorktreeManager } from '../workspace/worktreeManager';
