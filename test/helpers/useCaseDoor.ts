@@ -2,7 +2,7 @@ import type { Plan } from '../../src/engine/domain/plan';
 import type { RunSettings } from '../../src/engine/domain/runSettings';
 import { TaskloomEngine } from '../../src/engine/run/engine';
 import { runConfigFromSettings } from '../../src/engine/run/runConfigFromSettings';
-import type { RunSession } from '../../src/engine/run/runSession';
+import type { RunSession } from '../../src/engine/session/runSession';
 import { foregroundDoor, type FrontDoor } from '../../src/engine/usecases/frontDoor';
 import { EDITOR_SETTING_KEYS } from '../../src/protocol/runSettings';
 import { scriptedSettings } from './scriptedSettings';

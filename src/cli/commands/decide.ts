@@ -1,7 +1,7 @@
 import type { HumanAction } from '../../engine/domain/events';
 import type { HandResolution } from '../../engine/run/handResolution';
 import { TaskloomEngine } from '../../engine/run/engine';
-import type { RunSession } from '../../engine/run/runSession';
+import type { RunSession } from '../../engine/session/runSession';
 import { decideTask, type ResolutionFailsGate, type RunGoesOn } from '../../engine/usecases/decideTask';
 import { foregroundDoor } from '../../engine/usecases/frontDoor';
 import { EXIT, UsageError } from '../cliErrors';

@@ -3,7 +3,7 @@ import { resumedByDecision } from '../domain/humanActions';
 import { isWaitingForHuman } from '../domain/taskStates';
 import { assertAgentsInstalled } from '../run/assertAgentInstalled';
 import type { HandResolution } from '../run/handResolution';
-import type { RunSession } from '../run/runSession';
+import type { RunSession } from '../session/runSession';
 import type { FrontDoor } from './frontDoor';
 import { assertRunTrusted } from './runTrust';
 import { NoRunError, RunBusyError, TaskTakenUpError, UnknownTaskError } from './useCaseErrors';

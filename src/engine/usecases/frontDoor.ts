@@ -1,6 +1,6 @@
 import type { SettingName } from '../domain/runSettings';
 import type { TaskloomEngine } from '../run/engine';
-import type { RunSession } from '../run/runSession';
+import type { RunSession } from '../session/runSession';
 
 /** What a front door plans or drives in the background for a run. */
 export type BackgroundWork = 'planning' | 'driving';

@@ -1,6 +1,6 @@
 import { resumeOutlook } from '../domain/resumeOutlook';
 import { assertAgentsInstalled } from '../run/assertAgentInstalled';
-import type { RunSession } from '../run/runSession';
+import type { RunSession } from '../session/runSession';
 import { assertNotBusy } from './busyRuns';
 import type { FrontDoor } from './frontDoor';
 import { assertRunTrusted } from './runTrust';

@@ -1,6 +1,6 @@
 import type { TaskloomEngine } from '../run/engine';
 import { describeWhatWouldRun, UnknownRunError } from '../run/runProvenance';
-import type { RunSession } from '../run/runSession';
+import type { RunSession } from '../session/runSession';
 
 /**
  * A run not started by Taskloom on this machine (a `.taskloom/` that came with the repository) is

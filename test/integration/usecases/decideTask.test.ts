@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import type { Plan } from '../../../src/engine/domain/plan';
 import { HumanDecisionError } from '../../../src/engine/domain/humanActions';
 import { UnknownRunError } from '../../../src/engine/run/runProvenance';
-import type { RunSession } from '../../../src/engine/run/runSession';
+import type { RunSession } from '../../../src/engine/session/runSession';
 import { decideTask } from '../../../src/engine/usecases/decideTask';
 import type { FrontDoor } from '../../../src/engine/usecases/frontDoor';
 import { RunBusyError, UnknownTaskError } from '../../../src/engine/usecases/useCaseErrors';

@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import type { Plan } from '../../../src/engine/domain/plan';
 import { PlanningError } from '../../../src/engine/run/planner';
 import { UnknownRunError } from '../../../src/engine/run/runProvenance';
-import type { RunSession } from '../../../src/engine/run/runSession';
+import type { RunSession } from '../../../src/engine/session/runSession';
 import type { FrontDoor } from '../../../src/engine/usecases/frontDoor';
 import { resumeRun } from '../../../src/engine/usecases/resumeRun';
 import { NoRunError, RunBusyError, RunCompletedError, StartAgainError } from '../../../src/engine/usecases/useCaseErrors';
