@@ -129,12 +129,17 @@ export const FLAG_LABELS: Record<SettingName, string> = {
   sensitivePaths: '--sensitive-path',
 };
 
-/** The flags as RunSettings; runConfigFromSettings (shared with the editor) does the defaults and the checks. */
+/** The run config these flags make (for the doctor, which checks what a run would use). */
 export function buildRunConfig(flags: RunConfigFlags, cwd: string, repoRoot: string): RunConfig {
+  return runConfigFromSettings(runSettingsFromFlags(flags), { baseDir: cwd, repoRoot, labels: FLAG_LABELS });
+}
+
+/** The flags as RunSettings; runConfigFromSettings (shared with the editor) does the defaults and the checks. */
+export function runSettingsFromFlags(flags: RunConfigFlags): RunSettings & ExtraRunSettings {
   const model = flags.model;
   // A scenario file alone means the scripted agent; otherwise the default agent is the engine's call.
   const agent = (flags.agent ?? (flags.script ? 'scripted' : undefined)) as AgentKind | undefined;
-  const settings: RunSettings & ExtraRunSettings = {
+  return {
     ...(agent ? { agent } : {}),
     models: {
       ...(flags['planner-model'] ?? model ? { planner: flags['planner-model'] ?? model } : {}),
@@ -181,7 +186,6 @@ export function buildRunConfig(flags: RunConfigFlags, cwd: string, repoRoot: str
     sandboxReadPaths: [...DEFAULT_SANDBOX_SETTINGS.readPaths, ...(flags['read-path'] ?? [])],
     sandboxAgentsSeeIncludedFiles: flags['agents-see-included-files'] ?? false,
   };
-  return runConfigFromSettings(settings, { baseDir: cwd, repoRoot, labels: FLAG_LABELS });
 }
 
 /** Only the syntax: whether the number is allowed is runConfigFromSettings' call. */

@@ -113,7 +113,7 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     server = await startServer();
   });
 
-  it('proposes a plan file, waits for approval, then streams every event to completion and lets go of the lock', async () => {
+  it("takes a plan file as the run's plan, waits for approval, then streams every event to completion and lets go of the lock", async () => {
     const r = repo();
     const plan = { goal: 'three files', tasks: [task('a'), task('b', ['a']), task('c')] };
     const nit = { file: 'a.txt', line: 1, severity: 'nit', category: 'style', message: 'Say more.' };
@@ -134,7 +134,8 @@ describe('engine server (bundled, over IPC, real git, scripted agent)', () => {
     assert.equal(waiting.planApproved, false);
     assert.deepEqual(waiting.taskOrder, ['a', 'b', 'c']);
     assert.equal(existsSync(lockFile(r)), false, 'no lock while the plan waits');
-    assert.deepEqual(server.eventsOf(started.runId).map((e) => e.type), ['run_created', 'plan_proposed']);
+    // A person's plan is the run's from the start, as the CLI's --plan: no planner's draft of it.
+    assert.deepEqual(server.eventsOf(started.runId).map((e) => e.type), ['run_created']);
     // No integration branch yet: the run has changed nothing, which its diff says without an error.
     const unbuilt = await server.request(DiffRequest.type, { folder: r.dir, runId: started.runId });
     assert.deepEqual(unbuilt, { base: unbuilt.base, head: unbuilt.base, files: [], uncommitted: [] });

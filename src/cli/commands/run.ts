@@ -16,8 +16,11 @@ import { printUserError } from '../cliProcess';
 import { planTaskFindings, type PlanTaskFinding } from '../../engine/domain/planFindings';
 import { planFindingsSentence } from '../../engine/text/planFindingWords';
 import { planNextSteps, savePlanToFix } from '../planNextSteps';
-import { assertAgentsInstalled } from '../../engine/run/assertAgentInstalled';
-import { buildRunConfig, FLAG_LABELS, RUN_CONFIG_OPTIONS, type RunConfigFlags } from '../runOptions';
+import { approvePlan, rejectPlan } from '../../engine/usecases/planApproval';
+import { draftPlan, startRun } from '../../engine/usecases/startRun';
+import { foregroundDoor, type FrontDoor } from '../../engine/usecases/frontDoor';
+import { printNewWarnings } from '../engineWarnings';
+import { FLAG_LABELS, RUN_CONFIG_OPTIONS, runSettingsFromFlags, type RunConfigFlags } from '../runOptions';
 import { parseCommandArgs } from '../parseCommandArgs';
 
 export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT) [--agent claude|codex|command|scripted] [--parallel N] [--yes]
@@ -44,50 +47,46 @@ export async function runCommand(argv: string[]): Promise<number> {
   const planFromFile = values.plan ? loadPlanFile(resolve(cwd, values.plan as string)) : undefined;
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom run' });
   try {
-    for (const warning of engine.warnings) process.stderr.write(yellow(`warning: ${warning}\n`));
-    const config = buildRunConfig(values as RunConfigFlags, cwd, engine.repo.root);
-    assertAgentsInstalled(config, planFromFile, FLAG_LABELS);
-    const seenWarnings = engine.warnings.length;
-    const session = engine.createRun(planFromFile, config, goalFlag ?? planFromFile?.goal);
-    for (const warning of engine.warnings.slice(seenWarnings)) process.stderr.write(yellow(`warning: ${warning}\n`));
+    printNewWarnings(engine);
+    const door = foregroundDoor(engine, FLAG_LABELS);
+    const started = startRun(door, { goal: goalFlag ?? planFromFile!.goal, plan: planFromFile, settings: runSettingsFromFlags(values as RunConfigFlags), baseDir: cwd });
+    printNewWarnings(engine);
+    const { session } = started;
     const { state } = session;
     process.stdout.write(
-      `${bold('Run')} ${state.runId} from ${state.baseRef} @ ${state.baseCommit.slice(0, 10)}; gate: ${config.gateCommands.join(' && ') || dim('none configured')}\n`,
+      `${bold('Run')} ${state.runId} from ${state.baseRef} @ ${state.baseCommit.slice(0, 10)}; gate: ${state.config.gateCommands.join(' && ') || dim('none configured')}\n`,
     );
     if (state.ignoredChanges.length) {
       process.stdout.write(
         yellow(`Your working tree has uncommitted changes; the run works from the last commit and ignores: ${state.ignoredChanges.join(', ')}\n`),
       );
     }
-    const plan = planFromFile ?? (await planWithProgress(engine, session));
+    const plan = started.plan ?? (await planWithProgress(door, session));
     if (!plan) return EXIT.needsHuman;
-    printPlan(plan, state.goal, await engine.predictedOverlaps(session), session.state.config.overlap ?? 'off');
+    printPlan(plan, state.goal, await engine.predictedOverlaps(session), state.config.overlap ?? 'off');
     const findings = planTaskFindings(plan);
-    if (findings.length > 0) return endUnfinishedPlan(engine, session, plan, findings);
+    if (findings.length > 0) return endUnfinishedPlan(door, session, plan, findings);
     if (!values.yes && !(await askApproval())) {
-      engine.rejectPlan(session, 'the plan was not approved; nothing was run');
+      rejectPlan(door, { runId: session.runId });
       process.stdout.write('Plan not approved; nothing was run.\n');
       return EXIT.needsHuman;
     }
-    // The planner's plan may name an actor of its own for a task.
-    if (!planFromFile) assertAgentsInstalled(config, plan, FLAG_LABELS);
-    engine.approvePlan(session, values.yes ? 'autopilot' : 'human');
-    return await driveWithProgress(engine, session);
+    const approved = approvePlan(door, { runId: session.runId, by: values.yes ? 'autopilot' : 'human' });
+    return await driveWithProgress(engine, approved.session);
   } finally {
     engine.close();
   }
 }
 
-/** Runs the planner with progress; a planning failure is reported and ends the run. */
-async function planWithProgress(engine: TaskloomEngine, session: RunSession): Promise<Plan | undefined> {
+/** Runs the planner (src/engine/usecases/startRun.ts draftPlan) with progress; a planning failure is reported, with the ways on. */
+async function planWithProgress(door: FrontDoor, session: RunSession): Promise<Plan | undefined> {
   process.stdout.write(`${bold('Planning')} "${session.state.goal}" with the ${agentFor(session.state.config, 'planner').agent.kind} agent…\n`);
-  printConfinement(await engine.confine(session));
+  printConfinement(await door.engine.confine(session));
   const stop = session.onEvent(createProgressPrinter());
   try {
-    return await engine.planGoal(session, new AbortController().signal);
+    return await draftPlan(door, session, new AbortController().signal);
   } catch (error) {
     if (!(error instanceof PlanningError)) throw error;
-    engine.endFailedPlanning(session, error);
     printUserError(error);
     const rejected = session.state.rejectedPlan;
     process.stdout.write(`${planNextSteps(session.state, rejected !== undefined ? savePlanToFix(session.state, rejected) : undefined).join('\n')}\n`);
@@ -101,9 +100,9 @@ async function planWithProgress(engine: TaskloomEngine, session: RunSession): Pr
  * A planner's plan with tasks left incomplete cannot be approved here (the editor's plan review
  * can fill them in): the run ends unapproved, and the plan is saved for the user to finish and start.
  */
-function endUnfinishedPlan(engine: TaskloomEngine, session: RunSession, plan: Plan, findings: PlanTaskFinding[]): number {
+function endUnfinishedPlan(door: FrontDoor, session: RunSession, plan: Plan, findings: PlanTaskFinding[]): number {
   const saved = savePlanToFix(session.state, `${JSON.stringify(plan, null, 2)}\n`);
-  engine.rejectPlan(session, `the plan cannot start: ${planFindingsSentence(findings)}`);
+  rejectPlan(door, { runId: session.runId, reason: `the plan cannot start: ${planFindingsSentence(findings)}` });
   process.stdout.write(`${yellow(`The plan cannot start: ${planFindingsSentence(findings)}.`)} Nothing was run; the other tasks are kept in the saved plan.\n`);
   process.stdout.write(`${planNextSteps(session.state, saved).join('\n')}\n`);
   return EXIT.needsHuman;

@@ -42,6 +42,8 @@ export type ErrorCode =
   | 'run_completed'
   | 'start_again'
   | 'not_cancellable'
+  | 'no_plan_waiting'
+  | 'planning_cancelled'
   | 'decision_refused'
   | 'task_taken_up';
 

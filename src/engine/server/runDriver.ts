@@ -6,6 +6,8 @@ import type { RunStatus } from '../domain/runState';
 import type { RunSession } from '../session/runSession';
 import type { ServerOutput } from './serverOutput';
 import type { ActiveWork, WorkspaceHost } from './workspaceHost';
+import { draftPlan } from '../usecases/startRun';
+import { PlanningCancelledError } from '../usecases/useCaseErrors';
 
 /** After these a run is stopped; anything else means background work died mid-way. */
 const STOPPED: readonly RunStatus[] = ['completed', 'needs_human', 'cancelled', 'failed', 'paused'];
@@ -13,40 +15,23 @@ const STOPPED: readonly RunStatus[] = ['completed', 'needs_human', 'cancelled', 
 /** Pass ends after which a decision made meanwhile is not worth another pass. */
 const FINAL_PASS: readonly DriveOutcome[] = ['completed', 'cancelled', 'paused', 'interrupted'];
 
-/** Planning stopped because someone cancelled it; the run ended cancelled. */
-export class PlanningCancelledError extends Error {
-  constructor(runId: string) {
-    super(`Planning of run ${runId} was cancelled; nothing was built`);
-    this.name = 'PlanningCancelledError';
-  }
-}
-
 /**
- * Has the planner draft the run's plan, holding the lock meanwhile. Resolves with the plan once
- * the run waits for approvePlan or rejectPlan (status planning, plan in its state; the lock is
- * no longer needed). A failure ends the run failed with the reason and rejects with the error
- * (a PlanningError is the user's to act on); a cancel ends it cancelled and rejects with
- * PlanningCancelledError.
+ * Has the planner draft the run's plan in the background (src/engine/usecases/startRun.ts draftPlan),
+ * holding the lock meanwhile. Resolves with the plan once the run waits for approvePlan or
+ * rejectPlan (the lock is no longer needed); rejects with what draftPlan threw, once it has ended
+ * the run: a PlanningError is the user's to act on, a cancel is PlanningCancelledError.
  */
 export function startPlanning(host: WorkspaceHost, session: RunSession, folder: string, output: ServerOutput): { work: ActiveWork; plan: Promise<Plan> } {
   let settle!: { resolve: (plan: Plan) => void; reject: (error: unknown) => void };
   const plan = new Promise<Plan>((resolve, reject) => (settle = { resolve, reject }));
   const work = host.startWork(session.runId, 'planning', folder, async (engine, work) => {
-    const { signal } = work.controller;
     try {
-      const drafted = await engine.planGoal(session, signal);
+      const drafted = await draftPlan(host.door(engine, folder), session, work.controller.signal);
       // Retired before the answer goes out, so an approvePlan right after it finds the run idle.
       host.retire(session.runId, work);
       settle.resolve(drafted);
     } catch (error) {
-      if (signal.aborted) {
-        endRun(session, 'cancelled', 'cancelled while planning; nothing was built', output);
-        host.retire(session.runId, work);
-        settle.reject(new PlanningCancelledError(session.runId));
-        return;
-      }
-      output.log(`Planning run ${session.runId} failed: ${errorText(error as Error)}`);
-      recordEnd(session, output, () => engine.endFailedPlanning(session, error as Error));
+      if (!(error instanceof PlanningCancelledError)) output.log(`Planning run ${session.runId} failed: ${errorText(error as Error)}`);
       host.retire(session.runId, work);
       settle.reject(error);
     }
@@ -81,13 +66,9 @@ export function driveInBackground(host: WorkspaceHost, session: RunSession, fold
 
 /** Records how the run ended, unless it already has; a store that cannot take it any more is logged. */
 function endRun(session: RunSession, status: RunEndStatus, summary: string, output: ServerOutput): void {
-  recordEnd(session, output, () => session.emit({ type: 'run_finished', status, summary }));
-}
-
-function recordEnd(session: RunSession, output: ServerOutput, record: () => void): void {
   try {
     if (STOPPED.includes(session.state.status)) return;
-    record();
+    session.emit({ type: 'run_finished', status, summary });
   } catch (error) {
     output.log(`Could not record the end of run ${session.runId}: ${(error as Error).stack ?? String(error)}`);
   }

@@ -93,6 +93,12 @@ export class WorkspaceHost {
       engine,
       settingNames: EDITOR_SETTING_KEYS,
       session: (runId) => this.session(engine, runId, folder),
+      createRun: (plan, config, goal) => {
+        const created = engine.createRun(plan, config, goal);
+        // Written by the store itself, not emitted by a session: sent before any event of the session's.
+        this.batcher.push(folder, engine.store.events(created.runId).events[0]!);
+        return this.session(engine, created.runId, folder);
+      },
       backgroundWork: (runId) => this.work.get(runId)?.kind,
       takeUpInDrive: (runId) => {
         const work = this.work.get(runId);
@@ -148,11 +154,6 @@ export class WorkspaceHost {
     for (const warning of engine.warnings.slice(known)) this.output.log(`Run ${runId}: ${warning}`);
     forwardRunEvents(session, folder, this.batcher, this.output);
     return session;
-  }
-
-  /** Sends an event the session did not emit (run_created is written by the store itself). */
-  forward(folder: string, event: Parameters<EventBatcher['push']>[1]): void {
-    this.batcher.push(folder, event);
   }
 
   /**

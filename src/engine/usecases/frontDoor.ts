@@ -1,3 +1,5 @@
+import type { Plan } from '../domain/plan';
+import type { RunConfig } from '../domain/runConfig';
 import type { SettingName } from '../domain/runSettings';
 import type { TaskloomEngine } from '../run/engine';
 import type { RunSession } from '../session/runSession';
@@ -18,6 +20,8 @@ export interface FrontDoor {
   readonly settingNames: Record<SettingName, string>;
   /** Opens a run's session; a door that streams a run's events hooks them here. */
   session(runId: string): RunSession;
+  /** Creates a run (TaskloomEngine.createRun) and opens its session; its first event goes where the session's go. */
+  createRun(plan: Plan | undefined, config: RunConfig, goal: string): RunSession;
   /** What this door plans or drives in the background for the run now, if anything. */
   backgroundWork(runId: string): BackgroundWork | undefined;
   /**
@@ -36,6 +40,7 @@ export function foregroundDoor(engine: TaskloomEngine, settingNames: Record<Sett
     engine,
     settingNames,
     session: (runId) => engine.session(runId),
+    createRun: (plan, config, goal) => engine.createRun(plan, config, goal),
     backgroundWork: () => undefined,
     takeUpInDrive: () => false,
     stopBackgroundWork: async () => undefined,

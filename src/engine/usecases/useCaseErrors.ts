@@ -1,3 +1,4 @@
+import type { NextStep } from '../domain/nextStep';
 import type { RunStatus } from '../domain/runState';
 import { RUN_STATUS_WORDS, TASK_STATE_WORDS } from '../domain/stateWords';
 import type { TaskState } from '../domain/taskStates';
@@ -61,6 +62,21 @@ export class NotCancellableError extends TaskloomError {
   override readonly name = 'NotCancellableError';
   constructor(runId: string, status: RunStatus) {
     super('bad_input', `Run ${runId} is not being planned or driven (it is ${RUN_STATUS_WORDS[status]})`, 'Only a running run can be cancelled.', { code: 'not_cancellable' });
+  }
+}
+
+export class NoPlanWaitingError extends TaskloomError {
+  override readonly name = 'NoPlanWaitingError';
+  constructor(message: string, hint: string, next: readonly NextStep[] = []) {
+    super('bad_input', message, hint, { code: 'no_plan_waiting', next });
+  }
+}
+
+/** Planning stopped because someone cancelled it; the run ended cancelled. */
+export class PlanningCancelledError extends TaskloomError {
+  override readonly name = 'PlanningCancelledError';
+  constructor(runId: string) {
+    super('bad_input', `Planning of run ${runId} was cancelled; nothing was built`, undefined, { code: 'planning_cancelled' });
   }
 }
 
