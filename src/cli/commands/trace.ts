@@ -1,42 +1,25 @@
-import { LIVE_RUN_STATUSES, type RunState } from '../../engine/domain/runState';
-import { RUN_PHASE_WORDS, runPhase, type RunPhase } from '../../engine/domain/runPhase';
-import type { TimingClock } from '../../engine/domain/taskTimings';
+import { RUN_PHASE_WORDS, type RunPhase } from '../../engine/domain/runPhase';
 import { stepWords, timingWords } from '../../engine/report/timingWords';
-import { buildTraceReport, pullRequestWords, type TraceReport } from '../../engine/report/traceReport';
+import { pullRequestWords, type TraceReport } from '../../engine/report/traceReport';
 import { TaskloomEngine } from '../../engine/run/engine';
 import { ignoredInputWords } from '../../engine/text/decisionWords';
-import { liveLockOwner, taskloomPaths } from '../../engine/store';
-import { EXIT, UsageError } from '../cliErrors';
+import { traceRun } from '../../engine/usecases/traceRun';
+import { EXIT } from '../cliErrors';
 import { bold, colorState, dim, formatDuration, formatTokens, formatUsd, table, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
 
+/** `taskloom trace [RUN_ID] [--json]`: src/engine/usecases/traceRun.ts, as text or JSON. */
 export async function traceCommand(argv: string[]): Promise<number> {
   const { values, positionals, cwd } = parseCommandArgs(argv, { json: { type: 'boolean' } });
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom trace', readOnly: true });
   try {
-    const runId = positionals[0] ?? engine.store.lastRunId();
-    if (!runId) throw new UsageError(`No runs in ${engine.repo.root}`, 'Start one with: taskloom run --plan FILE');
-    if (!engine.store.listRuns().some((r) => r.runId === runId)) {
-      throw new UsageError(`No run "${runId}" here`, 'List the runs with: taskloom runs');
-    }
-    const { state, warnings } = engine.store.loadRun(runId);
+    const { report, live, phase, warnings } = traceRun(engine.store, { runId: positionals[0] });
     for (const w of [...engine.warnings, ...warnings]) process.stderr.write(yellow(`warning: ${w}\n`));
-    const clock = timingClock(state, engine.repo.root);
-    const report = buildTraceReport(state, clock);
-    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatTrace(report, clock.live, runPhase(state.status, clock.live, state))}\n`);
+    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatTrace(report, live, phase)}\n`);
     return EXIT.ok;
   } finally {
     engine.close();
   }
-}
-
-
-/**
- * Timings as of now. A run whose status says it goes on is only live while a process holds the
- * workspace lock; otherwise it stopped (its tasks wait for a resume), whatever its status says.
- */
-function timingClock(state: RunState, repoRoot: string): TimingClock {
-  return { now: Date.now(), live: LIVE_RUN_STATUSES.has(state.status) && liveLockOwner(taskloomPaths(repoRoot).dir) !== undefined };
 }
 
 /**

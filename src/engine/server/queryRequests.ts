@@ -19,7 +19,6 @@ import { EDITOR_SETTING_KEYS, type RunSettings } from '../../protocol/runSetting
 import { runConfigFromSettings, SettingsError } from '../run/runConfigFromSettings';
 import type { RunEvent } from '../domain/events';
 import type { RunState } from '../domain/runState';
-import { countTasks } from '../domain/taskCounts';
 import { doctorVerdict, runDoctorChecks, type DoctorOptions } from '../doctor/doctorChecks';
 import { diffBetween, diffOfRun } from '../run/runDiff';
 import { reviewedRange } from '../run/reviewedDiff';
@@ -28,45 +27,27 @@ import { RunNotFoundError, type RunStore } from '../store/runStore';
 import { readFileAtCommit } from '../workspace/readFileAtCommit';
 import { RunDiskUsage } from '../workspace/runDiskUsage';
 import { UserError } from './userError';
-import { errorText } from '../domain/taskloomError';
 import type { WorkspaceHosts } from './workspaceHosts';
-import { pullRequestsToWatch } from '../domain/pullRequestStatus';
-import { isKnownRun } from '../run/runProvenance';
+import * as readRuns from '../usecases/readRuns';
 import { remoteUrl } from '../workspace/pushBranch';
 
 /** One per server: remembers each run's measurement until its worktrees change. */
 const diskUsage = new RunDiskUsage();
 
-/** The runs of the folder's repository, newest first, with progress, who drives them and (unless skipped) the disk they hold. */
+/** The runs of the folder's repository, newest first (src/engine/usecases/readRuns.ts), with who drives them and (unless skipped) the disk they hold. */
 export async function listRuns(hosts: WorkspaceHosts, params: ListRunsParams): Promise<ListRunsResult> {
   const host = await hosts.forFolder(params.folder);
-  const states = new Map<string, Pick<RunState, 'runId' | 'config'>>();
+  const states = new Map<string, RunState>();
   const result = await host.withStore((store, warnings) => {
-    const runs = store.listRuns().map((entry): RunListEntry => {
-      let state: RunState | undefined;
-      try {
-        const loaded = store.loadRun(entry.runId);
-        warnings.push(...loaded.warnings);
-        state = loaded.state;
-        states.set(entry.runId, state);
-      } catch (error) {
-        warnings.push(`Run ${entry.runId}: ${errorText(error as Error)}`);
-      }
-      const counts = state ? countTasks(state) : { merged: 0, skipped: 0, total: 0 };
-      return {
-        ...entry,
-        ...counts,
-        active: host.activeWork(entry.runId) !== undefined,
-        planApproved: state?.planApproved ?? false,
-        // Decided by the user's own record outside the repository: `createdBy.host` can lie.
-        foreign: state !== undefined && !isKnownRun(host.root, state),
-        pullRequestsToWatch: state ? pullRequestsToWatch(state).length : 0,
-      };
+    const listing = readRuns.listRuns(store);
+    const runs = listing.runs.map(({ state, ...listed }): RunListEntry => {
+      if (state) states.set(listed.runId, state);
+      return { ...listed, active: host.activeWork(listed.runId) !== undefined };
     });
     const elsewhere = host.drivenElsewhere();
     // The editor watches such a run live, read-only, until the other process lets go.
     if (elsewhere) host.followElsewhere(params.folder);
-    return { runs, ...(elsewhere ? { drivenElsewhere: elsewhere } : {}), hasPullRequestRemote: false, warnings };
+    return { runs, ...(elsewhere ? { drivenElsewhere: elsewhere } : {}), hasPullRequestRemote: false, warnings: [...warnings, ...listing.warnings] };
   });
   result.hasPullRequestRemote = (await remoteUrl(host.root, PULL_REQUEST_REMOTE)) !== undefined;
   if (params.skipDiskUsage) return result;
@@ -81,7 +62,7 @@ export async function listRuns(hosts: WorkspaceHosts, params: ListRunsParams): P
 /** The run's whole projected state; the editor folds later EventsNotifications onto it. */
 export async function getRun(hosts: WorkspaceHosts, params: RunParams): Promise<RunState> {
   const host = await hosts.forFolder(params.folder);
-  return host.withStore((store) => store.loadRun(params.runId).state);
+  return host.withStore((store) => readRuns.getRun(store, params));
 }
 
 /** The overlaps the run's plan predicts, for the plan approval view. */

@@ -6,7 +6,8 @@ import type { HandResolution } from '../run/handResolution';
 import type { RunSession } from '../session/runSession';
 import type { FrontDoor } from './frontDoor';
 import { assertRunTrusted } from './runTrust';
-import { NoRunError, RunBusyError, TaskTakenUpError, UnknownTaskError } from './useCaseErrors';
+import { namedOrNewestRun } from './namedRun';
+import { RunBusyError, TaskTakenUpError, UnknownTaskError } from './useCaseErrors';
 
 export interface DecideParams<A extends HumanAction = HumanAction> {
   /** By default the newest run. */
@@ -60,8 +61,7 @@ export async function decideTask<A extends HumanAction>(door: FrontDoor, params:
 async function decide(door: FrontDoor, params: DecideParams): Promise<ResolvingByHand | RunGoesOn | ResolutionFailsGate> {
   const { engine } = door;
   const { taskId, action } = params;
-  const runId = params.runId ?? engine.store.lastRunId();
-  if (!runId) throw new NoRunError('There is no run here');
+  const runId = namedOrNewestRun(engine.store, params.runId);
   if (door.backgroundWork(runId) === 'planning') throw new RunBusyError(runId, 'planning');
   const session = door.session(runId);
   const task = session.state.tasks[taskId];
