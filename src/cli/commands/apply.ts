@@ -1,11 +1,12 @@
 import type { ApplyHistory } from '../../engine/domain/events';
-import { planApply } from '../../engine/deliver/applyPlan';
-import { applyRun } from '../../engine/deliver/applyRun';
 import { TaskloomEngine } from '../../engine/run/engine';
+import { applyIntegration, previewApply } from '../../engine/usecases/applyIntegration';
+import { foregroundDoor } from '../../engine/usecases/frontDoor';
 import { askYesNo } from '../askYesNo';
-import { EXIT, UsageError } from '../cliErrors';
+import { EXIT } from '../cliErrors';
 import { bold, dim, green, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { FLAG_LABELS } from '../runOptions';
 import { appliedAs, HISTORY_WORDS } from '../../engine/text/applyWords';
 import { counted } from '../../engine/text/counted';
 
@@ -13,34 +14,32 @@ export const APPLY_USAGE = 'taskloom apply [RUN_ID] [--squash] [--yes] [--cwd DI
 
 /**
  * `taskloom apply [RUN_ID] [--squash] [--yes]`: lands a completed run on the branch checked out in
- * the repository, one commit per task, joined by a merge commit (with --squash, without one). Says
- * how many commits it will make and asks first in a terminal; then says how many it made.
+ * the repository (src/engine/usecases/applyIntegration.ts), one commit per task, joined by a merge
+ * commit (with --squash, without one). Says how many commits it will make and asks first in a
+ * terminal; then says how many it made.
  */
 export async function applyCommand(argv: string[]): Promise<number> {
   const { values, positionals, cwd } = parseCommandArgs(argv, { squash: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' } });
   const history: ApplyHistory = values.squash ? 'squash' : 'merge';
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom apply' });
   try {
-    const runId = positionals[0] ?? engine.store.lastRunId();
-    if (!runId) throw new UsageError('There is no run here', 'Start one with: taskloom run --plan FILE');
-    const session = engine.session(runId);
-    const plan = await planApply(session, cwd, history);
-    const branch = plan.repo.headRef;
-    if (plan.alreadyApplied) {
+    const door = foregroundDoor(engine, FLAG_LABELS);
+    const preview = await previewApply(door, { runId: positionals[0], history });
+    const { runId, branch } = preview;
+    if (preview.alreadyApplied) {
       process.stdout.write(`Run ${runId} is already in ${branch}; nothing to apply.\n`);
       return EXIT.ok;
     }
-    const merged = session.state.integration.merged.length;
-    const skipped = plan.leftOut.map((t) => t.taskId);
+    const skipped = preview.leftOut.map((t) => t.taskId);
     process.stdout.write(
-      `${bold('Apply')} run ${runId} to ${branch} as ${counted(plan.commits, 'commit')} (${history} history: ${HISTORY_WORDS[history]}): ${counted(merged, 'merged task')}` +
+      `${bold('Apply')} run ${runId} to ${branch} as ${counted(preview.commits, 'commit')} (${history} history: ${HISTORY_WORDS[history]}): ${counted(preview.merged, 'merged task')}` +
         `${skipped.length ? `; ${yellow(`not included (skipped): ${skipped.join(', ')}`)}` : ''}\n`,
     );
-    if (!values.yes && !(await askYesNo(`Apply it to ${branch} as ${counted(plan.commits, 'commit')}?`, { message: 'Applying changes your branch: it needs your yes', hint: `Pass --yes to apply without a prompt: ${APPLY_USAGE}` }))) {
+    if (!values.yes && !(await askYesNo(`Apply it to ${branch} as ${counted(preview.commits, 'commit')}?`, { message: 'Applying changes your branch: it needs your yes', hint: `Pass --yes to apply without a prompt: ${APPLY_USAGE}` }))) {
       process.stdout.write('Not applied; your branch is unchanged.\n');
       return EXIT.needsHuman;
     }
-    const applied = await applyRun(session, cwd, history);
+    const applied = await applyIntegration(door, { runId, history });
     if (applied.alreadyApplied) {
       process.stdout.write(`Run ${runId} is already in ${applied.branch}; nothing to apply.\n`);
       return EXIT.ok;

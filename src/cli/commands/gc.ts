@@ -1,5 +1,8 @@
-import { gcRuns, type GcKeptReason, type GcOutcome, type RunLeftovers } from '../../engine/deliver/gcRuns';
+import type { GcKeptReason, GcOutcome, RunLeftovers } from '../../engine/deliver/gcRuns';
 import { TaskloomEngine } from '../../engine/run/engine';
+import { collectLeftovers } from '../../engine/usecases/collectLeftovers';
+import { foregroundDoor } from '../../engine/usecases/frontDoor';
+import { FLAG_LABELS } from '../runOptions';
 import { askYesNo } from '../askYesNo';
 import { EXIT } from '../cliErrors';
 import { bold, formatBytes, table, yellow } from '../format';
@@ -11,7 +14,8 @@ export const GC_USAGE = 'taskloom gc [--yes] [--dry-run] [--json] [--cwd DIR]';
 /**
  * `taskloom gc [--yes] [--dry-run]`: removes the worktrees, branches and snapshot refs that
  * finished runs (completed, cancelled, failed) left, and prunes stale `git worktree` entries.
- * Approved work that was never applied or pushed is never removed; runs keep their record.
+ * Approved work that was never applied or pushed is never removed; runs keep their record
+ * (src/engine/usecases/collectLeftovers.ts).
  */
 export async function gcCommand(argv: string[]): Promise<number> {
   const { values, cwd } = parseCommandArgs(argv, {
@@ -22,7 +26,8 @@ export async function gcCommand(argv: string[]): Promise<number> {
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom gc' });
   try {
     for (const w of engine.warnings) process.stderr.write(yellow(`warning: ${w}\n`));
-    const plan = await gcRuns(engine, { dryRun: true });
+    const door = foregroundDoor(engine, FLAG_LABELS);
+    const plan = await collectLeftovers(door, { dryRun: true });
     const nothing = plan.freed.length === 0 && plan.staleEntries === 0;
     if (values['dry-run'] || nothing) {
       if (values.json) process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
@@ -34,7 +39,7 @@ export async function gcCommand(argv: string[]): Promise<number> {
       process.stdout.write('Nothing removed.\n');
       return EXIT.needsHuman;
     }
-    const done = await gcRuns(engine, { dryRun: false });
+    const done = await collectLeftovers(door, { dryRun: false });
     if (values.json) process.stdout.write(`${JSON.stringify(done, null, 2)}\n`);
     else process.stdout.write(`${bold('Freed')} ${totals(done)}.\n`);
     return EXIT.ok;

@@ -1,14 +1,15 @@
-import { openPullRequests } from '../../engine/deliver/pullRequests';
 import { TaskloomEngine } from '../../engine/run/engine';
-import { EXIT, UsageError } from '../cliErrors';
+import { foregroundDoor } from '../../engine/usecases/frontDoor';
+import { openPullRequest } from '../../engine/usecases/openPullRequest';
+import { EXIT } from '../cliErrors';
 import { bold, dim, green } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
-
-export const PR_USAGE = 'taskloom pr [RUN_ID] [--remote NAME] [--repo OWNER/REPO] [--base BRANCH] [--draft] [--stacked] [--cwd DIR]';
+import { FLAG_LABELS } from '../runOptions';
 
 /**
  * `taskloom pr`: pushes a completed run's integration branch and opens its GitHub pull request
- * (or updates the one it has), printing its URL; `--stacked` opens one per task instead.
+ * (or updates the one it has), printing its URL; `--stacked` opens one per task instead
+ * (src/engine/usecases/openPullRequest.ts).
  */
 export async function prCommand(argv: string[]): Promise<number> {
   const { values, positionals, cwd } = parseCommandArgs(argv, {
@@ -20,13 +21,11 @@ export async function prCommand(argv: string[]): Promise<number> {
   });
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom pr' });
   try {
-    const runId = positionals[0] ?? engine.store.lastRunId();
-    if (!runId) throw new UsageError('There is no run here', `Start one with: taskloom run --plan FILE (then: ${PR_USAGE})`);
-    const session = engine.session(runId);
-    const opened = await openPullRequests(session, {
-      remote: (values.remote as string | undefined) ?? 'origin',
-      ...(values.repo ? { repo: values.repo as string } : {}),
-      ...(values.base ? { base: values.base as string } : {}),
+    const { runId, opened } = await openPullRequest(foregroundDoor(engine, FLAG_LABELS), {
+      runId: positionals[0],
+      remote: values.remote as string | undefined,
+      repo: values.repo as string | undefined,
+      base: values.base as string | undefined,
       draft: values.draft === true,
       stacked: values.stacked === true,
     });

@@ -1,6 +1,6 @@
-import { forgeFor } from '../../engine/deliver/pullRequests';
-import { WATCH_INTERVAL_SECONDS, watchedPullRequests } from '../../engine/deliver/watchPullRequests';
+import { WATCH_INTERVAL_SECONDS } from '../../engine/deliver/watchPullRequests';
 import { TaskloomEngine } from '../../engine/run/engine';
+import { watchTarget } from '../../engine/usecases/keepPullRequestsGreen';
 import { EXIT, UsageError } from '../cliErrors';
 import { dim, green, red, yellow } from '../format';
 import { nextStepLines } from '../nextStepCommands';
@@ -9,12 +9,12 @@ import { createProgressPrinter } from '../progressPrinter';
 
 export const WATCH_USAGE = 'taskloom watch [RUN_ID] [--interval SECONDS] [--timeout SECONDS] [--trusted-bot LOGIN]... [--cwd DIR]';
 
-
 /**
  * `taskloom watch`: keeps the run's pull requests green (failing checks, reviews that request
  * changes and conflicts with the base go to agents; only what people with write access, and the
- * bots named by --trusted-bot, wrote), until every check passes and the latest
- * review approves (exit 0), or a person is needed (exit 1). Ctrl-C stops it; nothing is lost.
+ * bots named by --trusted-bot, wrote), until every check passes and the latest review approves
+ * (exit 0), or a person is needed (exit 1). Ctrl-C stops it; nothing is lost. What it watches is
+ * src/engine/usecases/keepPullRequestsGreen.ts's; the CLI watches in the foreground, with progress.
  */
 export async function watchCommand(argv: string[]): Promise<number> {
   const { values, positionals, cwd } = parseCommandArgs(argv, { interval: { type: 'string' }, timeout: { type: 'string' }, 'trusted-bot': { type: 'string', multiple: true } });
@@ -29,21 +29,17 @@ export async function watchCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const runId = positionals[0] ?? engine.store.lastRunId();
-    if (!runId) throw new UsageError('There is no run here', `Start one with: taskloom run --plan FILE, then: taskloom pr`);
-    const session = engine.session(runId);
-    const [first] = watchedPullRequests(session.state.pullRequests);
-    if (!first) throw new UsageError(`Run ${runId} has no pull request to watch`, `Open one first: taskloom pr ${runId}`);
-    const forge = await forgeFor(engine.repo.root, { remote: first.remote, repo: first.repo });
+    const target = await watchTarget(engine.store, { runId: positionals[0] });
+    const session = engine.session(target.runId);
     const printer = createProgressPrinter();
     const stop = session.onEvent(printer);
     const started = Date.now();
     const stamp = () => dim(`${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s`);
-    process.stdout.write(`Watching ${watchedPullRequests(session.state.pullRequests).map((p) => `#${p.number} ${p.url}`).join(', ')} every ${intervalSeconds}s\n`);
+    process.stdout.write(`Watching ${target.pullRequests.map((p) => `#${p.number} ${p.url}`).join(', ')} every ${intervalSeconds}s\n`);
     const outcome = await engine
       .watchPullRequests(
         session,
-        forge,
+        target.forge,
         {
           intervalMs: intervalSeconds * 1000,
           trustedBots: (values['trusted-bot'] as string[] | undefined) ?? [],

@@ -45,7 +45,8 @@ export type ErrorCode =
   | 'no_plan_waiting'
   | 'planning_cancelled'
   | 'decision_refused'
-  | 'task_taken_up';
+  | 'task_taken_up'
+  | 'no_pull_request';
 
 /**
  * A failure the user can act on: what happened (the message), what to do next (the hint, in words

@@ -1,8 +1,6 @@
-import type { ApplyHistory } from '../domain/events';
 import type { ApplyIntegrationParams, ApplyIntegrationResult, ApplyPreview, DiscardRunParams, RestoreSnapshotParams, RestoreSnapshotResult } from '../../protocol/engineProtocol';
-import { planApply } from '../deliver/applyPlan';
-import { applyRun } from '../deliver/applyRun';
-import { discardRun as discardRunFor } from '../deliver/discardRun';
+import * as applying from '../usecases/applyIntegration';
+import * as discarding from '../usecases/discardRun';
 import type { ServerOutput } from './serverOutput';
 import type { WorkspaceHosts } from './workspaceHosts';
 import { appliedAs } from '../text/applyWords';
@@ -12,34 +10,25 @@ import { counted } from '../text/counted';
 export async function previewApply(hosts: WorkspaceHosts, params: ApplyIntegrationParams): Promise<ApplyPreview> {
   const host = await hosts.forFolder(params.folder);
   return host.withEngine(async (engine) => {
-    const plan = await planApply(host.session(engine, params.runId, params.folder), host.root, historyOf(params));
-    return { branch: plan.repo.headRef, commits: plan.commits, alreadyApplied: plan.alreadyApplied, leftOut: plan.leftOut.map(({ taskId, title }) => ({ taskId, title })) };
+    const { branch, commits, alreadyApplied, leftOut } = await applying.previewApply(host.door(engine, params.folder), params);
+    return { branch, commits, alreadyApplied, leftOut };
   });
 }
 
-/**
- * Applies a completed run to the user's current branch in the main worktree (refused on a dirty
- * tree; a conflict is aborted), as `taskloom apply` does; records the apply in the run's log.
- */
+/** Applies a completed run to the user's current branch, as `taskloom apply` does (src/engine/usecases/applyIntegration.ts). */
 export async function applyIntegrationBranch(hosts: WorkspaceHosts, output: ServerOutput, params: ApplyIntegrationParams): Promise<ApplyIntegrationResult> {
   const host = await hosts.forFolder(params.folder);
-  const history = historyOf(params);
   return host.withEngine(async (engine) => {
-    const runId = params.runId;
-    host.assertIdle(runId);
-    const session = host.session(engine, runId, params.folder);
-    const applied = await applyRun(session, host.root, history);
+    const applied = await applying.applyIntegration(host.door(engine, params.folder), params);
     output.log(
       applied.alreadyApplied
-        ? `Run ${runId} was already applied to ${applied.branch}`
-        : `Applied run ${runId} to ${applied.branch} as ${appliedAs(history, applied.commits)}: now at ${applied.commit.slice(0, 10)}, ${counted(applied.files.length, 'file')} changed`,
+        ? `Run ${applied.runId} was already applied to ${applied.branch}`
+        : `Applied run ${applied.runId} to ${applied.branch} as ${appliedAs(applied.history, applied.commits)}: now at ${applied.commit.slice(0, 10)}, ${counted(applied.files.length, 'file')} changed`,
     );
     const { branch, commit, files, commits, alreadyApplied, leftOut } = applied;
-    return { branch, commit, files, commits, alreadyApplied, leftOut: leftOut.map(({ taskId, title }) => ({ taskId, title })) };
+    return { branch, commit, files, commits, alreadyApplied, leftOut };
   });
 }
-
-const historyOf = (params: ApplyIntegrationParams): ApplyHistory => params.history ?? 'merge';
 
 /** Puts a task's worktree back as an actor snapshot holds it; refused while this server drives the run (see restoreActorSnapshot). */
 export async function restoreSnapshot(hosts: WorkspaceHosts, output: ServerOutput, params: RestoreSnapshotParams): Promise<RestoreSnapshotResult> {
@@ -52,17 +41,11 @@ export async function restoreSnapshot(hosts: WorkspaceHosts, output: ServerOutpu
   });
 }
 
-/**
- * Removes a run for good, as `taskloom discard` does: refused while this server plans or drives
- * it (another process driving the workspace holds the lock, which refuses it too), and without
- * `force` while approved work was never applied or pushed.
- */
+/** Removes a run for good, as `taskloom discard` does (src/engine/usecases/discardRun.ts). */
 export async function discardRun(hosts: WorkspaceHosts, output: ServerOutput, params: DiscardRunParams): Promise<void> {
   const host = await hosts.forFolder(params.folder);
   await host.withEngine(async (engine) => {
-    const runId = params.runId;
-    host.assertIdle(runId);
-    const removed = await discardRunFor(engine, engine.session(runId), params.force === true);
-    output.log(`Discarded run ${runId}: ${counted(removed.worktrees.length, 'worktree')}, ${counted(removed.branches.length, 'branch', 'branches')} removed`);
+    const removed = await discarding.discardRun(host.door(engine, params.folder), params);
+    output.log(`Discarded run ${removed.runId}: ${counted(removed.worktrees.length, 'worktree')}, ${counted(removed.branches.length, 'branch', 'branches')} removed`);
   });
 }

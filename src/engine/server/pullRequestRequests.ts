@@ -2,32 +2,23 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CancellationToken } from 'vscode-languageserver/node';
 import { PULL_REQUEST_REMOTE, type OpenPullRequestParams, type OpenPullRequestResult, type WatchPullRequestsParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
 import { AuthorTrust } from '../deliver/authorTrust';
-import { forgeFor, openPullRequests } from '../deliver/pullRequests';
-import { WATCH_INTERVAL_SECONDS, watchedPullRequests, type WatchPass } from '../deliver/watchPullRequests';
+import { WATCH_INTERVAL_SECONDS, type WatchPass } from '../deliver/watchPullRequests';
+import { watchTarget } from '../usecases/keepPullRequestsGreen';
+import * as opening from '../usecases/openPullRequest';
 import { ForgeError } from '../forge/forge';
 import { errorText } from '../domain/taskloomError';
 import { LockHeldError } from '../store/lock';
 import type { ServerOutput } from './serverOutput';
-import { UserError } from './userError';
 import type { WorkspaceHosts } from './workspaceHosts';
 
 /** Passes that fail in a row on the forge (network, rate limit) before the watch gives up with the error. */
 const FORGE_FAILURE_LIMIT = 3;
 
-/** Pushes a completed run and opens (or updates) its pull request, as `taskloom pr` does. */
+/** Pushes a completed run and opens (or updates) its pull request, as `taskloom pr` does (src/engine/usecases/openPullRequest.ts). */
 export async function openPullRequest(hosts: WorkspaceHosts, output: ServerOutput, params: OpenPullRequestParams): Promise<OpenPullRequestResult> {
   const host = await hosts.forFolder(params.folder);
   return host.withEngine(async (engine) => {
-    const runId = params.runId;
-    host.assertIdle(runId);
-    const session = host.session(engine, runId, params.folder);
-    const opened = await openPullRequests(session, {
-      remote: params.remote ?? PULL_REQUEST_REMOTE,
-      draft: params.draft === true,
-      stacked: params.stacked === true,
-      ...(params.token ? { token: params.token } : {}),
-      ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}),
-    });
+    const { runId, opened } = await opening.openPullRequest(host.door(engine, params.folder), { ...params, remote: params.remote ?? PULL_REQUEST_REMOTE });
     for (const o of opened) output.log(`Pull request #${o.pullRequest.number} ${o.action} for run ${runId}: ${o.pullRequest.url}`);
     return { pullRequests: opened.map((o) => ({ taskId: o.taskId, number: o.pullRequest.number, url: o.pullRequest.url, action: o.action })) };
   });
@@ -36,7 +27,8 @@ export async function openPullRequest(hosts: WorkspaceHosts, output: ServerOutpu
 /**
  * `taskloom watch` in the editor: a pass, then a wait, until the pull requests are green or
  * merged, one needs a person, or the editor cancels. Each pass takes the workspace lock and lets
- * it go, so the CLI can work in between; while the CLI holds it, the watch waits its turn.
+ * it go, so the CLI can work in between; while the CLI holds it, the watch waits its turn. What it
+ * watches is src/engine/usecases/keepPullRequestsGreen.ts's.
  */
 export async function watchPullRequests(hosts: WorkspaceHosts, output: ServerOutput, params: WatchPullRequestsParams, token: CancellationToken): Promise<WatchPullRequestsResult> {
   const host = await hosts.forFolder(params.folder);
@@ -45,9 +37,7 @@ export async function watchPullRequests(hosts: WorkspaceHosts, output: ServerOut
   const listener = token.onCancellationRequested(() => controller.abort());
   const intervalMs = (params.intervalSeconds ?? WATCH_INTERVAL_SECONDS) * 1000;
   try {
-    const [first] = await host.withStore((store) => watchedPullRequests(store.loadRun(runId).state.pullRequests));
-    if (!first) throw new UserError(`Run ${runId} has no pull request to watch`, 'Open one first.', [{ kind: 'openPullRequest', runId }]);
-    const forge = await forgeFor(host.root, { remote: first.remote, repo: first.repo, ...(params.token ? { token: params.token } : {}), ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}) });
+    const { forge } = await host.withStore((store) => watchTarget(store, params));
     // One session: what the forge said about an author's access is asked once, not on every pass.
     const trust = new AuthorTrust(forge, params.trustedBots ?? []);
     output.log(`Watching the pull request(s) of run ${runId}`);

@@ -87,3 +87,10 @@ export class TaskTakenUpError extends TaskloomError {
     super('bad_input', `Task "${taskId}" is ${TASK_STATE_WORDS[state]}: its agent takes it up next`, 'Cancel the run first to resolve it yourself, or retry it with a note.', { code: 'task_taken_up' });
   }
 }
+
+export class NoPullRequestError extends TaskloomError {
+  override readonly name = 'NoPullRequestError';
+  constructor(runId: string) {
+    super('bad_input', `Run ${runId} has no pull request to watch`, 'Open one first.', { code: 'no_pull_request', next: [{ kind: 'openPullRequest', runId }] });
+  }
+}

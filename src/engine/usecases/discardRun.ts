@@ -1,0 +1,19 @@
+import { discardRun as removeRun, type DiscardOutcome } from '../deliver/discardRun';
+import { assertNotBusy } from './busyRuns';
+import type { FrontDoor } from './frontDoor';
+import { namedOrNewestRun } from './namedRun';
+
+export interface DiscardParams {
+  /** By default the newest run. */
+  runId?: string;
+  /** Even when approved work of the run was never applied or pushed (UnpublishedWorkError without it). */
+  force?: boolean;
+}
+
+/** Removes a run for good: its worktrees, branches, snapshot refs and record. Refused while its door plans or drives it. */
+export async function discardRun(door: FrontDoor, params: DiscardParams): Promise<DiscardOutcome & { runId: string }> {
+  const runId = namedOrNewestRun(door.engine.store, params.runId);
+  assertNotBusy(door, runId);
+  const removed = await removeRun(door.engine, door.session(runId), params.force === true);
+  return { runId, ...removed };
+}
