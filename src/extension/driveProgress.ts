@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { CancelRequest } from '../protocol/engineProtocol';
-import type { RunRef } from './commands/runRef';
+import type { RunRef } from './targets/runRef';
 import { showError } from './connection/userErrors';
 import type { EngineClient } from './connection/engineClient';
 import type { RunsController } from './runsController';

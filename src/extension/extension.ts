@@ -5,11 +5,14 @@ import { modalConfirm } from './confirm';
 import { CriticDiagnostics } from './diagnostics';
 import { toDisposable } from './disposable';
 import { BRANCH_FILE_SCHEME, BranchFileDocuments } from './documents/branchFileDocuments';
+import { GIT_SCHEME, GitContentProvider } from './documents/commitFileDocuments';
 import { ReadOnlyTexts } from './documents/readOnlyText';
 import { DriveProgress } from './driveProgress';
 import { EngineClient } from './connection/engineClient';
 import { reporting } from './connection/userErrors';
 import { keepLogIn, log } from './logger';
+import { PLAN_SCHEME, PlanDocumentProvider } from './plans/planDocument';
+import { watchPlanEdits } from './plans/planEdits';
 import { promptToResume } from './resumePrompt';
 import { RunsController } from './runsController';
 import { RunViews } from './runView/runViews';
@@ -80,6 +83,9 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
     new NeedsYouNotices(controller),
     new CriticDiagnostics(controller),
     vscode.workspace.registerTextDocumentContentProvider(BRANCH_FILE_SCHEME, new BranchFileDocuments(services)),
+    vscode.workspace.registerTextDocumentContentProvider(GIT_SCHEME, new GitContentProvider(services)),
+    vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, new PlanDocumentProvider(services)),
+    watchPlanEdits(services),
     ...registerTaskloomTools(services),
     registerChatParticipant(services),
     ...[runsView, needsYouView].map((view) =>

@@ -4,11 +4,11 @@ import { allowedHumanActions } from '../engine/domain/humanActions';
 import { TASK_STATE_WORDS } from '../engine/domain/stateWords';
 import { runRefusalWords } from '../engine/text/actionWords';
 import { counted } from '../engine/text/counted';
-import { runName } from './commands/applicability';
-import type { RunRef } from './commands/runRef';
 import { Disposable, toDisposable } from './disposable';
 import type { RunsController } from './runsController';
 import type { ModelChange } from './state/runsModel';
+import { runName } from './targets/applicability';
+import type { RunRef } from './targets/runRef';
 import { plainText } from './tree/presentation';
 
 /** Tasks that come to need you within this of each other are told in one notification. */

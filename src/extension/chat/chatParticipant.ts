@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import { TASK_STATE_WORDS } from '../../engine/domain/stateWords';
 import type { TaskState } from '../../engine/domain/taskStates';
-import { approvePlanFromEdit } from '../commands/planCommands';
-import type { RunRef } from '../commands/runRef';
-import { approveAndDrive, planGoal } from '../commands/startGoal';
+import { approvePlanFromEdit } from '../plans/planEdits';
+import { approveAndDrive, planGoal } from '../plans/planning';
 import type { Services } from '../services';
 import { isAutopilot } from '../settings';
 import { awaitsApproval } from '../state/attention';
+import type { RunRef } from '../targets/runRef';
 import { plainText } from '../tree/presentation';
 import { planReport, runReport } from './runReport';
 import { runStateFromTool } from './taskloomTools';

@@ -6,7 +6,7 @@ import { DEMO_PLAN_PATH, DEMO_SCENARIO_PATH } from '../../engine/domain/demoLayo
 import { PrepareDemoRequest } from '../../protocol/engineProtocol';
 import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
-import { approveAndDrive, planGoal } from './startGoal';
+import { approveAndDrive, planGoal } from '../plans/planning';
 
 /** The folder a window was opened on to run the demo in: the window that opens it runs it (runPendingDemo). */
 const DEMO_TO_RUN = 'taskloom.demoToRun';

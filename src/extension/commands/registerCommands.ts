@@ -2,15 +2,17 @@ import * as vscode from 'vscode';
 import { reporting } from '../connection/userErrors';
 import { log } from '../logger';
 import type { Services } from '../services';
-import { GIT_SCHEME, GitContentProvider, showIntegrationDiff, showTaskDiff } from './diffCommands';
-import { approvePlanFromEdit, editPlan, PLAN_SCHEME, PlanDocumentProvider, rejectPlan, reviewPlan, watchPlanEdits } from './planCommands';
-import { runDemo } from './demoCommand';
-import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeLastRun, resumeRun, showRunCommand } from './runCommands';
-import { keepPullRequestGreenCommand, openPullRequest, openPullRequestInBrowser } from './pullRequestCommands';
-import { pickRun, pickRunFor, type RunRef } from './runRef';
-import { startGoal } from './startGoal';
-import { openRejectedPlan, planAgain, startAgainWithPlan } from './planRecovery';
+import { approvePlanFromEdit, editPlan } from '../plans/planEdits';
+import { openRejectedPlan, planAgain, startAgainWithPlan } from '../plans/planRecovery';
+import { rejectPlan, reviewPlan } from '../plans/planReview';
 import { startAgainFlags } from '../state/resumable';
+import { pickRun, pickRunFor } from '../targets/pickTarget';
+import type { RunRef } from '../targets/runRef';
+import { runDemo } from './demoCommand';
+import { showIntegrationDiff, showTaskDiff } from './diffCommands';
+import { keepPullRequestGreenCommand, openPullRequest, openPullRequestInBrowser } from './pullRequestCommands';
+import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeLastRun, resumeRun, showRunCommand } from './runCommands';
+import { startGoal } from './startGoal';
 import { continueTask, decideTask, openTaskWorktree, resolveTask } from './taskCommands';
 
 /** Every `taskloom.*` command; each reports its own failure as a message the user can act on. */
@@ -59,12 +61,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.restartEngine': () => services.engine.restart(),
     'taskloom.runDemo': () => runDemo(services),
   };
-  return [
-    watchPlanEdits(services),
-    vscode.workspace.registerTextDocumentContentProvider(GIT_SCHEME, new GitContentProvider(services)),
-    vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, new PlanDocumentProvider(services)),
-    ...Object.entries(commands).map(([id, body]) =>
-      vscode.commands.registerCommand(id, reporting(id.replace('taskloom.', ''), body as (...args: unknown[]) => Promise<unknown>)),
-    ),
-  ];
+  return Object.entries(commands).map(([id, body]) =>
+    vscode.commands.registerCommand(id, reporting(id.replace('taskloom.', ''), body as (...args: unknown[]) => Promise<unknown>)),
+  );
 }

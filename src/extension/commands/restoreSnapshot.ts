@@ -5,7 +5,7 @@ import { counted } from '../../engine/text/counted';
 import { RestoreSnapshotRequest } from '../../protocol/engineProtocol';
 import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
-import type { RunRef } from './runRef';
+import type { RunRef } from '../targets/runRef';
 
 /**
  * The run view's Restore on an actor snapshot in the ledger: puts the task's worktree back as it

@@ -7,7 +7,7 @@ import { RevisePlanRequest } from '../../protocol/engineProtocol';
 import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
-import type { RunRef } from './runRef';
+import type { RunRef } from '../targets/runRef';
 
 /**
  * A drafted plan with tasks left incomplete cannot be approved: the notification names them and

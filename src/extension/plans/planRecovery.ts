@@ -6,7 +6,7 @@ import { CheckPlanRequest } from '../../protocol/engineProtocol';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
 import { showPlanProblems, storedPlanFile } from './planFiles';
-import type { RunRef } from './runRef';
+import type { RunRef } from '../targets/runRef';
 
 /** Plans the run's goal again, in a new run. */
 export async function planAgain(services: Services, ref: RunRef): Promise<void> {
