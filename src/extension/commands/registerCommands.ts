@@ -1,21 +1,28 @@
 import * as vscode from 'vscode';
+import type { CommandId } from '../commandIds';
 import { reporting } from '../connection/userErrors';
 import { log } from '../logger';
 import type { Services } from '../services';
+import { showPlanDocument } from '../plans/planDocument';
 import { approvePlanFromEdit, editPlan } from '../plans/planEdits';
 import { openRejectedPlan, planAgain, startAgainWithPlan } from '../plans/planRecovery';
 import { rejectPlan, reviewPlan } from '../plans/planReview';
+import { dropPlanTask, fillPlanTask } from '../plans/planTaskFixes';
 import { startAgainFlags } from '../state/resumable';
 import { pickRun, pickRunFor } from '../targets/pickTarget';
-import type { RunRef } from '../targets/runRef';
+import { isTaskRef, type RunRef, type TaskRef } from '../targets/runRef';
 import { runDemo } from './demoCommand';
 import { showIntegrationDiff, showTaskDiff } from './diffCommands';
 import { keepPullRequestGreenCommand, openPullRequest, openPullRequestInBrowser } from './pullRequestCommands';
+import { restoreSnapshot } from './restoreSnapshot';
 import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeLastRun, resumeRun, showRunCommand } from './runCommands';
 import { startGoal } from './startGoal';
 import { continueTask, decideTask, openTaskWorktree, resolveTask } from './taskCommands';
 
-/** Every `taskloom.*` command; each reports its own failure as a message the user can act on. */
+/**
+ * Every `taskloom.*` command (commandIds.ts: one handler for each, by type); each reports its own
+ * failure as a message the user can act on. The run view's intents come here too, by command id.
+ */
 export function registerCommands(services: Services): vscode.Disposable[] {
   // Each checks, when it runs, that the plan still waits for approval (a stale button says what happened instead).
   const withPlan = (action: 'approvePlan' | 'editPlan' | 'rejectPlan', body: (ref: RunRef) => Promise<void>) => async (arg?: unknown) => {
@@ -27,7 +34,11 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     const ref = await pickRun(services.controller, arg, (e) => also(startAgainFlags(e)), `Taskloom: ${nothing}`);
     if (ref) await body(ref);
   };
-  const commands: Record<string, (...args: never[]) => Promise<unknown>> = {
+  /** One of the run view's intents on a task of the plan waiting for approval. */
+  const onPlanTask = (body: (ref: TaskRef) => Promise<void>) => async (arg?: unknown) => {
+    if (isTaskRef(arg)) await body(arg);
+  };
+  const commands: Record<CommandId, (...args: never[]) => Promise<unknown>> = {
     'taskloom.startGoal': (args?: Parameters<typeof startGoal>[1]) => startGoal(services, args),
     'taskloom.resumeLastRun': (arg?: unknown) => resumeLastRun(services, arg),
     'taskloom.resumeRun': (arg?: unknown) => resumeRun(services, arg),
@@ -60,6 +71,13 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.showOutput': async () => log.show(true),
     'taskloom.restartEngine': () => services.engine.restart(),
     'taskloom.runDemo': () => runDemo(services),
+    'taskloom.showPlanDocument': async (arg?: unknown) => {
+      const ref = await pickRun(services.controller, arg, (entry) => entry.summary.total > 0, 'Taskloom: no run has a plan yet.');
+      if (ref) await showPlanDocument(ref);
+    },
+    'taskloom.fillInPlanTask': onPlanTask((ref) => fillPlanTask(services, ref, ref.taskId)),
+    'taskloom.dropPlanTask': onPlanTask((ref) => dropPlanTask(services, ref, ref.taskId)),
+    'taskloom.restoreSnapshot': (arg?: unknown) => restoreSnapshot(services, arg),
   };
   return Object.entries(commands).map(([id, body]) =>
     vscode.commands.registerCommand(id, reporting(id.replace('taskloom.', ''), body as (...args: unknown[]) => Promise<unknown>)),

@@ -8,6 +8,7 @@ import { runActionApplies } from '../targets/applicability';
 import type { RunRef } from '../targets/runRef';
 import { planDiagnostic, storedPlanFile } from './planFiles';
 import { approveAndDrive } from './planning';
+import { runCommand } from '../runCommand';
 
 /** Edited plans live in the extension's storage, never in the user's repository. */
 const editFile = (services: Services, runId: string) => join(services.context.globalStorageUri.fsPath, 'plans', `${runId}.plan.json`);
@@ -51,7 +52,7 @@ export function watchPlanEdits(services: Services): vscode.Disposable {
       const start = await vscode.window.showInformationMessage(`The plan is valid (${counted(plan.tasks.length, 'task')}). Start a run with it?`, 'Start Run', 'Keep Editing');
       if (start !== 'Start Run') return;
       services.planFixes.delete(path);
-      await vscode.commands.executeCommand('taskloom.startGoal', { folder: fixFolder, planFile: path });
+      await runCommand('taskloom.startGoal', { folder: fixFolder, planFile: path });
       return;
     }
     const choice = await vscode.window.showInformationMessage(`The edited plan is valid (${plan.tasks.length} tasks). Approve it and start?`, 'Approve', 'Keep Editing');

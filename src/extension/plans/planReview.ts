@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import { planTaskFindings } from '../../engine/domain/planFindings';
 import { counted } from '../../engine/text/counted';
 import { RejectPlanRequest } from '../../protocol/engineProtocol';
+import type { CommandId } from '../commandIds';
 import { showError } from '../connection/userErrors';
+import { runCommand } from '../runCommand';
 import type { Services } from '../services';
 import { runActionApplies } from '../targets/applicability';
 import type { RunRef } from '../targets/runRef';
@@ -10,7 +12,7 @@ import { plainText } from '../tree/presentation';
 import { askToFinishPlan } from './planTaskFixes';
 
 /** The notification's buttons run the commands, which check that the plan still waits when one is pressed. */
-const REVIEW_CHOICES = { Approve: 'taskloom.approvePlan', Edit: 'taskloom.editPlan', 'Cancel Run': 'taskloom.rejectPlan' } as const;
+const REVIEW_CHOICES = { Approve: 'taskloom.approvePlan', Edit: 'taskloom.editPlan', 'Cancel Run': 'taskloom.rejectPlan' } as const satisfies Record<string, CommandId>;
 
 /**
  * Shows the drafted plan in the run view (its graph, with Approve / Edit / Cancel Run above it) and
@@ -32,7 +34,7 @@ export async function reviewPlan(services: Services, ref: RunRef): Promise<void>
     `Taskloom drafted ${counted(tasks, 'task')} for "${plainText(state.goal, 80)}". Start the run with this plan?`,
     ...(Object.keys(REVIEW_CHOICES) as Array<keyof typeof REVIEW_CHOICES>),
   );
-  if (choice) await vscode.commands.executeCommand(REVIEW_CHOICES[choice], ref);
+  if (choice) await runCommand(REVIEW_CHOICES[choice], ref);
 }
 
 /** Cancel Run on a plan waiting for approval: the run ends, nothing was built. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../disposable';
+import { commandCall } from '../runCommand';
 import type { RunsController } from '../runsController';
 import { attentionItems, type AttentionItem } from '../state/attention';
 import { startAgainFlags } from '../state/resumable';
@@ -67,8 +68,8 @@ export class NeedsYouTreeProvider extends Disposable implements vscode.TreeDataP
     else tree.contextValue = item.kind;
     tree.command =
       item.kind === 'planApproval'
-        ? { command: 'taskloom.reviewPlan', title: 'Review Plan', arguments: [item] }
-        : { command: 'taskloom.showRun', title: 'Show Run', arguments: [item] };
+        ? commandCall('taskloom.reviewPlan', 'Review Plan', item)
+        : commandCall('taskloom.showRun', 'Show Run', item);
     return tree;
   }
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { isRunOver, type AttemptRecord, type RunState, type TaskView, type TransitionRecord } from '../../engine/domain/runState';
 import { Disposable, toDisposable } from '../disposable';
+import { commandCall } from '../runCommand';
 import type { RunsController } from '../runsController';
 import type { ModelChange, RunEntry } from '../state/runsModel';
 import { startAgainFlags } from '../state/resumable';
@@ -382,7 +383,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     const look = PULL_REQUEST_LOOK[needsYou ? 'needsYou' : (pr.state ?? 'open')];
     item.iconPath = themeIcon(look);
     item.contextValue = `pullRequest.${pr.state ?? 'open'}`;
-    item.command = { command: 'taskloom.openPullRequestInBrowser', title: 'Open Pull Request in Browser', arguments: [{ folder: node.folder, runId: node.runId, url: pr.url }] };
+    item.command = commandCall('taskloom.openPullRequestInBrowser', 'Open Pull Request in Browser', { folder: node.folder, runId: node.runId, url: pr.url });
     const tip = new vscode.MarkdownString();
     tip.appendText(`Pull request #${pr.number}: ${pullRequestWords(pr)}\n${pr.url}\n${pr.head} → ${pr.base}`);
     if (pr.watch) tip.appendMarkdown('\n\n').appendText(`Last watch: ${pr.watch.outcome === 'needs_human' ? 'needs you' : pr.watch.outcome} — ${plainText(pr.watch.reason, 500)}`);
