@@ -21,6 +21,7 @@ import { isResumable } from './state/resumable';
 import { RunStatusBar } from './statusBar';
 import { NeedsYouNotices } from './needsYouNotices';
 import { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
+import { TREE_VIEWS } from './tree/contextValues';
 import { RunsTreeProvider } from './tree/runsTreeProvider';
 import { runPendingDemo } from './commands/demoCommand';
 import { watchUnfinishedPullRequests } from './commands/pullRequestCommands';
@@ -46,9 +47,9 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
   activeEngine = engine;
   const controller = new RunsController(engine);
   const runsTree = new RunsTreeProvider(controller);
-  const runsView = vscode.window.createTreeView('taskloom.runs', { treeDataProvider: runsTree, showCollapseAll: true });
+  const runsView = vscode.window.createTreeView(TREE_VIEWS.runs, { treeDataProvider: runsTree, showCollapseAll: true });
   const needsYou = new NeedsYouTreeProvider(controller);
-  const needsYouView = vscode.window.createTreeView('taskloom.needsYou', { treeDataProvider: needsYou });
+  const needsYouView = vscode.window.createTreeView(TREE_VIEWS.needsYou, { treeDataProvider: needsYou });
   let runViews: RunViews | undefined;
   const services: Services = {
     context,

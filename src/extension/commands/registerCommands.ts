@@ -8,7 +8,7 @@ import { approvePlanFromEdit, editPlan } from '../plans/planEdits';
 import { openRejectedPlan, planAgain, startAgainWithPlan } from '../plans/planRecovery';
 import { rejectPlan, reviewPlan } from '../plans/planReview';
 import { dropPlanTask, fillPlanTask } from '../plans/planTaskFixes';
-import { startAgainFlags } from '../state/resumable';
+import { startAgainOf, type StartAgain } from '../state/resumable';
 import { pickRun, pickRunFor } from '../targets/pickTarget';
 import { isTaskRef, type RunRef, type TaskRef } from '../targets/runRef';
 import { runDemo } from './demoCommand';
@@ -29,9 +29,12 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     const ref = await pickRunFor(services.controller, arg, action, 'Taskloom: no plan is waiting for approval.');
     if (ref) await body(ref);
   };
-  /** A run that cannot be resumed, only started again (resumeOutlook's `startAgain`), for which `also` holds. */
-  const startingAgain = (body: (ref: RunRef) => Promise<void>, also: (flags: string) => boolean, nothing: string) => async (arg?: unknown) => {
-    const ref = await pickRun(services.controller, arg, (e) => also(startAgainFlags(e)), `Taskloom: ${nothing}`);
+  /** A run that cannot be resumed, only started again (resumeOutlook's `startAgain`), in a way `also` allows. */
+  const startingAgain = (body: (ref: RunRef) => Promise<void>, also: (how: StartAgain) => boolean, nothing: string) => async (arg?: unknown) => {
+    const ref = await pickRun(services.controller, arg, (e) => {
+      const how = startAgainOf(e);
+      return how !== undefined && also(how);
+    }, `Taskloom: ${nothing}`);
     if (ref) await body(ref);
   };
   /** One of the run view's intents on a task of the plan waiting for approval. */
@@ -42,9 +45,9 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.startGoal': (args?: Parameters<typeof startGoal>[1]) => startGoal(services, args),
     'taskloom.resumeLastRun': (arg?: unknown) => resumeLastRun(services, arg),
     'taskloom.resumeRun': (arg?: unknown) => resumeRun(services, arg),
-    'taskloom.planAgain': startingAgain((ref) => planAgain(services, ref), (flags) => flags !== '', 'no failed or unapproved run to plan again.'),
-    'taskloom.startAgainWithPlan': startingAgain((ref) => startAgainWithPlan(services, ref), (flags) => flags.includes('.withPlan'), 'no run stopped before its plan was approved.'),
-    'taskloom.openRejectedPlan': startingAgain((ref) => openRejectedPlan(services, ref), (flags) => flags.includes('.rejectedPlan'), 'no failed planning kept a rejected plan.'),
+    'taskloom.planAgain': startingAgain((ref) => planAgain(services, ref), () => true, 'no failed or unapproved run to plan again.'),
+    'taskloom.startAgainWithPlan': startingAgain((ref) => startAgainWithPlan(services, ref), (how) => how.withPlan, 'no run stopped before its plan was approved.'),
+    'taskloom.openRejectedPlan': startingAgain((ref) => openRejectedPlan(services, ref), (how) => how.rejectedPlan, 'no failed planning kept a rejected plan.'),
     'taskloom.cancelRun': (arg?: unknown) => cancelRun(services, arg),
     'taskloom.retryTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'retry', arg, options),
     'taskloom.acceptTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'accept', arg, options),
