@@ -2,13 +2,18 @@
 //   engine core     never the editor, the webview, the CLI or the protocol (only its server speaks it)
 //   pure core       engine/domain, engine/text, engine/report: no I/O, importable by every layer
 //   protocol        types and message definitions only: value imports from the engine are refused
-//   extension       the engine only through the protocol and the pure core (the projection folds events)
+//   extension       the engine only through the protocol and the pure core (the projection folds events);
+//                   command modules import no other, and only the registry and activation import them
 //   webview         the protocol, the pure core and itself: no Node, no VS Code API, no extension
 import tseslint from 'typescript-eslint';
 
 const IO_ENGINE = ['**/engine/**', '!**/engine/domain', '!**/engine/domain/**', '!**/engine/text', '!**/engine/text/**', '!**/engine/report', '!**/engine/report/**'];
 const restrict = (patterns, paths = []) => ['error', { paths, patterns }];
 const noVscode = { name: 'vscode', message: 'Only src/extension (and its tests) may use the VS Code API.' };
+const EXTENSION_IMPORTS = [
+  { group: IO_ENGINE, message: 'The extension reaches the engine through the protocol (src/protocol); only the pure core (domain, text, report) is imported directly.' },
+  { group: ['**/webview/**', '**/cli/**'], message: 'The extension does not import the webview or the CLI.' },
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-test/**', 'node_modules/**', 'test-artifacts/**', 'media/**', '**/*.mjs', '**/*.js'] },
@@ -74,10 +79,26 @@ export default tseslint.config(
   },
   {
     files: ['src/extension/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': restrict(EXTENSION_IMPORTS) },
+  },
+  {
+    // Activation and the registry gather the command modules; everything else hands a command its intent by id.
+    files: ['src/extension/**/*.ts'],
+    ignores: ['src/extension/commands/**', 'src/extension/extension.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': restrict([
-        { group: IO_ENGINE, message: 'The extension reaches the engine through the protocol (src/protocol); only the pure core (domain, text, report) is imported directly.' },
-        { group: ['**/webview/**', '**/cli/**'], message: 'The extension does not import the webview or the CLI.' },
+        ...EXTENSION_IMPORTS,
+        { regex: '(^|/)commands/', message: 'Only the registry and activation import command modules: a view, a notification or the chat runs a registered command by id (runCommand.ts), which a command module handles.' },
+      ]),
+    },
+  },
+  {
+    files: ['src/extension/commands/**/*.ts'],
+    ignores: ['src/extension/commands/registerCommands.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrict([
+        ...EXTENSION_IMPORTS,
+        { regex: '^\\./|(^|/)commands/', message: 'A command module imports no other: what two commands share lives outside commands/ (targets/, plans/, documents/, connection/).' },
       ]),
     },
   },
