@@ -1,15 +1,53 @@
 // Lint, and the architecture as rules (docs/architecture.md › Layers): who may import whom.
-//   engine core     never the editor, the webview, the CLI or the protocol (only its server speaks it)
+//   engine          its folders in layers, bottom to top (ENGINE_LAYERS): each imports only the folders below it
+//   engine core     never the editor, the webview or the CLI; the protocol's types only (its server speaks it)
 //   pure core       engine/domain, engine/text, engine/report: no I/O, importable by every layer
 //   protocol        types and message definitions only: value imports from the engine are refused
 //   extension       the engine only through the protocol and the pure core (the projection folds events);
 //                   command modules import no other, and only the registry and activation import them
 //   webview         the protocol, the pure core and itself: no Node, no VS Code API, no extension
+//   CLI             the engine; not the engine server (a front door beside it), the editor or the webview
 import tseslint from 'typescript-eslint';
+
+/**
+ * The engine's folders, bottom to top: each may import only the folders before it, so no import
+ * goes up and the engine has no cycle. docs/architecture.md › Layers says what each one is;
+ * test/unit/engineLayers.test.ts fails on a folder of src/engine missing here.
+ */
+export const ENGINE_LAYERS = [
+  'domain', 'text', 'report', 'plan', 'schedule', 'io', 'process', 'store', 'forge', 'loop', 'sandbox', 'agents',
+  'gate', 'workspace', 'session', 'queue', 'deliver', 'doctor', 'demo', 'run', 'usecases', 'server',
+];
+const PURE_CORE = ['domain', 'text', 'report'];
 
 const IO_ENGINE = ['**/engine/**', '!**/engine/domain', '!**/engine/domain/**', '!**/engine/text', '!**/engine/text/**', '!**/engine/report', '!**/engine/report/**'];
 const restrict = (patterns, paths = []) => ['error', { paths, patterns }];
 const noVscode = { name: 'vscode', message: 'Only src/extension (and its tests) may use the VS Code API.' };
+const noShell = { group: ['**/extension/**', '**/webview/**', '**/cli/**'], message: 'The engine knows no shell: the extension, the webview and the CLI sit on top of it.' };
+const protocolTypesOnly = { group: ['**/protocol/**'], allowTypeImports: true, message: 'Only the engine server speaks the protocol.' };
+const noProtocolInPureCore = { group: ['**/protocol/**'], message: 'The pure core knows no shell, nor the protocol.' };
+const noIoInPureCore = { group: ['node:*', 'fs', 'child_process', 'simple-git', 'lowdb', 'lowdb/*'], message: 'The pure core does no I/O: it is folded in the extension host and the browser too.' };
+
+/** An import of one of `folders` of the engine from inside it (`../run/engine`, `../../gate/runGate`). */
+const engineFolderImport = (folders) => `^(\\.\\./)+(engine/)?(${folders.join('|')})(/|$)`;
+
+/** The import rule of one engine folder: what every engine folder is refused, and every folder above it. */
+function engineLayerRule(folder, index) {
+  const above = ENGINE_LAYERS.slice(index + 1);
+  const below = ENGINE_LAYERS.slice(0, index);
+  const pure = PURE_CORE.includes(folder);
+  const patterns = [noShell, ...(pure ? [noIoInPureCore, noProtocolInPureCore] : folder === 'server' ? [] : [protocolTypesOnly])];
+  if (above.length > 0) {
+    patterns.push({
+      regex: engineFolderImport(above),
+      caseSensitive: true,
+      message: below.length
+        ? `engine/${folder} imports only the folders below it (${below.join(', ')}); docs/architecture.md › Layers.`
+        : `engine/${folder} is the bottom layer: it imports no other engine folder; docs/architecture.md › Layers.`,
+    });
+  }
+  return { files: [`src/engine/${folder}/**/*.ts`], rules: { '@typescript-eslint/no-restricted-imports': restrict(patterns, [noVscode]) } };
+}
 const EXTENSION_IMPORTS = [
   { group: IO_ENGINE, message: 'The extension reaches the engine through the protocol (src/protocol); only the pure core (domain, text, report) is imported directly.' },
   { group: ['**/webview/**', '**/cli/**'], message: 'The extension does not import the webview or the CLI.' },
@@ -38,31 +76,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-namespace': 'off' },
   },
   {
+    // A folder not (yet) in ENGINE_LAYERS still keeps to the engine core's rule.
     files: ['src/engine/**/*.ts'],
-    ignores: ['src/engine/server/**'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': restrict(
-        [
-          { group: ['**/extension/**', '**/webview/**', '**/cli/**'], message: 'The engine core knows no shell: the extension, the webview and the CLI sit on top of it.' },
-          { group: ['**/protocol/**'], allowTypeImports: true, message: 'Only the engine server speaks the protocol.' },
-        ],
-        [noVscode],
-      ),
-    },
+    rules: { '@typescript-eslint/no-restricted-imports': restrict([noShell, protocolTypesOnly], [noVscode]) },
   },
-  {
-    files: ['src/engine/domain/**/*.ts', 'src/engine/text/**/*.ts', 'src/engine/report/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': restrict(
-        [
-          { group: ['node:*', 'fs', 'child_process', 'simple-git', 'lowdb', 'lowdb/*'], message: 'The pure core does no I/O: it is folded in the extension host and the browser too.' },
-          { group: IO_ENGINE, message: 'The pure core imports only the pure core (domain, text, report).' },
-          { group: ['**/extension/**', '**/webview/**', '**/cli/**', '**/protocol/**'], message: 'The pure core knows no shell.' },
-        ],
-        [noVscode],
-      ),
-    },
-  },
+  ...ENGINE_LAYERS.map(engineLayerRule),
   {
     files: ['src/protocol/**/*.ts'],
     rules: {
@@ -88,7 +106,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': restrict([
         ...EXTENSION_IMPORTS,
-        { regex: '(^|/)commands/', message: 'Only the registry and activation import command modules: a view, a notification or the chat runs a registered command by id (runCommand.ts), which a command module handles.' },
+        { regex: '(^|/)commands/', caseSensitive: true, message: 'Only the registry and activation import command modules: a view, a notification or the chat runs a registered command by id (runCommand.ts), which a command module handles.' },
       ]),
     },
   },
@@ -98,7 +116,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': restrict([
         ...EXTENSION_IMPORTS,
-        { regex: '^\\./|(^|/)commands/', message: 'A command module imports no other: what two commands share lives outside commands/ (targets/, plans/, documents/, connection/).' },
+        { regex: '^\\./|(^|/)commands/', caseSensitive: true, message: 'A command module imports no other: what two commands share lives outside commands/ (targets/, plans/, documents/, connection/).' },
       ]),
     },
   },
@@ -127,7 +145,13 @@ export default tseslint.config(
   {
     files: ['src/cli/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': restrict([{ group: ['**/extension/**', '**/webview/**'], message: 'The CLI is a shell over the engine.' }], [noVscode]),
+      '@typescript-eslint/no-restricted-imports': restrict(
+        [
+          { group: ['**/extension/**', '**/webview/**'], message: 'The CLI is a shell over the engine.' },
+          { group: ['**/engine/server', '**/engine/server/**'], message: 'The CLI and the engine server are two front doors over the engine: neither imports the other.' },
+        ],
+        [noVscode],
+      ),
     },
   },
 );

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childRegistry } from '../src/engine/process/childRegistry';
 import { runProcess } from '../src/engine/process/processGroup';
-import { writeFileAtomic } from '../src/engine/store/atomicWrite';
+import { writeFileAtomic } from '../src/engine/io/atomicWrite';
 import { median, percentile, timeAsync } from './stats';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 200);

@@ -1,6 +1,6 @@
 import type { TaskloomEngine } from '../engine/run/engine';
 import { describeWhatWouldRun } from '../engine/run/runProvenance';
-import type { RunSession } from '../engine/run/runSession';
+import type { RunSession } from '../engine/session/runSession';
 import { askYesNo } from './askYesNo';
 import { yellow } from './format';
 

@@ -1,6 +1,6 @@
 import { EngineShutdown, type DriveOutcome } from '../engine/run/engineShutdown';
 import type { TaskloomEngine } from '../engine/run/engine';
-import type { RunSession } from '../engine/run/runSession';
+import type { RunSession } from '../engine/session/runSession';
 import { EXIT } from './cliErrors';
 import { bold, red, yellow } from './format';
 import type { Confinement } from '../engine/domain/sandboxSettings';

@@ -49,7 +49,7 @@ describe('exit codes say what kind of failure it was', () => {
     const full = runCliWithFileLimit(1, ['retry', 'flaky', '--cwd', r.dir]);
     assert.equal(full.code, EXIT.storage, full.stderr);
     assert.match(full.stderr, /Could not append an event to .*events\.jsonl: the file has reached the size limit/);
-    assert.match(full.stderr, /the file has reached the size limit.*\. Free some space .*then run the command again/);
+    assert.match(full.stderr, /the file has reached the size limit.*\. Free some space .*then try again/);
     assert.doesNotMatch(full.stderr, STACK);
     assert.equal(trace(r.dir).tasks[0]!.state, 'NEEDS_HUMAN', 'the decision was not recorded');
 

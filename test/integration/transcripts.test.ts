@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
-import { TRANSCRIPT_LIMITS } from '../../src/engine/run/transcriptRecorder';
+import { TRANSCRIPT_LIMITS } from '../../src/engine/session/transcriptRecorder';
 import { ApprovePlanRequest, GetRunRequest, StartGoalRequest, TranscriptRequest } from '../../src/protocol/engineProtocol';
 import type { RunSettings } from '../../src/protocol/runSettings';
 import { writeInputs } from '../helpers/cli';

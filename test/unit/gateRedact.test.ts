@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { redactSecrets } from '../../src/engine/gate/redactSecrets';
+import { redactSecrets } from '../../src/engine/io/redactSecrets';
 
 const NO_ENV = {};
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { launchUnconfined } from '../../src/engine/process/launcher';
 import { tmpdir } from 'node:os';
 import { describe, it } from 'node:test';
-import { redactEventBody, redactorFor, redactSecrets, REDACTED } from '../../src/engine/gate/redactSecrets';
+import { redactEventBody, redactorFor, redactSecrets, REDACTED } from '../../src/engine/io/redactSecrets';
 import { runGate } from '../../src/engine/gate/runGate';
 import { CappedOutput } from '../../src/engine/process/cappedOutput';
 

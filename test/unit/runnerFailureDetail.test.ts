@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { failureDetail, type RunnerResult } from '../../src/engine/agents/runner';
 import { ZERO_USAGE } from '../../src/engine/domain/usage';
-import { describeFailure } from '../../src/engine/run/agentCall';
+import { describeFailure } from '../../src/engine/session/agentCall';
 
 const failed = (over: Partial<RunnerResult>): RunnerResult => ({ status: 'crashed', text: '', usage: { ...ZERO_USAGE }, model: 'm', durationMs: 1, ...over });
 

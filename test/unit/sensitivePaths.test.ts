@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { changedLifecycleScripts, DEFAULT_SENSITIVE_PATHS, sensitivePattern, unreleasedChanges } from '../../src/engine/domain/sensitivePaths';
-import { hideValues, redactSecrets, secretValuesInText } from '../../src/engine/gate/redactSecrets';
+import { hideValues, redactSecrets, secretValuesInText } from '../../src/engine/io/redactSecrets';
 import { criticPrompt } from '../../src/engine/loop/prompts';
 
 const manifest = (scripts: Record<string, string>, dependencies: Record<string, string> = {}) => JSON.stringify({ name: 'x', scripts, dependencies });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { writeFileAtomic } from '../../src/engine/store/atomicWrite';
+import { writeFileAtomic } from '../../src/engine/io/atomicWrite';
 
 let dir: string;
 beforeEach(() => {

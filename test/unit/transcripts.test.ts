@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import type { RunEvent, RunEventBody } from '../../src/engine/domain/events';
 import { foldEvents } from '../../src/engine/domain/projection';
-import { relativeToCwd, TranscriptRecorder, transcriptLine, type TranscriptLimits } from '../../src/engine/run/transcriptRecorder';
+import { relativeToCwd, TranscriptRecorder, transcriptLine, type TranscriptLimits } from '../../src/engine/session/transcriptRecorder';
 import { EventLog } from '../../src/engine/store/eventLog';
 import { describeToolUse } from '../../src/engine/agents/claude/claudeStreamParser';
 import { unwrapShell } from '../../src/engine/agents/codex/codexEventParser';

@@ -9,7 +9,7 @@ import { foldEvents } from '../../src/engine/domain/projection';
 import { freePort, isPortFree } from '../../src/engine/process/freePort';
 import { runConfigFromSettings } from '../../src/engine/run/runConfigFromSettings';
 import { EDITOR_SETTING_KEYS, type RunSettings } from '../../src/protocol/runSettings';
-import { taskEnv } from '../../src/engine/run/taskEnv';
+import { taskEnv } from '../../src/engine/session/taskEnv';
 import { runWorktreeDir } from '../../src/engine/workspace/worktreeRoot';
 import { wordDecision } from '../../src/engine/text/decisionWords';
 import { EventBuilder } from '../helpers/eventBuilder';

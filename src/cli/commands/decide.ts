@@ -1,7 +1,7 @@
 import type { HumanAction } from '../../engine/domain/events';
 import { resumedByDecision } from '../../engine/domain/humanActions';
 import { TaskloomEngine } from '../../engine/run/engine';
-import type { RunSession } from '../../engine/run/runSession';
+import type { RunSession } from '../../engine/session/runSession';
 import { EXIT, UsageError } from '../cliErrors';
 import { confirmForeignRun } from '../confirmForeignRun';
 import { driveWithProgress } from '../driveWithProgress';

@@ -5,7 +5,7 @@ import type { Plan } from '../../engine/domain/plan';
 import { loadPlanFile } from '../../engine/plan/loadPlanFile';
 import { TaskloomEngine } from '../../engine/run/engine';
 import { PlanningError } from '../../engine/run/planner';
-import type { RunSession } from '../../engine/run/runSession';
+import type { RunSession } from '../../engine/session/runSession';
 import { askYesNo } from '../askYesNo';
 import { EXIT, UsageError } from '../cliErrors';
 import { driveWithProgress } from '../driveWithProgress';

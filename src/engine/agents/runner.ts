@@ -32,7 +32,7 @@ export interface RunnerInput {
    * of its own, which could not start nested, and needs no command allow-list.
    */
   confined?: boolean;
-  /** Starts the call's processes: the run's sandbox for this call (see src/engine/run/taskProcesses.ts). */
+  /** Starts the call's processes: the run's sandbox for this call (see src/engine/session/taskProcesses.ts). */
   launch: ProcessLauncher;
   /** Variables added to the environment of the call's processes (TASKLOOM_RUN_ID, TASKLOOM_TASK_ID, TASKLOOM_PORT). */
   env?: Record<string, string>;

@@ -1,8 +1,8 @@
 import type { ApplyHistory } from '../domain/events';
 import type { RunState } from '../domain/runState';
 import { pullRequestTitle } from '../report/pullRequestBody';
-import type { RunSession } from '../run/runSession';
-import { taskCommits } from '../run/taskCommits';
+import type { RunSession } from '../session/runSession';
+import { taskCommits } from '../session/taskCommits';
 import { commitMessage } from '../workspace/commitMessage';
 import { WorkspaceError } from '../workspace/errors';
 import { Git } from '../workspace/git';

@@ -1,5 +1,5 @@
 import type { ApplyHistory } from '../domain/events';
-import type { RunSession } from '../run/runSession';
+import type { RunSession } from '../session/runSession';
 import { commitMessage } from '../workspace/commitMessage';
 import { Git } from '../workspace/git';
 import { fastForwardCurrentBranch, mergeIntoCurrentBranch, type MergedIntoBranch } from '../workspace/mergeIntoCurrentBranch';

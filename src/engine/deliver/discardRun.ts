@@ -1,9 +1,9 @@
 import type { RunState } from '../domain/runState';
-import type { TaskloomEngine } from '../run/engine';
-import type { RunSession } from '../run/runSession';
+import type { RunSession } from '../session/runSession';
+import type { RunStore } from '../store/runStore';
 import { WorkspaceError } from '../workspace/errors';
 import { Git } from '../workspace/git';
-import { WorktreeManager } from '../workspace/worktreeManager';
+import { WorktreeManager, type RepoLocation } from '../workspace/worktreeManager';
 
 /**
  * Tasks whose approved work (merged into integration, or green and waiting) exists nowhere but in
@@ -51,6 +51,12 @@ export class UnpublishedWorkError extends WorkspaceError {
   }
 }
 
+/** A repository and the store of its runs: what removing a run, or what finished runs left, works on (the engine is one). */
+export interface RepoRuns {
+  repo: RepoLocation;
+  store: RunStore;
+}
+
 export interface DiscardOutcome {
   worktrees: string[];
   branches: string[];
@@ -60,13 +66,13 @@ export interface DiscardOutcome {
  * Removes a run for good: its worktrees, its `taskloom/<run>/*` branches and snapshot refs, and its
  * record. Without `force`, refuses while approved work would be lost (see unpublishedWork).
  */
-export async function discardRun(engine: TaskloomEngine, session: RunSession, force: boolean): Promise<DiscardOutcome> {
+export async function discardRun(repoRuns: RepoRuns, session: RunSession, force: boolean): Promise<DiscardOutcome> {
   const { state } = session;
   if (!force) {
-    const lost = await unpublishedWork(state, engine.repo.root);
+    const lost = await unpublishedWork(state, repoRuns.repo.root);
     if (lost.length) throw new UnpublishedWorkError(state.runId, lost);
   }
-  const removed = await new WorktreeManager(engine.repo, state.runId, state.config.worktree?.root).discardRun();
-  engine.store.removeRun(state.runId);
+  const removed = await new WorktreeManager(repoRuns.repo, state.runId, state.config.worktree?.root).discardRun();
+  repoRuns.store.removeRun(state.runId);
   return removed;
 }

@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs';
 import { isOpenAsSeen } from '../domain/pullRequestStatus';
 import { isRunOver, type RunState, type RunStatus } from '../domain/runState';
-import type { TaskloomEngine } from '../run/engine';
 import { actorSnapshotRefPrefix } from '../workspace/actorSnapshot';
 import { measureDiskUsage } from '../workspace/diskUsage';
 import { refsUnder } from '../workspace/gitQueries';
 import { isInside, listWorktrees } from '../workspace/worktreeOps';
 import { repoGit, WorktreeManager } from '../workspace/worktreeManager';
-import { unpublishedWork } from './discardRun';
+import { unpublishedWork, type RepoRuns } from './discardRun';
 
 /** What one finished run still holds in the repository. */
 export interface RunLeftovers {
@@ -40,22 +39,22 @@ export interface GcOutcome {
  * nowhere else (the rule `discard` applies without --force) and runs with an open pull request are
  * kept as they are. Runs that are not finished (running, paused, needing a person) are never looked at.
  */
-export async function gcRuns(engine: TaskloomEngine, options: { dryRun: boolean }): Promise<GcOutcome> {
+export async function gcRuns(repoRuns: RepoRuns, options: { dryRun: boolean }): Promise<GcOutcome> {
   const outcome: GcOutcome = { freed: [], kept: [], staleEntries: 0, dryRun: options.dryRun };
-  const git = repoGit(engine.repo, engine.repo.root);
+  const git = repoGit(repoRuns.repo, repoRuns.repo.root);
   const registered = await listWorktrees(git);
   // Entries whose folder is gone, as `git worktree list` marks them (counted before a discard prunes them;
   // `git worktree prune` says what it removes on stderr only).
   outcome.staleEntries = registered.filter((e) => e.prunable).length;
-  for (const entry of engine.store.listRuns()) {
+  for (const entry of repoRuns.store.listRuns()) {
     // A run that is over: what it left in the repository is only taking space.
     if (!isRunOver(entry.status)) continue;
-    const { state } = engine.store.loadRun(entry.runId);
+    const { state } = repoRuns.store.loadRun(entry.runId);
     if (!isRunOver(state.status)) continue;
-    const manager = new WorktreeManager(engine.repo, state.runId, state.config.worktree?.root);
-    const left = await leftovers(engine, state, manager, registered);
+    const manager = new WorktreeManager(repoRuns.repo, state.runId, state.config.worktree?.root);
+    const left = await leftovers(repoRuns, state, manager, registered);
     if (left.worktrees + left.branches + left.snapshotRefs === 0 && left.bytes === 0) continue;
-    const reason = await reasonToKeep(state, engine.repo.root);
+    const reason = await reasonToKeep(state, repoRuns.repo.root);
     if (reason) {
       outcome.kept.push({ ...left, reason });
       continue;
@@ -68,12 +67,12 @@ export async function gcRuns(engine: TaskloomEngine, options: { dryRun: boolean 
 }
 
 async function leftovers(
-  engine: TaskloomEngine,
+  repoRuns: RepoRuns,
   state: RunState,
   manager: WorktreeManager,
   registered: Awaited<ReturnType<typeof listWorktrees>>,
 ): Promise<RunLeftovers> {
-  const git = repoGit(engine.repo, engine.repo.root);
+  const git = repoGit(repoRuns.repo, repoRuns.repo.root);
   const refs = async (pattern: string) => (await refsUnder(git, pattern)).length;
   const dir = manager.worktreeDir;
   const worktrees = existsSync(dir) ? registered.filter((e) => isInside(e.path, dir)).length : 0;

@@ -13,11 +13,11 @@ import { CRITIC_VERDICT_JSON_SCHEMA, parseCriticVerdict } from '../loop/criticRu
 import { actorPrompt, criticPrompt, type ActorFeedback } from '../loop/prompts';
 import { checkFixTask, conflictTask, replyText, reviewFixTask } from '../loop/pullRequestPrompts';
 import { resolvePrompt } from '../loop/resolutionPrompts';
-import type { RoleRunners } from '../run/agentFactory';
-import { callAgent, describeFailure } from '../run/agentCall';
-import { runProjectGate } from '../run/projectGate';
-import type { RunSession } from '../run/runSession';
-import { agentLabel } from '../run/taskCommits';
+import type { RoleRunners } from '../session/agentFactory';
+import { callAgent, describeFailure } from '../session/agentCall';
+import { runProjectGate } from '../session/projectGate';
+import type { RunSession } from '../session/runSession';
+import { agentLabel } from '../session/taskCommits';
 import { clipMiddle } from '../text/clip';
 import { commitMessage } from '../workspace/commitMessage';
 import { leftoverConflictMarkers } from '../workspace/conflictMarkers';
@@ -30,7 +30,7 @@ import type { AuthorTrust } from './authorTrust';
 import type { ReactionInput } from './watchDecision';
 import { counted } from '../text/counted';
 import { unreleasedChanges, type SensitiveChange } from '../domain/sensitivePaths';
-import { releasedFor, sensitivePatterns, sensitiveReason } from '../run/sensitiveHold';
+import { releasedFor, sensitivePatterns, sensitiveReason } from '../session/sensitiveHold';
 
 /** What a reaction needs: the run, its agent, the forge, and the repository it pushes from. */
 export interface WatchContext {

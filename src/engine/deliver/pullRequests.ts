@@ -1,7 +1,7 @@
 import { GitHubForge, DEFAULT_GITHUB_API, githubToken, slugFromRemoteUrl } from '../forge/github';
 import { ForgeError, type Forge, type PullRequest } from '../forge/forge';
 import { pullRequestBody, pullRequestTitle } from '../report/pullRequestBody';
-import type { RunSession } from '../run/runSession';
+import type { RunSession } from '../session/runSession';
 import { pushBranch, remoteUrl } from '../workspace/pushBranch';
 import { applicableHead } from './applyPlan';
 

@@ -8,7 +8,7 @@ import type { AgentConfig, AgentKind, RunConfig } from '../domain/runConfig';
 import { errorText } from '../domain/taskloomError';
 import { assertTaskloomFolder } from '../store/taskloomFolder';
 import { resolveExecutable } from '../process/findOnPath';
-import { createRunner } from '../run/agentFactory';
+import { createRunner } from '../session/agentFactory';
 import { runProcess } from '../process/processGroup';
 import { gitVersion, inspectRepo } from '../workspace/repoInspector';
 import { counted } from '../text/counted';

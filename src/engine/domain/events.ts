@@ -150,7 +150,7 @@ export type RunEventBody =
       commit?: string;
     }
   /**
-   * What an agent call printed while it worked, a batch at a time (run/transcriptRecorder.ts). The
+   * What an agent call printed while it worked, a batch at a time (session/transcriptRecorder.ts). The
    * call's first batch starts its transcript, and its seq names the call: later batches carry it
    * as `call`, and so does the call's `runner_call` as `transcript`. A call keeps at most its first
    * TRANSCRIPT_LIMITS.headLines lines, one sampled line now and then past them, and its last

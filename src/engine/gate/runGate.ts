@@ -2,7 +2,7 @@ import type { GateCommandResult } from '../domain/events';
 import type { ProcessLauncher } from '../process/launcher';
 import type { OutputStream, ProcessResult } from '../process/processGroup';
 import { failureExcerpt } from './failureExcerpt';
-import { redactSecrets } from './redactSecrets';
+import { redactSecrets } from '../io/redactSecrets';
 
 export interface GateActivity {
   command: string;
@@ -14,7 +14,7 @@ export interface GateActivity {
 export interface RunGateOptions {
   /** Shell commands, run in order with `sh -c`; all must exit 0. */
   commands: string[];
-  /** Starts each command: the run's sandbox for a setup or gate command (src/engine/run/taskProcesses.ts). */
+  /** Starts each command: the run's sandbox for a setup or gate command (src/engine/session/taskProcesses.ts). */
   launch: ProcessLauncher;
   cwd: string;
   /** For the whole gate: each command gets what the earlier ones left. */

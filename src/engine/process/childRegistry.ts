@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import * as z from 'zod';
-import { writeFileAtomic } from '../store/atomicWrite';
+import { writeFileAtomic } from '../io/atomicWrite';
 import { isProcessGroupAlive } from './liveness';
 import { signalGroupInTurn } from './killProcessGroup';
 import { processTable } from './processTable';

@@ -1,8 +1,8 @@
 import type { GateResult } from '../gate/runGate';
 import { topologicalOrder } from '../plan/planGraph';
-import { runProjectGate } from '../run/projectGate';
-import { taskCommits } from '../run/taskCommits';
-import type { RunContext } from '../run/runContext';
+import { runProjectGate } from '../session/projectGate';
+import { taskCommits } from '../session/taskCommits';
+import type { RunContext } from '../session/runContext';
 import { findFirstFailingPrefix } from './bisect';
 import { counted } from '../text/counted';
 

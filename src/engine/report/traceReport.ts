@@ -1,6 +1,6 @@
 import type { AgentRole, CheckStatus, HumanAction, ReviewVerdict } from '../domain/events';
 import { allowedHumanActions } from '../domain/humanActions';
-import { checksWords, REVIEW_WORDS } from '../domain/pullRequestStatus';
+import { checksWords, REVIEW_WORDS } from '../text/pullRequestWords';
 import type { IgnoredInput, PullRequestRecord, QueueProblem, RunState } from '../domain/runState';
 import { countTasks, type TaskCounts } from '../domain/taskCounts';
 import { taskTimings, type TaskTimings, type TimingClock } from '../domain/taskTimings';

@@ -4,10 +4,10 @@ import type { GateSummary } from '../domain/runState';
 import type { IntegrationBranch } from '../workspace/integrationBranch';
 import { leftoverConflictMarkers } from '../workspace/conflictMarkers';
 import type { WorktreeManager } from '../workspace/worktreeManager';
-import { runProjectGate } from './projectGate';
-import type { RunSession } from './runSession';
+import { runProjectGate } from '../session/projectGate';
+import type { RunSession } from '../session/runSession';
 import { queueForMerge } from './taskLoop';
-import { taskCommits } from './taskCommits';
+import { taskCommits } from '../session/taskCommits';
 
 export interface HandResolutionParts {
   session: RunSession;

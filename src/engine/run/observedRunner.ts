@@ -1,6 +1,6 @@
 import type { AgentRunner, RunnerActivity, RunnerInput } from '../agents/runner';
-import { redactSecrets } from '../gate/redactSecrets';
-import { relativeToCwd } from './transcriptRecorder';
+import { redactSecrets } from '../io/redactSecrets';
+import { relativeToCwd } from '../session/transcriptRecorder';
 
 /** Hears every activity line of every call a runner makes, with the call it came from. */
 export type ActivityListener = (input: RunnerInput, activity: RunnerActivity) => void;

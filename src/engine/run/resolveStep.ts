@@ -4,9 +4,9 @@ import { resolvePrompt } from '../loop/resolutionPrompts';
 import { clipMiddle } from '../text/clip';
 import { readTextOrReason } from '../workspace/readTextOrReason';
 import { actorSnapshotRef, snapshotWorktree } from '../workspace/actorSnapshot';
-import { callAgent } from './agentCall';
-import type { RunContext } from './runContext';
-import { agentLabel, taskCommits } from './taskCommits';
+import { callAgent } from '../session/agentCall';
+import type { RunContext } from '../session/runContext';
+import { agentLabel, taskCommits } from '../session/taskCommits';
 import { handleAgentFailure, stoppedByBudget, type StepOutcome } from './stepOutcome';
 
 /** What a resolver is shown of each file and side, at most. */

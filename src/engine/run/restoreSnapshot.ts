@@ -3,7 +3,7 @@ import { TaskloomError } from '../domain/taskloomError';
 import { TASK_STATE_WORDS } from '../domain/stateWords';
 import { splitNul } from '../workspace/gitQueries';
 import { repoGit, type RepoLocation } from '../workspace/worktreeManager';
-import type { RunSession } from './runSession';
+import type { RunSession } from '../session/runSession';
 
 export interface RestoredSnapshot {
   taskId: string;

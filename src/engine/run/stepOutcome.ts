@@ -1,9 +1,9 @@
 import type { RunnerResult } from '../agents/runner';
 import { budgetStop } from '../domain/budget';
 import type { ActorFeedback } from '../loop/prompts';
-import { describeFailure } from './agentCall';
+import { describeFailure } from '../session/agentCall';
 import { isShutdown } from './engineShutdown';
-import type { RunContext } from './runContext';
+import type { RunContext } from '../session/runContext';
 
 /** How a step of a task's loop ended: go on (with what the actor must fix next), or the task left the loop. */
 export type StepOutcome = { next: 'continue'; feedback?: ActorFeedback } | { next: 'stop' };

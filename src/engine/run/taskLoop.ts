@@ -10,15 +10,15 @@ import { CRITIC_VERDICT_JSON_SCHEMA, parseCriticVerdict } from '../loop/criticRu
 import { actorPrompt, criticPrompt, VERDICT_REPAIR_PROMPT, type ActorFeedback } from '../loop/prompts';
 import type { OverlapWait } from '../schedule/overlap';
 import { isMovingOn } from '../domain/taskStates';
-import { callAgent, describeFailure } from './agentCall';
-import { runProjectGate } from './projectGate';
+import { callAgent, describeFailure } from '../session/agentCall';
+import { runProjectGate } from '../session/projectGate';
 import { resolveStep } from './resolveStep';
-import type { RunContext } from './runContext';
-import { agentLabel, taskCommits } from './taskCommits';
+import type { RunContext } from '../session/runContext';
+import { agentLabel, taskCommits } from '../session/taskCommits';
 import { cancel, handleAgentFailure, STOP, stoppedByBudget, stoppedMidStep, type StepOutcome } from './stepOutcome';
 import { startBuilding, takeInIntegration, type TaskStart } from './taskStart';
 import { setUpWorktree } from './worktreeSetup';
-import { holdSensitiveChanges, unreleasedSensitiveChanges } from './sensitiveHold';
+import { holdSensitiveChanges, unreleasedSensitiveChanges } from '../session/sensitiveHold';
 import { counted } from '../text/counted';
 
 /**

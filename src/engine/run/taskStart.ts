@@ -1,9 +1,9 @@
 import type { PlanTask } from '../domain/plan';
 import type { OverlapWait } from '../schedule/overlap';
 import type { ActorFeedback } from '../loop/prompts';
-import type { RunContext } from './runContext';
-import { taskCommits } from './taskCommits';
-import { taskPort } from './taskEnv';
+import type { RunContext } from '../session/runContext';
+import { taskCommits } from '../session/taskCommits';
+import { taskPort } from '../session/taskEnv';
 import { counted } from '../text/counted';
 
 /** Where a task's loop begins: building, resolving the conflict its worktree holds, or gating what it already has. */

@@ -1,10 +1,10 @@
 import { WORKTREE_COPIED_LISTED, type GateCommandResult } from '../domain/events';
 import { runGate } from '../gate/runGate';
 import { copyIncludedFiles } from '../workspace/worktreeInclude';
-import type { RunContext } from './runContext';
+import type { RunContext } from '../session/runContext';
 import { cancel } from './stepOutcome';
-import { taskEnv } from './taskEnv';
-import { commandLauncher } from './taskProcesses';
+import { taskEnv } from '../session/taskEnv';
+import { commandLauncher } from '../session/taskProcesses';
 
 /** Lines of a failed setup command's output kept in the task's reason (the ledger has its whole excerpt). */
 const REASON_LINES = 15;

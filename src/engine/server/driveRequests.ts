@@ -12,7 +12,7 @@ import { isWaitingForHuman } from '../domain/taskStates';
 import { assertAgentsInstalled } from '../run/assertAgentInstalled';
 import type { TaskloomEngine } from '../run/engine';
 import { describeWhatWouldRun, UnknownRunError } from '../run/runProvenance';
-import type { RunSession } from '../run/runSession';
+import type { RunSession } from '../session/runSession';
 import { driveInBackground } from './runDriver';
 import type { ServerOutput } from './serverOutput';
 import { UserError } from './userError';

@@ -1,4 +1,4 @@
-import type { RunSession } from '../run/runSession';
+import type { RunSession } from '../session/runSession';
 import type { EventBatcher } from './eventBatcher';
 import type { ServerOutput } from './serverOutput';
 

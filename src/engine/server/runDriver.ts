@@ -3,7 +3,7 @@ import type { DriveOutcome } from '../run/engineShutdown';
 import type { Plan } from '../domain/plan';
 import { errorText, TaskloomError } from '../domain/taskloomError';
 import type { RunStatus } from '../domain/runState';
-import type { RunSession } from '../run/runSession';
+import type { RunSession } from '../session/runSession';
 import type { ServerOutput } from './serverOutput';
 import type { ActiveWork, WorkspaceHost } from './workspaceHost';
 

@@ -1,7 +1,7 @@
 import { EngineShutdown } from '../run/engineShutdown';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TaskloomEngine } from '../run/engine';
-import type { RunSession } from '../run/runSession';
+import type { RunSession } from '../session/runSession';
 import type { RunStore } from '../store/runStore';
 import type { EventBatcher } from './eventBatcher';
 import { forwardRunEvents } from './forwardRunEvents';

@@ -3,7 +3,7 @@ import type { AgentRole } from '../domain/events';
 import type { Decision, RunState, TaskView } from '../domain/runState';
 import type { TokenUsage } from '../domain/usage';
 import { totalTokens } from '../domain/usage';
-import { writeFileAtomic } from './atomicWrite';
+import { writeFileAtomic } from '../io/atomicWrite';
 import { codeText, inlineText } from './inertText';
 import type { RunPaths } from './paths';
 import { counted } from '../text/counted';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { RunEvent } from '../domain/events';
 import { TaskloomError } from '../domain/taskloomError';
 import { displayLine } from '../text/terminalText';
-import { fsyncDirectory } from './atomicWrite';
+import { fsyncDirectory } from '../io/atomicWrite';
 import { eventProblems } from './eventSchemas';
 
 /** Why a line is refused. */

@@ -3,7 +3,7 @@ import { EVENT_SCHEMA_VERSION, type RunEvent, type RunEventBody } from '../domai
 import { applyEvent } from '../domain/projection';
 import { isRunOver, type RunState } from '../domain/runState';
 import { derivedFilesUpToDate, writeDerivedFiles } from './derivedFiles';
-import { redactEventBody, redactorFor, type Redactor } from '../gate/redactSecrets';
+import { redactEventBody, redactorFor, type Redactor } from '../io/redactSecrets';
 import { stripTerminalControls } from '../text/terminalText';
 import { EventLog, LogWriteError, type ReadOptions, type ReadResult } from './eventLog';
 import { WorkspaceLock } from './lock';

@@ -5,7 +5,7 @@ import { LowSync, type SyncAdapter } from 'lowdb';
 import * as z from 'zod';
 import { RUN_STATUSES, type RunState } from '../domain/runState';
 import type { RunIndexEntry } from '../domain/runIndex';
-import { writeFileAtomic } from './atomicWrite';
+import { writeFileAtomic } from '../io/atomicWrite';
 
 export type { RunIndexEntry };
 

@@ -1,6 +1,6 @@
 import type { DecisionFact, DecisionFactOf, FailedCommand } from '../domain/decisionFact';
 import type { Plan } from '../domain/plan';
-import { checksWords, REVIEW_WORDS } from '../domain/pullRequestStatus';
+import { checksWords, REVIEW_WORDS } from './pullRequestWords';
 import type { Decision } from '../domain/runState';
 import { RUN_STATUS_WORDS } from '../domain/stateWords';
 import type { CriticVerdict } from '../domain/verdict';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { constants, copyFile, lstat, mkdir, readFile, readlink, stat, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { hideValues, secretValuesInText } from '../gate/redactSecrets';
+import { hideValues, secretValuesInText } from '../io/redactSecrets';
 import { Git } from './git';
 import { splitNul } from './gitQueries';
 

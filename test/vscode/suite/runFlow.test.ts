@@ -314,6 +314,9 @@ suite('A run from Start Goal to the applied integration', function () {
     await vscode.workspace.fs.writeFile(vscode.Uri.file(dirty), original);
 
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
+    // The corner shows three toasts at most, and the earlier tests' stay up here: cleared, the
+    // apply's own toast is the one on screen.
+    await vscode.commands.executeCommand('notifications.clearAll');
     const question = await clickConfirming(RUN_VIEW.deliveryButton('apply'), 'Apply', 'Apply "Grow textkit');
     const promised = /to main as (\d+) commits\?/.exec(question);
     assert.ok(promised, question);
@@ -335,8 +338,8 @@ suite('A run from Start Goal to the applied integration', function () {
     assert.equal(git(folder, 'status', '--porcelain', '--untracked-files=no'), '');
     // The notification says what was made: the branch, the history and the count, as git counts it.
     const applied = new Notification('applied the run to main');
+    await applied.shown(60_000);
     await vscode.commands.executeCommand('notifications.showList');
-    await applied.shown(30_000);
     assert.match(await applied.message(), new RegExp(`^Taskloom applied the run to main as ${made} commits \\(merge history\\): \\d+ changed files, now at [0-9a-f]{10}\\. Not included \\(skipped\\): flaky\\.$`));
     await takeScreenshot('applied');
     await vscode.commands.executeCommand('notifications.hideList');

@@ -1,6 +1,7 @@
 // The workbench's own UI as the suites see it: notifications (toasts), the quick input, the
 // Problems panel, the merge editor, the walkthrough and the trees.
 import { click, pressKey, readShownTexts, readTexts, waitFor } from '../runnerControl';
+import { until } from '../until';
 
 /** A notification whose text contains `text` (a toast, or an entry in the notification centre). */
 export class Notification {
@@ -66,11 +67,14 @@ export const workbench = {
   /** The descriptions of the rows of every tree on screen (the Runs tree's task rows among them). */
   treeRowDescriptions: () => readTexts({ selector: '.monaco-list-row .label-description' }),
   /** The tree row that says `label` as it is drawn: how much of its label and of its description the view's width shows (1 whole). */
-  treeRowShown: async (label: string) => {
+  treeRowShown: (label: string) => {
     const row = `.monaco-list-row:has-text(${JSON.stringify(label)})`;
-    const [name] = await readShownTexts({ selector: `${row} .label-name` });
-    const [description] = await readShownTexts({ selector: `${row} .label-description` });
-    return { name, description };
+    // Read in one go and again until both parts are there: a tree refresh redraws its rows, and
+    // two reads apart could each see a different drawing (or none).
+    return until(`the tree row "${label}" drawn`, async () => {
+      const [name, description] = await readShownTexts({ selector: `${row} .label-name, ${row} .label-description` });
+      return name && description ? { name, description } : undefined;
+    }, 30_000);
   },
   /** The labels of the rows of every tree on screen. */
   treeRowLabels: () => readTexts({ selector: '.monaco-list-row .label-name' }),

@@ -1,5 +1,5 @@
 import { failureDetail, withLastOutput, type RunnerInput, type RunnerResult } from '../agents/runner';
-import { redactSecrets } from '../gate/redactSecrets';
+import { redactSecrets } from '../io/redactSecrets';
 import type { RunContext } from './runContext';
 import { taskEnv } from './taskEnv';
 import { agentLauncher } from './taskProcesses';
