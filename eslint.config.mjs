@@ -3,7 +3,8 @@
 //   engine core     never the editor, the webview or the CLI; the protocol's types only (its server speaks it)
 //   pure core       engine/domain, engine/text, engine/report: no I/O, importable by every layer
 //   protocol        types and message definitions only: value imports from the engine are refused
-//   extension       the engine only through the protocol and the pure core (the projection folds events)
+//   extension       the engine only through the protocol and the pure core (the projection folds events);
+//                   command modules import no other, and only the registry and activation import them
 //   webview         the protocol, the pure core and itself: no Node, no VS Code API, no extension
 //   CLI             the engine; not the engine server (a front door beside it), the editor or the webview
 import tseslint from 'typescript-eslint';
@@ -47,6 +48,10 @@ function engineLayerRule(folder, index) {
   }
   return { files: [`src/engine/${folder}/**/*.ts`], rules: { '@typescript-eslint/no-restricted-imports': restrict(patterns, [noVscode]) } };
 }
+const EXTENSION_IMPORTS = [
+  { group: IO_ENGINE, message: 'The extension reaches the engine through the protocol (src/protocol); only the pure core (domain, text, report) is imported directly.' },
+  { group: ['**/webview/**', '**/cli/**'], message: 'The extension does not import the webview or the CLI.' },
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-test/**', 'node_modules/**', 'test-artifacts/**', 'media/**', '**/*.mjs', '**/*.js'] },
@@ -92,10 +97,26 @@ export default tseslint.config(
   },
   {
     files: ['src/extension/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': restrict(EXTENSION_IMPORTS) },
+  },
+  {
+    // Activation and the registry gather the command modules; everything else hands a command its intent by id.
+    files: ['src/extension/**/*.ts'],
+    ignores: ['src/extension/commands/**', 'src/extension/extension.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': restrict([
-        { group: IO_ENGINE, message: 'The extension reaches the engine through the protocol (src/protocol); only the pure core (domain, text, report) is imported directly.' },
-        { group: ['**/webview/**', '**/cli/**'], message: 'The extension does not import the webview or the CLI.' },
+        ...EXTENSION_IMPORTS,
+        { regex: '(^|/)commands/', caseSensitive: true, message: 'Only the registry and activation import command modules: a view, a notification or the chat runs a registered command by id (runCommand.ts), which a command module handles.' },
+      ]),
+    },
+  },
+  {
+    files: ['src/extension/commands/**/*.ts'],
+    ignores: ['src/extension/commands/registerCommands.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrict([
+        ...EXTENSION_IMPORTS,
+        { regex: '^\\./|(^|/)commands/', caseSensitive: true, message: 'A command module imports no other: what two commands share lives outside commands/ (targets/, plans/, documents/, connection/).' },
       ]),
     },
   },

@@ -3,6 +3,7 @@ import type { FileFinding } from '../engine/report/criticFindings';
 import type { RunsController } from './runsController';
 import { branchFileUri } from './documents/branchFileDocuments';
 import { Disposable, toDisposable } from './disposable';
+import { commandUri } from './runCommand';
 import { openFindingsOf, waitsForYou } from './openFindings';
 
 const SEVERITY: Record<FileFinding['severity'], vscode.DiagnosticSeverity> = {
@@ -69,8 +70,7 @@ export class CriticDiagnostics extends Disposable {
         const line = Math.max(0, (f.line ?? 1) - 1);
         const diagnostic = new vscode.Diagnostic(new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER), `[${f.taskId}] ${f.message}`, SEVERITY[f.severity]);
         diagnostic.source = `Taskloom critic (${f.category}${f.blocking ? ', blocking' : ''})`;
-        const args = encodeURIComponent(JSON.stringify([{ folder, runId, taskId: f.taskId, seq: f.seq }]));
-        diagnostic.code = { value: `ledger #${f.seq}`, target: vscode.Uri.parse(`command:taskloom.showRun?${args}`) };
+        diagnostic.code = { value: `ledger #${f.seq}`, target: commandUri('taskloom.showRun', { folder, runId, taskId: f.taskId, seq: f.seq }) };
         const uri = branchFileUri({ folder, runId, taskId: f.taskId }, f.file);
         const entry = byFile.get(uri.toString()) ?? { uri, diagnostics: [] };
         entry.diagnostics.push(diagnostic);

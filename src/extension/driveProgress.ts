@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
 import { CancelRequest } from '../protocol/engineProtocol';
-import type { RunRef } from './commands/runRef';
+import type { CommandId } from './commandIds';
+import type { RunRef } from './targets/runRef';
 import { showError } from './connection/userErrors';
 import type { EngineClient } from './connection/engineClient';
 import type { RunsController } from './runsController';
 import { plainText } from './tree/presentation';
+import { runCommand } from './runCommand';
 import { RUN_STATUS_WORDS, TASK_STATE_WORDS } from '../engine/domain/stateWords';
 import { countWords } from '../engine/domain/taskCounts';
 import { allowedRunActions, type RunAction } from '../engine/domain/runActions';
@@ -81,7 +83,7 @@ function notifyRunEnded(controller: RunsController, ref: RunRef): void {
   const counts = countWords(summary);
   const open = (choice: string | undefined) => {
     const command = choice && NEXT_STEPS[choice];
-    if (command) void vscode.commands.executeCommand(command, ref);
+    if (command) void runCommand(command, ref);
   };
   switch (summary.status) {
     case 'completed': {
@@ -107,7 +109,7 @@ function notifyRunEnded(controller: RunsController, ref: RunRef): void {
 const STEP_ACTION = { 'Review Diff': 'integrationDiff', 'Apply…': 'apply', 'Open Pull Request': 'openPullRequest' } as const satisfies Record<string, RunAction>;
 
 /** The buttons of the end-of-run notices and the commands they run. */
-const NEXT_STEPS: Record<string, string> = {
+const NEXT_STEPS: Record<string, CommandId> = {
   'Show Run': 'taskloom.showRun',
   'Review Diff': 'taskloom.showIntegrationDiff',
   'Apply…': 'taskloom.applyIntegration',

@@ -5,11 +5,14 @@ import { modalConfirm } from './confirm';
 import { CriticDiagnostics } from './diagnostics';
 import { toDisposable } from './disposable';
 import { BRANCH_FILE_SCHEME, BranchFileDocuments } from './documents/branchFileDocuments';
+import { GIT_SCHEME, GitContentProvider } from './documents/commitFileDocuments';
 import { ReadOnlyTexts } from './documents/readOnlyText';
 import { DriveProgress } from './driveProgress';
 import { EngineClient } from './connection/engineClient';
 import { reporting } from './connection/userErrors';
 import { keepLogIn, log } from './logger';
+import { PLAN_SCHEME, PlanDocumentProvider } from './plans/planDocument';
+import { watchPlanEdits } from './plans/planEdits';
 import { promptToResume } from './resumePrompt';
 import { RunsController } from './runsController';
 import { RunViews } from './runView/runViews';
@@ -18,6 +21,7 @@ import { isResumable } from './state/resumable';
 import { RunStatusBar } from './statusBar';
 import { NeedsYouNotices } from './needsYouNotices';
 import { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
+import { TREE_VIEWS } from './tree/contextValues';
 import { RunsTreeProvider } from './tree/runsTreeProvider';
 import { runPendingDemo } from './commands/demoCommand';
 import { watchUnfinishedPullRequests } from './commands/pullRequestCommands';
@@ -43,9 +47,9 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
   activeEngine = engine;
   const controller = new RunsController(engine);
   const runsTree = new RunsTreeProvider(controller);
-  const runsView = vscode.window.createTreeView('taskloom.runs', { treeDataProvider: runsTree, showCollapseAll: true });
+  const runsView = vscode.window.createTreeView(TREE_VIEWS.runs, { treeDataProvider: runsTree, showCollapseAll: true });
   const needsYou = new NeedsYouTreeProvider(controller);
-  const needsYouView = vscode.window.createTreeView('taskloom.needsYou', { treeDataProvider: needsYou });
+  const needsYouView = vscode.window.createTreeView(TREE_VIEWS.needsYou, { treeDataProvider: needsYou });
   let runViews: RunViews | undefined;
   const services: Services = {
     context,
@@ -80,6 +84,9 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
     new NeedsYouNotices(controller),
     new CriticDiagnostics(controller),
     vscode.workspace.registerTextDocumentContentProvider(BRANCH_FILE_SCHEME, new BranchFileDocuments(services)),
+    vscode.workspace.registerTextDocumentContentProvider(GIT_SCHEME, new GitContentProvider(services)),
+    vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, new PlanDocumentProvider(services)),
+    watchPlanEdits(services),
     ...registerTaskloomTools(services),
     registerChatParticipant(services),
     ...[runsView, needsYouView].map((view) =>

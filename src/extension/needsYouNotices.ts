@@ -4,12 +4,14 @@ import { allowedHumanActions } from '../engine/domain/humanActions';
 import { TASK_STATE_WORDS } from '../engine/domain/stateWords';
 import { runRefusalWords } from '../engine/text/actionWords';
 import { counted } from '../engine/text/counted';
-import { runName } from './commands/applicability';
-import type { RunRef } from './commands/runRef';
+import type { CommandId } from './commandIds';
 import { Disposable, toDisposable } from './disposable';
 import type { RunsController } from './runsController';
 import type { ModelChange } from './state/runsModel';
+import { runName } from './targets/applicability';
+import type { RunRef } from './targets/runRef';
 import { plainText } from './tree/presentation';
+import { runCommand } from './runCommand';
 
 /** Tasks that come to need you within this of each other are told in one notification. */
 export const GROUP_MS = 1_500;
@@ -17,7 +19,7 @@ export const GROUP_MS = 1_500;
 /** Tasks that wait for a person's decision; one a person is resolving by hand is theirs already, not news. */
 const needingDecision = (state: RunState): string[] => state.taskOrder.filter((id) => state.tasks[id]?.state === 'NEEDS_HUMAN');
 
-const TASK_BUTTONS = { Retry: { action: 'retry', command: 'taskloom.retryTask' }, Skip: { action: 'skip', command: 'taskloom.skipTask' } } as const;
+const TASK_BUTTONS = { Retry: { action: 'retry', command: 'taskloom.retryTask' }, Skip: { action: 'skip', command: 'taskloom.skipTask' } } as const satisfies Record<string, { action: string; command: CommandId }>;
 
 /**
  * A notification for each task that comes to need you while this window follows its run — "word-count
@@ -77,8 +79,8 @@ export class NeedsYouNotices extends Disposable {
     const buttons = (Object.keys(TASK_BUTTONS) as Array<keyof typeof TASK_BUTTONS>).filter((label) => allowed.includes(TASK_BUTTONS[label].action));
     const choice = await vscode.window.showWarningMessage(`Taskloom: "${taskId}" needs you: ${plainText(task.lastReason || 'it stopped', 200)}`, 'Open', ...buttons);
     const taskRef = { ...ref, taskId };
-    if (choice === 'Open') await vscode.commands.executeCommand('taskloom.showRun', taskRef);
-    else if (choice && (await this.stillNeedsYou(ref, taskId))) await vscode.commands.executeCommand(TASK_BUTTONS[choice].command, taskRef);
+    if (choice === 'Open') await runCommand('taskloom.showRun', taskRef);
+    else if (choice && (await this.stillNeedsYou(ref, taskId))) await runCommand(TASK_BUTTONS[choice].command, taskRef);
   }
 
   private async tellMany(ref: RunRef, state: RunState, taskIds: string[]): Promise<void> {
@@ -91,7 +93,7 @@ export class NeedsYouNotices extends Disposable {
       'Show Run',
     );
     if (choice === 'Show Needs You') await vscode.commands.executeCommand('taskloom.needsYou.focus');
-    if (choice === 'Show Run') await vscode.commands.executeCommand('taskloom.showRun', ref);
+    if (choice === 'Show Run') await runCommand('taskloom.showRun', ref);
   }
 
   /** The notification's premise, checked when a button is pressed: else it says what happened since. */

@@ -8,6 +8,7 @@ import { resumeMessage } from './resumeMessage';
 import { plainText, runPhase } from './tree/presentation';
 import { isRunOver } from '../engine/domain/runState';
 import { countSentence } from '../engine/domain/taskCounts';
+import { runCommand } from './runCommand';
 
 /** How long to wait for the previous window's engine to let go of the workspace after a reload. */
 const PREVIOUS_ENGINE_GRACE_MS = 8_000;
@@ -43,8 +44,8 @@ async function offer(services: Services, entry: RunEntry): Promise<void> {
   const goal = plainText(entry.summary.goal, 80);
   if (phase === 'awaitingApproval') {
     const choice = await vscode.window.showInformationMessage(`Taskloom run '${goal}' has a plan waiting for your approval.`, 'Review Plan', 'Discard');
-    if (choice === 'Review Plan') await vscode.commands.executeCommand('taskloom.reviewPlan', ref);
-    if (choice === 'Discard') await vscode.commands.executeCommand('taskloom.discardRun', ref);
+    if (choice === 'Review Plan') await runCommand('taskloom.reviewPlan', ref);
+    if (choice === 'Discard') await runCommand('taskloom.discardRun', ref);
     return;
   }
   const outlook = resumeOutlookOf({ ...entry, ...(state ? { state } : {}) });
@@ -57,24 +58,24 @@ async function offer(services: Services, entry: RunEntry): Promise<void> {
       'Show Run',
     );
     if (choice === 'Show Needs You') await vscode.commands.executeCommand('taskloom.needsYou.focus');
-    if (choice === 'Show Run') await vscode.commands.executeCommand('taskloom.showRun', ref);
+    if (choice === 'Show Run') await runCommand('taskloom.showRun', ref);
     return;
   }
   if (outlook.kind === 'nothing') return;
   if (outlook.kind === 'startAgain') {
     const withPlan = outlook.withPlan ? ['Start Again with This Plan'] : state?.rejectedPlan !== undefined ? ['Open Plan'] : [];
     const choice = await vscode.window.showWarningMessage(`Taskloom run '${goal}' cannot go on: ${outlook.why}.`, 'Plan Again', ...withPlan, 'Show Run', 'Discard');
-    if (choice === 'Plan Again') await vscode.commands.executeCommand('taskloom.planAgain', ref);
-    if (choice === 'Start Again with This Plan') await vscode.commands.executeCommand('taskloom.startAgainWithPlan', ref);
-    if (choice === 'Open Plan') await vscode.commands.executeCommand('taskloom.openRejectedPlan', ref);
-    if (choice === 'Show Run') await vscode.commands.executeCommand('taskloom.showRun', ref);
-    if (choice === 'Discard') await vscode.commands.executeCommand('taskloom.discardRun', ref);
+    if (choice === 'Plan Again') await runCommand('taskloom.planAgain', ref);
+    if (choice === 'Start Again with This Plan') await runCommand('taskloom.startAgainWithPlan', ref);
+    if (choice === 'Open Plan') await runCommand('taskloom.openRejectedPlan', ref);
+    if (choice === 'Show Run') await runCommand('taskloom.showRun', ref);
+    if (choice === 'Discard') await runCommand('taskloom.discardRun', ref);
     return;
   }
   // Resume on such a run is refused by the engine until the user confirmed a modal listing what would run.
   const foreign = entry.summary.foreign ? ' It was not started by Taskloom on this machine: you will be shown what it would run first.' : '';
   const choice = await vscode.window.showInformationMessage(`${resumeMessage(entry.summary, phase)}${foreign}`, 'Resume', 'Show Run', 'Discard');
-  if (choice === 'Resume') await vscode.commands.executeCommand('taskloom.resumeRun', ref);
-  if (choice === 'Show Run') await vscode.commands.executeCommand('taskloom.showRun', ref);
-  if (choice === 'Discard') await vscode.commands.executeCommand('taskloom.discardRun', ref);
+  if (choice === 'Resume') await runCommand('taskloom.resumeRun', ref);
+  if (choice === 'Show Run') await runCommand('taskloom.showRun', ref);
+  if (choice === 'Discard') await runCommand('taskloom.discardRun', ref);
 }

@@ -1,11 +1,11 @@
 import type * as vscode from 'vscode';
-import type { RunRef } from './commands/runRef';
 import type { Confirm } from './confirm';
 import type { EngineClient } from './connection/engineClient';
 import type { ReadOnlyTexts } from './documents/readOnlyText';
 import type { DriveProgress } from './driveProgress';
 import type { RunsController } from './runsController';
 import type { RunViews } from './runView/runViews';
+import type { RunRef } from './targets/runRef';
 import type { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
 import type { RunsNode, RunsTreeProvider } from './tree/runsTreeProvider';
 

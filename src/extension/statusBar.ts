@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { CommandId } from './commandIds';
 import type { EngineClient } from './connection/engineClient';
 import { Disposable, toDisposable } from './disposable';
 import type { RunsController } from './runsController';
@@ -7,6 +8,7 @@ import type { RunsController } from './runsController';
 const ENGINE_RESTART_GRACE_MS = 5_000;
 import type { RunEntry } from './state/runsModel';
 import { runStatusWords } from './state/runStatusWords';
+import { commandCall } from './runCommand';
 import { isRunOver } from '../engine/domain/runState';
 import { resumeOutlookOf } from './state/resumable';
 
@@ -57,7 +59,7 @@ export class RunStatusBar extends Disposable {
     if (this.engineStopped) {
       this.item.text = '$(debug-disconnect) Taskloom engine stopped';
       this.item.tooltip = 'The engine stopped and was not restarted; your runs are saved. Click to restart it.';
-      this.item.command = 'taskloom.restartEngine';
+      this.item.command = 'taskloom.restartEngine' satisfies CommandId;
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
       this.item.show();
       return;
@@ -70,7 +72,7 @@ export class RunStatusBar extends Disposable {
     const words = runStatusWords(entry);
     this.item.text = words.text;
     this.item.tooltip = words.tooltip;
-    this.item.command = { command: 'taskloom.showRun', title: 'Show Run', arguments: [{ folder: entry.folder, runId: entry.summary.runId }] };
+    this.item.command = commandCall('taskloom.showRun', 'Show Run', { folder: entry.folder, runId: entry.summary.runId });
     this.item.backgroundColor = words.attention ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
   }

@@ -2,7 +2,7 @@ import type * as vscode from 'vscode';
 import { handleChatRequest, type ChatRequestParts, type ChatStream } from './chat/chatParticipant';
 import type { Confirm } from './confirm';
 import { toDisposable } from './disposable';
-import type { RunViewTap } from './runView/runViews';
+import type { RunViewTap } from './runView/runViewPanel';
 import type { Services } from './services';
 
 /**

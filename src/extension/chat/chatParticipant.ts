@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import { TASK_STATE_WORDS } from '../../engine/domain/stateWords';
 import type { TaskState } from '../../engine/domain/taskStates';
-import { approvePlanFromEdit } from '../commands/planCommands';
-import type { RunRef } from '../commands/runRef';
-import { approveAndDrive, planGoal } from '../commands/startGoal';
+import { approvePlanFromEdit } from '../plans/planEdits';
+import { approveAndDrive, planGoal } from '../plans/planning';
+import { commandCall } from '../runCommand';
 import type { Services } from '../services';
 import { isAutopilot } from '../settings';
 import { awaitsApproval } from '../state/attention';
+import type { RunRef } from '../targets/runRef';
 import { plainText } from '../tree/presentation';
 import { planReport, runReport } from './runReport';
 import { runStateFromTool } from './taskloomTools';
@@ -72,9 +73,9 @@ export async function handleChatRequest(
     return followRun(services, ref, stream, token);
   }
   stream.markdown('\n\nNothing runs before you approve the plan.');
-  stream.button({ command: 'taskloom.approvePlan', title: 'Approve', arguments: [ref] });
-  stream.button({ command: 'taskloom.editPlan', title: 'Edit Plan', arguments: [ref] });
-  stream.button({ command: 'taskloom.showRun', title: 'Show Run', arguments: [ref] });
+  stream.button(commandCall('taskloom.approvePlan', 'Approve', ref));
+  stream.button(commandCall('taskloom.editPlan', 'Edit Plan', ref));
+  stream.button(commandCall('taskloom.showRun', 'Show Run', ref));
   return {};
 }
 
@@ -122,7 +123,7 @@ async function followRun(services: Services, ref: RunRef, stream: ChatStream, to
   });
   const entry = model.run(ref.folder, ref.runId);
   if (entry?.state) stream.markdown(`\n\n${runReport(ref.folder, entry.summary, entry.state)}`);
-  stream.button({ command: 'taskloom.showRun', title: 'Show Run', arguments: [ref] });
-  if (entry?.summary.status === 'completed') stream.button({ command: 'taskloom.applyIntegration', title: 'Apply', arguments: [ref] });
+  stream.button(commandCall('taskloom.showRun', 'Show Run', ref));
+  if (entry?.summary.status === 'completed') stream.button(commandCall('taskloom.applyIntegration', 'Apply', ref));
   return {};
 }

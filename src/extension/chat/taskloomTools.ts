@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { clipEnd } from '../../engine/text/clip';
-import { reviewPlan } from '../commands/planCommands';
-import { approveAndDrive, planGoal } from '../commands/startGoal';
+import { approveAndDrive, planGoal } from '../plans/planning';
+import { reviewPlan } from '../plans/planReview';
 import type { Services } from '../services';
 import { isAutopilot, readRunSettings } from '../settings';
 import { planReport, runReport } from './runReport';

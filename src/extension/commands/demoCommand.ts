@@ -6,7 +6,8 @@ import { DEMO_PLAN_PATH, DEMO_SCENARIO_PATH } from '../../engine/domain/demoLayo
 import { PrepareDemoRequest } from '../../protocol/engineProtocol';
 import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
-import { approveAndDrive, planGoal } from './startGoal';
+import { approveAndDrive, planGoal } from '../plans/planning';
+import { runCommand } from '../runCommand';
 
 /** The folder a window was opened on to run the demo in: the window that opens it runs it (runPendingDemo). */
 const DEMO_TO_RUN = 'taskloom.demoToRun';
@@ -62,6 +63,6 @@ async function runDemoIn(services: Services, folder: string): Promise<void> {
   const planned = await planGoal(services, folder, { planFile: prepared.planFile }, prepared.settings);
   if (!('result' in planned)) return;
   const ref = { folder, runId: planned.result.runId };
-  await vscode.commands.executeCommand('taskloom.showRun', ref);
+  await runCommand('taskloom.showRun', ref);
   await approveAndDrive(services, ref, undefined, 'autopilot');
 }

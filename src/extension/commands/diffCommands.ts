@@ -1,28 +1,10 @@
 import * as vscode from 'vscode';
-import { DiffRequest, FileAtCommitRequest, type ChangedFile, type DiffResult } from '../../protocol/engineProtocol';
+import { DiffRequest, type ChangedFile, type DiffResult } from '../../protocol/engineProtocol';
 import { showError } from '../connection/userErrors';
+import { gitUri } from '../documents/commitFileDocuments';
 import type { Services } from '../services';
-import { pickRunFor, pickTaskFor, type RunRef } from './runRef';
-
-/**
- * `taskloom-diff:/<path>?<json>`: a file at a commit of a folder's repository, read through the
- * engine. The URI holds all it needs, so a diff tab VS Code restores after a reload reads its
- * sides again (package.json activates the extension on `onFileSystem:taskloom-diff` for that).
- */
-export const GIT_SCHEME = 'taskloom-diff';
-
-export function gitUri(folder: string, commit: string, path: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: GIT_SCHEME, path: `/${path}`, query: JSON.stringify({ folder, commit }) });
-}
-
-export class GitContentProvider implements vscode.TextDocumentContentProvider {
-  constructor(private readonly services: Services) {}
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const { folder, commit } = JSON.parse(uri.query) as { folder: string; commit: string };
-    const { content } = await this.services.engine.request(FileAtCommitRequest.type, { folder, commit, path: uri.path.slice(1) });
-    return content ?? '';
-  }
-}
+import { pickRunFor, pickTaskFor } from '../targets/pickTarget';
+import type { RunRef } from '../targets/runRef';
 
 function resources(folder: string, diff: DiffResult, file: ChangedFile): [vscode.Uri, vscode.Uri, vscode.Uri] {
   const before = gitUri(folder, diff.base, file.oldPath ?? file.path);

@@ -6,7 +6,8 @@ import { nextStepButton } from '../connection/nextStepButtons';
 import { showError, userData } from '../connection/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
-import { pickRun, pickRunFor, type RunRef } from './runRef';
+import { pickRun, pickRunFor } from '../targets/pickTarget';
+import type { RunRef } from '../targets/runRef';
 
 const key = (ref: RunRef) => `${ref.folder}\n${ref.runId}`;
 

@@ -1,37 +1,53 @@
 import * as vscode from 'vscode';
+import type { CommandId } from '../commandIds';
 import { reporting } from '../connection/userErrors';
 import { log } from '../logger';
 import type { Services } from '../services';
-import { GIT_SCHEME, GitContentProvider, showIntegrationDiff, showTaskDiff } from './diffCommands';
-import { approvePlanFromEdit, editPlan, PLAN_SCHEME, PlanDocumentProvider, rejectPlan, reviewPlan, watchPlanEdits } from './planCommands';
+import { showPlanDocument } from '../plans/planDocument';
+import { approvePlanFromEdit, editPlan } from '../plans/planEdits';
+import { openRejectedPlan, planAgain, startAgainWithPlan } from '../plans/planRecovery';
+import { rejectPlan, reviewPlan } from '../plans/planReview';
+import { dropPlanTask, fillPlanTask } from '../plans/planTaskFixes';
+import { startAgainOf, type StartAgain } from '../state/resumable';
+import { pickRun, pickRunFor } from '../targets/pickTarget';
+import { isTaskRef, type RunRef, type TaskRef } from '../targets/runRef';
 import { runDemo } from './demoCommand';
-import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeLastRun, resumeRun, showRunCommand } from './runCommands';
+import { showIntegrationDiff, showTaskDiff } from './diffCommands';
 import { keepPullRequestGreenCommand, openPullRequest, openPullRequestInBrowser } from './pullRequestCommands';
-import { pickRun, pickRunFor, type RunRef } from './runRef';
+import { restoreSnapshot } from './restoreSnapshot';
+import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeLastRun, resumeRun, showRunCommand } from './runCommands';
 import { startGoal } from './startGoal';
-import { openRejectedPlan, planAgain, startAgainWithPlan } from './planRecovery';
-import { startAgainFlags } from '../state/resumable';
 import { continueTask, decideTask, openTaskWorktree, resolveTask } from './taskCommands';
 
-/** Every `taskloom.*` command; each reports its own failure as a message the user can act on. */
+/**
+ * Every `taskloom.*` command (commandIds.ts: one handler for each, by type); each reports its own
+ * failure as a message the user can act on. The run view's intents come here too, by command id.
+ */
 export function registerCommands(services: Services): vscode.Disposable[] {
   // Each checks, when it runs, that the plan still waits for approval (a stale button says what happened instead).
   const withPlan = (action: 'approvePlan' | 'editPlan' | 'rejectPlan', body: (ref: RunRef) => Promise<void>) => async (arg?: unknown) => {
     const ref = await pickRunFor(services.controller, arg, action, 'Taskloom: no plan is waiting for approval.');
     if (ref) await body(ref);
   };
-  /** A run that cannot be resumed, only started again (resumeOutlook's `startAgain`), for which `also` holds. */
-  const startingAgain = (body: (ref: RunRef) => Promise<void>, also: (flags: string) => boolean, nothing: string) => async (arg?: unknown) => {
-    const ref = await pickRun(services.controller, arg, (e) => also(startAgainFlags(e)), `Taskloom: ${nothing}`);
+  /** A run that cannot be resumed, only started again (resumeOutlook's `startAgain`), in a way `also` allows. */
+  const startingAgain = (body: (ref: RunRef) => Promise<void>, also: (how: StartAgain) => boolean, nothing: string) => async (arg?: unknown) => {
+    const ref = await pickRun(services.controller, arg, (e) => {
+      const how = startAgainOf(e);
+      return how !== undefined && also(how);
+    }, `Taskloom: ${nothing}`);
     if (ref) await body(ref);
   };
-  const commands: Record<string, (...args: never[]) => Promise<unknown>> = {
+  /** One of the run view's intents on a task of the plan waiting for approval. */
+  const onPlanTask = (body: (ref: TaskRef) => Promise<void>) => async (arg?: unknown) => {
+    if (isTaskRef(arg)) await body(arg);
+  };
+  const commands: Record<CommandId, (...args: never[]) => Promise<unknown>> = {
     'taskloom.startGoal': (args?: Parameters<typeof startGoal>[1]) => startGoal(services, args),
     'taskloom.resumeLastRun': (arg?: unknown) => resumeLastRun(services, arg),
     'taskloom.resumeRun': (arg?: unknown) => resumeRun(services, arg),
-    'taskloom.planAgain': startingAgain((ref) => planAgain(services, ref), (flags) => flags !== '', 'no failed or unapproved run to plan again.'),
-    'taskloom.startAgainWithPlan': startingAgain((ref) => startAgainWithPlan(services, ref), (flags) => flags.includes('.withPlan'), 'no run stopped before its plan was approved.'),
-    'taskloom.openRejectedPlan': startingAgain((ref) => openRejectedPlan(services, ref), (flags) => flags.includes('.rejectedPlan'), 'no failed planning kept a rejected plan.'),
+    'taskloom.planAgain': startingAgain((ref) => planAgain(services, ref), () => true, 'no failed or unapproved run to plan again.'),
+    'taskloom.startAgainWithPlan': startingAgain((ref) => startAgainWithPlan(services, ref), (how) => how.withPlan, 'no run stopped before its plan was approved.'),
+    'taskloom.openRejectedPlan': startingAgain((ref) => openRejectedPlan(services, ref), (how) => how.rejectedPlan, 'no failed planning kept a rejected plan.'),
     'taskloom.cancelRun': (arg?: unknown) => cancelRun(services, arg),
     'taskloom.retryTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'retry', arg, options),
     'taskloom.acceptTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'accept', arg, options),
@@ -58,13 +74,15 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.showOutput': async () => log.show(true),
     'taskloom.restartEngine': () => services.engine.restart(),
     'taskloom.runDemo': () => runDemo(services),
+    'taskloom.showPlanDocument': async (arg?: unknown) => {
+      const ref = await pickRun(services.controller, arg, (entry) => entry.summary.total > 0, 'Taskloom: no run has a plan yet.');
+      if (ref) await showPlanDocument(ref);
+    },
+    'taskloom.fillInPlanTask': onPlanTask((ref) => fillPlanTask(services, ref, ref.taskId)),
+    'taskloom.dropPlanTask': onPlanTask((ref) => dropPlanTask(services, ref, ref.taskId)),
+    'taskloom.restoreSnapshot': (arg?: unknown) => restoreSnapshot(services, arg),
   };
-  return [
-    watchPlanEdits(services),
-    vscode.workspace.registerTextDocumentContentProvider(GIT_SCHEME, new GitContentProvider(services)),
-    vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, new PlanDocumentProvider(services)),
-    ...Object.entries(commands).map(([id, body]) =>
-      vscode.commands.registerCommand(id, reporting(id.replace('taskloom.', ''), body as (...args: unknown[]) => Promise<unknown>)),
-    ),
-  ];
+  return Object.entries(commands).map(([id, body]) =>
+    vscode.commands.registerCommand(id, reporting(id.replace('taskloom.', ''), body as (...args: unknown[]) => Promise<unknown>)),
+  );
 }

@@ -5,14 +5,18 @@ import { counted } from '../../engine/text/counted';
 import { RestoreSnapshotRequest } from '../../protocol/engineProtocol';
 import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
-import type { RunRef } from './runRef';
+import { runCommand } from '../runCommand';
+import { isRunRef } from '../targets/runRef';
 
 /**
- * The run view's Restore on an actor snapshot in the ledger: puts the task's worktree back as it
+ * The run view's Restore on an actor snapshot in the ledger (`arg`: the run and the entry's seq): puts the task's worktree back as it
  * was before that attempt (what the CLI's ledger words as `git checkout <snapshot> -- .`), once
  * the user agreed, and says what it put back.
  */
-export async function restoreSnapshot(services: Services, ref: RunRef, seq: number): Promise<void> {
+export async function restoreSnapshot(services: Services, arg?: unknown): Promise<void> {
+  const seq = (arg as { seq?: unknown } | undefined)?.seq;
+  if (!isRunRef(arg) || typeof seq !== 'number' || !Number.isInteger(seq)) return;
+  const ref = { folder: arg.folder, runId: arg.runId };
   const state = await services.controller.state(ref.folder, ref.runId);
   const decision = state?.decisions.find((d) => d.seq === seq);
   if (decision?.fact.type !== 'actor_snapshot' || decision.taskId === undefined) return;
@@ -37,7 +41,7 @@ export async function restoreSnapshot(services: Services, ref: RunRef, seq: numb
         : `Taskloom: the worktree of "${task.id}" already held what it held before attempt ${attempt}.`,
       'Open Task Worktree',
     );
-    if (choice) await vscode.commands.executeCommand('taskloom.openTaskWorktree', { ...ref, taskId: task.id });
+    if (choice) await runCommand('taskloom.openTaskWorktree', { ...ref, taskId: task.id });
   } catch (error) {
     showError('restore the snapshot', error);
   }

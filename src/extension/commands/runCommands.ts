@@ -14,8 +14,9 @@ import type { Services } from '../services';
 import { applyHistory, readRunSettings } from '../settings';
 import { plainText } from '../tree/presentation';
 import { isResumable } from '../state/resumable';
-import { pickFolder, pickRun, pickRunFor, type RunRef } from './runRef';
-import { requestTrustingRun } from './trustingRun';
+import { pickFolder, pickRun, pickRunFor } from '../targets/pickTarget';
+import type { RunRef } from '../targets/runRef';
+import { requestTrustingRun } from '../connection/trustingRun';
 import { appliedAs, HISTORY_WORDS } from '../../engine/text/applyWords';
 import { counted } from '../../engine/text/counted';
 

@@ -1,26 +1,12 @@
 import * as vscode from 'vscode';
-import type { Plan } from '../../engine/domain/plan';
-import { ApprovePlanRequest, StartGoalRequest, type StartGoalResult } from '../../protocol/engineProtocol';
-import type { RunSettings } from '../../protocol/runSettings';
-import { errorWords, userData } from '../connection/errorNotice';
-import { isCancellation, showError } from '../connection/userErrors';
-import type { Services } from '../services';
-import { isAutopilot, readRunSettings } from '../settings';
-import { runActionApplies } from './applicability';
-import { pickFolder } from './runRef';
-import { reviewPlan } from './planCommands';
-import { counted } from '../../engine/text/counted';
 import { planTaskFindings } from '../../engine/domain/planFindings';
-import { showPlanProblems } from './planFiles';
-import { offerAfterPlanningFailed } from './planRecovery';
+import { approveAndDrive, planGoal, type StartGoalArgs } from '../plans/planning';
+import { reviewPlan } from '../plans/planReview';
+import type { Services } from '../services';
+import { isAutopilot } from '../settings';
+import { pickFolder } from '../targets/pickTarget';
 
-/** Arguments for scripted use (tests, keybindings): any part left out is asked for. */
-export interface StartGoalArgs {
-  folder?: string;
-  goal?: string;
-  planFile?: string;
-}
-
+/** Start Goal: a goal (or a plan file) planned into a run, approved at once on autopilot, else shown for review. */
 export async function startGoal(services: Services, args: StartGoalArgs = {}): Promise<string | undefined> {
   const folder = await pickFolder(services.controller, args.folder);
   if (!folder) return undefined;
@@ -36,61 +22,6 @@ export async function startGoal(services: Services, args: StartGoalArgs = {}): P
     await reviewPlan(services, { folder, runId: result.runId });
   }
   return result.runId;
-}
-
-/** A goal planned into a run; or no run, because the user cancelled or, in words, what failed. */
-export type PlanningOutcome = { result: StartGoalResult } | { cancelled: true } | { failed: string };
-
-/**
- * Plans a goal (or loads a plan file) into a new run, with a progress notification the user can
- * cancel; what failed is shown to the user, and said in the outcome for a caller that answers
- * someone else (the chat, a language model tool). Approval is the caller's next step.
- */
-export async function planGoal(services: Services, folder: string, source: StartGoalArgs, settings: RunSettings = readRunSettings(folder)): Promise<PlanningOutcome> {
-  let result: StartGoalResult;
-  try {
-    result = await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: source.goal ? `Taskloom: planning "${source.goal.slice(0, 60)}" with ${settings.agent}` : 'Taskloom: loading the plan',
-        cancellable: true,
-      },
-      (_progress, token) =>
-        services.engine.request(
-          StartGoalRequest.type,
-          { folder, settings, ...(source.goal ? { goal: source.goal } : {}), ...(source.planFile ? { planFile: source.planFile } : {}) },
-          token,
-        ),
-    );
-  } catch (error) {
-    const cancelled = isCancellation(error);
-    await services.controller.refresh(folder);
-    if (cancelled) void vscode.window.showInformationMessage('Taskloom: planning cancelled; nothing was built.');
-    else void showStartFailure(services, folder, error);
-    return cancelled ? { cancelled } : { failed: errorWords(error) };
-  }
-  await services.controller.loadRun(folder, result.runId);
-  services.controller.model.setActive(folder, result.runId, false);
-  if (result.ignoredChanges.length) {
-    void vscode.window.showInformationMessage(
-      `Taskloom works from your last commit; ${counted(result.ignoredChanges.length, 'uncommitted change')} left out of the run: ${result.ignoredChanges.slice(0, 5).join(', ')}${result.ignoredChanges.length > 5 ? '…' : ''}`,
-    );
-  }
-  return { result };
-}
-
-/**
- * Why no plan waits for approval, with the way on: a failed planning offers Plan Again (and the
- * rejected plan, to fix); a plan file's problems are shown where they are in the file.
- */
-function showStartFailure(services: Services, folder: string, error: unknown): Promise<void> {
-  const data = userData(error);
-  if (data?.planningFailed) {
-    const message = error instanceof Error ? error.message : String(error);
-    return offerAfterPlanningFailed(services, { folder, runId: data.planningFailed.runId }, message, data.planningFailed.rejectedPlan);
-  }
-  if (data?.planProblems) return showPlanProblems(services, folder, data.planProblems);
-  return showError('start the goal', error);
 }
 
 async function askGoalOrPlan(folder: string): Promise<StartGoalArgs | undefined> {
@@ -119,24 +50,4 @@ async function askGoalOrPlan(folder: string): Promise<StartGoalArgs | undefined>
     filters: { Plans: ['json', 'md', 'markdown'] },
   });
   return files?.[0] ? { planFile: files[0].fsPath } : undefined;
-}
-
-/** Approves the plan (as proposed, or as edited) and follows the run with progress. */
-export async function approveAndDrive(
-  services: Services,
-  ref: { folder: string; runId: string },
-  plan: Plan | undefined,
-  by: 'human' | 'autopilot',
-): Promise<void> {
-  // A button pressed after the plan was approved (or the run cancelled) says so instead of failing.
-  // An edit is checked by the engine as it is approved: the plan it fills in may still lack a task's description.
-  if (!(await runActionApplies(services.controller, ref, plan ? 'editPlan' : 'approvePlan'))) return;
-  try {
-    await services.engine.request(ApprovePlanRequest.type, { ...ref, by, ...(plan ? { plan } : {}) });
-  } catch (error) {
-    showError('approve the plan', error);
-    return;
-  }
-  services.controller.model.setActive(ref.folder, ref.runId, true);
-  services.driveProgress.show(ref);
 }

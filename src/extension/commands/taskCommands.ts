@@ -5,9 +5,10 @@ import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
 import { cancelledRunResumes } from '../resumeMessage';
 import { plainText } from '../tree/presentation';
-import { openMergeEditor } from './mergeEditor';
-import { pickTaskFor, type TaskRef } from './runRef';
-import { requestTrustingRun } from './trustingRun';
+import { openMergeEditor } from '../documents/mergeEditor';
+import { pickTaskFor } from '../targets/pickTarget';
+import type { TaskRef } from '../targets/runRef';
+import { requestTrustingRun } from '../connection/trustingRun';
 
 export interface DecisionOptions {
   /** For retry: what the actor should do differently. Asked for when absent. */

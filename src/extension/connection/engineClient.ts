@@ -18,6 +18,7 @@ import {
 } from '../../protocol/engineProtocol';
 import { Disposable } from '../disposable';
 import { log } from '../logger';
+import { runCommand } from '../runCommand';
 
 /** Crashes within the language client's window (3 minutes) after which it stops restarting the engine. */
 const MAX_RESTARTS = 4;
@@ -116,7 +117,7 @@ export class EngineClient extends Disposable {
               'Show Output',
             )
             .then((choice) => {
-              if (choice === 'Restart Engine') void vscode.commands.executeCommand('taskloom.restartEngine');
+              if (choice === 'Restart Engine') void runCommand('taskloom.restartEngine');
               if (choice === 'Show Output') log.show(true);
             });
         } else {

@@ -1,10 +1,12 @@
 import type { NextStep } from '../../engine/domain/nextStep';
 import { EDITOR_SETTING_KEYS } from '../../protocol/runSettings';
+import type { CommandId } from '../commandIds';
 
 /** A next step as the editor offers it: a notification button that runs a command (Taskloom's, VS Code's git's, the Settings editor). */
 export interface StepButton {
   title: string;
-  command: string;
+  /** Taskloom's (so only a registered one), or VS Code's own: its git extension's, the workbench's, the Runs view's focus. */
+  command: CommandId | `git.${string}` | `workbench.${string}` | 'taskloom.runs.focus';
   args: unknown[];
 }
 

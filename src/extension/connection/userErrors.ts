@@ -3,6 +3,7 @@ import { ResponseError } from 'vscode-languageserver-protocol';
 import type { Confirm } from '../confirm';
 import { log, logFile } from '../logger';
 import { errorNotice, userData, type NoticeAction } from './errorNotice';
+import { runCommand } from '../runCommand';
 
 export { userData } from './errorNotice';
 
@@ -37,7 +38,7 @@ async function carryOut(action: NoticeAction): Promise<void> {
       return;
     case 'View Read-Only':
       // Listing the runs has the engine follow the other process's run, live, into the Runs view.
-      await vscode.commands.executeCommand('taskloom.refreshRuns');
+      await runCommand('taskloom.refreshRuns');
       await vscode.commands.executeCommand('taskloom.runs.focus');
       return;
   }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { FileAtCommitRequest } from '../../protocol/engineProtocol';
-import type { TaskRef } from '../commands/runRef';
+import type { TaskRef } from '../targets/runRef';
 import type { Services } from '../services';
 
 /**

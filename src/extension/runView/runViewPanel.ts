@@ -3,33 +3,57 @@ import type { HumanAction, RunEvent } from '../../engine/domain/events';
 import type { FromWebview, NextStep, RunViewFocus, ToWebview } from '../../protocol/webviewMessages';
 import { RunEventRequest, TranscriptRequest } from '../../protocol/engineProtocol';
 import { firstPage, historiesOf, type TranscriptCallLines } from '../../protocol/runViewPages';
-import { showPlanDocument } from '../commands/planCommands';
-import { dropPlanTask, fillPlanTask } from '../commands/planTaskFixes';
-import { restoreSnapshot } from '../commands/restoreSnapshot';
+import type { CommandId } from '../commandIds';
+import type { EngineClient } from '../connection/engineClient';
 import { showError } from '../connection/userErrors';
 import { Disposable, toDisposable } from '../disposable';
-import type { Services } from '../services';
-import { runViewTitle } from '../tree/presentation';
-import { createNonce, runViewHtml } from './runViewHtml';
 import { gateOutputText } from '../documents/gateOutputText';
-import type { RunViews } from './runViews';
+import type { ReadOnlyTexts } from '../documents/readOnlyText';
+import { runCommand } from '../runCommand';
+import type { RunsController } from '../runsController';
+import { runViewTitle } from '../tree/presentation';
+import type { RunsNode, RunsTreeProvider } from '../tree/runsTreeProvider';
+import { createNonce, runViewHtml } from './runViewHtml';
 
-/** The view's buttons run the very commands of the tree's inline actions and the plan approval. */
-const DECISION_COMMANDS: Record<HumanAction, string> = {
+/**
+ * The view's buttons are intents: each runs a registered command (the very commands of the tree's
+ * inline actions and the plan approval), which a command module handles; the view imports none.
+ */
+const DECISION_COMMANDS: Record<HumanAction, CommandId> = {
   retry: 'taskloom.retryTask',
   accept: 'taskloom.acceptTask',
   skip: 'taskloom.skipTask',
   resolve: 'taskloom.resolveTask',
   continue: 'taskloom.continueTask',
 };
-const PLAN_COMMANDS = { approve: 'taskloom.approvePlan', edit: 'taskloom.editPlan', cancel: 'taskloom.rejectPlan' } as const;
-const DELIVERY_COMMANDS = { apply: 'taskloom.applyIntegration', pullRequest: 'taskloom.openPullRequest' } as const;
-const NEXT_STEP_COMMANDS: Record<NextStep, string> = {
+const PLAN_COMMANDS = { approve: 'taskloom.approvePlan', edit: 'taskloom.editPlan', cancel: 'taskloom.rejectPlan' } as const satisfies Record<string, CommandId>;
+const PLAN_TASK_FIX_COMMANDS = { fill: 'taskloom.fillInPlanTask', drop: 'taskloom.dropPlanTask' } as const satisfies Record<string, CommandId>;
+const DELIVERY_COMMANDS = { apply: 'taskloom.applyIntegration', pullRequest: 'taskloom.openPullRequest' } as const satisfies Record<string, CommandId>;
+const NEXT_STEP_COMMANDS: Record<NextStep, CommandId> = {
   resume: 'taskloom.resumeRun',
   planAgain: 'taskloom.planAgain',
   startWithPlan: 'taskloom.startAgainWithPlan',
   openRejectedPlan: 'taskloom.openRejectedPlan',
 };
+
+/**
+ * What a run view uses of the window's services (services.ts has them all): said here, so the run
+ * view depends on these parts and not on the services that hold the run views.
+ */
+export interface RunViewServices {
+  context: vscode.ExtensionContext;
+  engine: EngineClient;
+  controller: RunsController;
+  runsTree: RunsTreeProvider;
+  runsView: vscode.TreeView<RunsNode>;
+  readOnlyText: ReadOnlyTexts;
+}
+
+/** Sees every message between a run view and its webview (the test API installs one; nothing else does). */
+export interface RunViewTap {
+  toWebview(view: RunViewPanel, message: ToWebview): void;
+  fromWebview(view: RunViewPanel, message: FromWebview): void;
+}
 
 /**
  * One webview panel per run: the plan graph, the decisions ledger, the timeline and usage.
@@ -45,8 +69,9 @@ export class RunViewPanel extends Disposable {
   private pendingFocus: RunViewFocus | undefined;
 
   constructor(
-    private readonly services: Services,
-    private readonly views: RunViews,
+    private readonly services: RunViewServices,
+    /** The window's tap (RunViews.tap), if one is installed when a message passes. */
+    private readonly tap: () => RunViewTap | undefined,
     readonly panel: vscode.WebviewPanel,
     readonly folder: string,
     readonly runId: string,
@@ -120,7 +145,7 @@ export class RunViewPanel extends Disposable {
   }
 
   private post(message: ToWebview): void {
-    this.views.tap?.toWebview(this, message);
+    this.tap()?.toWebview(this, message);
     void this.panel.webview.postMessage(message);
   }
 
@@ -184,7 +209,7 @@ export class RunViewPanel extends Disposable {
   }
 
   private async onMessage(message: FromWebview): Promise<void> {
-    this.views.tap?.fromWebview(this, message);
+    this.tap()?.fromWebview(this, message);
     const ref = { folder: this.folder, runId: this.runId };
     switch (message.type) {
       case 'ready':
@@ -201,35 +226,34 @@ export class RunViewPanel extends Disposable {
         return;
       }
       case 'showTaskDiff':
-        await vscode.commands.executeCommand('taskloom.showTaskDiff', { ...ref, taskId: message.taskId, ...(message.reviewSeq ? { reviewSeq: message.reviewSeq } : {}) });
+        await runCommand('taskloom.showTaskDiff', { ...ref, taskId: message.taskId, ...(message.reviewSeq ? { reviewSeq: message.reviewSeq } : {}) });
         return;
       case 'decideTask':
-        if (message.action in DECISION_COMMANDS) await vscode.commands.executeCommand(DECISION_COMMANDS[message.action], { ...ref, taskId: message.taskId });
+        if (message.action in DECISION_COMMANDS) await runCommand(DECISION_COMMANDS[message.action], { ...ref, taskId: message.taskId });
         return;
       case 'decidePlan':
-        if (message.decision in PLAN_COMMANDS) await vscode.commands.executeCommand(PLAN_COMMANDS[message.decision], ref);
+        if (message.decision in PLAN_COMMANDS) await runCommand(PLAN_COMMANDS[message.decision], ref);
         return;
       case 'showPlanDocument':
-        await showPlanDocument(ref);
+        await runCommand('taskloom.showPlanDocument', ref);
         return;
       case 'deliver':
-        if (message.how in DELIVERY_COMMANDS) await vscode.commands.executeCommand(DELIVERY_COMMANDS[message.how], ref);
+        if (message.how in DELIVERY_COMMANDS) await runCommand(DELIVERY_COMMANDS[message.how], ref);
         return;
       case 'fixPlanTask':
-        if (message.fix === 'fill') await fillPlanTask(this.services, ref, message.taskId);
-        if (message.fix === 'drop') await dropPlanTask(this.services, ref, message.taskId);
+        if (message.fix in PLAN_TASK_FIX_COMMANDS) await runCommand(PLAN_TASK_FIX_COMMANDS[message.fix], { ...ref, taskId: message.taskId });
         return;
       case 'nextStep':
-        if (message.step in NEXT_STEP_COMMANDS) await vscode.commands.executeCommand(NEXT_STEP_COMMANDS[message.step], ref);
+        if (message.step in NEXT_STEP_COMMANDS) await runCommand(NEXT_STEP_COMMANDS[message.step], ref);
         return;
       case 'showIntegrationDiff':
-        await vscode.commands.executeCommand('taskloom.showIntegrationDiff', ref);
+        await runCommand('taskloom.showIntegrationDiff', ref);
         return;
       case 'showGateOutput':
         await this.showGateOutput(message.seq);
         return;
       case 'restoreSnapshot':
-        if (Number.isInteger(message.seq)) await restoreSnapshot(this.services, ref, message.seq);
+        if (Number.isInteger(message.seq)) await runCommand('taskloom.restoreSnapshot', { ...ref, seq: message.seq });
         return;
       case 'loadDecisions':
         await this.sendRest('decisions');
@@ -243,7 +267,7 @@ export class RunViewPanel extends Disposable {
       case 'openPullRequest': {
         // Only a pull request the run recorded: the webview names it, it does not hand over a URL.
         const url = (await this.services.controller.state(ref.folder, ref.runId))?.pullRequests[message.key]?.url;
-        if (url) await vscode.commands.executeCommand('taskloom.openPullRequestInBrowser', { ...ref, url });
+        if (url) await runCommand('taskloom.openPullRequestInBrowser', { ...ref, url });
         return;
       }
     }

@@ -1,23 +1,16 @@
 import * as vscode from 'vscode';
-import type { FromWebview, RunViewFocus, RunViewPersistedState, ToWebview } from '../../protocol/webviewMessages';
+import type { RunViewFocus, RunViewPersistedState } from '../../protocol/webviewMessages';
 import { Disposable, toDisposable } from '../disposable';
-import type { Services } from '../services';
-import { options, RunViewPanel } from './runViewPanel';
+import { options, RunViewPanel, type RunViewServices, type RunViewTap } from './runViewPanel';
 
 export const RUN_VIEW_TYPE = 'taskloom.runView';
-
-/** Sees every message between a run view and its webview (the test API installs one; nothing else does). */
-export interface RunViewTap {
-  toWebview(view: RunViewPanel, message: ToWebview): void;
-  fromWebview(view: RunViewPanel, message: FromWebview): void;
-}
 
 /** The window's run views, one per run; a reload restores them through the serializer. */
 export class RunViews extends Disposable {
   private readonly open = new Map<string, RunViewPanel>();
   tap: RunViewTap | undefined;
 
-  constructor(private readonly services: Services) {
+  constructor(private readonly services: RunViewServices) {
     super();
     this._register(
       vscode.window.registerWebviewPanelSerializer(RUN_VIEW_TYPE, {
@@ -50,7 +43,7 @@ export class RunViews extends Disposable {
   }
 
   private add(panel: vscode.WebviewPanel, folder: string, runId: string, focus?: RunViewFocus): void {
-    const view = new RunViewPanel(this.services, this, panel, folder, runId, focus);
+    const view = new RunViewPanel(this.services, () => this.tap, panel, folder, runId, focus);
     this.open.set(key(folder, runId), view);
     panel.onDidDispose(() => {
       if (this.open.get(key(folder, runId)) === view) this.open.delete(key(folder, runId));

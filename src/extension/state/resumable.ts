@@ -14,12 +14,18 @@ export const resumeOutlookOf = (entry: RunEntry): ResumeOutlook | undefined => r
 export const isResumable = (entry: RunEntry): boolean => runActionRefusal('resume', runFactsOf(entry)) === undefined;
 
 /**
- * How a run that cannot be resumed starts again, as context value flags for its menus:
- * `.startAgain` (Plan Again), `.withPlan` (Start Again with This Plan), `.rejectedPlan` (Open
- * Rejected Plan); empty for any other run.
+ * How a run that cannot be resumed starts again (its menus offer each way): by planning its goal
+ * again, always; from its plan (`withPlan`: Start Again with This Plan), and from the plan
+ * planning rejected (`rejectedPlan`: Open Rejected Plan), where it has them.
  */
-export function startAgainFlags(entry: RunEntry): string {
+export interface StartAgain {
+  withPlan: boolean;
+  rejectedPlan: boolean;
+}
+
+/** How the run starts again; undefined for a run that is resumed, or goes on, instead. */
+export function startAgainOf(entry: RunEntry): StartAgain | undefined {
   const outlook = resumeOutlookOf(entry);
-  if (outlook?.kind !== 'startAgain') return '';
-  return `.startAgain${outlook.withPlan ? '.withPlan' : ''}${entry.state?.rejectedPlan !== undefined ? '.rejectedPlan' : ''}`;
+  if (outlook?.kind !== 'startAgain') return undefined;
+  return { withPlan: outlook.withPlan, rejectedPlan: entry.state?.rejectedPlan !== undefined };
 }

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../disposable';
+import { commandCall } from '../runCommand';
 import type { RunsController } from '../runsController';
 import { attentionItems, type AttentionItem } from '../state/attention';
-import { startAgainFlags } from '../state/resumable';
-import { plainText, runContextValue, runWhen, taskContextValue } from './presentation';
+import { startAgainOf } from '../state/resumable';
+import { attentionContextValue, runContextValue, taskContextValue } from './contextValues';
+import { plainText, runWhen } from './presentation';
 
 const ICONS: Record<AttentionItem['kind'], string> = {
   task: 'warning',
@@ -63,12 +65,12 @@ export class NeedsYouTreeProvider extends Disposable implements vscode.TreeDataP
     const entry = this.controller.model.run(item.folder, item.runId);
     const task = 'taskId' in item ? entry?.state?.tasks[item.taskId] : undefined;
     if (task) tree.contextValue = taskContextValue(task);
-    else if (entry && !('taskId' in item)) tree.contextValue = runContextValue(this.controller.facts(entry), startAgainFlags(entry));
-    else tree.contextValue = item.kind;
+    else if (entry && !('taskId' in item)) tree.contextValue = runContextValue(this.controller.facts(entry), startAgainOf(entry));
+    else tree.contextValue = attentionContextValue(item.kind);
     tree.command =
       item.kind === 'planApproval'
-        ? { command: 'taskloom.reviewPlan', title: 'Review Plan', arguments: [item] }
-        : { command: 'taskloom.showRun', title: 'Show Run', arguments: [item] };
+        ? commandCall('taskloom.reviewPlan', 'Review Plan', item)
+        : commandCall('taskloom.showRun', 'Show Run', item);
     return tree;
   }
 }

@@ -1,7 +1,6 @@
 import type { TranscriptLine } from '../../engine/domain/events';
 import type { RunState, TaskView, TranscriptRecord } from '../../engine/domain/runState';
 import { runPhase as domainRunPhase, RUN_PHASE_WORDS, type RunPhase } from '../../engine/domain/runPhase';
-import { allowedRunActions, allowedTaskActions, phaseOf, type ActionableTask, type RunFacts } from '../../engine/domain/runActions';
 import { isInterruptedStep, isNotStartedByCancel, taskStateWords, type TaskRunContext } from '../../engine/domain/stateWords';
 import type { TaskTimings } from '../../engine/domain/taskTimings';
 import type { TaskState } from '../../engine/domain/taskStates';
@@ -71,17 +70,6 @@ export const PULL_REQUEST_LOOK: Record<'open' | 'merged' | 'closed' | 'needsYou'
 export const runPhase = (summary: RunListEntry, state: RunState | undefined): RunPhase => domainRunPhase(summary.status, summary.active, state);
 
 export const phaseWords = (phase: RunPhase): string => RUN_PHASE_WORDS[phase];
-
-/**
- * `contextValue` of a run row: `run.<phase>[.can-<action>…][.startAgain…]`, matched by the menus in
- * package.json: each action the run allows now, by the rules the commands and the run view use too
- * (domain/runActions.ts), and how a run that cannot be resumed starts again (state/resumable.ts).
- */
-export const runContextValue = (run: RunFacts, startAgain = ''): string =>
-  `run.${phaseOf(run)}${allowedRunActions(run).map((a) => `.can-${a}`).join('')}${startAgain}`;
-
-/** `contextValue` of a task row: `task.<STATE>[.can-<action>…]`, its decisions and looks by the same rules. */
-export const taskContextValue = (task: ActionableTask): string => `task.${task.state}${allowedTaskActions(task).map((a) => `.can-${a}`).join('')}`;
 
 /**
  * A run's row: its phase and count first, so they show at the sidebar's default width, then its

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { isRunOver, type AttemptRecord, type RunState, type TaskView, type TransitionRecord } from '../../engine/domain/runState';
 import { Disposable, toDisposable } from '../disposable';
+import { commandCall } from '../runCommand';
 import type { RunsController } from '../runsController';
 import type { ModelChange, RunEntry } from '../state/runsModel';
-import { startAgainFlags } from '../state/resumable';
+import { startAgainOf } from '../state/resumable';
+import { pullRequestContextValue, runContextValue, taskContextValue } from './contextValues';
 import {
   formatCost,
   INTERRUPTED_LOOK,
@@ -11,12 +13,10 @@ import {
   phaseWords,
   plainText,
   RUN_LOOK,
-  runContextValue,
   runPhase,
   runRow,
   runWhen,
   TASK_LOOK,
-  taskContextValue,
   taskDescription,
   taskLook,
   type Look,
@@ -316,7 +316,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     const row = runRow(summary, phase);
     item.label = row.label;
     item.description = row.description;
-    item.contextValue = runContextValue(this.controller.facts(entry), startAgainFlags(entry));
+    item.contextValue = runContextValue(this.controller.facts(entry), startAgainOf(entry));
     item.tooltip = runTooltip(entry, phaseWords(phase));
     if (this.controller.model.runs(node.folder)[0]?.summary.runId === node.runId && phase !== 'completed') {
       item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
@@ -381,8 +381,8 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     item.description = needsYou ? `needs you · ${pullRequestWords(pr)}` : pullRequestWords(pr);
     const look = PULL_REQUEST_LOOK[needsYou ? 'needsYou' : (pr.state ?? 'open')];
     item.iconPath = themeIcon(look);
-    item.contextValue = `pullRequest.${pr.state ?? 'open'}`;
-    item.command = { command: 'taskloom.openPullRequestInBrowser', title: 'Open Pull Request in Browser', arguments: [{ folder: node.folder, runId: node.runId, url: pr.url }] };
+    item.contextValue = pullRequestContextValue(pr.state);
+    item.command = commandCall('taskloom.openPullRequestInBrowser', 'Open Pull Request in Browser', { folder: node.folder, runId: node.runId, url: pr.url });
     const tip = new vscode.MarkdownString();
     tip.appendText(`Pull request #${pr.number}: ${pullRequestWords(pr)}\n${pr.url}\n${pr.head} → ${pr.base}`);
     if (pr.watch) tip.appendMarkdown('\n\n').appendText(`Last watch: ${pr.watch.outcome === 'needs_human' ? 'needs you' : pr.watch.outcome} — ${plainText(pr.watch.reason, 500)}`);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { foldEvents } from '../../../src/engine/domain/projection';
-import { runContextValue, taskContextValue } from '../../../src/extension/tree/presentation';
+import { runContextValue, taskContextValue } from '../../../src/extension/tree/contextValues';
 import { EventBuilder } from '../../helpers/eventBuilder';
 
 interface Manifest {

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { TASK_STATE_LOOK } from '../../../src/webview/runView/stateStyle';
 import { attentionItems } from '../../../src/extension/state/attention';
-import { openTranscript, plainText, runContextValue, runPhase, runRow, runViewTitle, taskContextValue, TASK_LOOK, transcriptLineWords } from '../../../src/extension/tree/presentation';
+import { runContextValue, taskContextValue } from '../../../src/extension/tree/contextValues';
+import { openTranscript, plainText, runPhase, runRow, runViewTitle, TASK_LOOK, transcriptLineWords } from '../../../src/extension/tree/presentation';
 import { resumeMessage } from '../../../src/extension/resumeMessage';
-import { isResumable, startAgainFlags } from '../../../src/extension/state/resumable';
+import { isResumable, startAgainOf } from '../../../src/extension/state/resumable';
 import { TASK_STATES } from '../../../src/engine/domain/taskStates';
 import { foldEvents } from '../../../src/engine/domain/projection';
 import type { RunListEntry } from '../../../src/protocol/engineProtocol';
@@ -57,14 +58,14 @@ describe('tree presentation', () => {
   it('a run whose plan was never approved is started again, not resumed: its menus say so, with or without its state loaded', () => {
     const cancelledUnapproved = { folder: '/repo', summary: summary({ status: 'cancelled', planApproved: false, merged: 0, total: 5 }) };
     assert.equal(isResumable(cancelledUnapproved), false);
-    assert.equal(startAgainFlags(cancelledUnapproved), '.startAgain.withPlan');
+    assert.deepEqual(startAgainOf(cancelledUnapproved), { withPlan: true, rejectedPlan: false });
     const b = new EventBuilder('r', { goal: 'g', tasks: [] });
     b.add({ type: 'run_finished', status: 'failed', summary: 'no valid plan', rejectedPlan: 'not a plan' });
     const failedPlanning = { folder: '/repo', summary: summary({ status: 'failed', planApproved: false, merged: 0, total: 0 }), state: foldEvents(b.events)! };
-    assert.equal(startAgainFlags(failedPlanning), '.startAgain.rejectedPlan');
-    assert.equal(runContextValue({ status: 'failed', driven: false, state: failedPlanning.state, total: 0, unfinished: 0, planApproved: false }, startAgainFlags(failedPlanning)), 'run.failed.can-discard.startAgain.rejectedPlan');
+    assert.deepEqual(startAgainOf(failedPlanning), { withPlan: false, rejectedPlan: true });
+    assert.equal(runContextValue({ status: 'failed', driven: false, state: failedPlanning.state, total: 0, unfinished: 0, planApproved: false }, startAgainOf(failedPlanning)), 'run.failed.can-discard.startAgain.rejectedPlan');
     const stoppedMidRun = { folder: '/repo', summary: summary({}) };
-    assert.deepEqual([isResumable(stoppedMidRun), startAgainFlags(stoppedMidRun)], [true, '']);
+    assert.deepEqual([isResumable(stoppedMidRun), startAgainOf(stoppedMidRun)], [true, undefined]);
   });
 
   it('a run row leads with its phase and count, then the goal; its tab title tells two runs of one goal apart', () => {

@@ -8,7 +8,7 @@ import { Notification, quickInput, workbench } from './pages/workbenchPage';
 import { pressKey, typeText } from './runnerControl';
 import { takeScreenshot } from './screenshot';
 import { watchRunViews } from './runViewWatch';
-import { answeringConfirmations, lastSeqOf, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
+import { answeringConfirmations, lastSeqOf, settled, taskloom, taskStates, waitFor, workspaceFolder, startGoalAwaitingApproval } from './vscodeUtil';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 /** The goal of the first run, whose plan is cancelled at its approval (the scripted planner drafts the same plan for any goal). */
@@ -54,11 +54,7 @@ suite('Only actions that work, and words that are so', function () {
   test('a plan cancelled at its approval: the review notification’s Approve then says the run was cancelled, and its tasks read not started', async () => {
     const api = await taskloom();
     await vscode.commands.executeCommand('workbench.view.extension.taskloom');
-    void vscode.commands.executeCommand('taskloom.startGoal', { folder, goal: CANCELLED_GOAL });
-    const planned = await waitFor('the first plan to wait for approval', () => {
-      const entry = newestRun(api, folder);
-      return entry?.state && entry.summary.status === 'planning' && !entry.summary.active && entry.state.plan.tasks.length === 5 ? entry : undefined;
-    });
+    const planned = await startGoalAwaitingApproval(api, folder, CANCELLED_GOAL);
     cancelledRunId = planned.summary.runId;
     await REVIEW_OF_CANCELLED.shown(30_000);
     assert.deepEqual(await REVIEW_OF_CANCELLED.buttons(), ['Approve', 'Edit', 'Cancel Run']);
@@ -94,13 +90,7 @@ suite('Only actions that work, and words that are so', function () {
 
   test('a second plan approved in the run view: its notification’s Approve then says the plan was already approved', async () => {
     const api = await taskloom();
-    void vscode.commands.executeCommand('taskloom.startGoal', { folder, goal: SUITE_GOAL });
-    const planned = await waitFor('the plan to wait for approval', () => {
-      const entry = newestRun(api, folder);
-      return entry?.summary.runId !== cancelledRunId && entry?.state && entry.summary.status === 'planning' && !entry.summary.active && entry.state.plan.tasks.length === 5
-        ? entry
-        : undefined;
-    });
+    const planned = await startGoalAwaitingApproval(api, folder, SUITE_GOAL);
     runId = planned.summary.runId;
     await REVIEW_OF_RUN.shown(30_000);
     await waitFor('the run view to draw the plan', () => watchRunViews(api).drawn(runId));

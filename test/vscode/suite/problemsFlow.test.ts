@@ -10,7 +10,7 @@ import { runView } from './pages/runViewPage';
 import { Notification, quickInput, workbench } from './pages/workbenchPage';
 import { pressKey } from './runnerControl';
 import { takeScreenshot } from './screenshot';
-import { answeringConfirmations, EXTENSION_ID, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
+import { answeringConfirmations, EXTENSION_ID, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder, startGoalAwaitingApproval } from './vscodeUtil';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
@@ -47,11 +47,7 @@ suite('Findings, documents and the ways in', function () {
 
   test('a run that needs you puts its findings in the Problems panel, on the branch’s files, none on the checkout', async () => {
     const api = await taskloom();
-    void vscode.commands.executeCommand('taskloom.startGoal', { folder, goal: SUITE_GOAL });
-    const planned = await waitFor('the plan to wait for approval', () => {
-      const entry = newestRun(api, folder);
-      return entry?.state && entry.summary.status === 'planning' && !entry.summary.active && entry.state.plan.tasks.length === 5 ? entry : undefined;
-    });
+    const planned = await startGoalAwaitingApproval(api, folder, SUITE_GOAL);
     firstRun = planned.summary.runId;
     await vscode.commands.executeCommand('taskloom.approvePlan', { folder, runId: firstRun });
     const entry = await settled(api, folder, firstRun);

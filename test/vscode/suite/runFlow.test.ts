@@ -13,7 +13,7 @@ import { Notification, quickInput, workbench } from './pages/workbenchPage';
 import { pressKey, typeText } from './runnerControl';
 import { takeScreenshot } from './screenshot';
 import { watchRunViews } from './runViewWatch';
-import { answeringConfirmations, lastSeqOf, newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } from './vscodeUtil';
+import { answeringConfirmations, lastSeqOf, settled, taskloom, taskStates, waitFor, workspaceFolder, startGoalAwaitingApproval } from './vscodeUtil';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 const setTheme = (name: string | undefined) => vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
@@ -50,11 +50,7 @@ suite('A run from Start Goal to the applied integration', function () {
   test('plans the goal and waits for approval, then runs after Approve', async () => {
     const api = await taskloom();
     await vscode.commands.executeCommand('workbench.view.extension.taskloom');
-    void vscode.commands.executeCommand('taskloom.startGoal', { folder, goal: SUITE_GOAL });
-    const planned = await waitFor('the plan to wait for approval', () => {
-      const entry = newestRun(api, folder);
-      return entry?.state && entry.summary.status === 'planning' && !entry.summary.active && entry.state.plan.tasks.length === 5 ? entry : undefined;
-    });
+    const planned = await startGoalAwaitingApproval(api, folder, SUITE_GOAL);
     runId = planned.summary.runId;
     // The run view is where the plan is approved: its graph, and Approve / Edit / Cancel above it.
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });

@@ -59,6 +59,20 @@ export function newestRun(api: TaskloomTestApi, folder: string): RunEntry | unde
   return api.services.controller.model.runs(folder)[0];
 }
 
+/**
+ * Starts `goal` as the palette's Start Goal does (not awaited: the command waits for the approval)
+ * and answers the new run once its plan of `tasks` tasks waits for approval, the planner done.
+ */
+export async function startGoalAwaitingApproval(api: TaskloomTestApi, folder: string, goal: string, tasks = 5): Promise<RunEntry> {
+  const before = new Set(api.services.controller.model.runs(folder).map((entry) => entry.summary.runId));
+  void vscode.commands.executeCommand('taskloom.startGoal', { folder, goal });
+  return waitFor(`the plan of "${goal}" to wait for approval`, () => {
+    const entry = newestRun(api, folder);
+    const waiting = entry?.state && !before.has(entry.summary.runId) && entry.summary.status === 'planning' && !entry.summary.active;
+    return waiting && entry.state!.plan.tasks.length === tasks ? entry : undefined;
+  });
+}
+
 /** The last event of the run the window has seen: what a later `settled` must see the run end after. */
 export function lastSeqOf(api: TaskloomTestApi, folder: string, runId: string): number {
   return api.services.controller.model.run(folder, runId)?.state?.lastSeq ?? 0;

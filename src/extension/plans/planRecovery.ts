@@ -6,12 +6,13 @@ import { CheckPlanRequest } from '../../protocol/engineProtocol';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
 import { showPlanProblems, storedPlanFile } from './planFiles';
-import type { RunRef } from './runRef';
+import type { RunRef } from '../targets/runRef';
+import { runCommand } from '../runCommand';
 
 /** Plans the run's goal again, in a new run. */
 export async function planAgain(services: Services, ref: RunRef): Promise<void> {
   const goal = (await services.controller.state(ref.folder, ref.runId))?.goal;
-  if (goal) await vscode.commands.executeCommand('taskloom.startGoal', { folder: ref.folder, goal });
+  if (goal) await runCommand('taskloom.startGoal', { folder: ref.folder, goal });
 }
 
 /** A new run from the plan of one that stopped before its plan was approved: the plan waits for approval again. */
@@ -23,7 +24,7 @@ export async function startAgainWithPlan(services: Services, ref: RunRef): Promi
     return;
   }
   const file = await storedPlanFile(services, `${ref.runId}.again.plan.json`, `${JSON.stringify(state.plan, null, 2)}\n`);
-  await vscode.commands.executeCommand('taskloom.startGoal', { folder: ref.folder, planFile: file });
+  await runCommand('taskloom.startGoal', { folder: ref.folder, planFile: file });
 }
 
 /** The planner's answer that planning rejected, opened at its first problem; once fixed and saved, a run can start from it. */

@@ -7,20 +7,9 @@ import { phaseWords, plainText, runPhase } from '../tree/presentation';
 import { countWords } from '../../engine/domain/taskCounts';
 import { runActionRefusal, taskActionRefusal, type RunAction, type TaskAction } from '../../engine/domain/runActions';
 import { runActionApplies, taskActionApplies } from './applicability';
+import { isRunRef, isTaskRef, type RunRef, type TaskRef } from './runRef';
 
-/** What a command acts on: tree rows, Needs You rows and webview messages all carry this shape. */
-export interface RunRef {
-  folder: string;
-  runId: string;
-}
-export interface TaskRef extends RunRef {
-  taskId: string;
-}
-
-const isRunRef = (value: unknown): value is RunRef =>
-  typeof value === 'object' && value !== null && typeof (value as RunRef).folder === 'string' && typeof (value as RunRef).runId === 'string';
 const namedRun = (value: unknown): boolean => typeof value === 'object' && value !== null && typeof (value as { runId?: unknown }).runId === 'string';
-const isTaskRef = (value: unknown): value is TaskRef => isRunRef(value) && typeof (value as TaskRef).taskId === 'string';
 
 /** The folder to act on: the only one, or the user's pick in a multi-root workspace. */
 export async function pickFolder(controller: RunsController, given?: string): Promise<string | undefined> {

@@ -7,7 +7,8 @@ import { RevisePlanRequest } from '../../protocol/engineProtocol';
 import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
-import type { RunRef } from './runRef';
+import type { RunRef } from '../targets/runRef';
+import { runCommand } from '../runCommand';
 
 /**
  * A drafted plan with tasks left incomplete cannot be approved: the notification names them and
@@ -31,7 +32,7 @@ export async function askToFinishPlan(services: Services, ref: RunRef, goal: str
   }
   if (choice === 'Fill In…') await fillPlanTask(services, ref, first.taskId, first.field);
   if (choice === 'Drop Task') await dropPlanTask(services, ref, first.taskId);
-  if (choice === 'Edit Plan') await vscode.commands.executeCommand('taskloom.editPlan', ref);
+  if (choice === 'Edit Plan') await runCommand('taskloom.editPlan', ref);
 }
 
 /** Asks for the text the planner left out; the plan with it becomes the next draft, and the review goes on. */
@@ -69,5 +70,5 @@ async function revise(services: Services, ref: RunRef, fix: PlanTaskFix): Promis
     void showError('change the plan', error);
     return;
   }
-  await vscode.commands.executeCommand('taskloom.reviewPlan', ref);
+  await runCommand('taskloom.reviewPlan', ref);
 }

@@ -1,5 +1,5 @@
 import type { Confirm } from '../confirm';
-import { confirmUnknownRun } from '../connection/userErrors';
+import { confirmUnknownRun } from './userErrors';
 
 /** What a request that drives a run carries once the user agreed to drive a run not started on this machine. */
 export type RunTrust = { trustRun?: true };

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ResolveByHandResult } from '../../protocol/engineProtocol';
 import { log } from '../logger';
-import { gitUri } from './diffCommands';
+import { gitUri } from './commitFileDocuments';
 
 /**
  * Opens VS Code's three-way merge editor on a conflicted file of a task worktree: the task's work
