@@ -274,7 +274,7 @@ export interface QueueBatchRecord {
  * Bumped whenever what the projection derives changes shape: a snapshot made by another
  * version is not replayed onto, the run is rebuilt from its log instead.
  */
-export const PROJECTION_VERSION = 9;
+export const PROJECTION_VERSION = 10;
 
 export interface PullRequestReaction {
   id: number;
