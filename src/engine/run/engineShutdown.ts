@@ -9,6 +9,9 @@ export class EngineShutdown extends Error {
   override readonly name = 'EngineShutdown';
 }
 
+/** What the log says of a run a shutdown stopped: it stays unfinished, for the next process to resume. */
+export const interruptedWarning = (reason: string) => ({ type: 'warning', message: `the run was interrupted (${reason}); resume it to continue` }) as const;
+
 export const isShutdown = (signal: AbortSignal): boolean => signal.aborted && signal.reason instanceof EngineShutdown;
 
 /** How a drive ended: a run end status, or interrupted by a shutdown (nothing recorded as the end). */

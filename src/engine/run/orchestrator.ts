@@ -7,7 +7,7 @@ import { readyToMerge, runMergeBatch } from '../queue/mergeQueue';
 import { OverlapIndex, type OverlapWait } from '../schedule/overlap';
 import { predictRunOverlaps } from './runOverlaps';
 import { findBlockedTasks, findRevivableTasks, pickTasksToStart } from '../schedule/scheduler';
-import { isShutdown, type DriveOutcome } from './engineShutdown';
+import { interruptedWarning, isShutdown, type DriveOutcome } from './engineShutdown';
 import { runProjectGate } from '../session/projectGate';
 import type { RunContext } from '../session/runContext';
 import { runTask } from './taskLoop';
@@ -191,8 +191,7 @@ function cancelRemaining(ctx: RunContext): string {
 
 /** The run stays unfinished (no run_finished): the next process resumes it where it stopped. */
 function interrupted(ctx: RunContext): DriveOutcome {
-  const reason = (ctx.signal.reason as Error).message;
-  ctx.session.emit({ type: 'warning', message: `the run was interrupted (${reason}); resume it to continue` });
+  ctx.session.emit(interruptedWarning((ctx.signal.reason as Error).message));
   return 'interrupted';
 }
 

@@ -1,4 +1,4 @@
-import { EngineShutdown } from '../run/engineShutdown';
+import { EngineShutdown, interruptedWarning } from '../run/engineShutdown';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TaskloomEngine } from '../run/engine';
 import type { RunSession } from '../session/runSession';
@@ -191,9 +191,15 @@ export class WorkspaceHost {
   async shutdown(graceMs: number): Promise<void> {
     this.follower?.stop();
     const running = [...this.work.values()];
+    const shutdown = new EngineShutdown('the engine was shut down with the editor window');
     // Interrupted, not cancelled: the run stays unfinished and the next window offers to resume it.
-    for (const work of running) work.controller.abort(new EngineShutdown('the engine was shut down with the editor window'));
+    for (const work of running) work.controller.abort(shutdown);
     await Promise.race([Promise.allSettled(running.map((w) => w.done)), sleep(graceMs)]);
+    // A drive still stopping its agents when the grace ends never gets to say so itself: the log
+    // says it here, or it would end on whatever the agents last wrote.
+    for (const [runId, work] of this.work) {
+      if (work.kind === 'driving' && this.engine) this.engine.session(runId).emit(interruptedWarning(shutdown.message));
+    }
     this.batcher.flushAll();
     this.engine?.close();
     this.engine = undefined;
