@@ -6,6 +6,8 @@ import type { RunSession } from '../../src/engine/session/runSession';
 import { foregroundDoor, type FrontDoor } from '../../src/engine/usecases/frontDoor';
 import { EDITOR_SETTING_KEYS } from '../../src/protocol/runSettings';
 import { scriptedSettings } from './scriptedSettings';
+import { after } from 'node:test';
+import { makeTempRepo, type TempRepo } from './tempRepo';
 import './testStateDir';
 
 /**
@@ -34,3 +36,27 @@ export function scriptedRun(door: FrontDoor, plan: Plan, scenario: object, optio
 
 /** Drives the run to its end in this process. */
 export const driveToEnd = (door: FrontDoor, session: RunSession) => door.engine.drive(session, new AbortController().signal);
+
+/**
+ * Doors for one test file: `door` opens one on a fresh temporary repository (or on `dir`), and
+ * every door is closed and every repository removed when the file's tests end.
+ */
+export function doorsOfThisFile() {
+  const repos: TempRepo[] = [];
+  const doors: Array<{ close(): void }> = [];
+  after(() => {
+    doors.forEach((d) => d.close());
+    repos.forEach((r) => r.cleanup());
+  });
+  const repo = (): TempRepo => {
+    const r = makeTempRepo();
+    repos.push(r);
+    return r;
+  };
+  const door = async (over: Parameters<typeof openDoor>[1] = {}, dir = repo().dir): Promise<FrontDoor & { close(): void }> => {
+    const opened = await openDoor(dir, over);
+    doors.push(opened);
+    return opened;
+  };
+  return { repo, door };
+}

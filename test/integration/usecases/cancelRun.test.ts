@@ -1,25 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { cancelRun } from '../../../src/engine/usecases/cancelRun';
 import { NotCancellableError } from '../../../src/engine/usecases/useCaseErrors';
 import { green, task, write } from '../../helpers/scriptedRun';
-import { makeTempRepo, type TempRepo } from '../../helpers/tempRepo';
-import { driveToEnd, openDoor, scriptedRun } from '../../helpers/useCaseDoor';
+import { doorsOfThisFile, driveToEnd, scriptedRun } from '../../helpers/useCaseDoor';
 
-const repos: TempRepo[] = [];
-const doors: Array<{ close(): void }> = [];
-after(() => {
-  doors.forEach((d) => d.close());
-  repos.forEach((r) => r.cleanup());
-});
-
-async function door(over: Parameters<typeof openDoor>[1] = {}) {
-  const r = makeTempRepo();
-  repos.push(r);
-  const opened = await openDoor(r.dir, over);
-  doors.push(opened);
-  return opened;
-}
+const { door } = doorsOfThisFile();
 
 const plan = { goal: 'cancel', tasks: [task('a')] };
 const scenario = { tasks: { a: { actor: [write({ 'a.txt': 'a\n' })], critic: [green] } } };

@@ -12,27 +12,9 @@ import type { FrontDoor } from '../../../src/engine/usecases/frontDoor';
 import { RunBusyError, UnknownTaskError } from '../../../src/engine/usecases/useCaseErrors';
 import { runCli, writeInputs } from '../../helpers/cli';
 import { green, task, write } from '../../helpers/scriptedRun';
-import { makeTempRepo, type TempRepo } from '../../helpers/tempRepo';
-import { driveToEnd, openDoor, scriptedRun } from '../../helpers/useCaseDoor';
+import { doorsOfThisFile, driveToEnd, scriptedRun } from '../../helpers/useCaseDoor';
 
-const repos: TempRepo[] = [];
-const doors: Array<{ close(): void }> = [];
-after(() => {
-  doors.forEach((d) => d.close());
-  repos.forEach((r) => r.cleanup());
-});
-
-function repo(): TempRepo {
-  const r = makeTempRepo();
-  repos.push(r);
-  return r;
-}
-
-async function door(dir = repo().dir, over: Parameters<typeof openDoor>[1] = {}): Promise<FrontDoor> {
-  const opened = await openDoor(dir, over);
-  doors.push(opened);
-  return opened;
-}
+const { door, repo } = doorsOfThisFile();
 
 /** A run whose only task `a` failed its first attempt and needs a person (it writes its file on the second). */
 async function needsYou(d: FrontDoor): Promise<RunSession> {
@@ -91,26 +73,27 @@ describe('decideTask: one decision for every front door', () => {
 
   it('leaves a run its door drives in the background to that drive, and refuses one it plans', async () => {
     const r = repo();
-    const first = await openDoor(r.dir);
-    doors.push(first);
+    const first = await door({}, r.dir);
     const session = await needsYou(first);
     first.close();
     let takenUp = 0;
-    const driving = await openDoor(r.dir, {
-      backgroundWork: () => 'driving',
-      takeUpInDrive: () => {
-        takenUp += 1;
-        return true;
+    const driving = await door(
+      {
+        backgroundWork: () => 'driving',
+        takeUpInDrive: () => {
+          takenUp += 1;
+          return true;
+        },
       },
-    });
-    doors.push(driving);
+      r.dir,
+    );
     const seq = driving.session(session.runId).state.lastSeq;
     assert.deepEqual(await decideTask(driving, { taskId: 'a', action: 'skip' }), { kind: 'takenUpByDrive' });
     assert.equal(takenUp, 1);
     const types = driving.engine.store.events(session.runId).events.filter((e) => e.seq > seq).map((e) => e.type);
     assert.deepEqual(types, ['human_decision', 'task_transition'], 'recorded, and no resume of its own: the drive goes on');
     driving.close();
-    const planning = await door(r.dir, { backgroundWork: () => 'planning' });
+    const planning = await door({ backgroundWork: () => 'planning' }, r.dir);
     await assert.rejects(decideTask(planning, { taskId: 'a', action: 'retry' }), RunBusyError);
   });
 
@@ -120,7 +103,7 @@ describe('decideTask: one decision for every front door', () => {
     after(() => rmSync(elsewhere, { recursive: true, force: true }));
     const inputs = writeInputs({ 'plan.json': { goal: 'foreign', tasks: [task('a')] }, 'scenario.json': { tasks: { a: { actor: [{ fail: 'no', delayMs: 0 }, write({ 'a.txt': 'a\n' })], critic: [green] } } } });
     assert.equal(runCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--gate', 'true'], { env: { TASKLOOM_STATE_DIR: elsewhere } }).code, 1);
-    const d = await door(r.dir);
+    const d = await door({}, r.dir);
     const runId = d.engine.store.lastRunId()!;
     const seq = d.session(runId).state.lastSeq;
     await assert.rejects(decideTask(d, { taskId: 'a', action: 'retry' }), UnknownRunError);

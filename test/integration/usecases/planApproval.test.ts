@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Plan } from '../../../src/engine/domain/plan';
 import { PlanNotReadyError } from '../../../src/engine/plan/planReview';
 import { approvePlan, rejectPlan, revisePlan } from '../../../src/engine/usecases/planApproval';
@@ -7,23 +7,9 @@ import { draftPlan, startRun } from '../../../src/engine/usecases/startRun';
 import { NoPlanWaitingError, RunBusyError } from '../../../src/engine/usecases/useCaseErrors';
 import { green, task, write } from '../../helpers/scriptedRun';
 import { scriptedSettings } from '../../helpers/scriptedSettings';
-import { makeTempRepo, type TempRepo } from '../../helpers/tempRepo';
-import { driveToEnd, openDoor, scriptedRun } from '../../helpers/useCaseDoor';
+import { doorsOfThisFile, driveToEnd, scriptedRun } from '../../helpers/useCaseDoor';
 
-const repos: TempRepo[] = [];
-const doors: Array<{ close(): void }> = [];
-after(() => {
-  doors.forEach((d) => d.close());
-  repos.forEach((r) => r.cleanup());
-});
-
-async function door(over: Parameters<typeof openDoor>[1] = {}) {
-  const r = makeTempRepo();
-  repos.push(r);
-  const opened = await openDoor(r.dir, over);
-  doors.push(opened);
-  return opened;
-}
+const { door } = doorsOfThisFile();
 
 const plan: Plan = { goal: 'two files', tasks: [task('a'), task('b')] };
 const scenario = { tasks: { a: { actor: [write({ 'a.txt': 'a\n' })], critic: [green] }, b: { actor: [write({ 'b.txt': 'b\n' })], critic: [green] } } };

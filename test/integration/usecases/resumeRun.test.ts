@@ -7,28 +7,13 @@ import type { Plan } from '../../../src/engine/domain/plan';
 import { PlanningError } from '../../../src/engine/run/planner';
 import { UnknownRunError } from '../../../src/engine/run/runProvenance';
 import type { RunSession } from '../../../src/engine/session/runSession';
-import type { FrontDoor } from '../../../src/engine/usecases/frontDoor';
 import { resumeRun } from '../../../src/engine/usecases/resumeRun';
 import { NoRunError, RunBusyError, RunCompletedError, StartAgainError } from '../../../src/engine/usecases/useCaseErrors';
 import { runCli, writeInputs } from '../../helpers/cli';
 import { green, task, write } from '../../helpers/scriptedRun';
-import { makeTempRepo, type TempRepo } from '../../helpers/tempRepo';
-import { driveToEnd, openDoor, scriptedRun } from '../../helpers/useCaseDoor';
+import { doorsOfThisFile, driveToEnd, scriptedRun } from '../../helpers/useCaseDoor';
 
-const repos: TempRepo[] = [];
-const doors: Array<{ close(): void }> = [];
-after(() => {
-  doors.forEach((d) => d.close());
-  repos.forEach((r) => r.cleanup());
-});
-
-async function door(over: Parameters<typeof openDoor>[1] = {}): Promise<FrontDoor> {
-  const r = makeTempRepo();
-  repos.push(r);
-  const opened = await openDoor(r.dir, over);
-  doors.push(opened);
-  return opened;
-}
+const { door, repo } = doorsOfThisFile();
 
 const plan: Plan = { goal: 'resume', tasks: [task('a')] };
 const scenario = { tasks: { a: { actor: [write({ 'a.txt': 'a\n' })], critic: [green] } } };
@@ -100,16 +85,14 @@ describe('resumeRun: which runs are resumed, and what happens to one that is not
   });
 
   it('asks for trust before it drives a run not started here: UnknownRunError with what would run, then resumed with trustRun', async () => {
-    const r = makeTempRepo();
-    repos.push(r);
+    const r = repo();
     // Created by the CLI under another user's record of runs: a stranger's run to this one.
     const elsewhere = mkdtempSync(join(tmpdir(), 'taskloom-elsewhere-'));
     after(() => rmSync(elsewhere, { recursive: true, force: true }));
     const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': { tasks: { a: { actor: [{ quota: true, delayMs: 0 }, write({ 'a.txt': 'a\n' })], critic: [green] } } } });
     const first = runCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--gate', 'true'], { env: { TASKLOOM_STATE_DIR: elsewhere } });
     assert.equal(first.code, 1, first.stdout + first.stderr);
-    const d = await openDoor(r.dir);
-    doors.push(d);
+    const d = await door({}, r.dir);
     let refused: UnknownRunError | undefined;
     assert.throws(() => resumeRun(d, {}), (error: unknown) => {
       refused = error as UnknownRunError;

@@ -1,32 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Plan } from '../../../src/engine/domain/plan';
 import { PlanningError } from '../../../src/engine/run/planner';
 import { SettingsError } from '../../../src/engine/run/runConfigFromSettings';
-import type { FrontDoor } from '../../../src/engine/usecases/frontDoor';
 import { draftPlan, startRun } from '../../../src/engine/usecases/startRun';
 import { PlanningCancelledError } from '../../../src/engine/usecases/useCaseErrors';
 import { EDITOR_SETTING_KEYS } from '../../../src/protocol/runSettings';
 import { green, task, write } from '../../helpers/scriptedRun';
 import { scriptedSettings } from '../../helpers/scriptedSettings';
-import { makeTempRepo, type TempRepo } from '../../helpers/tempRepo';
-import { driveToEnd, openDoor } from '../../helpers/useCaseDoor';
+import { doorsOfThisFile, driveToEnd } from '../../helpers/useCaseDoor';
 import { approvePlan } from '../../../src/engine/usecases/planApproval';
 
-const repos: TempRepo[] = [];
-const doors: Array<{ close(): void }> = [];
-after(() => {
-  doors.forEach((d) => d.close());
-  repos.forEach((r) => r.cleanup());
-});
-
-async function door(): Promise<FrontDoor> {
-  const r = makeTempRepo();
-  repos.push(r);
-  const opened = await openDoor(r.dir);
-  doors.push(opened);
-  return opened;
-}
+const { door } = doorsOfThisFile();
 
 const plan: Plan = { goal: 'the plan file says', tasks: [task('a')] };
 const tasks = { a: { actor: [write({ 'a.txt': 'a\n' })], critic: [green] } };
