@@ -34,6 +34,9 @@ export const RUN_CONFIG_OPTIONS = {
   overlap: { type: 'string' },
   copy: { type: 'string', multiple: true },
   'sensitive-path': { type: 'string', multiple: true },
+  'no-baseline': { type: 'boolean' },
+  'no-affected-only': { type: 'boolean' },
+  'flaky-reruns': { type: 'string' },
   setup: { type: 'string', multiple: true },
   'worktree-root': { type: 'string' },
   sandbox: { type: 'string' },
@@ -75,6 +78,9 @@ export interface RunConfigFlags {
   overlap?: string;
   copy?: string[];
   'sensitive-path'?: string[];
+  'no-baseline'?: boolean;
+  'no-affected-only'?: boolean;
+  'flaky-reruns'?: string;
   setup?: string[];
   'worktree-root'?: string;
   sandbox?: string;
@@ -127,6 +133,9 @@ export const FLAG_LABELS: Record<SettingName, string> = {
   sandboxReadPaths: '--read-path',
   sandboxAgentsSeeIncludedFiles: '--agents-see-included-files',
   sensitivePaths: '--sensitive-path',
+  gateBaseline: '--no-baseline',
+  gateAffectedOnly: '--no-affected-only',
+  gateFlakyReruns: '--flaky-reruns',
 };
 
 /** The run config these flags make (for the doctor, which checks what a run would use). */
@@ -185,6 +194,9 @@ export function runSettingsFromFlags(flags: RunConfigFlags): RunSettings & Extra
     sandboxHiddenPaths: [...DEFAULT_SANDBOX_SETTINGS.hiddenPaths, ...(flags['hide-path'] ?? [])],
     sandboxReadPaths: [...DEFAULT_SANDBOX_SETTINGS.readPaths, ...(flags['read-path'] ?? [])],
     sandboxAgentsSeeIncludedFiles: flags['agents-see-included-files'] ?? false,
+    ...(flags['no-baseline'] ? { gateBaseline: false } : {}),
+    ...(flags['no-affected-only'] ? { gateAffectedOnly: false } : {}),
+    gateFlakyReruns: numberFlag('flaky-reruns', flags['flaky-reruns']),
   };
 }
 

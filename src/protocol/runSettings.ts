@@ -45,4 +45,7 @@ export const EDITOR_SETTING_KEYS: Record<SettingName, `taskloom.${string}`> = {
   sandboxReadPaths: 'taskloom.sandbox.readPaths',
   sandboxAgentsSeeIncludedFiles: 'taskloom.sandbox.agentsSeeIncludedFiles',
   sensitivePaths: 'taskloom.sensitivePaths',
+  gateBaseline: 'taskloom.gate.baseline',
+  gateAffectedOnly: 'taskloom.gate.affectedOnly',
+  gateFlakyReruns: 'taskloom.gate.flakyReruns',
 };

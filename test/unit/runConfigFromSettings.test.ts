@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { agentFor, agentsInUse, planAgentProblems } from '../../src/engine/domain/agentRoles';
-import { DEFAULT_RUN_CONFIG } from '../../src/engine/domain/runConfig';
+import { DEFAULT_GATE_CONFIG, DEFAULT_RUN_CONFIG } from '../../src/engine/domain/runConfig';
 import { runConfigFromSettings, SettingsError } from '../../src/engine/run/runConfigFromSettings';
 import { EDITOR_SETTING_KEYS, type RunSettings } from '../../src/protocol/runSettings';
 
@@ -34,6 +34,7 @@ describe('runConfigFromSettings', () => {
       // codex needs no setting to be callable, so a plan task may name it; command and scripted do.
       agents: { claude, codex: { kind: 'codex', binaryPath: 'codex', models: {}, configOverrides: [] } },
       sandbox: DEFAULT_SANDBOX_SETTINGS,
+      gate: DEFAULT_GATE_CONFIG,
     });
   });
 

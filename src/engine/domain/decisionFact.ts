@@ -15,6 +15,19 @@ export interface FailedCommand {
   excerpt: string[];
 }
 
+/** What a gate's result rests on besides exit codes: the baseline, reruns, the selection, the cache. */
+export interface GateJudgement {
+  /** Failing tests that already failed on the base: not the task's. */
+  alreadyFailing?: string[];
+  /** Tests that failed, then passed alone. */
+  flaky?: string[];
+  /** Commands that failed and are advisory for this run (they fail on the base too). */
+  advisory?: string[];
+  /** How the tests were chosen, when not all of them ran. */
+  selection?: string[];
+  cachedFrom?: { taskId: string | null; attempt: number };
+}
+
 export type DecisionFact =
   | FromEvent<'run_created', 'goal' | 'plan' | 'baseCommit' | 'ignoredChanges'>
   | FromEvent<'plan_proposed', 'round' | 'plan'>
@@ -33,7 +46,14 @@ export type DecisionFact =
       /** A passed gate's commands; a failed one names only the command that failed. */
       commands?: string[];
       failed?: FailedCommand;
+    } & GateJudgement)
+  | (FromEvent<'baseline_result', 'commit' | 'cached'> & {
+      /** Commands that fail on the base, with the failing tests where the runner said which. */
+      failing: { command: string; tests?: string[] }[];
+      commands: number;
     })
+  | FromEvent<'baseline_choice', 'commands' | 'choice'>
+  | (FromEvent<'missed_regression', 'command' | 'taskIds'> & { tests: string[] })
   | FromEvent<'gate_skipped', 'attempt' | 'failedAttempt'>
   | FromEvent<'critic_verdict', 'review' | 'verdict'>
   | FromEvent<'human_decision', 'action' | 'note'>

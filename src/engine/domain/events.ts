@@ -5,6 +5,7 @@ import type { SensitiveChange } from './sensitivePaths';
 import type { TaskEvent, TaskState } from './taskStates';
 import type { TokenUsage } from './usage';
 import type { CriticVerdict } from './verdict';
+import type { GateTestOutcome, TestRef } from './gateTests';
 
 export type AgentRole = 'planner' | 'actor' | 'critic';
 
@@ -14,9 +15,10 @@ export type AgentRole = 'planner' | 'actor' | 'critic';
  * logs are test fixtures (test/fixtures/logs) that the current code loads and resumes.
  * Version 3 added `agent_transcript`: a release that reads up to 2 refuses such a log with "update
  * Taskloom" rather than failing on an event type it does not know. Version 4 added `confinement`,
- * `pr_input_ignored`, `sensitive_held` and the SENSITIVE_PATHS_TOUCHED transition.
+ * `pr_input_ignored`, `sensitive_held` and the SENSITIVE_PATHS_TOUCHED transition. Version 5 added
+ * `baseline_result`, `baseline_choice` and `missed_regression` (the gate judged against the base).
  */
-export const EVENT_SCHEMA_VERSION = 4;
+export const EVENT_SCHEMA_VERSION = 5;
 
 /** Two tasks whose files (hints, or files really changed) meet; `first` comes first in dependency order. */
 export interface OverlapPair {
@@ -42,7 +44,19 @@ export interface GateCommandResult {
    * of the runner's shape, or head and tail), for the ledger and the actor. Absent before 0.2.
    */
   failure?: { excerpt: string; shape: string | null };
+  /** Where Taskloom recognised the command's test runner: its tests, judged against the run's baseline. */
+  tests?: GateTestOutcome;
+  /**
+   * The command failed on the run's base too, where it could not be compared test by test, and the
+   * user chose to treat it as advisory for this run: its failure is shown and does not fail the gate.
+   */
+  advisory?: true;
+  /** The change can affect none of this command's tests: it did not run (see GateTestOutcome.selection). */
+  notRun?: string;
 }
+
+/** The user's answer when a gate command fails on the run's base and cannot be compared test by test. */
+export type BaselineChoice = 'advisory';
 
 export type RunEndStatus = 'completed' | 'needs_human' | 'paused' | 'cancelled' | 'failed';
 
@@ -136,7 +150,24 @@ export type RunEventBody =
       taskIds?: string[];
       /** A task's gate: the tree it ran on, so an attempt that changes nothing is not gated again. */
       tree?: string;
+      /** What the result depends on (gate/gateCacheKey.ts): the same key is never gated twice in a run. */
+      key?: string;
+      /** Not run: the result of the gate with the same key, this one's (`seq` of its gate_result). */
+      cachedFrom?: { seq: number; taskId: string | null; attempt: number };
     }
+  /**
+   * The gate on the run's base commit, before any task's change (every command, each whatever the
+   * one before did): what already fails there is not a task's to fix. `cached`: an earlier run gated
+   * the same base tree with the same commands and environment.
+   */
+  | { type: 'baseline_result'; commit: string; tree: string; key: string; commands: GateCommandResult[]; cached?: true }
+  /** The user's choice for base failures that cannot be compared test by test (`commands`, as written). */
+  | { type: 'baseline_choice'; commands: string[]; choice: BaselineChoice }
+  /**
+   * The integration gate (which runs every test) found new failures of a command whose task gates ran
+   * only the tests their changes could affect: what the narrower selection missed, counted.
+   */
+  | { type: 'missed_regression'; command: string; tests: TestRef[]; taskIds: string[] }
   /** The actor's attempt changed no file since a failed gate on the same tree: the gate is not run again, its failure stands. */
   | { type: 'gate_skipped'; taskId: string; attempt: number; tree: string; failedAttempt: number }
   | {

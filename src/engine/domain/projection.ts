@@ -2,6 +2,8 @@ import { EVENT_SCHEMA_VERSION, type EventOf, type RunEvent } from './events';
 import { PULL_REQUEST_HANDLERS } from './pullRequestProjection';
 import { decide, failedCommandOf, taskOf } from './decisionLedger';
 import { QUEUE_HANDLERS, recordIntegrationGate } from './queueProjection';
+import { GATE_HANDLERS } from './gateProjection';
+import { gateJudgement } from './gateTests';
 import { endTranscript, interruptOpenTranscripts, TRANSCRIPT_HANDLERS } from './transcriptProjection';
 import type { DecisionFactOf } from './decisionFact';
 import { PROJECTION_VERSION, type RunState, type TaskView } from './runState';
@@ -58,6 +60,7 @@ type Handlers = { [T in RunEvent['type']]: (state: RunState, event: EventOf<T>) 
 const HANDLERS: Handlers = {
   ...QUEUE_HANDLERS,
   ...PULL_REQUEST_HANDLERS,
+  ...GATE_HANDLERS,
   ...TRANSCRIPT_HANDLERS,
   run_created: () => {},
   plan_proposed(state, e) {
@@ -125,7 +128,9 @@ const HANDLERS: Handlers = {
       ...(e.commit ? { commit: e.commit } : {}),
       ...(e.taskIds ? { taskIds: e.taskIds } : {}),
       ...(e.tree ? { tree: e.tree, attempt: e.attempt } : {}),
+      ...(e.cachedFrom ? { cachedFrom: e.cachedFrom } : {}),
     };
+    if (e.key && !e.cachedFrom) state.gateCache[e.key] = { seq: e.seq, taskId: e.taskId, attempt: e.attempt, passed: e.passed, commands: e.commands };
     const failed = failedCommandOf(e.commands);
     const fact = {
       type: 'gate_result' as const,
@@ -135,6 +140,7 @@ const HANDLERS: Handlers = {
       ...(failed ? { failed } : { commands: e.commands.map((c) => c.command) }),
       ...(e.commit ? { commit: e.commit } : {}),
       ...(e.taskIds ? { taskIds: e.taskIds } : {}),
+      ...gateJudgement(e.commands, e.cachedFrom),
     };
     if (e.taskId === null) {
       recordIntegrationGate(state, e);
@@ -355,6 +361,8 @@ function createRunState(e: EventOf<'run_created'>): RunState {
     usage: { total: { ...ZERO_USAGE }, byRole: {}, byAgent: {}, byTask: {}, calls: 0 },
     integration: { merged: [], conflicts: [], batches: 0, batchRecords: [], overlapMode: e.config.overlap ?? 'off', overlaps: [], overlapsPredicted: false },
     warnings: [],
+    gateCache: {},
+    missedRegressions: 0,
     pullRequests: {},
     stops: [],
     transcripts: [],

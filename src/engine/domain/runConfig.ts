@@ -44,7 +44,21 @@ export interface RunConfig {
   agents?: Partial<Record<AgentKind, AgentConfig>>;
   /** Where its processes may read, write and connect. Absent in runs before confinement: the defaults (mode auto). */
   sandbox?: SandboxSettings;
+  /** How the gate judges a change (`taskloom.gate.*`). Absent in runs before it existed: every test, no baseline, no reruns. */
+  gate?: GateConfig;
 }
+
+/** `taskloom.gate.*` (`--no-baseline`, `--no-affected-only`, `--flaky-reruns`). */
+export interface GateConfig {
+  /** Gate the run's base first, and hold a task only for failures that are new. */
+  baseline: boolean;
+  /** At a task's gate, run only the tests its change can affect (the integration gate runs all). */
+  affectedOnly: boolean;
+  /** How many times a gate may rerun its newly failing tests alone to tell a flaky test from a broken one (0: never). */
+  flakyReruns: number;
+}
+
+export const DEFAULT_GATE_CONFIG: GateConfig = { baseline: true, affectedOnly: true, flakyReruns: 1 };
 
 /** `taskloom.worktree.*` (`--copy`, `--setup`, `--worktree-root`). */
 export interface WorktreeConfig {

@@ -1,4 +1,4 @@
-import { DEFAULT_RUN_CONFIG, type AgentKind } from './runConfig';
+import { DEFAULT_GATE_CONFIG, DEFAULT_RUN_CONFIG, type AgentKind } from './runConfig';
 import { DEFAULT_SANDBOX_SETTINGS } from './sandboxSettings';
 import { DEFAULT_SENSITIVE_PATHS } from './sensitivePaths';
 
@@ -53,6 +53,12 @@ export interface RunSettings {
   sandboxAgentsSeeIncludedFiles?: boolean;
   /** Glob patterns of paths whose change waits for a human (unset: DEFAULT_SENSITIVE_PATHS). */
   sensitivePaths?: string[];
+  /** Gate the run's base first and hold a task only for new failures (see GateConfig). */
+  gateBaseline?: boolean;
+  /** A task's gate runs only the tests its change can affect. */
+  gateAffectedOnly?: boolean;
+  /** Reruns a gate may spend telling a flaky test from a broken one. */
+  gateFlakyReruns?: number;
 }
 
 /** Settings the CLI has as flags and the editor does not: they default to off. */
@@ -91,7 +97,10 @@ export type SettingName =
   | 'sandboxHiddenPaths'
   | 'sandboxReadPaths'
   | 'sandboxAgentsSeeIncludedFiles'
-  | 'sensitivePaths';
+  | 'sensitivePaths'
+  | 'gateBaseline'
+  | 'gateAffectedOnly'
+  | 'gateFlakyReruns';
 
 /** `worktreeRoot` meaning the default: inside the repository. */
 export const WORKTREES_INSIDE = 'inside';
@@ -116,4 +125,7 @@ export const RUN_SETTING_DEFAULTS = {
   sandboxReadPaths: DEFAULT_SANDBOX_SETTINGS.readPaths,
   sandboxAgentsSeeIncludedFiles: DEFAULT_SANDBOX_SETTINGS.agentsSeeIncludedFiles,
   sensitivePaths: DEFAULT_SENSITIVE_PATHS,
+  gateBaseline: DEFAULT_GATE_CONFIG.baseline,
+  gateAffectedOnly: DEFAULT_GATE_CONFIG.affectedOnly,
+  gateFlakyReruns: DEFAULT_GATE_CONFIG.flakyReruns,
 } as const satisfies Partial<Record<SettingName, unknown>>;

@@ -64,6 +64,25 @@ export interface AttemptRecord {
   kind?: 'resolve';
 }
 
+export interface BaselineView {
+  commit: string;
+  tree: string;
+  key: string;
+  at: string;
+  commands: GateCommandResult[];
+  cached?: true;
+  /** Failing base commands the user chose to treat as advisory for this run. */
+  advisory: string[];
+}
+
+export interface CachedGate {
+  seq: number;
+  taskId: string | null;
+  attempt: number;
+  passed: boolean;
+  commands: GateCommandResult[];
+}
+
 export interface GateSummary {
   passed: boolean;
   at: string;
@@ -74,6 +93,8 @@ export interface GateSummary {
   /** A task's gate: the tree it ran on, and its attempt. */
   tree?: string;
   attempt?: number;
+  /** Served from the gate with the same key (see RunState.gateCache), not run again. */
+  cachedFrom?: { seq: number; taskId: string | null; attempt: number };
 }
 
 /** Why the merge queue sent a task back: what its agent (or a person) must deal with before it can merge. */
@@ -274,7 +295,7 @@ export interface QueueBatchRecord {
  * Bumped whenever what the projection derives changes shape: a snapshot made by another
  * version is not replayed onto, the run is rebuilt from its log instead.
  */
-export const PROJECTION_VERSION = 10;
+export const PROJECTION_VERSION = 11;
 
 export interface PullRequestReaction {
   id: number;
@@ -336,6 +357,12 @@ export interface RunState {
   usage: UsageSummary;
   integration: IntegrationView;
   pausedReason?: string;
+  /** The gate on the run's base (absent until it ran, or with the baseline off), and the commands the user made advisory. */
+  baseline?: BaselineView;
+  /** Every gate result by its key (gate/gateCacheKey.ts): a gate with a key already here is served this, not run. */
+  gateCache: Record<string, CachedGate>;
+  /** Tests the integration gate found newly failing that narrower task gates had not run. */
+  missedRegressions: number;
   /** How the latest session of the run started its processes; absent before a session recorded it. */
   confinement?: Confinement;
   finishedSummary?: string;

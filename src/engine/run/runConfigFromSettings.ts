@@ -61,6 +61,11 @@ export function runConfigFromSettings(settings: RunSettings & ExtraRunSettings, 
     gateTimeoutSeconds: positiveInt(label.gateTimeoutSeconds, settings.gateTimeoutSeconds, RUN_SETTING_DEFAULTS.gateTimeoutSeconds),
     allowUnverified: settings.allowUnverified ?? false,
     sandbox: sandboxSettings(settings, label),
+    gate: {
+      baseline: settings.gateBaseline ?? RUN_SETTING_DEFAULTS.gateBaseline,
+      affectedOnly: settings.gateAffectedOnly ?? RUN_SETTING_DEFAULTS.gateAffectedOnly,
+      flakyReruns: nonNegativeInt(label.gateFlakyReruns, settings.gateFlakyReruns, RUN_SETTING_DEFAULTS.gateFlakyReruns),
+    },
     overlap: overlapMode(settings.overlap, label.overlap),
     ...worktreeConfig(settings, context.repoRoot, label),
     sensitivePaths: settings.sensitivePaths === undefined ? [...RUN_SETTING_DEFAULTS.sensitivePaths] : stringList(settings.sensitivePaths, label.sensitivePaths).map((p) => p.trim()).filter(Boolean),
@@ -211,6 +216,14 @@ function positiveInt(name: string, value: unknown, fallback: number): number {
   if (value === undefined || value === null) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
     throw new SettingsError(`${name} must be a whole number ≥ 1, got ${show(value)}`);
+  }
+  return value;
+}
+
+function nonNegativeInt(name: string, value: unknown, fallback: number): number {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new SettingsError(`${name} must be a whole number ≥ 0, got ${show(value)}`);
   }
   return value;
 }

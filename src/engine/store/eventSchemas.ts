@@ -7,6 +7,7 @@ import { AGENT_KINDS, type RunConfig } from '../domain/runConfig';
 import { TASK_EVENTS, TASK_STATES } from '../domain/taskStates';
 import type { TokenUsage } from '../domain/usage';
 import { FINDING_CATEGORIES, FINDING_SEVERITIES, type CriticVerdict } from '../domain/verdict';
+import type { GateTestOutcome, TestRef } from '../domain/gateTests';
 import { displayLine } from '../text/terminalText';
 
 // The shape of every event as the log holds it, checked as each one is read back, so a damaged
@@ -87,6 +88,7 @@ const runConfig = tied<RunConfig>()(
         agentsSeeIncludedFiles: z.boolean(),
       })
       .optional(),
+    gate: z.object({ baseline: z.boolean(), affectedOnly: z.boolean(), flakyReruns: z.number() }).optional(),
   }),
 );
 
@@ -106,6 +108,26 @@ const verdict = tied<CriticVerdict>()(
   }),
 );
 
+const testRef = tied<TestRef>()(z.object({ id: text, name: text, file: text.optional() }));
+const testRefs = z.array(testRef);
+const gateTests = tied<GateTestOutcome>()(
+  z.object({
+    runner: text,
+    passed: z.number(),
+    skipped: z.number(),
+    failed: testRefs,
+    newFailures: testRefs,
+    alreadyFailing: testRefs,
+    flaky: testRefs,
+    selection: z
+      .discriminatedUnion('kind', [
+        z.object({ kind: z.literal('all') }),
+        z.object({ kind: z.literal('affected'), how: z.enum(['import graph', 'runner', 'workspace packages']), why: text, none: z.literal(true).optional() }),
+      ])
+      .optional(),
+  }),
+);
+
 const gateCommands = z.array(
   tied<GateCommandResult>()(
     z.object({
@@ -115,6 +137,9 @@ const gateCommands = z.array(
       durationMs: z.number(),
       output: text,
       failure: z.object({ excerpt: text, shape: text.nullable() }).optional(),
+      tests: gateTests.optional(),
+      advisory: z.literal(true).optional(),
+      notRun: text.optional(),
     }),
   ),
 );
@@ -173,7 +198,12 @@ const BODY_SHAPES = {
     commit: text.optional(),
     taskIds: texts.optional(),
     tree: text.optional(),
+    key: text.optional(),
+    cachedFrom: z.object({ seq: z.number(), taskId: nullableTaskId, attempt: z.number() }).optional(),
   },
+  baseline_result: { commit: text, tree: text, key: text, commands: gateCommands, cached: z.literal(true).optional() },
+  baseline_choice: { commands: texts, choice: z.enum(['advisory']) },
+  missed_regression: { command: text, tests: testRefs, taskIds: texts },
   gate_skipped: { taskId: text, attempt: z.number(), tree: text, failedAttempt: z.number() },
   critic_verdict: { taskId: text, review: z.number(), verdict, blocking: z.number(), base: text.optional(), commit: text.optional() },
   agent_transcript: {

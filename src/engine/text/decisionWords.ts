@@ -1,4 +1,4 @@
-import type { DecisionFact, DecisionFactOf, FailedCommand } from '../domain/decisionFact';
+import type { DecisionFact, DecisionFactOf, FailedCommand, GateJudgement } from '../domain/decisionFact';
 import type { Plan } from '../domain/plan';
 import { checksWords, REVIEW_WORDS } from './pullRequestWords';
 import type { Decision } from '../domain/runState';
@@ -85,11 +85,22 @@ function wordFact(f: DecisionFact, taskId: string): { summary: string; details?:
       };
     case 'gate_result': {
       const what = f.passed ? `passed (${f.commands?.join(', ') || 'no commands'})` : failedWords(f.failed);
-      const details = f.failed?.excerpt;
-      if (!f.integration) return { summary: `Gate ${what} on attempt ${f.attempt}`, details };
+      const details = [...judgementLines(f), ...(f.failed?.excerpt ?? [])];
+      const cached = f.cachedFrom ? ` — cached (${cachedFromWords(f.cachedFrom)})` : '';
+      if (!f.integration) return { summary: `Gate ${what} on attempt ${f.attempt}${cached}`, details };
       const on = f.commit ? ` on ${f.taskIds?.length ? f.taskIds.join(', ') : 'the integration branch'} (${short(f.commit)})` : '';
-      return { summary: `Integration gate ${what}${on}`, details };
+      return { summary: `Integration gate ${what}${on}${cached}`, details };
     }
+    case 'baseline_result': {
+      const how = `${f.cached ? 'cached: ' : ''}the gate on the base (${short(f.commit)})`;
+      if (f.failing.length === 0) return { summary: `Baseline: ${how} passes` };
+      const details = f.failing.map((c) => (c.tests ? `\`${c.command}\`: already failing on main: ${c.tests.join(', ') || 'no test named'}` : `\`${c.command}\` fails on the base; no runner said which tests`));
+      return { summary: `Baseline: ${how} fails ${counted(f.failing.length, 'command')} of ${f.commands} before any task changed anything`, details };
+    }
+    case 'baseline_choice':
+      return { summary: `Human chose to treat ${f.commands.map((c) => `\`${c}\``).join(', ')} as advisory for this run (it fails on the base too)` };
+    case 'missed_regression':
+      return { summary: `Missed regression: the integration gate found ${counted(f.tests.length, 'new failure')} of \`${f.command}\` that the task gates of ${f.taskIds.join(', ') || 'the batch'} did not run`, details: f.tests };
     case 'gate_skipped':
       return { summary: `Gate not run on attempt ${f.attempt}: it changed no file, so the failure of attempt ${f.failedAttempt} stands` };
     case 'critic_verdict':
@@ -114,6 +125,19 @@ function wordFact(f: DecisionFact, taskId: string): { summary: string; details?:
   }
 }
 
+const cachedFromWords = (from: { taskId: string | null; attempt: number }): string =>
+  `same tree as ${from.taskId === null ? `integration batch ${from.attempt}` : `"${from.taskId}" attempt ${from.attempt}`}`;
+
+/** What a gate's result rests on besides the exit codes, one line each. */
+function judgementLines(f: GateJudgement): string[] {
+  const lines: string[] = [];
+  if (f.alreadyFailing?.length) lines.push(`Already failing on main (not this change's): ${f.alreadyFailing.join(', ')}`);
+  if (f.flaky?.length) lines.push(`Flaky (failed, then passed alone): ${f.flaky.join(', ')}`);
+  if (f.advisory?.length) lines.push(`Advisory for this run (fails on the base too): ${f.advisory.map((c) => `\`${c}\``).join(', ')}`);
+  for (const selection of f.selection ?? []) lines.push(`Only what the change can affect — ${selection}`);
+  return lines;
+}
+
 function wordSetup(f: Extract<DecisionFact, { type: 'worktree_setup' }>): { summary: string; details: string[] } {
   const copied = f.copiedCount ? `${counted(f.copiedCount, 'untracked file')} copied in` : '';
   const ran = f.commands ? counted(f.commands, 'command') : '';
@@ -131,7 +155,27 @@ function wordSetup(f: Extract<DecisionFact, { type: 'worktree_setup' }>): { summ
 
 type IntegrationFact = Exclude<
   DecisionFact,
-  { type: 'run_created' | 'plan_proposed' | 'plan_reviewed' | 'plan_approved' | 'worktree_setup' | 'actor_snapshot' | 'gate_result' | 'gate_skipped' | 'critic_verdict' | 'human_decision' | 'run_applied' | 'confinement' | 'run_paused' | 'run_resumed' | 'run_finished' }
+  {
+    type:
+      | 'run_created'
+      | 'plan_proposed'
+      | 'plan_reviewed'
+      | 'plan_approved'
+      | 'worktree_setup'
+      | 'actor_snapshot'
+      | 'gate_result'
+      | 'baseline_result'
+      | 'baseline_choice'
+      | 'missed_regression'
+      | 'gate_skipped'
+      | 'critic_verdict'
+      | 'human_decision'
+      | 'run_applied'
+      | 'confinement'
+      | 'run_paused'
+      | 'run_resumed'
+      | 'run_finished';
+  }
 >;
 
 /** The merge queue's, the overlaps' and the pull requests' entries. */
