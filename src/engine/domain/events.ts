@@ -5,7 +5,7 @@ import type { SensitiveChange } from './sensitivePaths';
 import type { TaskEvent, TaskState } from './taskStates';
 import type { TokenUsage } from './usage';
 import type { CriticVerdict } from './verdict';
-import type { GateTestOutcome, TestRef } from './gateTests';
+import type { GateSelection, GateTestOutcome, TestRef } from './gateTests';
 
 export type AgentRole = 'planner' | 'actor' | 'critic';
 
@@ -51,8 +51,8 @@ export interface GateCommandResult {
    * user chose to treat it as advisory for this run: its failure is shown and does not fail the gate.
    */
   advisory?: true;
-  /** The change can affect none of this command's tests: it did not run (see GateTestOutcome.selection). */
-  notRun?: string;
+  /** Which of the command's tests a task gate ran, when not all of them (absent: all). */
+  selection?: GateSelection;
 }
 
 /** The user's answer when a gate command fails on the run's base and cannot be compared test by test. */

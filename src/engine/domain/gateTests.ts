@@ -14,7 +14,7 @@ export interface TestRef {
   file?: string;
 }
 
-/** Which tests a task gate ran: every test, or those its change can affect (and why those). */
+/** Which tests a task gate ran: every test, or those its change can affect (and why those); `none`: no test can be affected, so the command did not run. */
 export type GateSelection = { kind: 'all' } | { kind: 'affected'; how: 'import graph' | 'runner' | 'workspace packages'; why: string; none?: true };
 
 export interface GateTestOutcome {
@@ -29,7 +29,6 @@ export interface GateTestOutcome {
   alreadyFailing: TestRef[];
   /** Failed, then passed when run again alone: recorded, not a failure. */
   flaky: TestRef[];
-  selection?: GateSelection;
 }
 
 /** The baseline's failing tests of one command (by id), or undefined when the base has no report of it. */
@@ -59,7 +58,7 @@ export function gateJudgement(commands: readonly GateCommandResult[], cachedFrom
   const alreadyFailing = names((t) => t.alreadyFailing);
   const flaky = names((t) => t.flaky);
   const advisory = commands.filter((c) => c.advisory).map((c) => c.command);
-  const selection = commands.flatMap((c) => (c.tests?.selection?.kind === 'affected' ? [`\`${c.command}\`: ${c.tests.selection.why}`] : c.notRun ? [`\`${c.command}\`: ${c.notRun}`] : []));
+  const selection = commands.flatMap((c) => (c.selection?.kind === 'affected' ? [`\`${c.command}\`: ${c.selection.why}`] : []));
   return {
     ...(alreadyFailing.length ? { alreadyFailing } : {}),
     ...(flaky.length ? { flaky } : {}),

@@ -7,7 +7,7 @@ import { AGENT_KINDS, type RunConfig } from '../domain/runConfig';
 import { TASK_EVENTS, TASK_STATES } from '../domain/taskStates';
 import type { TokenUsage } from '../domain/usage';
 import { FINDING_CATEGORIES, FINDING_SEVERITIES, type CriticVerdict } from '../domain/verdict';
-import type { GateTestOutcome, TestRef } from '../domain/gateTests';
+import type { GateSelection, GateTestOutcome, TestRef } from '../domain/gateTests';
 import { displayLine } from '../text/terminalText';
 
 // The shape of every event as the log holds it, checked as each one is read back, so a damaged
@@ -119,13 +119,13 @@ const gateTests = tied<GateTestOutcome>()(
     newFailures: testRefs,
     alreadyFailing: testRefs,
     flaky: testRefs,
-    selection: z
-      .discriminatedUnion('kind', [
-        z.object({ kind: z.literal('all') }),
-        z.object({ kind: z.literal('affected'), how: z.enum(['import graph', 'runner', 'workspace packages']), why: text, none: z.literal(true).optional() }),
-      ])
-      .optional(),
   }),
+);
+const gateSelection = tied<GateSelection>()(
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('all') }),
+    z.object({ kind: z.literal('affected'), how: z.enum(['import graph', 'runner', 'workspace packages']), why: text, none: z.literal(true).optional() }),
+  ]),
 );
 
 const gateCommands = z.array(
@@ -139,7 +139,7 @@ const gateCommands = z.array(
       failure: z.object({ excerpt: text, shape: text.nullable() }).optional(),
       tests: gateTests.optional(),
       advisory: z.literal(true).optional(),
-      notRun: text.optional(),
+      selection: gateSelection.optional(),
     }),
   ),
 );
