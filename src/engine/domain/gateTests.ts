@@ -15,7 +15,7 @@ export interface TestRef {
 }
 
 /** Which tests a task gate ran: every test, or those its change can affect (and why those); `none`: no test can be affected, so the command did not run. */
-export type GateSelection = { kind: 'all' } | { kind: 'affected'; how: 'import graph' | 'runner' | 'workspace packages'; why: string; none?: true };
+export type GateSelection = { kind: 'all'; why?: string } | { kind: 'affected'; how: 'import graph' | 'runner' | 'workspace packages'; why: string; none?: true };
 
 export interface GateTestOutcome {
   runner: string;

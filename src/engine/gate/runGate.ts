@@ -48,44 +48,75 @@ const COMMAND_NOT_FOUND = 127;
  * agent that says its work passes.
  */
 export async function runGate(opts: RunGateOptions): Promise<GateResult> {
-  const env = withoutTestRunnerContext(opts.env ?? process.env);
   const deadline = Date.now() + opts.timeoutMs;
   const commands: GateCommandResult[] = [];
-
   for (const command of opts.commands) {
-    const result = await opts.launch({
-      command: 'sh',
-      args: ['-c', command],
-      cwd: opts.cwd,
-      env,
-      timeoutMs: Math.max(0, deadline - Date.now()),
-      idleTimeoutMs: opts.idleTimeoutMs,
-      signal: opts.signal,
-      maxOutputBytes: GATE_OUTPUT_CAP_BYTES,
-      killGraceMs: opts.killGraceMs,
-      onOutput: (chunk, stream) => opts.onActivity?.({ command, stream, text: redactSecrets(chunk, env) }),
-    });
-    const note = explain(command, result, opts);
-    const failed = result.exitCode !== 0;
-    const excerpt = failed ? failureExcerpt(result.output) : undefined;
-    commands.push({
+    const ran = await runGateCommand(command, { ...opts, timeoutMs: Math.max(0, deadline - Date.now()) });
+    commands.push(ran.result);
+    const stop = gateStop(ran);
+    if (stop) return { ...stop, commands };
+  }
+  return { passed: true, stuck: false, cancelled: false, commands };
+}
+
+/** One gate command as it ran, and what its process did (for whether the gate goes on). */
+export interface RanGateCommand {
+  result: GateCommandResult;
+  process: ProcessResult;
+}
+
+/** What runs in place of the command as written: the same command with a runner's report, or a narrower selection. */
+export interface GateCommandVariant {
+  command: string;
+  env?: Record<string, string>;
+  /** Folders it writes besides the checkout (the runner's report). */
+  writable?: string[];
+}
+
+/** Runs one gate command (or its variant), recorded under the command as the user wrote it, output capped and redacted. */
+export async function runGateCommand(command: string, opts: Omit<RunGateOptions, 'commands'>, variant?: GateCommandVariant): Promise<RanGateCommand> {
+  const env = withoutTestRunnerContext({ ...(opts.env ?? process.env), ...variant?.env });
+  const result = await opts.launch({
+    command: 'sh',
+    args: ['-c', variant?.command ?? command],
+    cwd: opts.cwd,
+    env,
+    timeoutMs: opts.timeoutMs,
+    idleTimeoutMs: opts.idleTimeoutMs,
+    signal: opts.signal,
+    maxOutputBytes: GATE_OUTPUT_CAP_BYTES,
+    killGraceMs: opts.killGraceMs,
+    ...(variant?.writable ? { needs: { writable: variant.writable } } : {}),
+    onOutput: (chunk, stream) => opts.onActivity?.({ command, stream, text: redactSecrets(chunk, env) }),
+  });
+  const note = explain(command, result, opts);
+  const failed = result.exitCode !== 0;
+  const excerpt = failed ? failureExcerpt(result.output) : undefined;
+  return {
+    process: result,
+    result: {
       command,
       exitCode: result.exitCode,
       timedOut: result.timedOut || result.idleTimedOut,
       durationMs: result.durationMs,
       output: redactSecrets(result.output + note, env),
       ...(excerpt ? { failure: { excerpt: redactSecrets(`${excerpt.text}${note ? `\n${note.trimStart()}` : ''}`, env), shape: excerpt.shape } } : {}),
-    });
-    if (result.cancelled) return { passed: false, stuck: false, cancelled: true, commands };
-    if (result.sandboxFailure) return { passed: false, stuck: false, cancelled: false, sandboxFailure: result.sandboxFailure, commands };
-    if (result.idleTimedOut) return { passed: false, stuck: true, cancelled: false, commands };
-    if (result.exitCode !== 0) return { passed: false, stuck: false, cancelled: false, commands };
-  }
-  return { passed: true, stuck: false, cancelled: false, commands };
+    },
+  };
+}
+
+/** The gate ends here whatever the judgement: it was stopped, stuck, or could not start; or (`failed`) the command failed. */
+export function gateStop(ran: RanGateCommand, failed = ran.process.exitCode !== 0): Omit<GateResult, 'commands'> | undefined {
+  const { process: result } = ran;
+  if (result.cancelled) return { passed: false, stuck: false, cancelled: true };
+  if (result.sandboxFailure) return { passed: false, stuck: false, cancelled: false, sandboxFailure: result.sandboxFailure };
+  if (result.idleTimedOut) return { passed: false, stuck: true, cancelled: false };
+  if (failed) return { passed: false, stuck: false, cancelled: false };
+  return undefined;
 }
 
 /** What the output alone would not tell the agent or the human reading the failure. */
-function explain(command: string, result: ProcessResult, opts: RunGateOptions): string {
+function explain(command: string, result: ProcessResult, opts: Pick<RunGateOptions, 'idleTimeoutMs' | 'timeoutMs'>): string {
   const note = (text: string) => `${result.output === '' || result.output.endsWith('\n') ? '' : '\n'}[taskloom] ${text}\n`;
   if (result.spawnError) return note(`the gate could not run \`${command}\`: ${result.spawnError}`);
   if (result.sandboxFailure) return note(`\`${command}\` did not run: ${result.sandboxFailure}`);

@@ -1,6 +1,6 @@
 import type { GateResult } from '../gate/runGate';
 import { topologicalOrder } from '../plan/planGraph';
-import { runProjectGate } from '../session/projectGate';
+import { integrationGate } from '../session/integrationGate';
 import { taskCommits } from '../session/taskCommits';
 import type { RunContext } from '../session/runContext';
 import { findFirstFailingPrefix } from './bisect';
@@ -121,22 +121,13 @@ async function gateOn(ctx: RunContext, batch: number, prefix: Candidate[]): Prom
   const commit = prefix.at(-1)!.commit;
   await ctx.integration.checkout(commit);
   // The merges may change what the setup installs (a task added a dependency): it runs on each commit gated.
-  const gate: GateResult = await runProjectGate(ctx, ctx.integration.path, { setUp: true });
+  const gate: GateResult = await integrationGate(ctx, commit, { attempt: batch, taskIds: prefix.map((c) => c.taskId) });
   if (gate.cancelled || ctx.signal.aborted) return 'stopped';
   // Not a verdict on the merges: nothing ran. Bisecting would send every task back for nothing.
   if (gate.sandboxFailure) {
     ctx.pause(`the integration gate did not run: ${gate.sandboxFailure} — Doctor checks the sandbox; then resume`);
     return 'stopped';
   }
-  ctx.session.emit({
-    type: 'gate_result',
-    taskId: null,
-    attempt: batch,
-    passed: gate.passed,
-    commands: gate.commands,
-    commit,
-    taskIds: prefix.map((c) => c.taskId),
-  });
   return gate.passed;
 }
 

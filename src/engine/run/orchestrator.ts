@@ -8,7 +8,8 @@ import { OverlapIndex, type OverlapWait } from '../schedule/overlap';
 import { predictRunOverlaps } from './runOverlaps';
 import { findBlockedTasks, findRevivableTasks, pickTasksToStart } from '../schedule/scheduler';
 import { interruptedWarning, isShutdown, type DriveOutcome } from './engineShutdown';
-import { runProjectGate } from '../session/projectGate';
+import { integrationGate } from '../session/integrationGate';
+import { gateTheBase } from '../session/baseline';
 import type { RunContext } from '../session/runContext';
 import { runTask } from './taskLoop';
 import { counted } from '../text/counted';
@@ -31,7 +32,15 @@ export async function driveRun(ctx: RunContext): Promise<DriveOutcome> {
       throw error;
     },
   );
-  if (prepared) await driveTasks(ctx);
+  if (prepared) {
+    // Beside the first actors; a gate that needs it waits for it. Its failure is only a warning (session/baseline.ts).
+    ctx.baseline = gateTheBase(ctx).catch((error: unknown) => {
+      if (!ctx.signal.aborted) ctx.session.emit({ type: 'warning', message: `the gate could not run on the base: ${(error as Error).message}` });
+      return undefined;
+    });
+    await driveTasks(ctx);
+    await ctx.baseline;
+  }
   if (isShutdown(ctx.signal)) return interrupted(ctx);
   if (ctx.signal.aborted) return finish(ctx, 'cancelled', cancelRemaining(ctx));
   // A quota hit already recorded run_paused; nothing is lost, `resume` continues.
@@ -123,9 +132,7 @@ async function finishRun(ctx: RunContext): Promise<RunEndStatus> {
 
 async function gateHead(ctx: RunContext, head: string): Promise<boolean> {
   await ctx.integration.checkout(head);
-  const gate = await runProjectGate(ctx, ctx.integration.path, { setUp: true });
-  const { state } = ctx.session;
-  ctx.session.emit({ type: 'gate_result', taskId: null, attempt: state.integration.batches, passed: gate.passed, commands: gate.commands, commit: head, taskIds: [] });
+  const gate = await integrationGate(ctx, head, { attempt: ctx.session.state.integration.batches, taskIds: [] });
   return gate.passed;
 }
 

@@ -12,6 +12,9 @@ import type { OverlapWait } from '../schedule/overlap';
 import { isMovingOn } from '../domain/taskStates';
 import { callAgent, describeFailure } from '../session/agentCall';
 import { runProjectGate } from '../session/projectGate';
+import { gateJudging } from '../session/baseline';
+import { gateKey } from '../session/gateCache';
+import type { GateResult } from '../gate/runGate';
 import { resolveStep } from './resolveStep';
 import type { RunContext } from '../session/runContext';
 import { agentLabel, taskCommits } from '../session/taskCommits';
@@ -161,10 +164,22 @@ async function gateStep(ctx: RunContext, taskId: string, path: string): Promise<
   const previous = session.task(taskId).lastGate;
   if (previous && !previous.passed && previous.tree === tree) return unchangedAttempt(ctx, taskId, previous, tree);
   const markers = markerCheck(path, session.task(taskId).resolution?.files);
-  const gate = markers ? { passed: false, stuck: false, cancelled: false, commands: [markers] } : await runProjectGate(ctx, path, { taskId });
+  let gate: GateResult;
+  let cache: { key?: string; cachedFrom?: { seq: number; taskId: string | null; attempt: number } } = {};
+  if (markers) gate = { passed: false, stuck: false, cancelled: false, commands: [markers] };
+  else {
+    const view = session.task(taskId);
+    const changedFrom = config.gate?.affectedOnly ? (view.resolution?.theirs ?? view.baseCommit) : undefined;
+    const judging = await gateJudging(ctx, changedFrom ? await ctx.worktrees.changedPaths(path, changedFrom) : undefined);
+    if ('held' in judging) return holdForBaselineChoice(ctx, judging.held);
+    const key = gateKey(ctx, tree, { kind: 'gate', ...(changedFrom ? { changedFrom } : {}) });
+    const hit = session.state.gateCache[key];
+    cache = { key, ...(hit ? { cachedFrom: { seq: hit.seq, taskId: hit.taskId, attempt: hit.attempt } } : {}) };
+    gate = hit ? { passed: hit.passed, stuck: false, cancelled: false, commands: hit.commands } : await runProjectGate(ctx, path, { taskId, judging });
+  }
   // A cancelled or stuck gate says nothing about the tree, so it carries none and is never a reason to skip.
   const settled = !gate.cancelled && !gate.stuck;
-  session.emit({ type: 'gate_result', taskId, attempt, passed: gate.passed, commands: gate.commands, ...(settled ? { tree } : {}) });
+  session.emit({ type: 'gate_result', taskId, attempt, passed: gate.passed, commands: gate.commands, ...(settled ? { tree, ...cache } : {}) });
   if (gate.cancelled) return cancel(ctx, taskId, 'cancelled while the gate ran');
   if (gate.sandboxFailure) {
     session.transition(taskId, 'ENGINE_ERROR', `the gate did not run: ${gate.sandboxFailure} — Doctor checks the sandbox; then retry`);
@@ -188,6 +203,17 @@ async function gateStep(ctx: RunContext, taskId: string, path: string): Promise<
   session.transition(taskId, 'RETRY_BUILD', `retrying with the gate output (${why})`);
   const lastGate = session.task(taskId).lastGate!;
   return { next: 'continue', feedback: { kind: 'gate', gate: lastGate } };
+}
+
+/**
+ * The base fails a gate command where no runner says which tests: whether that counts is the
+ * user's call. The run pauses (no task starts; this one stops before its gate, its work
+ * committed), and resuming with the choice (`taskloom resume --advisory`) or cancelling answers.
+ */
+function holdForBaselineChoice(ctx: RunContext, commands: string[]): StepOutcome {
+  const named = commands.map((c) => `\`${c}\``).join(', ');
+  ctx.pause(`${named} ${commands.length === 1 ? 'fails' : 'fail'} on the base before any task changed anything: treat ${commands.length === 1 ? 'it' : 'them'} as advisory for this run (taskloom resume --advisory), or stop the run (taskloom cancel)`);
+  return STOP;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { runGate, type GateResult } from '../gate/runGate';
+import { runJudgedGate, type GateJudging } from '../gate/judgedGate';
 import { copyIncludedFiles } from '../workspace/worktreeInclude';
 import type { RunContext } from './runContext';
 import { spareRunPort, taskEnv } from './taskEnv';
@@ -13,6 +14,8 @@ export interface ProjectGateOptions {
    * as part of the gate.
    */
   setUp?: boolean;
+  /** Judge the gate's commands against a baseline, test by test where a runner is recognised (gate/judgedGate.ts); absent: by exit codes alone. */
+  judging?: GateJudging;
 }
 
 /** Runs the run's configured gate commands in `cwd`, with its timeout, watchdog and cancellation. */
@@ -25,8 +28,8 @@ export async function runProjectGate(ctx: Pick<RunContext, 'session' | 'signal' 
   if (options.taskId === undefined) env.TASKLOOM_PORT = String(await spareRunPort(state));
   const deadline = Date.now() + config.gateTimeoutSeconds * 1000;
   // The setup commands keep their own reach (the package registries) though they run as part of this gate.
-  const part = (role: 'setup' | 'gate', commands: string[]) =>
-    runGate({
+  const part = (role: 'setup' | 'gate', commands: string[]) => {
+    const gate = {
       commands,
       launch: commandLauncher(ctx, role, cwd),
       cwd,
@@ -34,7 +37,9 @@ export async function runProjectGate(ctx: Pick<RunContext, 'session' | 'signal' 
       idleTimeoutMs: config.stuckThresholdSeconds * 1000,
       signal: ctx.signal,
       env: { ...process.env, ...env },
-    });
+    };
+    return role === 'gate' && options.judging ? runJudgedGate({ ...gate, judging: options.judging }) : runGate(gate);
+  };
   if (setup.length === 0) return part('gate', config.gateCommands);
   const prepared = await part('setup', setup);
   if (!prepared.passed) return prepared;

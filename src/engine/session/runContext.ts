@@ -1,3 +1,4 @@
+import type { BaselineView } from '../domain/runState';
 import type { SandboxContext } from '../sandbox/taskLauncher';
 import type { IntegrationBranch } from '../workspace/integrationBranch';
 import type { WorktreeManager } from '../workspace/worktreeManager';
@@ -15,6 +16,8 @@ export interface RunContext {
   sandbox: SandboxContext;
   /** Aborted when the user cancels the run. */
   signal: AbortSignal;
+  /** The gate on the run's base, running beside the first actors (session/baseline.ts); set once the drive starts. */
+  baseline?: Promise<BaselineView | undefined>;
   /** Set when a quota hit pauses the run: no new task starts, running ones finish their step. */
   pause(reason: string): void;
   isPaused(): boolean;

@@ -123,12 +123,12 @@ const gateTests = tied<GateTestOutcome>()(
 );
 const gateSelection = tied<GateSelection>()(
   z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('all') }),
+    z.object({ kind: z.literal('all'), why: text.optional() }),
     z.object({ kind: z.literal('affected'), how: z.enum(['import graph', 'runner', 'workspace packages']), why: text, none: z.literal(true).optional() }),
   ]),
 );
 
-const gateCommands = z.array(
+export const GATE_COMMANDS_SCHEMA = z.array(
   tied<GateCommandResult>()(
     z.object({
       command: text,
@@ -185,7 +185,7 @@ const BODY_SHAPES = {
     notIgnored: texts,
     passed: z.boolean(),
     cancelled: z.boolean().optional(),
-    commands: gateCommands,
+    commands: GATE_COMMANDS_SCHEMA,
   },
   work_committed: { taskId: text, attempt: z.number(), commit: text, filesChanged: texts },
   sensitive_held: { taskId: text, commit: text, base: text, files: z.array(z.object({ path: text, pattern: text.optional(), scripts: texts.optional() })) },
@@ -194,14 +194,14 @@ const BODY_SHAPES = {
     taskId: nullableTaskId,
     attempt: z.number(),
     passed: z.boolean(),
-    commands: gateCommands,
+    commands: GATE_COMMANDS_SCHEMA,
     commit: text.optional(),
     taskIds: texts.optional(),
     tree: text.optional(),
     key: text.optional(),
     cachedFrom: z.object({ seq: z.number(), taskId: nullableTaskId, attempt: z.number() }).optional(),
   },
-  baseline_result: { commit: text, tree: text, key: text, commands: gateCommands, cached: z.literal(true).optional() },
+  baseline_result: { commit: text, tree: text, key: text, commands: GATE_COMMANDS_SCHEMA, cached: z.literal(true).optional() },
   baseline_choice: { commands: texts, choice: z.enum(['advisory']) },
   missed_regression: { command: text, tests: testRefs, taskIds: texts },
   gate_skipped: { taskId: text, attempt: z.number(), tree: text, failedAttempt: z.number() },
@@ -276,7 +276,7 @@ const BODY_SHAPES = {
     summary: text,
   },
   pr_reaction_resumed: { number: z.number(), reaction: z.number(), reason: text },
-  pr_fix_gated: { number: z.number(), reaction: z.number(), attempt: z.number(), passed: z.boolean(), commands: gateCommands },
+  pr_fix_gated: { number: z.number(), reaction: z.number(), attempt: z.number(), passed: z.boolean(), commands: GATE_COMMANDS_SCHEMA },
   pr_fix_reviewed: { number: z.number(), reaction: z.number(), attempt: z.number(), verdict, blocking: z.number() },
   pr_fix_pushed: { number: z.number(), reaction: z.number(), commit: text, commits: z.number() },
   pr_replied: { number: z.number(), reaction: z.number(), commentId: text },

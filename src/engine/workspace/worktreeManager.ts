@@ -1,3 +1,4 @@
+import { changedFilesBetween } from './changedFiles';
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -231,6 +232,17 @@ export class WorktreeManager {
   /** The tree a worktree's HEAD holds (after commitAll: everything in it but ignored files). */
   async headTree(path: string): Promise<string> {
     return (await repoGit(this.repo, path).run(['rev-parse', 'HEAD^{tree}'])).stdout.trim();
+  }
+
+  /** Every path a worktree's HEAD changed since `base`: added, modified, deleted, and both names of a rename. */
+  async changedPaths(path: string, base: string): Promise<string[]> {
+    const files = await changedFilesBetween(repoGit(this.repo, path), base, 'HEAD');
+    return [...new Set(files.flatMap((f) => (f.oldPath ? [f.oldPath, f.path] : [f.path])))];
+  }
+
+  /** The tree of a commit of the repository. */
+  async treeOf(commit: string): Promise<string> {
+    return (await this.git.run(['rev-parse', `${commit}^{tree}`])).stdout.trim();
   }
 
   /** The commit a worktree's HEAD is at. */
