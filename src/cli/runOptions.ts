@@ -34,6 +34,7 @@ export const RUN_CONFIG_OPTIONS = {
   overlap: { type: 'string' },
   copy: { type: 'string', multiple: true },
   'sensitive-path': { type: 'string', multiple: true },
+  'keep-output': { type: 'string', multiple: true },
   setup: { type: 'string', multiple: true },
   'worktree-root': { type: 'string' },
   sandbox: { type: 'string' },
@@ -75,6 +76,7 @@ export interface RunConfigFlags {
   overlap?: string;
   copy?: string[];
   'sensitive-path'?: string[];
+  'keep-output'?: string[];
   setup?: string[];
   'worktree-root'?: string;
   sandbox?: string;
@@ -127,6 +129,7 @@ export const FLAG_LABELS: Record<SettingName, string> = {
   sandboxReadPaths: '--read-path',
   sandboxAgentsSeeIncludedFiles: '--agents-see-included-files',
   sensitivePaths: '--sensitive-path',
+  gateKeepOutputs: '--keep-output',
 };
 
 /** The run config these flags make (for the doctor, which checks what a run would use). */
@@ -174,6 +177,7 @@ export function runSettingsFromFlags(flags: RunConfigFlags): RunSettings & Extra
     worktreeCopy: flags.copy ?? [],
     ...(flags['sensitive-path'] ? { sensitivePaths: flags['sensitive-path'] } : {}),
     worktreeSetup: flags.setup ?? [],
+    gateKeepOutputs: flags['keep-output'] ?? [],
     ...(flags['worktree-root'] !== undefined ? { worktreeRoot: flags['worktree-root'] } : {}),
     codexConfig: flags['codex-config'] ?? [],
     ...(flags.sandbox !== undefined ? { sandboxMode: flags.sandbox } : {}),

@@ -45,4 +45,5 @@ export const EDITOR_SETTING_KEYS: Record<SettingName, `taskloom.${string}`> = {
   sandboxReadPaths: 'taskloom.sandbox.readPaths',
   sandboxAgentsSeeIncludedFiles: 'taskloom.sandbox.agentsSeeIncludedFiles',
   sensitivePaths: 'taskloom.sensitivePaths',
+  gateKeepOutputs: 'taskloom.gate.keepOutputs',
 };

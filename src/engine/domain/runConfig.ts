@@ -44,6 +44,16 @@ export interface RunConfig {
   agents?: Partial<Record<AgentKind, AgentConfig>>;
   /** Where its processes may read, write and connect. Absent in runs before confinement: the defaults (mode auto). */
   sandbox?: SandboxSettings;
+  /** `taskloom.gate.*` beyond the commands and their timeout. Absent when nothing is set (and in runs before it existed). */
+  gate?: GateConfig;
+}
+
+export interface GateConfig {
+  /**
+   * Glob patterns (from the checkout's root) of what a gate writes into the work on purpose: left
+   * for the next commit. Everything else a gate creates or changes is undone after it (`--keep-output`).
+   */
+  keepOutputs?: string[];
 }
 
 /** `taskloom.worktree.*` (`--copy`, `--setup`, `--worktree-root`). */

@@ -53,6 +53,8 @@ export interface RunSettings {
   sandboxAgentsSeeIncludedFiles?: boolean;
   /** Glob patterns of paths whose change waits for a human (unset: DEFAULT_SENSITIVE_PATHS). */
   sensitivePaths?: string[];
+  /** Glob patterns of what a gate writes into the work on purpose; anything else it writes is undone. */
+  gateKeepOutputs?: string[];
 }
 
 /** Settings the CLI has as flags and the editor does not: they default to off. */
@@ -91,7 +93,8 @@ export type SettingName =
   | 'sandboxHiddenPaths'
   | 'sandboxReadPaths'
   | 'sandboxAgentsSeeIncludedFiles'
-  | 'sensitivePaths';
+  | 'sensitivePaths'
+  | 'gateKeepOutputs';
 
 /** `worktreeRoot` meaning the default: inside the repository. */
 export const WORKTREES_INSIDE = 'inside';

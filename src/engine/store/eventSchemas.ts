@@ -87,6 +87,7 @@ const runConfig = tied<RunConfig>()(
         agentsSeeIncludedFiles: z.boolean(),
       })
       .optional(),
+    gate: z.object({ keepOutputs: z.array(text).optional() }).optional(),
   }),
 );
 
