@@ -1,4 +1,5 @@
 import { runGate, type GateResult } from '../gate/runGate';
+import { leavingNoTrace } from '../workspace/leavingNoTrace';
 import { copyIncludedFiles } from '../workspace/worktreeInclude';
 import type { RunContext } from './runContext';
 import { spareRunPort, taskEnv } from './taskEnv';
@@ -35,9 +36,11 @@ export async function runProjectGate(ctx: Pick<RunContext, 'session' | 'signal' 
       signal: ctx.signal,
       env: { ...process.env, ...env },
     });
-  if (setup.length === 0) return part('gate', config.gateCommands);
+  // What setup made stays; what the gate writes never reaches a commit (leavingNoTrace).
+  const gated = () => leavingNoTrace(cwd, config.gate?.keepOutputs ?? [], () => part('gate', config.gateCommands));
+  if (setup.length === 0) return gated();
   const prepared = await part('setup', setup);
   if (!prepared.passed) return prepared;
-  const gate = await part('gate', config.gateCommands);
+  const gate = await gated();
   return { ...gate, commands: [...prepared.commands, ...gate.commands] };
 }
