@@ -37,6 +37,7 @@ export const RUN_CONFIG_OPTIONS = {
   'no-baseline': { type: 'boolean' },
   'no-affected-only': { type: 'boolean' },
   'flaky-reruns': { type: 'string' },
+  'keep-output': { type: 'string', multiple: true },
   setup: { type: 'string', multiple: true },
   'worktree-root': { type: 'string' },
   sandbox: { type: 'string' },
@@ -81,6 +82,7 @@ export interface RunConfigFlags {
   'no-baseline'?: boolean;
   'no-affected-only'?: boolean;
   'flaky-reruns'?: string;
+  'keep-output'?: string[];
   setup?: string[];
   'worktree-root'?: string;
   sandbox?: string;
@@ -136,6 +138,7 @@ export const FLAG_LABELS: Record<SettingName, string> = {
   gateBaseline: '--no-baseline',
   gateAffectedOnly: '--no-affected-only',
   gateFlakyReruns: '--flaky-reruns',
+  gateKeepOutputs: '--keep-output',
 };
 
 /** The run config these flags make (for the doctor, which checks what a run would use). */
@@ -183,6 +186,7 @@ export function runSettingsFromFlags(flags: RunConfigFlags): RunSettings & Extra
     worktreeCopy: flags.copy ?? [],
     ...(flags['sensitive-path'] ? { sensitivePaths: flags['sensitive-path'] } : {}),
     worktreeSetup: flags.setup ?? [],
+    gateKeepOutputs: flags['keep-output'] ?? [],
     ...(flags['worktree-root'] !== undefined ? { worktreeRoot: flags['worktree-root'] } : {}),
     codexConfig: flags['codex-config'] ?? [],
     ...(flags.sandbox !== undefined ? { sandboxMode: flags.sandbox } : {}),

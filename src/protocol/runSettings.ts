@@ -48,4 +48,5 @@ export const EDITOR_SETTING_KEYS: Record<SettingName, `taskloom.${string}`> = {
   gateBaseline: 'taskloom.gate.baseline',
   gateAffectedOnly: 'taskloom.gate.affectedOnly',
   gateFlakyReruns: 'taskloom.gate.flakyReruns',
+  gateKeepOutputs: 'taskloom.gate.keepOutputs',
 };

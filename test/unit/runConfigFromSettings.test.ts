@@ -45,6 +45,13 @@ describe('runConfigFromSettings', () => {
     assert.throws(() => build({ sandboxAllowedHosts: ['example.com'] }), /taskloom\.sandbox\.allowedHosts: "example.com" is not host:port/);
   });
 
+  it('records the gate outputs kept in the work, only when some are named, and refuses a pattern reaching outside the repository', () => {
+    assert.deepEqual(build({ gateKeepOutputs: [' src/generated/** ', ''] }).gate, { keepOutputs: ['src/generated/**'] });
+    assert.equal('gate' in build({ gateKeepOutputs: [] }), false, 'a run without the setting records what older releases did');
+    assert.throws(() => build({ gateKeepOutputs: ['../elsewhere/**'] }), /taskloom\.gate\.keepOutputs: "\.\.\/elsewhere\/\*\*" would name a path outside the repository/);
+    assert.throws(() => build({ gateKeepOutputs: ['/etc/passwd'] }), /outside the repository/);
+  });
+
   it('gives each role its own agent and model, falling back to the agent and models settings', () => {
     const config = build({
       agent: 'claude',

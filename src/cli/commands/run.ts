@@ -27,7 +27,7 @@ export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT) [--agent clau
        [--planner-agent A] [--actor-agent A] [--critic-agent A]
        [--model M] [--planner-model M] [--actor-model M] [--critic-model M] [--claude-path P] [--codex-path P]
        [--codex-config KEY=VALUE]... [--command ARGV] [--script FILE]
-       [--gate CMD]... [--allow-command CMD]... [--max-attempts N] [--max-reviews N] [--stuck-seconds N] [--gate-timeout N]
+       [--gate CMD]... [--keep-output GLOB]... [--allow-command CMD]... [--max-attempts N] [--max-reviews N] [--stuck-seconds N] [--gate-timeout N]
        [--budget-usd N] [--budget-tokens N] [--task-budget-usd N] [--task-budget-tokens N]
        [--overlap serialize|warn|off] [--copy PATTERN]... [--setup CMD]... [--worktree-root inside|DIR]
        [--sandbox auto|on|off] [--allow-host HOST:PORT]... [--setup-host HOST:PORT]... [--gate-host HOST:PORT]...

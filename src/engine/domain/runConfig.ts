@@ -56,6 +56,11 @@ export interface GateConfig {
   affectedOnly: boolean;
   /** How many times a gate may rerun its newly failing tests alone to tell a flaky test from a broken one (0: never). */
   flakyReruns: number;
+  /**
+   * Glob patterns (from the checkout's root) of what a gate writes into the work on purpose: left
+   * for the next commit. Everything else a gate creates or changes is undone after it (`--keep-output`).
+   */
+  keepOutputs?: string[];
 }
 
 export const DEFAULT_GATE_CONFIG: GateConfig = { baseline: true, affectedOnly: true, flakyReruns: 1 };

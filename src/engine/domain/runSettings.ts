@@ -59,6 +59,8 @@ export interface RunSettings {
   gateAffectedOnly?: boolean;
   /** Reruns a gate may spend telling a flaky test from a broken one. */
   gateFlakyReruns?: number;
+  /** Glob patterns of what a gate writes into the work on purpose; anything else it writes is undone. */
+  gateKeepOutputs?: string[];
 }
 
 /** Settings the CLI has as flags and the editor does not: they default to off. */
@@ -100,7 +102,8 @@ export type SettingName =
   | 'sensitivePaths'
   | 'gateBaseline'
   | 'gateAffectedOnly'
-  | 'gateFlakyReruns';
+  | 'gateFlakyReruns'
+  | 'gateKeepOutputs';
 
 /** `worktreeRoot` meaning the default: inside the repository. */
 export const WORKTREES_INSIDE = 'inside';

@@ -6,7 +6,7 @@ import type { OverlapMode } from '../domain/events';
 import { AGENT_ROLES } from '../domain/agentRoles';
 import { RUN_SETTING_DEFAULTS, WORKTREES_INSIDE, type ExtraRunSettings, type RunSettings, type SettingName } from '../domain/runSettings';
 import type { AgentRole } from '../domain/events';
-import { AGENT_KINDS, DEFAULT_RUN_CONFIG, type AgentConfig, type AgentKind, type RoleAgent, type RoleModels, type RunConfig, type WorktreeConfig } from '../domain/runConfig';
+import { AGENT_KINDS, DEFAULT_RUN_CONFIG, type AgentConfig, type AgentKind, type RoleAgent, type GateConfig, type RoleModels, type RunConfig, type WorktreeConfig } from '../domain/runConfig';
 import { detectGateCommands } from '../gate/detectGateCommands';
 import { resolveWorktreeRoot } from '../workspace/worktreeRoot';
 import { TaskloomError, type ErrorKind } from '../domain/taskloomError';
@@ -61,16 +61,12 @@ export function runConfigFromSettings(settings: RunSettings & ExtraRunSettings, 
     gateTimeoutSeconds: positiveInt(label.gateTimeoutSeconds, settings.gateTimeoutSeconds, RUN_SETTING_DEFAULTS.gateTimeoutSeconds),
     allowUnverified: settings.allowUnverified ?? false,
     sandbox: sandboxSettings(settings, label),
-    gate: {
-      baseline: settings.gateBaseline ?? RUN_SETTING_DEFAULTS.gateBaseline,
-      affectedOnly: settings.gateAffectedOnly ?? RUN_SETTING_DEFAULTS.gateAffectedOnly,
-      flakyReruns: nonNegativeInt(label.gateFlakyReruns, settings.gateFlakyReruns, RUN_SETTING_DEFAULTS.gateFlakyReruns),
-    },
     overlap: overlapMode(settings.overlap, label.overlap),
     ...worktreeConfig(settings, context.repoRoot, label),
     sensitivePaths: settings.sensitivePaths === undefined ? [...RUN_SETTING_DEFAULTS.sensitivePaths] : stringList(settings.sensitivePaths, label.sensitivePaths).map((p) => p.trim()).filter(Boolean),
     ...(actorAllowed.length ? { actorAllowedCommands: actorAllowed } : {}),
     ...(budgets ? { budgets } : {}),
+    gate: gateConfig(settings, label),
     gateCommands: gateCommands.length ? gateCommands : detectGateCommands(context.repoRoot),
     ...buildAgents(settings, context, label),
   };
@@ -202,6 +198,21 @@ function worktreeConfig(settings: RunSettings, repoRoot: string, label: Record<S
     throw new SettingsError(`${label.worktreeRoot}: ${problem}`, `Use "${WORKTREES_INSIDE}" (the default, .taskloom/worktrees) or a folder outside the repository, e.g. ../${basename(repoRoot)}-worktrees.`);
   }
   return copy.length || setup.length || root ? { worktree: { copy, setup, ...(root ? { root } : {}) } } : {};
+}
+
+/** Absent when nothing is set, so a run without gate settings records what older releases did. */
+function gateConfig(settings: RunSettings, label: Record<SettingName, string>): GateConfig {
+  const keepOutputs = stringList(settings.gateKeepOutputs, label.gateKeepOutputs).map((p) => p.trim()).filter(Boolean);
+  const outside = keepOutputs.filter((p) => p.startsWith('/') || p.split('/').includes('..'));
+  if (outside.length) {
+    throw new SettingsError(`${label.gateKeepOutputs}: ${outside.map(show).join(', ')} would name a path outside the repository`, 'Write each pattern from the repository\'s root, e.g. "coverage/lcov.info" or "**/__snapshots__/**".');
+  }
+  return {
+    baseline: settings.gateBaseline ?? RUN_SETTING_DEFAULTS.gateBaseline,
+    affectedOnly: settings.gateAffectedOnly ?? RUN_SETTING_DEFAULTS.gateAffectedOnly,
+    flakyReruns: nonNegativeInt(label.gateFlakyReruns, settings.gateFlakyReruns, RUN_SETTING_DEFAULTS.gateFlakyReruns),
+    ...(keepOutputs.length ? { keepOutputs } : {}),
+  };
 }
 
 const OVERLAP_MODES: readonly OverlapMode[] = ['serialize', 'warn', 'off'];

@@ -1,5 +1,6 @@
 import { runGate, type GateResult } from '../gate/runGate';
 import { runJudgedGate, type GateJudging } from '../gate/judgedGate';
+import { leavingNoTrace } from '../workspace/leavingNoTrace';
 import { copyIncludedFiles } from '../workspace/worktreeInclude';
 import type { RunContext } from './runContext';
 import { spareRunPort, taskEnv } from './taskEnv';
@@ -40,9 +41,11 @@ export async function runProjectGate(ctx: Pick<RunContext, 'session' | 'signal' 
     };
     return role === 'gate' && options.judging ? runJudgedGate({ ...gate, judging: options.judging }) : runGate(gate);
   };
-  if (setup.length === 0) return part('gate', config.gateCommands);
+  // What setup made stays; what the gate writes never reaches a commit (leavingNoTrace).
+  const gated = () => leavingNoTrace(cwd, config.gate?.keepOutputs ?? [], () => part('gate', config.gateCommands));
+  if (setup.length === 0) return gated();
   const prepared = await part('setup', setup);
   if (!prepared.passed) return prepared;
-  const gate = await part('gate', config.gateCommands);
+  const gate = await gated();
   return { ...gate, commands: [...prepared.commands, ...gate.commands] };
 }

@@ -88,7 +88,7 @@ const runConfig = tied<RunConfig>()(
         agentsSeeIncludedFiles: z.boolean(),
       })
       .optional(),
-    gate: z.object({ baseline: z.boolean(), affectedOnly: z.boolean(), flakyReruns: z.number() }).optional(),
+    gate: z.object({ baseline: z.boolean(), affectedOnly: z.boolean(), flakyReruns: z.number(), keepOutputs: z.array(text).optional() }).optional(),
   }),
 );
 
