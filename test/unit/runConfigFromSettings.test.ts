@@ -46,8 +46,8 @@ describe('runConfigFromSettings', () => {
   });
 
   it('records the gate outputs kept in the work, only when some are named, and refuses a pattern reaching outside the repository', () => {
-    assert.deepEqual(build({ gateKeepOutputs: [' src/generated/** ', ''] }).gate, { keepOutputs: ['src/generated/**'] });
-    assert.equal('gate' in build({ gateKeepOutputs: [] }), false, 'a run without the setting records what older releases did');
+    assert.deepEqual(build({ gateKeepOutputs: [' src/generated/** ', ''] }).gate, { ...DEFAULT_GATE_CONFIG, keepOutputs: ['src/generated/**'] });
+    assert.equal('keepOutputs' in build({ gateKeepOutputs: [] }).gate!, false, 'none named, none recorded');
     assert.throws(() => build({ gateKeepOutputs: ['../elsewhere/**'] }), /taskloom\.gate\.keepOutputs: "\.\.\/elsewhere\/\*\*" would name a path outside the repository/);
     assert.throws(() => build({ gateKeepOutputs: ['/etc/passwd'] }), /outside the repository/);
   });
