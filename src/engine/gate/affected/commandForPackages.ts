@@ -15,34 +15,45 @@ export function commandForPackages(layout: WorkspaceLayout, command: string, pac
   const commands = simpleCommands(command);
   if (!commands || commands.length !== 1 || commands[0]!.dir !== '' || packages.length === 0) return undefined;
   const argv = commands[0]!.argv;
-  const names = packages.map((pkg) => shellQuote(pkg.name));
-  const dirs = packages.map((pkg) => pkg.dir);
-  switch (layout.tool) {
-    case 'npm':
-      if (argv[0] !== 'npm' || !NPM_SCRIPT_RUNS.includes(argv[1] ?? '') || argv.includes('--include-workspace-root')) return undefined;
-      return replaceWord(command, /--workspaces(?:=true)?|-ws/, dirs.map((dir) => `--workspace=${shellQuote(dir)}`).join(' '));
-    case 'pnpm':
-      if (argv[0] !== 'pnpm' || argv.includes('--include-workspace-root') || argv.some((word) => word.startsWith('--filter') || word === '-F')) return undefined;
-      return replaceWord(command, /-r|--recursive/, `--recursive ${names.map((name) => `--filter ${name}`).join(' ')}`);
-    case 'yarn':
-      return yarnCommand(command, argv, packages);
-    case 'python': {
-      const runner = PYTEST.find((form) => form.every((word, index) => argv[index] === word));
-      // Options only, so the folders can go last: a path or an option's value (`-k expr`) would change their meaning,
-      // and after a comment or a separator they would not reach pytest.
-      if (!runner || !argv.slice(runner.length).every((word) => word.startsWith('-')) || /[#;&|\n]/.test(command)) return undefined;
-      return `${command.trimEnd()} ${dirs.map(shellQuote).join(' ')}`;
-    }
-    case 'go':
-      if (layout.declaredIn !== 'go.work' || argv[0] !== 'go' || argv[1] !== 'test' || argv.filter((word) => !word.startsWith('-')).length !== 3) return undefined;
-      return replaceWord(command, /\.\/\.\.\./, dirs.map((dir) => shellQuote(dir ? `./${dir}/...` : './...')).join(' '));
-  }
+  // npm and yarn read the workspaces of package.json; pnpm reads only its own yaml.
+  const packageJsonWorkspaces = layout.declaredIn === 'package.json';
+  if (argv[0] === 'npm' && packageJsonWorkspaces) return npmCommand(command, argv, packages);
+  if (argv[0] === 'yarn' && packageJsonWorkspaces) return yarnCommand(command, argv, packages);
+  if (argv[0] === 'pnpm' && layout.tool === 'pnpm') return pnpmCommand(command, argv, packages);
+  if (layout.tool === 'python') return pytestCommand(command, argv, packages);
+  if (argv[0] === 'go' && layout.declaredIn === 'go.work') return goTestCommand(command, argv, packages);
+  return undefined;
+}
+
+function npmCommand(command: string, argv: string[], packages: WorkspacePackage[]): string | undefined {
+  if (!NPM_SCRIPT_RUNS.includes(argv[1] ?? '') || argv.includes('--include-workspace-root')) return undefined;
+  return replaceWord(command, /--workspaces(?:=true)?|-ws/, packages.map((pkg) => `--workspace=${shellQuote(pkg.dir)}`).join(' '));
+}
+
+function pnpmCommand(command: string, argv: string[], packages: WorkspacePackage[]): string | undefined {
+  if (argv.includes('--include-workspace-root') || argv.some((word) => word.startsWith('--filter') || word === '-F')) return undefined;
+  return replaceWord(command, /-r|--recursive/, `--recursive ${packages.map((pkg) => `--filter ${shellQuote(pkg.name)}`).join(' ')}`);
+}
+
+/** `python3 -m pytest` (or `pytest`) with options only, so the folders can go last. */
+function pytestCommand(command: string, argv: string[], packages: WorkspacePackage[]): string | undefined {
+  const runner = PYTEST.find((form) => form.every((word, index) => argv[index] === word));
+  // A path or an option's value (`-k expr`) would change what the folders mean; after a comment or a separator they would not reach pytest.
+  if (!runner || !argv.slice(runner.length).every((word) => word.startsWith('-')) || /[#;&|\n]/.test(command)) return undefined;
+  return `${command.trimEnd()} ${packages.map((pkg) => shellQuote(pkg.dir)).join(' ')}`;
+}
+
+/** `go test [flags] ./...` at a go.work's root, where `./...` spans every module of the workspace. */
+function goTestCommand(command: string, argv: string[], packages: WorkspacePackage[]): string | undefined {
+  if (argv[1] !== 'test' || argv.filter((word) => !word.startsWith('-')).length !== 3) return undefined;
+  return replaceWord(command, /\.\/\.\.\./, packages.map((pkg) => shellQuote(pkg.dir ? `./${pkg.dir}/...` : './...')).join(' '));
 }
 
 /** yarn 1's `yarn workspaces run <script>` (one run a package), yarn 2+'s `yarn workspaces foreach … run <script>` (with `--include`). */
 function yarnCommand(command: string, argv: string[], packages: WorkspacePackage[]): string | undefined {
-  if (argv[0] !== 'yarn' || argv[1] !== 'workspaces') return undefined;
-  if (argv[2] === 'run' && argv.length > 3) {
+  if (argv[1] !== 'workspaces') return undefined;
+  // Rewritten from its words: only when nothing precedes them (`CI=1 yarn …` would lose its variable).
+  if (argv[2] === 'run' && argv.length > 3 && command.trimStart().startsWith('yarn ')) {
     const script = argv.slice(3).map(shellQuote).join(' ');
     return packages.map((pkg) => `yarn workspace ${shellQuote(pkg.name)} run ${script}`).join(' && ');
   }

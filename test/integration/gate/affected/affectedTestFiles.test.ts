@@ -92,6 +92,11 @@ describe('affected test files, by the import graph', { concurrency: true }, () =
     assert.match(unreadable.selection.why, /^src\/reports\/escape\.ts:\d+: es-module-lexer cannot read it/);
   });
 
+  test('a module larger than 4 MB (a bundle, generated data) is not read: the full suite runs', async () => {
+    const { selection } = await selectionFor({ 'src/reports/escape.ts': `export const table = ${JSON.stringify('x'.repeat(4 * 1024 * 1024))};\nexport const escapeCsv = (c: string) => c;\n` });
+    assert.deepEqual(selection, { kind: 'full', why: 'src/reports/escape.ts is larger than 4 MB' });
+  });
+
   test('a CommonJS repository runs the full suite, and says why', async () => {
     const repo = makeRepo({
       'package.json': JSON.stringify({ name: 'legacy', scripts: { test: 'mocha' } }),

@@ -136,6 +136,18 @@ describe('npm, pnpm and yarn workspaces', { concurrency: true }, () => {
     const selected = layout.packages.slice(0, 2);
     assert.equal(commandForPackages(layout, 'yarn workspaces run test', selected), 'yarn workspace @demo/a run test && yarn workspace @demo/b run test');
     assert.equal(commandForPackages(layout, 'yarn workspaces foreach -A run test', selected), 'yarn workspaces foreach --include @demo/a --include @demo/b -A run test');
+    assert.equal(commandForPackages(layout, 'CI=1 yarn workspaces run test', selected), undefined, 'rewriting it would lose CI=1');
+    assert.equal(commandForPackages(layout, 'npm test --workspaces', selected), 'npm test --workspace=packages/a --workspace=packages/b', 'npm reads the same workspaces');
+    assert.equal(commandForPackages(layout, 'pnpm -r test', selected), undefined, 'pnpm reads only pnpm-workspace.yaml');
+  });
+
+  test('manifests that are not what they claim (YAML that does not parse, a package.json that is not JSON) read as no layout or no package, never as an error', () => {
+    const { 'package.json': _, ...packages } = MONOREPO;
+    assert.equal(readWorkspaceLayout(makeRepo({ ...packages, 'pnpm-workspace.yaml': 'packages: [\n  - a: b: c\n' }).dir), undefined);
+    assert.equal(readWorkspaceLayout(makeRepo({ ...packages, 'package.json': '{ "workspaces": ["packages/*"' }).dir), undefined);
+    const layout = layoutOf({ ...MONOREPO, 'packages/c/package.json': '<<<<<<< HEAD\n' });
+    assert.deepEqual(layout.packages.map((pkg) => pkg.name), ['@demo/a', '@demo/b', '@demo/cli']);
+    assert.equal(affectedPackages(layout, ['packages/c/src/index.js']).kind, 'full', 'a file of the unreadable package is in no package');
   });
 
   test("the import graph follows a workspace package's own name to its exports, inside the repository", async () => {
