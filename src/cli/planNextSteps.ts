@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { RunState } from '../engine/domain/runState';
 import { runPaths, taskloomPaths } from '../engine/store/paths';
-import { shellQuote } from './shellQuote';
+import { shellQuote } from '../engine/text/shellQuote';
 
 /**
  * Keeps a plan for the user to fix beside the run's log (`.taskloom/runs/<run>/plan-to-fix.json`,
