@@ -49,7 +49,8 @@ async function filesOf(spec: ShellWord, rules: TestFileRules, all: readonly stri
     return all.filter((file) => {
       if (!file.startsWith(under)) return false;
       const inside = file.slice(under.length);
-      return (rules.recursive || !inside.includes('/')) && rules.inFolder.some((glob) => minimatch(inside, glob));
+      // Node takes every file under a folder named `test` as a test, the folder given included.
+      return (rules.recursive || !inside.includes('/')) && rules.inFolder.some((glob) => minimatch(inside, glob) || minimatch(file, glob));
     });
   }
   const expandedByShell = spec.raw === spec.text;
