@@ -1,5 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
+import { shellQuote } from '../../text/shellQuote';
+import { checkoutPaths } from './checkoutPaths';
 import { NOTHING_TO_RUN, type Invocation, type RunnerKind } from './invocation';
 import { GO_OUTPUT_PRINTER_SOURCE, goModule, readGoTestEvents } from './goTestReport';
 import { clearReport, readReportFile } from './reportFiles';
@@ -7,7 +9,6 @@ import { hasOption, splitArgs, withoutOptions, type ArgGrammar, type RunnerArgs 
 import { joinWords, ownWord } from './shellLine';
 import { escapeRegExp, isWholeFile, testFilesOf } from './testSelection';
 import type { RecognisedRunner, RunnerCommand, TestRef, TestSelection } from './types';
-import { shellQuote } from '../../text/shellQuote';
 
 const REPORT = 'go-test.jsonl';
 const PRINTER = 'taskloom-go-output.cjs';
@@ -52,9 +53,9 @@ function goRunner(invocation: Invocation, args: RunnerArgs): RecognisedRunner {
       }
       return goCommand(invocation, reportDir, selectedArgs(selection, invocation, args));
     },
-    readReport(reportDir) {
+    readReport(reportDir, _output, cwd) {
       const text = readReportFile(join(reportDir, REPORT));
-      return text === undefined ? undefined : readGoTestEvents(text, invocation.paths);
+      return text === undefined ? undefined : readGoTestEvents(text, checkoutPaths(cwd));
     },
   };
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { checkoutPaths } from './checkoutPaths';
 import { runnerCommand, NOTHING_TO_RUN, type Invocation, type RunnerKind } from './invocation';
 import { readJestJson } from './jestJsonReport';
 import { clearReport, readReportFile } from './reportFiles';
@@ -54,9 +55,9 @@ function jestRunner(invocation: Invocation, args: RunnerArgs): RecognisedRunner 
       if (!words) return NOTHING_TO_RUN;
       return runnerCommand(invocation, [invocation.words[0]!, ...words, ownWord('--json'), ownWord(`--outputFile=${join(reportDir, REPORT)}`)]);
     },
-    readReport(reportDir) {
+    readReport(reportDir, _output, cwd) {
       const text = readReportFile(join(reportDir, REPORT));
-      return text === undefined ? undefined : readJestJson(text, 'jest', invocation.paths);
+      return text === undefined ? undefined : readJestJson(text, 'jest', checkoutPaths(cwd));
     },
   };
 }

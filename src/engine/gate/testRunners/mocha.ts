@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkoutPaths } from './checkoutPaths';
 import { runnerCommand, NOTHING_TO_RUN, type Invocation, type RunnerKind } from './invocation';
 import { readMochaFileConfig, type MochaFileConfig } from './mochaConfig';
 import { isHookTitle, mochaReporterSource, readMochaReport } from './mochaReport';
@@ -58,11 +59,11 @@ function mochaRunner(invocation: Invocation, args: RunnerArgs): RecognisedRunner
       if (!words) return NOTHING_TO_RUN;
       return runnerCommand(invocation, [invocation.words[0]!, ...words, ownWord('--reporter'), ownWord(join(reportDir, REPORTER))]);
     },
-    readReport(reportDir) {
+    readReport(reportDir, _output, cwd) {
       const text = readReportFile(join(reportDir, REPORT));
-      return text === undefined ? undefined : readMochaReport(text, invocation.paths);
+      return text === undefined ? undefined : readMochaReport(text, checkoutPaths(cwd));
     },
-    testFiles: async () => (config && !args.ambiguous ? findTestFiles(specsOrDefault(specs, config), fileRules(args, config), invocation.paths) : undefined),
+    testFiles: async (cwd) => (config && !args.ambiguous ? findTestFiles(specsOrDefault(specs, config), fileRules(args, config), checkoutPaths(cwd)) : undefined),
   };
 }
 

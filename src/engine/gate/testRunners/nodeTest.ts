@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkoutPaths } from './checkoutPaths';
 import { NOTHING_TO_RUN, runnerCommand, type Invocation, type RunnerKind } from './invocation';
 import { NODE_TEST_REPORTER_SOURCE, readNodeTestEvents } from './nodeTestReport';
 import { clearReport, readReportFile } from './reportFiles';
@@ -66,11 +67,11 @@ function nodeTestRunner(invocation: Invocation, args: RunnerArgs): RecognisedRun
       if (!selected) return NOTHING_TO_RUN;
       return runnerCommand(invocation, [invocation.words[0]!, ...selected.options, ...reporters.map(ownWord), ...selected.positionals]);
     },
-    readReport(reportDir) {
+    readReport(reportDir, _output, cwd) {
       const text = readReportFile(join(reportDir, REPORT));
-      return text === undefined ? undefined : readNodeTestEvents(text, invocation.paths);
+      return text === undefined ? undefined : readNodeTestEvents(text, checkoutPaths(cwd));
     },
-    testFiles: () => findTestFiles(specs, NODE_TEST_FILES, invocation.paths),
+    testFiles: (cwd) => findTestFiles(specs, NODE_TEST_FILES, checkoutPaths(cwd)),
   };
 }
 

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { checkoutPaths } from './checkoutPaths';
 import { runnerCommand, NOTHING_TO_RUN, type Invocation, type RunnerKind } from './invocation';
 import { readPytestJunit } from './pytestReport';
 import { clearReport, readReportFile } from './reportFiles';
@@ -74,9 +75,9 @@ function pytestRunner(invocation: Invocation, args: RunnerArgs): RecognisedRunne
       const testmon = selection.kind === 'related' && selection.changed.length > 0 && selections.has('related') ? [ownWord('--testmon')] : [];
       return runnerCommand(invocation, [...invocation.words, ...testmon, ...report]);
     },
-    readReport(reportDir) {
+    readReport(reportDir, _output, cwd) {
       const text = readReportFile(join(reportDir, REPORT));
-      return text === undefined ? undefined : readPytestJunit(text, invocation.paths);
+      return text === undefined ? undefined : readPytestJunit(text, checkoutPaths(cwd));
     },
   };
 }

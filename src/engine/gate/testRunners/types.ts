@@ -41,6 +41,11 @@ export interface RunnerCommand {
   env: Record<string, string>;
 }
 
+/**
+ * A runner recognised in one checkout: `commandFor` is for that checkout (an npm script's PATH
+ * names its node_modules/.bin), so recognise again in another; `readReport` and `testFiles` name
+ * files from the top of the checkout they are given.
+ */
 export interface RecognisedRunner {
   runner: TestRunnerName;
   /** The gate command as the user wrote it. */

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { checkoutPaths } from './checkoutPaths';
 import { runnerCommand, NOTHING_TO_RUN, type Invocation, type RunnerKind } from './invocation';
 import { readJestJson } from './jestJsonReport';
 import { clearReport, readReportFile } from './reportFiles';
@@ -52,9 +53,9 @@ function vitestRunner(invocation: Invocation, args: RunnerArgs): RecognisedRunne
       const report = ['--reporter=default', '--reporter=json', `--outputFile.json=${join(reportDir, REPORT)}`].map(ownWord);
       return runnerCommand(invocation, [...words, ...report]);
     },
-    readReport(reportDir) {
+    readReport(reportDir, _output, cwd) {
       const text = readReportFile(join(reportDir, REPORT));
-      return text === undefined ? undefined : readJestJson(text, 'vitest', invocation.paths);
+      return text === undefined ? undefined : readJestJson(text, 'vitest', checkoutPaths(cwd));
     },
   };
 }
