@@ -7,6 +7,8 @@ import { buildTraceReport } from '../engine/report/traceReport';
 import { bold, colorState, formatDuration, formatTokens, formatUsd, green, red, table, yellow } from './format';
 import { counted } from '../engine/text/counted';
 import { RUN_STATUS_WORDS } from '../engine/domain/stateWords';
+import { resumeOutlook } from '../engine/domain/resumeOutlook';
+import { baselineChoiceWords, baseName } from '../engine/text/gateWords';
 
 export function runPaths(state: RunState) {
   const dir = join(state.repoRoot, '.taskloom', 'runs', state.runId);
@@ -56,7 +58,13 @@ export function formatRunSummary(state: RunState): string {
 export function nextSteps(state: RunState): string[] {
   const cwd = `--cwd ${JSON.stringify(state.repoRoot)}`;
   const lines: string[] = [];
-  if (state.status === 'paused') lines.push('', `Paused (${state.pausedReason}). Continue later with: taskloom resume ${state.runId} ${cwd}`);
+  const outlook = resumeOutlook(state);
+  if (outlook.kind === 'choosesBaseline') {
+    // A plain resume would pause there again: the two ways on, each with its command.
+    lines.push('', yellow(`${state.status === 'paused' ? 'Paused' : 'Stopped'}: ${baselineChoiceWords(outlook.commands, baseName(state))}.`));
+    lines.push(`  treat ${outlook.commands.map((c) => `\`${c}\``).join(', ')} as advisory and resume: taskloom resume --advisory ${state.runId} ${cwd}`);
+    if (state.status === 'paused') lines.push(`  cancel the run: taskloom cancel ${state.runId} ${cwd}`);
+  } else if (state.status === 'paused') lines.push('', `Paused (${state.pausedReason}). Continue later with: taskloom resume ${state.runId} ${cwd}`);
   const waiting = state.taskOrder.map((id) => state.tasks[id]!).filter((t) => isWaitingForHuman(t.state));
   if (waiting.length === 0) {
     if (state.status === 'completed') lines.push('', `Review it with: git diff ${state.baseCommit.slice(0, 10)} ${state.integration.branch}`);
