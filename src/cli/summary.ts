@@ -8,7 +8,7 @@ import { bold, colorState, formatDuration, formatTokens, formatUsd, green, red, 
 import { counted } from '../engine/text/counted';
 import { RUN_STATUS_WORDS } from '../engine/domain/stateWords';
 import { resumeOutlook } from '../engine/domain/resumeOutlook';
-import { baselineChoiceWords, baseName } from '../engine/text/gateWords';
+import { baselineChoiceWords, baseName, baselineWords, cachedGates, flakyTests, listedNames, missedRegressionLines } from '../engine/text/gateWords';
 
 export function runPaths(state: RunState) {
   const dir = join(state.repoRoot, '.taskloom', 'runs', state.runId);
@@ -49,6 +49,7 @@ export function formatRunSummary(state: RunState): string {
     lines.push(`${bold('Integration')} branch ${state.integration.branch}: merged ${state.integration.merged.join(', ') || 'nothing'}`);
     for (const c of state.integration.conflicts) lines.push(red(`  conflict: ${c.taskId} in ${c.files.join(', ')}`));
   }
+  lines.push(...gateLines(state));
   lines.push(`${bold('Log')}       ${paths.log}`, `${bold('Decisions')} ${paths.decisions}`);
   lines.push(...nextSteps(state));
   return lines.join('\n');
@@ -102,6 +103,25 @@ const COMMAND_OF = {
 
 function commandsFor(task: TaskView, runId: string, cwd: string): string[] {
   return allowedHumanActions(task).map((action) => COMMAND_OF[action](task.id, runId, cwd));
+}
+
+/** How the gate judged the run, where there is more to it than exit codes: the baseline, flaky tests, cached gates, missed regressions. */
+function gateLines(state: RunState): string[] {
+  const lines: string[] = [];
+  const base = baseName(state);
+  if (state.baseline) {
+    const { summary, lines: failing } = baselineWords(state.baseline, base);
+    lines.push(`${bold('Baseline')}  ${summary}`, ...failing.map((line) => `  ${line}`));
+  }
+  const flaky = flakyTests(state);
+  if (flaky.length) lines.push(`${bold('Flaky')}     ${yellow(listedNames(flaky, 10))} (failed, then passed alone: not counted as failures)`);
+  const cached = cachedGates(state);
+  if (cached) lines.push(`${bold('Cached')}    ${counted(cached, 'gate')} served from a gate of the same tree`);
+  if (state.missedRegressions) {
+    lines.push(red(`${bold('Missed')}    ${counted(state.missedRegressions, 'regression')} the task gates did not run; the integration gate caught them:`));
+    lines.push(...missedRegressionLines(state).map((line) => `  ${line}`));
+  }
+  return lines;
 }
 
 /** What the token total is made of, so its parts add up to it. */

@@ -86,6 +86,7 @@ describe('the front doors give the same answer', () => {
 
     const advisoryCli = runCli(['resume', '--advisory', forCli, '--cwd', r.dir]);
     assert.equal(advisoryCli.code, EXIT.ok, advisoryCli.stdout + advisoryCli.stderr);
+    assert.match(advisoryCli.stdout, /^ {2}`npm run lint` fails on main too: advisory for this run \(your choice\)$/m, 'its summary says what the choice was');
     const seq = (await server.request(GetRunRequest.type, { folder: r.dir, runId: forEditor })).lastSeq;
     await server.request(ResumeRequest.type, { folder: r.dir, runId: forEditor, advisory: true });
     assert.equal((await server.waitForEnd(forEditor, seq)).type, 'run_finished');
