@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, UsageError } from './cliErrors';
 import { applyCommand } from './commands/apply';
+import { cancelCommand } from './commands/cancel';
 import { decideCommand } from './commands/decide';
 import { discardCommand } from './commands/discard';
 import { demoCommand } from './commands/demo';
@@ -20,7 +21,10 @@ const USAGE = `Taskloom: plans a goal into tasks and runs each through an actor,
 
 Usage:
   ${RUN_USAGE}
-  taskloom resume [RUN_ID] [--yes] [--cwd DIR]  continue the last unfinished run (or RUN_ID); --yes: also one not started here
+  taskloom resume [RUN_ID] [--yes] [--advisory] [--cwd DIR]
+                                                continue the last unfinished run (or RUN_ID); --yes: also one not started here;
+                                                --advisory: gate commands failing on the run's base count as advisory for it
+  taskloom cancel [RUN_ID]                      end a run nobody drives that waits for you (a plan, a choice about its base)
   taskloom retry TASK [--note TEXT] [--run ID]  give a task that needs you another try (the note goes to its agent), then continue
   taskloom accept TASK [--run ID]               accept a task's work as it is, then continue
   taskloom skip TASK [--run ID]                 drop a task (and what depends on it), then continue with the rest
@@ -44,6 +48,7 @@ Exit codes: 0 all green and merged, 1 something needs a human (or was paused/can
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   run: runCommand,
   resume: resumeCommand,
+  cancel: cancelCommand,
   retry: (argv) => decideCommand('retry', argv),
   accept: (argv) => decideCommand('accept', argv),
   skip: (argv) => decideCommand('skip', argv),

@@ -6,6 +6,10 @@ export function nextStepCommand(step: NextStep): string {
   switch (step.kind) {
     case 'resume':
       return `taskloom resume${step.runId ? ` ${step.runId}` : ''}`;
+    case 'treatAsAdvisory':
+      return `taskloom resume --advisory ${step.runId}`;
+    case 'cancelRun':
+      return `taskloom cancel ${step.runId}`;
     case 'apply':
       return `taskloom apply ${step.runId}`;
     case 'discardAnyway':

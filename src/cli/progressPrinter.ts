@@ -1,8 +1,11 @@
-import type { RunEvent } from '../engine/domain/events';
+import type { EventOf, RunEvent } from '../engine/domain/events';
+import { undecidedBaselineFailures } from '../engine/domain/gateProjection';
 import type { RunState } from '../engine/domain/runState';
 import { bold, colorState, dim, green, red, yellow } from './format';
 import { counted } from '../engine/text/counted';
 import { wordDecision } from '../engine/text/decisionWords';
+import { gateJudgement } from '../engine/domain/gateTests';
+import { baselineChoiceWords, baselineWords, baseName, cachedFromWords, judgementParts, listedNames } from '../engine/text/gateWords';
 
 /** Prints one line per event worth watching, as the run goes. */
 export function createProgressPrinter(write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)) {
@@ -15,14 +18,26 @@ export function createProgressPrinter(write: (line: string) => void = (l) => pro
 }
 
 const QUEUE = bold('merge queue'.padEnd(14));
+const BASELINE = bold('baseline'.padEnd(14));
+/** Continuation lines sit under the text of the line above, past the stamp ("  12.3s  ") and the name column. */
+const UNDER = ' '.repeat(9 + 15);
 
 function describe(e: RunEvent, state: RunState): string | undefined {
   switch (e.type) {
     case 'task_transition':
       return `${bold(e.taskId.padEnd(14))} ${colorState(e.from)} → ${colorState(e.to)}  ${dim(e.reason)}`;
     case 'gate_result':
-      if (e.taskId !== null) return undefined;
-      return `${QUEUE} gate ${e.passed ? green('passed') : red('failed')}${e.taskIds?.length ? ` on ${e.taskIds.join(', ')}` : ''}`;
+      return gateLine(e, state);
+    case 'baseline_result': {
+      if (!state.baseline) return undefined;
+      const { summary, lines } = baselineWords(state.baseline, baseName(state));
+      const line = `${BASELINE} ${lines.length ? yellow(summary) : green(summary)}`;
+      return [line, ...lines.map((l) => `${UNDER}${l}`)].join('\n');
+    }
+    case 'baseline_choice':
+      return `${BASELINE} ${e.commands.map((c) => `\`${c}\``).join(', ')} advisory for this run (your choice): shown, failing no gate`;
+    case 'missed_regression':
+      return red(`${QUEUE} missed regression: \`${e.command}\` fails ${listedNames(e.tests.map((t) => t.name))} after ${e.taskIds.join(', ') || 'the batch'}, whose task gates did not run them`);
     case 'worktree_setup': {
       const line = `${bold(e.taskId.padEnd(14))} ${lastDecisionSummary(state) ?? 'worktree setup'}`;
       return e.passed ? line : red(line);
@@ -43,8 +58,11 @@ function describe(e: RunEvent, state: RunState): string | undefined {
       return `${bold('plan'.padEnd(14))} draft ${e.round}: ${e.plan.tasks.map((t) => t.id).join(', ')}`;
     case 'plan_reviewed':
       return `${bold('plan'.padEnd(14))} critic: ${e.blocking ? yellow(`changes required (${e.blocking})`) : green('approved')} ${dim(e.verdict.summary)}`;
-    case 'run_paused':
-      return yellow(`run paused: ${e.reason}`);
+    case 'run_paused': {
+      const paused = yellow(`run paused: ${e.reason}`);
+      const undecided = undecidedBaselineFailures(state);
+      return undecided.length ? `${paused}\n${UNDER}${baselineChoiceWords(undecided, baseName(state))}` : paused;
+    }
     case 'run_resumed':
       return `run resumed: ${e.reason}`;
     case 'warning':
@@ -68,6 +86,19 @@ function describe(e: RunEvent, state: RunState): string | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * A task's gate only where its result rests on more than exit codes (its transitions say passed or
+ * failed): "gate passed — already failing on main: x (not this task's); flaky: y". The integration gate always.
+ */
+function gateLine(e: EventOf<'gate_result'>, state: RunState): string | undefined {
+  const outcome = e.passed ? green('passed') : red('failed');
+  // A cached result was told when it ran: where it comes from is the news.
+  const parts = e.cachedFrom ? [cachedFromWords(e.cachedFrom)] : judgementParts(gateJudgement(e.commands), baseName(state), e.taskId === null ? 'integration' : 'task');
+  const judged = parts.length ? ` — ${parts.join('; ')}` : '';
+  if (e.taskId === null) return `${QUEUE} gate ${outcome}${e.taskIds?.length ? ` on ${e.taskIds.join(', ')}` : ''}${judged}`;
+  return parts.length ? `${bold(e.taskId.padEnd(14))} gate ${outcome}${judged}` : undefined;
 }
 
 function lastDecisionSummary(state: RunState): string | undefined {

@@ -7,6 +7,8 @@ import { buildTraceReport } from '../engine/report/traceReport';
 import { bold, colorState, formatDuration, formatTokens, formatUsd, green, red, table, yellow } from './format';
 import { counted } from '../engine/text/counted';
 import { RUN_STATUS_WORDS } from '../engine/domain/stateWords';
+import { resumeOutlook } from '../engine/domain/resumeOutlook';
+import { baselineChoiceWords, baseName, baselineWords, cachedGates, flakyTests, listedNames, missedRegressionLines } from '../engine/text/gateWords';
 
 export function runPaths(state: RunState) {
   const dir = join(state.repoRoot, '.taskloom', 'runs', state.runId);
@@ -47,6 +49,7 @@ export function formatRunSummary(state: RunState): string {
     lines.push(`${bold('Integration')} branch ${state.integration.branch}: merged ${state.integration.merged.join(', ') || 'nothing'}`);
     for (const c of state.integration.conflicts) lines.push(red(`  conflict: ${c.taskId} in ${c.files.join(', ')}`));
   }
+  lines.push(...gateLines(state));
   lines.push(`${bold('Log')}       ${paths.log}`, `${bold('Decisions')} ${paths.decisions}`);
   lines.push(...nextSteps(state));
   return lines.join('\n');
@@ -56,7 +59,13 @@ export function formatRunSummary(state: RunState): string {
 export function nextSteps(state: RunState): string[] {
   const cwd = `--cwd ${JSON.stringify(state.repoRoot)}`;
   const lines: string[] = [];
-  if (state.status === 'paused') lines.push('', `Paused (${state.pausedReason}). Continue later with: taskloom resume ${state.runId} ${cwd}`);
+  const outlook = resumeOutlook(state);
+  if (outlook.kind === 'choosesBaseline') {
+    // A plain resume would pause there again: the two ways on, each with its command.
+    lines.push('', yellow(`${state.status === 'paused' ? 'Paused' : 'Stopped'}: ${baselineChoiceWords(outlook.commands, baseName(state))}.`));
+    lines.push(`  treat ${outlook.commands.map((c) => `\`${c}\``).join(', ')} as advisory and resume: taskloom resume --advisory ${state.runId} ${cwd}`);
+    if (state.status === 'paused') lines.push(`  cancel the run: taskloom cancel ${state.runId} ${cwd}`);
+  } else if (state.status === 'paused') lines.push('', `Paused (${state.pausedReason}). Continue later with: taskloom resume ${state.runId} ${cwd}`);
   const waiting = state.taskOrder.map((id) => state.tasks[id]!).filter((t) => isWaitingForHuman(t.state));
   if (waiting.length === 0) {
     if (state.status === 'completed') lines.push('', `Review it with: git diff ${state.baseCommit.slice(0, 10)} ${state.integration.branch}`);
@@ -94,6 +103,25 @@ const COMMAND_OF = {
 
 function commandsFor(task: TaskView, runId: string, cwd: string): string[] {
   return allowedHumanActions(task).map((action) => COMMAND_OF[action](task.id, runId, cwd));
+}
+
+/** How the gate judged the run, where there is more to it than exit codes: the baseline, flaky tests, cached gates, missed regressions. */
+function gateLines(state: RunState): string[] {
+  const lines: string[] = [];
+  const base = baseName(state);
+  if (state.baseline) {
+    const { summary, lines: failing } = baselineWords(state.baseline, base);
+    lines.push(`${bold('Baseline')}  ${summary}`, ...failing.map((line) => `  ${line}`));
+  }
+  const flaky = flakyTests(state);
+  if (flaky.length) lines.push(`${bold('Flaky')}     ${yellow(listedNames(flaky, 10))} (failed, then passed alone: not counted as failures)`);
+  const cached = cachedGates(state);
+  if (cached) lines.push(`${bold('Cached')}    ${counted(cached, 'gate')} served from a gate of the same tree`);
+  if (state.missedRegressions) {
+    lines.push(red(`${bold('Missed')}    ${counted(state.missedRegressions, 'regression')} the task gates did not run; the integration gate caught them:`));
+    lines.push(...missedRegressionLines(state).map((line) => `  ${line}`));
+  }
+  return lines;
 }
 
 /** What the token total is made of, so its parts add up to it. */

@@ -8,6 +8,7 @@ export const COMMAND_IDS = [
   'taskloom.startGoal',
   'taskloom.resumeLastRun',
   'taskloom.resumeRun',
+  'taskloom.treatAsAdvisory',
   'taskloom.planAgain',
   'taskloom.startAgainWithPlan',
   'taskloom.openRejectedPlan',

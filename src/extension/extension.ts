@@ -20,6 +20,7 @@ import type { Services } from './services';
 import { isResumable } from './state/resumable';
 import { RunStatusBar } from './statusBar';
 import { NeedsYouNotices } from './needsYouNotices';
+import { BaselineChoiceNotices } from './baselineChoiceNotices';
 import { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
 import { TREE_VIEWS } from './tree/contextValues';
 import { RunsTreeProvider } from './tree/runsTreeProvider';
@@ -82,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
     services.planDiagnostics,
     new RunStatusBar(controller, engine),
     new NeedsYouNotices(controller),
+    new BaselineChoiceNotices(controller),
     new CriticDiagnostics(controller),
     vscode.workspace.registerTextDocumentContentProvider(BRANCH_FILE_SCHEME, new BranchFileDocuments(services)),
     vscode.workspace.registerTextDocumentContentProvider(GIT_SCHEME, new GitContentProvider(services)),

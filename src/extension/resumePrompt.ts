@@ -9,6 +9,7 @@ import { plainText, runPhase } from './tree/presentation';
 import { isRunOver } from '../engine/domain/runState';
 import { countSentence } from '../engine/domain/taskCounts';
 import { runCommand } from './runCommand';
+import { baselineChoiceWords, baseName } from '../engine/text/gateWords';
 
 /** How long to wait for the previous window's engine to let go of the workspace after a reload. */
 const PREVIOUS_ENGINE_GRACE_MS = 8_000;
@@ -62,6 +63,15 @@ async function offer(services: Services, entry: RunEntry): Promise<void> {
     return;
   }
   if (outlook.kind === 'nothing') return;
+  if (outlook.kind === 'choosesBaseline') {
+    const words = baselineChoiceWords(outlook.commands, state ? baseName(state) : undefined);
+    const paused = entry.summary.status === 'paused';
+    const choice = await vscode.window.showWarningMessage(`Taskloom run '${goal}' waits for your choice: ${words}.`, 'Treat as Advisory', ...(paused ? ['Cancel Run'] : []), 'Show Run');
+    if (choice === 'Treat as Advisory') await runCommand('taskloom.treatAsAdvisory', ref);
+    if (choice === 'Cancel Run') await runCommand('taskloom.cancelRun', ref);
+    if (choice === 'Show Run') await runCommand('taskloom.showRun', ref);
+    return;
+  }
   if (outlook.kind === 'startAgain') {
     const withPlan = outlook.withPlan ? ['Start Again with This Plan'] : state?.rejectedPlan !== undefined ? ['Open Plan'] : [];
     const choice = await vscode.window.showWarningMessage(`Taskloom run '${goal}' cannot go on: ${outlook.why}.`, 'Plan Again', ...withPlan, 'Show Run', 'Discard');

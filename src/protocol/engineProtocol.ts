@@ -106,11 +106,13 @@ export interface ResumeParams extends FolderParams {
   runId?: string;
   /** The user confirmed driving a run not started on this machine (see UserFacingErrorData.unknownRun). */
   trustRun?: boolean;
+  /** The gate commands that fail on the run's base, where no runner says which tests, count as advisory for this run (the run waits for that choice). */
+  advisory?: true;
 }
 /** Resumes a stopped run (in-flight tasks restart from a clean worktree); returns once driving has started. */
 export const ResumeRequest = request<ResumeParams, { runId: string }>('taskloom/resume');
 
-/** Cancels planning or driving: agents and gates are stopped, the run ends `cancelled` (resumable). */
+/** Cancels planning or driving (agents and gates are stopped), or a run paused for a choice about its base: the run ends `cancelled` (resumable). */
 export const CancelRequest = request<RunParams, void>('taskloom/cancel');
 
 export interface TaskDecisionParams extends TaskParams {

@@ -49,8 +49,10 @@ export function firstPage(state: RunState): { state: RunState; omitted: PagedOut
   }
   const decisions = state.decisions.slice(-FIRST_PAGE_DECISIONS);
   const { lastGate: _gate, lastFailedGate: _failed, ...integration } = state.integration;
+  // Gate output is the engine's to keep: the view shows the baseline's verdicts, never the cache's results.
+  const baseline = state.baseline && { ...state.baseline, commands: state.baseline.commands.map((c) => ({ ...c, output: '' })) };
   return {
-    state: { ...state, tasks, decisions, integration, transcripts: [] },
+    state: { ...state, tasks, decisions, integration, transcripts: [], gateCache: {}, ...(baseline ? { baseline } : {}) },
     omitted: { decisions: state.decisions.length - decisions.length, histories: true },
   };
 }

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { foldEvents } from '../../src/engine/domain/projection';
-import { allowedRunActions, allowedTaskActions, runActionRefusal, taskActionRefusal, type RunFacts } from '../../src/engine/domain/runActions';
+import { allowedRunActions, allowedTaskActions, baselineChoiceOf, runActionRefusal, taskActionRefusal, type RunFacts } from '../../src/engine/domain/runActions';
 import type { RunState } from '../../src/engine/domain/runState';
 import { isNotStartedByCancel, taskStateWords } from '../../src/engine/domain/stateWords';
 import { runRefusalWords, taskRefusalWords } from '../../src/engine/text/actionWords';
 import { callWords } from '../../src/engine/text/callWords';
 import { firstPage } from '../../src/protocol/runViewPages';
 import { EventBuilder, TWO_TASK_PLAN } from '../helpers/eventBuilder';
+import { pausedOnBase } from '../helpers/gateEvents';
 
 const SHA = 'c'.repeat(40);
 
@@ -158,6 +159,30 @@ describe('which actions apply: one set of rules for the tree, the run view, the 
       kind: 'resume',
       outlook: { kind: 'startAgain', why: 'its plan was never approved', withPlan: true },
     });
+  });
+
+  it('a run paused because its base fails a command no runner explains: Treat as Advisory and Cancel, never a Resume that would pause again', () => {
+    const b = new EventBuilder('r');
+    b.add({ type: 'plan_approved', by: 'human' });
+    for (const body of pausedOnBase(SHA)) b.add(body);
+    const paused = stopped(foldEvents(b.events)!);
+    assert.deepEqual(allowedRunActions(paused), ['treatAsAdvisory', 'cancel', 'discard']);
+    assert.deepEqual(baselineChoiceOf(paused), ['npm run lint'], '`npm test` named its failing test: no choice about it');
+    assert.equal(
+      runRefusalWords(runActionRefusal('resume', paused)!, 'run "two tasks"'),
+      "Run \"two tasks\" waits for your choice: `npm run lint` fails on the run's base before any task changed anything, and no test runner says which tests: " +
+        'treat it as advisory for this run (its failures are shown and fail no gate), or cancel the run',
+    );
+    assert.deepEqual(runActionRefusal('treatAsAdvisory', { ...paused, driven: true }), { kind: 'driven' });
+
+    // Chosen: the run resumes as any other, and nothing waits for a choice.
+    b.add({ type: 'baseline_choice', commands: ['npm run lint'], choice: 'advisory' });
+    const chosen = stopped(foldEvents(b.events)!);
+    assert.deepEqual(allowedRunActions(chosen), ['resume', 'discard']);
+    assert.equal(
+      runRefusalWords(runActionRefusal('treatAsAdvisory', chosen)!, 'run "two tasks"'),
+      'Run "two tasks" does not wait for a choice about its base: nothing fails there that a runner could not explain',
+    );
   });
 });
 

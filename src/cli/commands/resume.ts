@@ -11,15 +11,20 @@ import { parseCommandArgs } from '../parseCommandArgs';
 import { formatRunSummary } from '../summary';
 import { planNextSteps, savePlanToFix } from '../planNextSteps';
 
-/** `taskloom resume [RUN_ID] [--yes]`: src/engine/usecases/resumeRun.ts, driven in the foreground with progress. */
+/**
+ * `taskloom resume [RUN_ID] [--yes] [--advisory]`: src/engine/usecases/resumeRun.ts, driven in the
+ * foreground with progress. --advisory: the gate commands that fail on the run's base, where no
+ * test runner says which tests, count as advisory for this run (the run waits for that choice).
+ */
 export async function resumeCommand(argv: string[]): Promise<number> {
-  const { values, positionals, cwd } = parseCommandArgs(argv, { yes: { type: 'boolean', short: 'y' } });
+  const { values, positionals, cwd } = parseCommandArgs(argv, { yes: { type: 'boolean', short: 'y' }, advisory: { type: 'boolean' } });
+  const advisory = values.advisory === true ? { advisory: true as const } : {};
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom resume' });
   try {
     const door = foregroundDoor(engine, FLAG_LABELS);
     let ready: ReadyToDrive | undefined;
     try {
-      ready = await withForeignRunConfirmed(values.yes === true, (runId) => `taskloom resume ${runId}`, (trustRun) => resumeRun(door, { runId: positionals[0], trustRun }));
+      ready = await withForeignRunConfirmed(values.yes === true, (runId) => `taskloom resume ${runId}${values.advisory ? ' --advisory' : ''}`, (trustRun) => resumeRun(door, { runId: positionals[0], trustRun, ...advisory }));
     } catch (error) {
       return notResumed(engine, error);
     }

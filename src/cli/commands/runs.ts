@@ -9,6 +9,7 @@ import { oneLine } from '../../engine/text/clip';
 import { formatClock } from '../../engine/text/clock';
 import { RUN_PHASE_WORDS, runPhase } from '../../engine/domain/runPhase';
 import { listRuns } from '../../engine/usecases/readRuns';
+import { runGateBrief } from '../../engine/text/gateWords';
 
 /** `taskloom runs [--json]`: the runs here (src/engine/usecases/readRuns.ts), with the disk their worktrees take. */
 export async function runsCommand(argv: string[]): Promise<number> {
@@ -26,11 +27,11 @@ export async function runsCommand(argv: string[]): Promise<number> {
     } else if (runs.length === 0) {
       process.stdout.write(`No runs yet in ${engine.repo.root}. Start one with: taskloom run --plan FILE\n`);
     } else {
-      const rows = [['run', 'status', 'updated', 'events', 'disk', 'goal']];
+      const rows = [['run', 'status', 'updated', 'events', 'disk', 'gate', 'goal']];
       for (const r of runs) {
         // A status that says the run goes on is only true while a process holds the workspace lock: otherwise it stopped (resume it).
         const status = RUN_PHASE_WORDS[runPhase(r.status, listing.driven, r.state)];
-        rows.push([r.runId, status, formatClock(r.updatedAt), String(r.lastSeq), r.diskBytes ? formatBytes(r.diskBytes) : '-', oneLine(r.goal, 80)]);
+        rows.push([r.runId, status, formatClock(r.updatedAt), String(r.lastSeq), r.diskBytes ? formatBytes(r.diskBytes) : '-', (r.state && runGateBrief(r.state)) ?? '-', oneLine(r.goal, 80)]);
       }
       const total = runs.reduce((sum, r) => sum + r.diskBytes, 0);
       const finished = runs.filter((r) => r.diskBytes > 0 && isRunOver(r.status));

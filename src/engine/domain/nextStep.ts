@@ -8,6 +8,10 @@ import type { SettingName } from './runSettings';
  */
 export type NextStep =
   | { kind: 'resume'; runId?: string }
+  /** The base fails `commands` where no runner said which tests: count them as advisory for this run, and resume. */
+  | { kind: 'treatAsAdvisory'; runId: string; commands: string[] }
+  /** End a run nobody drives that waits for a choice (it stays resumable). */
+  | { kind: 'cancelRun'; runId: string }
   | { kind: 'apply'; runId: string }
   /** Discard a run although it holds work never applied or pushed (the editor's Discard asks this itself). */
   | { kind: 'discardAnyway'; runId: string }

@@ -1,3 +1,4 @@
+import { undecidedBaselineFailures } from './gateProjection';
 import type { RunState } from './runState';
 import { isDone, isMovingOn, isWaitingForHuman, type TaskState } from './taskStates';
 
@@ -7,10 +8,14 @@ import { isDone, isMovingOn, isWaitingForHuman, type TaskState } from './taskSta
  * everything left waits for a person, or nothing at all. A run that never had an approved plan
  * is not resumed (the engine refuses: a plan nobody approved must not start by itself) but
  * started again: planned again, or, when it has a plan (`withPlan`), from that plan.
+ * A run whose base fails a gate command that no runner explained waits for the user's choice
+ * (`choosesBaseline`): a plain resume would only stop there again, so Resume is not offered;
+ * treating the commands as advisory resumes it (or the user cancels it).
  * The editor and the CLI offer Resume only for the first.
  */
 export type ResumeOutlook =
   | { kind: 'works'; tasks: number }
+  | { kind: 'choosesBaseline'; commands: string[] }
   | { kind: 'waitsForYou'; tasks: number }
   | { kind: 'startAgain'; why: string; withPlan: boolean }
   | { kind: 'nothing'; why: string };
@@ -24,6 +29,8 @@ export function resumeOutlook(state: RunState): ResumeOutlook {
     return { kind: 'startAgain', why, withPlan: false };
   }
   if (!state.planApproved) return { kind: 'startAgain', why: 'it stopped before its plan was approved, so nothing was built', withPlan: true };
+  const undecided = undecidedBaselineFailures(state);
+  if (undecided.length > 0) return { kind: 'choosesBaseline', commands: undecided };
   const waiting = state.taskOrder.filter((id) => isWaitingForHuman(state.tasks[id]!.state));
   const blocked = new Set<string>();
   const isBlocked = (id: string, seen = new Set<string>()): boolean => {

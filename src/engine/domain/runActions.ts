@@ -25,7 +25,7 @@ export interface RunFacts {
 }
 
 /** What a person can do to a run. */
-export const RUN_ACTIONS = ['approvePlan', 'editPlan', 'rejectPlan', 'resume', 'cancel', 'apply', 'openPullRequest', 'integrationDiff', 'discard'] as const;
+export const RUN_ACTIONS = ['approvePlan', 'editPlan', 'rejectPlan', 'resume', 'treatAsAdvisory', 'cancel', 'apply', 'openPullRequest', 'integrationDiff', 'discard'] as const;
 export type RunAction = (typeof RUN_ACTIONS)[number];
 
 /** Why an action does not apply to the run now, as data: the text module words it (engine/text/actionWords.ts). */
@@ -41,7 +41,9 @@ export type RunRefusal =
   | { kind: 'no_remote' }
   | { kind: 'has_pull_request'; number: number }
   | { kind: 'no_integration' }
-  | { kind: 'resume'; outlook: Exclude<ResumeOutlook, { kind: 'works' }> };
+  | { kind: 'resume'; outlook: Exclude<ResumeOutlook, { kind: 'works' }> }
+  /** Treat as advisory: nothing on the run's base waits for that choice. */
+  | { kind: 'no_baseline_choice' };
 
 export const phaseOf = (run: RunFacts): RunPhase => runPhase(run.status, run.driven, run.state);
 
@@ -55,6 +57,15 @@ export function resumeOutlookOfRun(run: RunFacts): ResumeOutlook | undefined {
   if (!isStoppedPhase(phaseOf(run))) return undefined;
   if (!run.planApproved) return { kind: 'startAgain', why: 'its plan was never approved', withPlan: run.total > 0 };
   return { kind: 'works', tasks: run.unfinished };
+}
+
+/**
+ * The gate commands that fail on a stopped run's base where no runner said which tests, while the
+ * user has not chosen about them: the run waits for them to be treated as advisory, or cancelled.
+ */
+export function baselineChoiceOf(run: RunFacts): string[] | undefined {
+  const outlook = resumeOutlookOfRun(run);
+  return outlook?.kind === 'choosesBaseline' ? outlook.commands : undefined;
 }
 
 /** Why `action` does not apply to the run now; undefined when it does. */
@@ -73,7 +84,8 @@ export function runActionRefusal(action: RunAction, run: RunFacts): RunRefusal |
       const findings = planTaskFindings(state.plan);
       return findings.length ? { kind: 'plan_incomplete', findings } : undefined;
     case 'cancel':
-      if (run.driven) return undefined;
+      // A run paused for the base's failures is stopped for good on the user's word: the other answer to that choice.
+      if (run.driven || (run.status === 'paused' && baselineChoiceOf(run))) return undefined;
       return run.status === 'cancelled' ? { kind: 'cancelled' } : { kind: 'phase', phase };
     case 'resume': {
       if (run.driven) return { kind: 'driven' };
@@ -81,6 +93,9 @@ export function runActionRefusal(action: RunAction, run: RunFacts): RunRefusal |
       if (!outlook) return { kind: 'phase', phase };
       return outlook.kind === 'works' ? undefined : { kind: 'resume', outlook };
     }
+    case 'treatAsAdvisory':
+      if (run.driven) return { kind: 'driven' };
+      return baselineChoiceOf(run) ? undefined : { kind: 'no_baseline_choice' };
     case 'apply':
     case 'openPullRequest': {
       if (run.driven) return { kind: 'driven' };

@@ -46,7 +46,9 @@ export type ErrorCode =
   | 'planning_cancelled'
   | 'decision_refused'
   | 'task_taken_up'
-  | 'no_pull_request';
+  | 'no_pull_request'
+  | 'baseline_choice_needed'
+  | 'no_baseline_choice';
 
 /**
  * A failure the user can act on: what happened (the message), what to do next (the hint, in words

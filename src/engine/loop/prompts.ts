@@ -1,4 +1,6 @@
 import type { GateCommandResult } from '../domain/events';
+import type { TestRef } from '../domain/gateTests';
+import { displayLine } from '../text/terminalText';
 import type { GateSummary } from '../domain/runState';
 import type { PlanTask } from '../domain/plan';
 import type { CriticFinding } from '../domain/verdict';
@@ -20,6 +22,39 @@ const failureText = (c: GateCommandResult): string =>
 
 const bullet = (lines: string[]): string => lines.map((l) => `- ${l}`).join('\n');
 
+/** A test as the runner named it, one line each (a report is written by code the agent controls). */
+const testLine = (t: TestRef): string => displayLine(`${t.name}${t.file && !t.name.includes(t.file) ? ` (${t.file})` : ''}`, 300);
+
+/** The first `shown` tests, counted past them: a suite with thousands of failures must not fill the prompt. */
+const someTests = (tests: readonly TestRef[], shown: number): string[] =>
+  [...tests.slice(0, shown).map(testLine), ...(tests.length > shown ? [`… and ${tests.length - shown} more`] : [])];
+
+/**
+ * The gate's failures as the actor's job: only what this change broke. Where the runner said which
+ * tests, that is the tests that fail now and passed on the base; the ones failing there already,
+ * and commands the user made advisory (they fail on the base too), are named as not theirs, so an
+ * agent never "fixes" (or deletes) a failure it did not cause.
+ */
+function gateFailureParts(gate: GateSummary): string[] {
+  const parts: string[] = [];
+  const notYours: string[] = [];
+  for (const c of gate.commands) {
+    if (c.exitCode === 0) continue;
+    if (c.advisory) {
+      notYours.push(`\`${c.command}\` fails on the base too; the user made it advisory for this run: it is not your job.`);
+      continue;
+    }
+    const tests = c.tests;
+    if (tests?.alreadyFailing.length) {
+      notYours.push(`\`${c.command}\`: these tests already failed before your change, on the base: ${someTests(tests.alreadyFailing, 20).join(', ')}. They are not yours: leave them as they are (do not fix, skip or delete them); the output below may show them too.`);
+    }
+    if (tests && tests.newFailures.length === 0 && tests.failed.length > 0) continue;
+    if (tests?.newFailures.length) parts.push(`Your job in \`${c.command}\`: these tests fail with your change and passed without it:\n${bullet(someTests(tests.newFailures, 50))}`);
+    parts.push(failureText(c));
+  }
+  return [...parts, ...notYours];
+}
+
 export function actorPrompt(task: PlanTask, goal: string, feedback?: ActorFeedback, humanNote?: string): string {
   const parts = [
     `You are working on one task of a larger goal: "${goal}".`,
@@ -31,25 +66,22 @@ export function actorPrompt(task: PlanTask, goal: string, feedback?: ActorFeedba
   ];
   if (humanNote) parts.push(`A human reviewed the previous attempts and says:\n${humanNote}`);
   if (feedback?.kind === 'gate') {
-    const failed = feedback.gate.commands.filter((c) => c.exitCode !== 0);
     parts.push(
       'The mechanical gate failed on your previous attempt. Fix the cause (do not weaken or delete tests):',
-      ...failed.map(failureText),
+      ...gateFailureParts(feedback.gate),
     );
   }
   if (feedback?.kind === 'unchanged') {
-    const failed = feedback.gate.commands.filter((c) => c.exitCode !== 0);
     parts.push(
       'Your previous attempt changed no file, so the gate was not run again: its failure stands. Change the code so that it passes (do not weaken or delete tests):',
-      ...failed.map(failureText),
+      ...gateFailureParts(feedback.gate),
     );
   }
   if (feedback?.kind === 'integration') {
-    const failed = feedback.gate.commands.filter((c) => c.exitCode !== 0);
     parts.push(
       'Your change passed its own gate, but the gate failed once it was merged with the work of the other tasks. ' +
         'That work is now merged into your worktree too. Make the combination pass (do not weaken or delete tests, do not undo the other work):',
-      ...failed.map(failureText),
+      ...gateFailureParts(feedback.gate),
     );
   }
   if (feedback?.kind === 'critic') {

@@ -4,6 +4,7 @@ import type { RunRefusal, TaskAction, TaskRefusal } from '../domain/runActions';
 import { RUN_PHASE_WORDS } from '../domain/runPhase';
 import type { TaskView } from '../domain/runState';
 import { counted } from './counted';
+import { baselineChoiceWords } from './gateWords';
 import { planFindingsSentence } from './planFindingWords';
 
 /**
@@ -34,9 +35,16 @@ export function runRefusalWords(refusal: RunRefusal, run: string): string {
     case 'no_integration':
       return `${capital(run)} has no integrated work yet`;
     case 'resume':
-      return refusal.outlook.kind === 'waitsForYou'
-        ? `${capital(run)} has nothing to resume: ${counted(refusal.outlook.tasks, 'task')} left ${refusal.outlook.tasks === 1 ? 'waits' : 'wait'} for your decision`
-        : `${capital(run)} cannot be resumed: ${refusal.outlook.why}`;
+      switch (refusal.outlook.kind) {
+        case 'waitsForYou':
+          return `${capital(run)} has nothing to resume: ${counted(refusal.outlook.tasks, 'task')} left ${refusal.outlook.tasks === 1 ? 'waits' : 'wait'} for your decision`;
+        case 'choosesBaseline':
+          return `${capital(run)} waits for your choice: ${baselineChoiceWords(refusal.outlook.commands)}`;
+        default:
+          return `${capital(run)} cannot be resumed: ${refusal.outlook.why}`;
+      }
+    case 'no_baseline_choice':
+      return `${capital(run)} does not wait for a choice about its base: nothing fails there that a runner could not explain`;
   }
 }
 

@@ -94,7 +94,7 @@ function wordFact(f: DecisionFact, taskId: string): { summary: string; details?:
     case 'baseline_result': {
       const how = `${f.cached ? 'cached: ' : ''}the gate on the base (${short(f.commit)})`;
       if (f.failing.length === 0) return { summary: `Baseline: ${how} passes` };
-      const details = f.failing.map((c) => (c.tests ? `\`${c.command}\`: already failing on main: ${c.tests.join(', ') || 'no test named'}` : `\`${c.command}\` fails on the base; no runner said which tests`));
+      const details = f.failing.map((c) => (c.tests ? `\`${c.command}\`: already failing on the base: ${c.tests.join(', ') || 'no test named'}` : `\`${c.command}\` fails on the base; no runner said which tests`));
       return { summary: `Baseline: ${how} fails ${counted(f.failing.length, 'command')} of ${f.commands} before any task changed anything`, details };
     }
     case 'baseline_choice':
@@ -131,7 +131,7 @@ const cachedFromWords = (from: { taskId: string | null; attempt: number }): stri
 /** What a gate's result rests on besides the exit codes, one line each. */
 function judgementLines(f: GateJudgement): string[] {
   const lines: string[] = [];
-  if (f.alreadyFailing?.length) lines.push(`Already failing on main (not this change's): ${f.alreadyFailing.join(', ')}`);
+  if (f.alreadyFailing?.length) lines.push(`Already failing on the base (not this change's): ${f.alreadyFailing.join(', ')}`);
   if (f.flaky?.length) lines.push(`Flaky (failed, then passed alone): ${f.flaky.join(', ')}`);
   if (f.advisory?.length) lines.push(`Advisory for this run (fails on the base too): ${f.advisory.map((c) => `\`${c}\``).join(', ')}`);
   for (const selection of f.selection ?? []) lines.push(`Only what the change can affect — ${selection}`);

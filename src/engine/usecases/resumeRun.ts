@@ -4,13 +4,18 @@ import type { RunSession } from '../session/runSession';
 import { assertNotBusy } from './busyRuns';
 import type { FrontDoor } from './frontDoor';
 import { assertRunTrusted } from './runTrust';
-import { NoRunError, RunCompletedError, StartAgainError } from './useCaseErrors';
+import { BaselineChoiceNeededError, NoBaselineChoiceError, NoRunError, RunCompletedError, StartAgainError } from './useCaseErrors';
 
 export interface ResumeParams {
   /** The run to resume; by default the newest unfinished one. */
   runId?: string;
   /** The user saw what a run not started here would run, and agreed (see assertRunTrusted). */
   trustRun?: boolean;
+  /**
+   * The user's answer to a base that fails a gate command no runner explained: count those commands
+   * as advisory for this run (recorded as `baseline_choice`), then resume.
+   */
+  advisory?: true;
 }
 
 /** A run made ready to drive: the front door drives it its own way (the CLI in the foreground, the server in the background). */
@@ -23,7 +28,9 @@ export interface ReadyToDrive {
  * A run that never had an approved plan is not resumed but started again (StartAgainError): a
  * plan nobody approved must not start by itself. Such a run still being planned (its plan waiting
  * for approval, or never drafted) is ended cancelled, so it waits no more; one that ended
- * otherwise (a failed planning) keeps how it ended.
+ * otherwise (a failed planning) keeps how it ended. A run that waits for the user's choice about
+ * its base is resumed only with that choice (`advisory`): without it, it would only pause there
+ * again (BaselineChoiceNeededError names both ways on); the choice where none waits is refused too.
  */
 export function resumeRun(door: FrontDoor, params: ResumeParams): ReadyToDrive {
   const { engine } = door;
@@ -38,8 +45,13 @@ export function resumeRun(door: FrontDoor, params: ResumeParams): ReadyToDrive {
     if (state.status === 'planning') engine.rejectPlan(session, 'stopped before its plan was approved');
     throw new StartAgainError(runId, outlook.why, outlook.withPlan);
   }
+  const undecided = outlook.kind === 'choosesBaseline' ? outlook.commands : [];
+  if (params.advisory && undecided.length === 0) throw new NoBaselineChoiceError(runId);
+  if (!params.advisory && undecided.length > 0) throw new BaselineChoiceNeededError(runId, undecided, state.status === 'paused');
   assertRunTrusted(engine, session, params.trustRun === true);
   assertAgentsInstalled(state.config, state.plan, door.settingNames);
-  engine.prepareResume(session, `resumed (was ${state.status})`);
+  const was = state.status;
+  if (undecided.length > 0) session.emit({ type: 'baseline_choice', commands: undecided, choice: 'advisory' });
+  engine.prepareResume(session, `resumed (was ${was})${undecided.length ? ` with ${undecided.map((c) => `\`${c}\``).join(', ')} advisory` : ''}`);
   return { session };
 }

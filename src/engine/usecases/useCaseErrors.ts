@@ -3,6 +3,7 @@ import type { RunStatus } from '../domain/runState';
 import { RUN_STATUS_WORDS, TASK_STATE_WORDS } from '../domain/stateWords';
 import type { TaskState } from '../domain/taskStates';
 import { TaskloomError } from '../domain/taskloomError';
+import { baselineChoiceWords } from '../text/gateWords';
 import type { BackgroundWork } from './frontDoor';
 
 // The refusals of the use cases, each with its code (domain/taskloomError.ts): every front door
@@ -94,3 +95,35 @@ export class NoPullRequestError extends TaskloomError {
     super('bad_input', `Run ${runId} has no pull request to watch`, 'Open one first.', { code: 'no_pull_request', next: [{ kind: 'openPullRequest', runId }] });
   }
 }
+
+/**
+ * A plain resume of a run whose base fails a gate command that no runner explained: driven, it
+ * would only pause there again. Refused instead, naming both ways on: treat the commands as
+ * advisory (and resume), or cancel the run (`cancellable`: while it is paused).
+ */
+export class BaselineChoiceNeededError extends TaskloomError {
+  override readonly name = 'BaselineChoiceNeededError';
+  constructor(
+    readonly runId: string,
+    readonly commands: string[],
+    cancellable: boolean,
+  ) {
+    super('bad_input', `Run ${runId} waits for your choice`, `${capitalised(baselineChoiceWords(commands))}.`, {
+      code: 'baseline_choice_needed',
+      next: [{ kind: 'treatAsAdvisory', runId, commands }, ...(cancellable ? [{ kind: 'cancelRun' as const, runId }] : [])],
+    });
+  }
+}
+
+/** Treat as advisory, for a run whose base fails nothing that waits for that choice. */
+export class NoBaselineChoiceError extends TaskloomError {
+  override readonly name = 'NoBaselineChoiceError';
+  constructor(runId: string) {
+    super('bad_input', `Nothing waits for a baseline choice in run ${runId}`, 'Only a gate command that fails on the run\'s base, where no test runner says which tests, can be treated as advisory. Resume the run as it is.', {
+      code: 'no_baseline_choice',
+      next: [{ kind: 'resume', runId }],
+    });
+  }
+}
+
+const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

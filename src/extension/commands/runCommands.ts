@@ -39,10 +39,20 @@ export async function resumeLastRun(services: Services, arg?: unknown): Promise<
   await resumeRun(services, arg);
 }
 
-async function resume(services: Services, ref: RunRef): Promise<void> {
+/**
+ * Treat as Advisory: the run's base fails gate commands where no runner says which tests, and the
+ * run waits for the user's choice; this one counts them as advisory for the run and resumes it
+ * (checked first: a stale button says what happened instead).
+ */
+export async function treatAsAdvisory(services: Services, arg?: unknown): Promise<void> {
+  const ref = await pickRunFor(services.controller, arg, 'treatAsAdvisory', 'Taskloom: no run waits for a choice about its base.');
+  if (ref) await resume(services, ref, { advisory: true });
+}
+
+async function resume(services: Services, ref: RunRef, choice: { advisory?: true } = {}): Promise<void> {
   const sinceSeq = services.controller.model.run(ref.folder, ref.runId)?.state?.lastSeq;
   try {
-    const sent = await requestTrustingRun(services.confirm, (trust) => services.engine.request(ResumeRequest.type, { ...ref, ...trust }));
+    const sent = await requestTrustingRun(services.confirm, (trust) => services.engine.request(ResumeRequest.type, { ...ref, ...choice, ...trust }));
     if (!sent) return;
   } catch (error) {
     showError('resume the run', error);

@@ -20,6 +20,10 @@ export function nextStepButton(step: NextStep): StepButton | undefined {
   switch (step.kind) {
     case 'resume':
       return { title: 'Resume', command: 'taskloom.resumeLastRun', args: step.runId ? [{ runId: step.runId }] : [] };
+    case 'treatAsAdvisory':
+      return { title: 'Treat as Advisory', command: 'taskloom.treatAsAdvisory', args: [{ runId: step.runId }] };
+    case 'cancelRun':
+      return { title: 'Cancel Run', command: 'taskloom.cancelRun', args: [{ runId: step.runId }] };
     case 'apply':
       return { title: 'Apply Integration…', command: 'taskloom.applyIntegration', args: [{ runId: step.runId }] };
     case 'listRuns':

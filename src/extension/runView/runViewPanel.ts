@@ -31,6 +31,8 @@ const PLAN_TASK_FIX_COMMANDS = { fill: 'taskloom.fillInPlanTask', drop: 'taskloo
 const DELIVERY_COMMANDS = { apply: 'taskloom.applyIntegration', pullRequest: 'taskloom.openPullRequest' } as const satisfies Record<string, CommandId>;
 const NEXT_STEP_COMMANDS: Record<NextStep, CommandId> = {
   resume: 'taskloom.resumeRun',
+  treatAsAdvisory: 'taskloom.treatAsAdvisory',
+  cancelRun: 'taskloom.cancelRun',
   planAgain: 'taskloom.planAgain',
   startWithPlan: 'taskloom.startAgainWithPlan',
   openRejectedPlan: 'taskloom.openRejectedPlan',

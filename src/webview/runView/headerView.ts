@@ -15,6 +15,8 @@ import { ignoredInputWords } from '../../engine/text/decisionWords';
 import { countSentence } from '../../engine/domain/taskCounts';
 import { confinementLabel, confinementWords } from '../../engine/text/confinementWords';
 import { confinementFacts } from '../../engine/domain/sandboxSettings';
+import { undecidedBaselineFailures } from '../../engine/domain/gateProjection';
+import { baselineWords, baseName, missedRegressionLines } from '../../engine/text/gateWords';
 
 const INTERRUPTED_NOTE =
   'Nothing is running this run now: the engine or the window that drove it went away. Resume goes on where it stopped; nothing it recorded is lost.';
@@ -68,6 +70,7 @@ export class HeaderView {
           : null,
       ),
       stopped ? h('p', { class: `run-note ${toneClass(status.tone)}` }, oneLine(stopped, 600)) : null,
+      gateNote(state),
       ...pullRequestSummaries(state).flatMap((pr) => [
         h(
           'p',
@@ -97,6 +100,29 @@ export class HeaderView {
     ];
     this.element.replaceChildren(...parts.filter((p): p is Node => p !== null));
   }
+}
+
+/**
+ * How the gate judges this run, once its base was gated: the baseline in a line (what already fails
+ * there is no task's), open when a command waits for the user's choice; and the regressions the
+ * integration gate caught that narrower task gates had not run.
+ */
+function gateNote(state: RunState): Node | null {
+  if (!state.baseline && !state.missedRegressions) return null;
+  const base = baseName(state);
+  const baseline = state.baseline ? baselineWords(state.baseline, base) : undefined;
+  const missed = state.missedRegressions ? `${counted(state.missedRegressions, 'missed regression')}: the integration gate caught what the task gates did not run` : undefined;
+  const lines = [...(baseline?.lines ?? []), ...(missed ? missedRegressionLines(state) : [])];
+  const waits = undecidedBaselineFailures(state).length > 0;
+  const tone = missed ? 'tone-red' : waits ? 'tone-yellow' : 'muted';
+  const summary = [baseline ? `Baseline: ${baseline.summary}` : '', missed ?? ''].filter(Boolean).join(' · ');
+  if (lines.length === 0) return h('p', { class: 'run-gate muted' }, icon('beaker'), oneLine(summary, 600));
+  return h(
+    'details',
+    { class: `run-gate ${tone}`, open: waits || missed !== undefined },
+    h('summary', {}, icon('beaker'), oneLine(summary, 600)),
+    h('ul', {}, ...lines.slice(0, 50).map((line) => h('li', {}, oneLine(line, 600)))),
+  );
 }
 
 /** Whether the run's processes were confined in its latest session: unconfined stands out. Absent before a session recorded it. */

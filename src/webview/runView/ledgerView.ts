@@ -11,6 +11,7 @@ import { displayText, oneLine } from './text';
 import { counted } from '../../engine/text/counted';
 import { wordDecision } from '../../engine/text/decisionWords';
 import { isWaitingForHuman } from '../../engine/domain/taskStates';
+import { baseName, judgementTags } from '../../engine/text/gateWords';
 
 const SEARCH_DELAY_MS = 150;
 
@@ -45,6 +46,8 @@ export class LedgerView {
   private rendered: Rendered | undefined;
   /** The tasks waiting for a person now: their snapshots can be restored. */
   private waiting = new Set<string>();
+  /** How the run's base is named in a gate's tags ("already failing on main"). */
+  private base = 'the base';
   // Entries are built once per decision object; a batch of events only adds the new ones.
   private readonly entries = new WeakMap<Decision, HTMLElement>();
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -75,6 +78,7 @@ export class LedgerView {
   }
 
   render(state: RunState): void {
+    this.base = baseName(state);
     this.showApplicable(state);
     const { decisions } = state;
     // A search must see every decision, not only the first page's.
@@ -142,7 +146,7 @@ export class LedgerView {
   private entryFor(d: Decision): HTMLElement {
     let el = this.entries.get(d);
     if (!el) {
-      el = buildEntry(d);
+      el = buildEntry(d, this.base);
       this.entries.set(d, el);
     }
     this.showRestoreIn(el);
@@ -200,7 +204,7 @@ export class LedgerView {
   }
 }
 
-function buildEntry(d: Decision): HTMLElement {
+function buildEntry(d: Decision, base: string): HTMLElement {
   const tone = decisionTone(d);
   const task = d.taskId;
   const actions: HTMLElement[] = [];
@@ -236,8 +240,17 @@ function buildEntry(d: Decision): HTMLElement {
         ? h('button', { class: 'link task-link', type: 'button', ...actionAttrs('reveal', { taskId: task }), title: `Reveal ${task} in the Runs tree` }, oneLine(task, 60))
         : h('span', { class: 'entry-scope muted' }, d.kind),
       h('span', { class: 'entry-summary' }, displayText(words.summary)),
+      gateTags(d, base),
       actions.length ? h('span', { class: 'entry-actions' }, ...actions) : null,
     ),
     shownDetails.length ? h('pre', { class: 'entry-details' }, shownDetails.join('\n')) : null,
   );
+}
+
+/** What a gate's result rests on besides exit codes, at a glance: already failing on the base, flaky, advisory, affected only, cached. */
+function gateTags(d: Decision, base: string): HTMLElement | null {
+  if (d.fact.type !== 'gate_result') return null;
+  const tags = judgementTags(d.fact, base, d.fact.integration ? 'integration' : 'task');
+  if (tags.length === 0) return null;
+  return h('span', { class: 'entry-tags' }, ...tags.map((t) => h('span', { class: 'entry-tag', title: displayText(t.title) }, displayText(t.label))));
 }

@@ -1,22 +1,32 @@
 // The way on from a run nobody drives, above the tabs: Resume where resume works on; for a run
-// that never had an approved plan (resume is refused for it), Start Again with This Plan, Plan
+// whose base fails a gate command no runner explained, Treat as Advisory (and resume) or Cancel
+// Run, the choice it waits for; for a run that never had an approved plan (resume is refused for it), Start Again with This Plan, Plan
 // Again, and the plan planning rejected. Decided by the engine's resume rules
 // (domain/resumeOutlook.ts), the same answer the tree's menus and the notifications use.
 import type { ResumeOutlook } from '../../engine/domain/resumeOutlook';
 import { RUN_PHASE_WORDS, type RunPhase } from '../../engine/domain/runPhase';
 import type { RunState } from '../../engine/domain/runState';
 import { counted } from '../../engine/text/counted';
+import { baselineChoiceWords, baseName } from '../../engine/text/gateWords';
 import { controlButton } from './controlButton';
 import { h, icon } from './dom';
 
 /** The outlooks that have a step to offer here; a run whose tasks wait for you shows their rows instead. */
-export type OfferedOutlook = Extract<ResumeOutlook, { kind: 'works' | 'startAgain' }>;
+export type OfferedOutlook = Extract<ResumeOutlook, { kind: 'works' | 'choosesBaseline' | 'startAgain' }>;
 
-export const offersNextStep = (outlook: ResumeOutlook | undefined): outlook is OfferedOutlook => outlook?.kind === 'works' || outlook?.kind === 'startAgain';
+export const offersNextStep = (outlook: ResumeOutlook | undefined): outlook is OfferedOutlook =>
+  outlook?.kind === 'works' || outlook?.kind === 'choosesBaseline' || outlook?.kind === 'startAgain';
 
-export function nextStepBar(state: Pick<RunState, 'rejectedPlan'>, phase: RunPhase, outlook: OfferedOutlook): HTMLElement {
+export function nextStepBar(state: Pick<RunState, 'rejectedPlan' | 'status' | 'baseRef' | 'baseCommit'>, phase: RunPhase, outlook: OfferedOutlook): HTMLElement {
+  if (outlook.kind === 'choosesBaseline') {
+    const one = outlook.commands.length === 1;
+    return bar('tone-yellow', 'debug-pause', `${phaseHeading(phase)}: `, `${capital(baselineChoiceWords(outlook.commands, baseName(state)))}.`, [
+      controlButton('Treat as Advisory', 'debug-continue', 'next-step', { choice: 'treatAsAdvisory' }, { title: `Count ${one ? 'this command' : 'these commands'} as advisory for this run, and resume` }),
+      state.status === 'paused' ? controlButton('Cancel Run', 'close', 'next-step', { choice: 'cancelRun' }, { secondary: true, title: 'Stop the run here (it stays resumable)' }) : null,
+    ]);
+  }
   if (outlook.kind === 'works') {
-    const heading = `${RUN_PHASE_WORDS[phase][0]!.toUpperCase()}${RUN_PHASE_WORDS[phase].slice(1)}: `;
+    const heading = `${phaseHeading(phase)}: `;
     const what = outlook.tasks > 0 ? `Resume goes on with ${counted(outlook.tasks, 'task')}, keeping what is done.` : 'Resume finishes the integration.';
     return bar('tone-yellow', 'debug-pause', heading, what, [
       controlButton('Resume', 'debug-continue', 'next-step', { choice: 'resume' }, { title: 'Go on where the run stopped' }),
@@ -35,6 +45,9 @@ export function nextStepBar(state: Pick<RunState, 'rejectedPlan'>, phase: RunPha
       ];
   return bar('tone-red', 'debug-restart', 'Cannot be resumed: ', `${outlook.why}. Start it again:`, buttons);
 }
+
+const capital = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+const phaseHeading = (phase: RunPhase): string => capital(RUN_PHASE_WORDS[phase]);
 
 function bar(tone: string, codicon: string, heading: string, text: string, buttons: Array<HTMLElement | null>): HTMLElement {
   return h(

@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { EXIT } from '../../../src/engine/domain/taskloomError';
-import { ResumeRequest, StartGoalRequest, TaskDecisionRequest, type UserFacingErrorData } from '../../../src/protocol/engineProtocol';
+import { CancelRequest, GetRunRequest, ResumeRequest, StartGoalRequest, TaskDecisionRequest, type UserFacingErrorData } from '../../../src/protocol/engineProtocol';
 import { runCli, writeInputs } from '../../helpers/cli';
 import { EngineServerProcess } from '../../helpers/engineServer';
 import { green, runScripted, task, trace, write } from '../../helpers/scriptedRun';
 import { scriptedSettings } from '../../helpers/scriptedSettings';
 import { makeTempRepo, type TempRepo } from '../../helpers/tempRepo';
+import { pausedOnBase } from '../../helpers/gateEvents';
+import { openDoor, scriptedRun } from '../../helpers/useCaseDoor';
 
 // The CLI and the engine server call the same use cases (src/engine/usecases): for the same case
 // they give the same answer, each in its own words around it (stderr and an exit code, a ResponseError).
@@ -60,6 +62,58 @@ describe('the front doors give the same answer', () => {
     assert.equal(editor.code, 'start_again');
 
     for (const runId of [fromCli, fromEditor]) assert.equal(trace(r.dir, runId).status, 'cancelled', `${runId}: the waiting plan was rejected`);
+  });
+
+  it('a run paused because its base fails a command no runner explains: a plain resume is refused with both ways on, and the advisory choice resumes it', async () => {
+    const r = repo();
+    // Two runs paused there, as the drive leaves them (written in-process, then the workspace let go).
+    const door = await openDoor(r.dir);
+    const [forCli, forEditor] = [1, 2].map(() => {
+      const session = scriptedRun(door, plan, scenario);
+      for (const body of pausedOnBase(session.state.baseCommit)) session.emit(body);
+      return session.runId;
+    }) as [string, string];
+    door.close();
+
+    const cli = runCli(['resume', forCli, '--cwd', r.dir]);
+    assert.equal(cli.code, EXIT.badInput, cli.stdout + cli.stderr);
+    assert.match(cli.stderr, new RegExp(`^taskloom: Run ${forCli} waits for your choice\\. \`npm run lint\` fails on the run's base`));
+    assert.match(cli.stderr, new RegExp(`\n  taskloom resume --advisory ${forCli}\n  taskloom cancel ${forCli}\n$`));
+    const editor = await refusal(server.request(ResumeRequest.type, { folder: r.dir, runId: forEditor }));
+    assert.equal(editor.message, `Run ${forEditor} waits for your choice`);
+    assert.equal(editor.code, 'baseline_choice_needed');
+    assert.deepEqual(editor.next, [{ kind: 'treatAsAdvisory', runId: forEditor, commands: ['npm run lint'] }, { kind: 'cancelRun', runId: forEditor }]);
+
+    const advisoryCli = runCli(['resume', '--advisory', forCli, '--cwd', r.dir]);
+    assert.equal(advisoryCli.code, EXIT.ok, advisoryCli.stdout + advisoryCli.stderr);
+    assert.match(advisoryCli.stdout, /^ {2}`npm run lint` fails on main too: advisory for this run \(your choice\)$/m, 'its summary says what the choice was');
+    const seq = (await server.request(GetRunRequest.type, { folder: r.dir, runId: forEditor })).lastSeq;
+    await server.request(ResumeRequest.type, { folder: r.dir, runId: forEditor, advisory: true });
+    assert.equal((await server.waitForEnd(forEditor, seq)).type, 'run_finished');
+    for (const runId of [forCli, forEditor]) {
+      const { status, decisions } = await server.request(GetRunRequest.type, { folder: r.dir, runId });
+      assert.equal(status, 'completed', runId);
+      assert.equal(decisions.filter((d) => d.fact.type === 'baseline_choice').length, 1, runId);
+    }
+  });
+
+  it('the other answer: cancel ends a run paused for that choice, by `taskloom cancel` or the editor’s Cancel', async () => {
+    const r = repo();
+    const door = await openDoor(r.dir);
+    const [forCli, forEditor] = [1, 2].map(() => {
+      const session = scriptedRun(door, plan, scenario);
+      for (const body of pausedOnBase(session.state.baseCommit)) session.emit(body);
+      return session.runId;
+    }) as [string, string];
+    door.close();
+    const cli = runCli(['cancel', forCli, '--cwd', r.dir]);
+    assert.equal(cli.code, EXIT.ok, cli.stdout + cli.stderr);
+    assert.match(cli.stdout, new RegExp(`Run ${forCli} {2}cancelled — cancelled by the user: \`npm run lint\` fails on the base`));
+    await server.request(CancelRequest.type, { folder: r.dir, runId: forEditor });
+    for (const runId of [forCli, forEditor]) assert.equal(trace(r.dir, runId).status, 'cancelled', runId);
+    const again = runCli(['cancel', forCli, '--cwd', r.dir]);
+    assert.equal(again.code, EXIT.badInput, 'nothing drives it or waits any more');
+    assert.match(again.stderr, /is not being planned or driven \(it is cancelled\)/);
   });
 
   it('a decision on a task the run does not have', async () => {

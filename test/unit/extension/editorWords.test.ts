@@ -14,6 +14,7 @@ import { resolveConfinement } from '../../../src/engine/sandbox/confinement';
 import { toResponseError } from '../../../src/engine/server/userError';
 import { LogWriteError } from '../../../src/engine/store/eventLog';
 import { RunNotFoundError } from '../../../src/engine/store/runStore';
+import { BaselineChoiceNeededError } from '../../../src/engine/usecases/useCaseErrors';
 import { decisionCommands, wordDecision } from '../../../src/engine/text/decisionWords';
 import { inspectRepo } from '../../../src/engine/workspace/repoInspector';
 import { nextStepButton } from '../../../src/extension/connection/nextStepButtons';
@@ -54,6 +55,8 @@ describe('the editor offers steps, not command lines', () => {
   it('every next step is a command line in the CLI and a button in the editor, or is the CLI’s alone', () => {
     const example: Record<NextStep['kind'], NextStep> = {
       resume: { kind: 'resume', runId: 'r1' },
+      treatAsAdvisory: { kind: 'treatAsAdvisory', runId: 'r1', commands: ['npm run lint'] },
+      cancelRun: { kind: 'cancelRun', runId: 'r1' },
       apply: { kind: 'apply', runId: 'r1' },
       discardAnyway: { kind: 'discardAnyway', runId: 'r1' },
       listRuns: { kind: 'listRuns' },
@@ -93,6 +96,7 @@ describe('the editor offers steps, not command lines', () => {
       { error: await thrownBy(() => resolveConfinement('on', 'darwin')), buttons: ['Open Settings'] },
       { error: await thrownBy(() => inspectRepo(work)), buttons: ['Initialize Repository'] },
       { error: await thrownBy(() => forgeFor(plain.dir, { remote: 'origin' })), buttons: ['Add Remote…'] },
+      { error: new BaselineChoiceNeededError('r1', ['npm run lint'], true), buttons: ['Treat as Advisory', 'Cancel Run'] },
     ];
     for (const { error, buttons } of cases) {
       const notice = await shown(error);

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { foldEvents } from '../../../src/engine/domain/projection';
 import { runContextValue, taskContextValue } from '../../../src/extension/tree/contextValues';
 import { EventBuilder } from '../../helpers/eventBuilder';
+import { pausedOnBase } from '../../helpers/gateEvents';
 
 interface Manifest {
   contributes: {
@@ -40,6 +41,16 @@ describe('menus: a row offers what works on it, named for what it does', () => {
     assert.ok(!menu.includes('Resume Last Run'));
     assert.ok(!menu.includes('Cancel Run'), 'nothing drives it to cancel');
     assert.deepEqual(menuOf('taskloom.runs', runContextValue({ status: state.status, driven: true, state, total: 2, unfinished: 2, planApproved: true })).filter((t) => /Resume|Cancel Run|Discard/.test(t)), ['Cancel Run']);
+  });
+
+  it('a run paused for a choice about its base offers both answers, not a Resume that would only pause again', () => {
+    const b = new EventBuilder('r');
+    b.add({ type: 'plan_approved', by: 'human' });
+    for (const body of pausedOnBase('a'.repeat(40))) b.add(body);
+    const state = foldEvents(b.events)!;
+    const menu = menuOf('taskloom.needsYou', runContextValue({ status: state.status, driven: false, state, total: 2, unfinished: 2, planApproved: true }));
+    assert.ok(menu.includes('Treat Base Failures as Advisory and Resume') && menu.includes('Cancel Run'), menu.join(', '));
+    assert.ok(!menu.includes('Resume Run'), menu.join(', '));
   });
 
   it('a completed run applied, in a repository without a remote: no Apply, no Open Pull Request', () => {

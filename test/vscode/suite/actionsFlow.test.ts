@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { SUITE_GOAL } from '../fixtures/scenario';
+import { approvedRun, pauseOnBase } from '../fixtures/baselinePause';
 import { RUN_VIEW, runView } from './pages/runViewPage';
 import { Notification, quickInput, workbench } from './pages/workbenchPage';
 import { pressKey, typeText } from './runnerControl';
@@ -15,6 +16,8 @@ const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd,
 const CANCELLED_GOAL = 'Grow textkit, a draft to cancel';
 const REVIEW_OF_CANCELLED = new Notification(`for "${CANCELLED_GOAL}"`);
 const REVIEW_OF_RUN = new Notification(`for "${SUITE_GOAL}"`);
+/** The goal of the run seeded paused on its base (issue 27). */
+const BASE_GOAL = 'Grow textkit on a base that fails its lint';
 
 /**
  * Every notification now, in the centre, from its newest: a toast hides itself, the centre keeps it
@@ -268,4 +271,52 @@ suite('Only actions that work, and words that are so', function () {
     await waitFor('the selected run’s view in front', () => views.panel(cancelledRunId)?.panel.active);
     await takeScreenshot('keybinding-selected-run');
   });
+
+  test('a run that pauses because its base fails a command no runner explains: a notification and the run view offer the choice, and Treat as Advisory resumes it', async () => {
+    const api = await taskloom();
+    const { controller } = api.services;
+    // The suite's run's config is this workspace's (its scripted agent, its gate); one task of its plan.
+    const template = (await controller.state(folder, runId))!;
+    const plan = { goal: BASE_GOAL, tasks: [{ ...template.plan.tasks.find((t) => t.id === 'slugify')!, dependsOn: [] }] };
+    const pausedId = approvedRun(folder, plan, template.config);
+    await controller.refresh(folder);
+    await waitFor('the window to know the run', () => controller.state(folder, pausedId));
+    pauseOnBase(folder, pausedId, git(folder, 'rev-parse', 'HEAD'));
+    await controller.refreshAll({ reloadStates: true });
+
+    const notice = new Notification(`"${BASE_GOAL}" paused`);
+    await notice.shown(30_000);
+    assert.equal(
+      await notice.message(),
+      `Taskloom: run "${BASE_GOAL}" paused: \`npm run lint\` fails on main before any task changed anything, and no test runner says which tests: ` +
+        'treat it as advisory for this run (its failures are shown and fail no gate), or cancel the run.',
+    );
+    assert.deepEqual(await notice.buttons(), ['Treat as Advisory', 'Cancel Run', 'Show Run']);
+
+    // The run view says the same, and offers the same two answers; the baseline is under the run's facts.
+    await vscode.commands.executeCommand('taskloom.showRun', { folder, runId: pausedId });
+    await runView.nextStepShown(30_000);
+    assert.deepEqual(await runView.nextStepButtons(), ['Treat as Advisory', 'Cancel Run']);
+    await runView.gateNoteShown('Baseline: the gate on main fails `npm test` and `npm run lint`');
+    const note = (await runView.gateNoteTexts()).join('\n');
+    assert.match(note, /already failing on main: parses dates in the local zone/);
+    assert.match(note, /`npm run lint` fails on main and no runner said which tests: the run waits for your choice/);
+    const menu = await workbench.runsRowMenu(BASE_GOAL);
+    assert.ok(menu.includes('Treat Base Failures as Advisory and Resume') && menu.includes('Cancel Run') && !menu.includes('Resume Run'), menu.join(', '));
+    await takeScreenshot('baseline-choice');
+
+    const before = lastSeqOf(api, folder, pausedId);
+    await allNotifications();
+    await notice.press('Treat as Advisory');
+    const entry = await settled(api, folder, pausedId, before);
+    const facts = entry.state!.decisions.filter((d) => d.seq > before).map((d) => d.fact);
+    assert.deepEqual(facts.find((f) => f.type === 'baseline_choice'), { type: 'baseline_choice', commands: ['npm run lint'], choice: 'advisory' });
+    assert.ok(facts.some((f) => f.type === 'run_resumed'), 'the run was resumed');
+    assert.deepEqual(entry.state!.baseline?.advisory, ['npm run lint']);
+    await runView.gateNoteShown('`npm run lint` fails on main too: advisory for this run (your choice)', 30_000);
+    await takeScreenshot('baseline-choice-advisory');
+
+    await vscode.commands.executeCommand('notifications.hideList');
+  });
 });
+

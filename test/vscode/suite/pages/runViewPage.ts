@@ -16,7 +16,7 @@ export const RUN_VIEW = {
   approvePlanButton: '.plan-waiting vscode-button[data-choice="approve"]',
   cancelPlanButton: '.plan-waiting vscode-button[data-choice="cancel"]',
   planFindingButton: (taskId: string, fix: 'fill' | 'drop') => `.plan-finding[data-finding-task="${taskId}"] vscode-button[data-choice="${fix}"]`,
-  nextStepButton: (step: 'resume' | 'planAgain' | 'startWithPlan' | 'openRejectedPlan') => `.next-step vscode-button[data-choice="${step}"]`,
+  nextStepButton: (step: 'resume' | 'treatAsAdvisory' | 'cancelRun' | 'planAgain' | 'startWithPlan' | 'openRejectedPlan') => `.next-step vscode-button[data-choice="${step}"]`,
   restoreButton: (taskId: string) => `li.entry button.restore-snapshot[data-task="${taskId}"]`,
 };
 
@@ -63,6 +63,9 @@ export const runView = {
   /** The header's counts ("1/5 merged") and its note under the facts (why the run stopped, how it ended). */
   headerCounts: () => readTexts(inView('.run-facts .fact-count')),
   runNotes: () => readTexts(inView('.run-header .run-note')),
+  /** How the gate judges the run: the baseline (and missed regressions) under the header's facts. */
+  gateNoteShown: (text: string, timeoutMs?: number) => waitFor(inView(`.run-header .run-gate:has-text(${JSON.stringify(text)})`, timeoutMs)),
+  gateNoteTexts: () => readTexts(inView('.run-header .run-gate')),
 
   /** The decisions ledger. */
   highlightedEntryShown: (seq: number) => waitFor(inView(`li.entry.highlight[data-seq="${seq}"]`)),
