@@ -49,7 +49,7 @@ function judgedRun(): EventBuilder {
     tree: 't'.repeat(40),
     key: 'k-a',
     commands: [
-      command('npm test', 1, { failed: [BROKEN_ON_BASE, FLAKY], alreadyFailing: [BROKEN_ON_BASE], flaky: [FLAKY], selection }),
+      { ...command('npm test', 1, { failed: [BROKEN_ON_BASE, FLAKY], alreadyFailing: [BROKEN_ON_BASE], flaky: [FLAKY] }), selection },
       command('npm run lint', 1, undefined, { advisory: true }),
     ],
   });

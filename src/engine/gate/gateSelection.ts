@@ -1,6 +1,9 @@
 import { extname } from 'node:path';
 import type { GateSelection } from '../domain/gateTests';
-import { affectedPackages, affectedTestFiles, commandForPackages, readWorkspaceLayout } from './affected';
+import { affectedPackages } from './affected/affectedPackages';
+import { affectedTestFiles } from './affected/affectedTestFiles';
+import { commandForPackages } from './affected/commandForPackages';
+import { readWorkspaceLayout } from './affected/workspaceLayout';
 import type { RecognisedRunner, TestSelection } from './testRunners';
 import { counted } from '../text/counted';
 
@@ -40,6 +43,7 @@ export async function chooseSelection(command: string, runner: RecognisedRunner 
   }
   if (runner?.testFiles && runner.selections.has('files')) {
     const testFiles = await runner.testFiles(cwd);
+    if (!testFiles) return { run: 'all', selection: { kind: 'all', why: `${runner.runner} did not say which files it runs` } };
     const affected = await affectedTestFiles(cwd, testFiles, [...changed]);
     if (affected.kind === 'full') return { run: 'all', selection: { kind: 'all', why: affected.why } };
     if (affected.kind === 'files') {
