@@ -37,6 +37,7 @@ export const RUN_CONFIG_OPTIONS = {
   'no-baseline': { type: 'boolean' },
   'no-affected-only': { type: 'boolean' },
   'flaky-reruns': { type: 'string' },
+  'on-base-failure': { type: 'string' },
   'keep-output': { type: 'string', multiple: true },
   setup: { type: 'string', multiple: true },
   'worktree-root': { type: 'string' },
@@ -82,6 +83,7 @@ export interface RunConfigFlags {
   'no-baseline'?: boolean;
   'no-affected-only'?: boolean;
   'flaky-reruns'?: string;
+  'on-base-failure'?: string;
   'keep-output'?: string[];
   setup?: string[];
   'worktree-root'?: string;
@@ -138,6 +140,7 @@ export const FLAG_LABELS: Record<SettingName, string> = {
   gateBaseline: '--no-baseline',
   gateAffectedOnly: '--no-affected-only',
   gateFlakyReruns: '--flaky-reruns',
+  gateOnBaseFailure: '--on-base-failure',
   gateKeepOutputs: '--keep-output',
 };
 
@@ -201,6 +204,7 @@ export function runSettingsFromFlags(flags: RunConfigFlags): RunSettings & Extra
     ...(flags['no-baseline'] ? { gateBaseline: false } : {}),
     ...(flags['no-affected-only'] ? { gateAffectedOnly: false } : {}),
     gateFlakyReruns: numberFlag('flaky-reruns', flags['flaky-reruns']),
+    ...(flags['on-base-failure'] !== undefined ? { gateOnBaseFailure: flags['on-base-failure'] } : {}),
   };
 }
 

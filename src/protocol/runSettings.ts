@@ -48,5 +48,6 @@ export const EDITOR_SETTING_KEYS: Record<SettingName, `taskloom.${string}`> = {
   gateBaseline: 'taskloom.gate.baseline',
   gateAffectedOnly: 'taskloom.gate.affectedOnly',
   gateFlakyReruns: 'taskloom.gate.flakyReruns',
+  gateOnBaseFailure: 'taskloom.gate.onBaseFailure',
   gateKeepOutputs: 'taskloom.gate.keepOutputs',
 };

@@ -17,6 +17,7 @@ import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../domain/sandbo
 import { resolveConfinement } from '../sandbox/confinement';
 import { taskLauncher, type SandboxContext } from '../sandbox/taskLauncher';
 import { dryRunGate } from './gateDryRun';
+import { describeGatePlan } from './gatePlan';
 
 /** One line of the doctor's report; any `fail` blocks a run. */
 export interface DoctorCheck {
@@ -88,6 +89,7 @@ export async function runDoctorChecks(cwd: string, options: DoctorOptions = {}):
   if (options.config) {
     if (options.config.gateCommands.length === 0) add('warn', 'gate', 'no gate commands set or detected: only the critic checks the work (set taskloom.gate.commands, or --gate)');
     for (const check of await dryRunGate(options.config, repoRoot, sandbox)) add(check.status, 'gate', check.text);
+    if (repoRoot) for (const line of await describeGatePlan(options.config, repoRoot)) add('ok', 'gate', line);
   }
   return checks;
 }

@@ -52,7 +52,7 @@ export type DecisionFact =
       failing: { command: string; tests?: string[] }[];
       commands: number;
     })
-  | FromEvent<'baseline_choice', 'commands' | 'choice'>
+  | FromEvent<'baseline_choice', 'commands' | 'choice' | 'bySetting'>
   | (FromEvent<'missed_regression', 'command' | 'taskIds'> & { tests: string[] })
   | FromEvent<'gate_skipped', 'attempt' | 'failedAttempt'>
   | FromEvent<'critic_verdict', 'review' | 'verdict'>

@@ -56,7 +56,7 @@ export interface GateCommandResult {
 }
 
 /** The user's answer when a gate command fails on the run's base and cannot be compared test by test. */
-export type BaselineChoice = 'advisory';
+export type BaselineChoice = 'advisory' | 'required';
 
 export type RunEndStatus = 'completed' | 'needs_human' | 'paused' | 'cancelled' | 'failed';
 
@@ -162,7 +162,7 @@ export type RunEventBody =
    */
   | { type: 'baseline_result'; commit: string; tree: string; key: string; commands: GateCommandResult[]; cached?: true }
   /** The user's choice for base failures that cannot be compared test by test (`commands`, as written). */
-  | { type: 'baseline_choice'; commands: string[]; choice: BaselineChoice }
+  | { type: 'baseline_choice'; commands: string[]; choice: BaselineChoice; /** Made by taskloom.gate.onBaseFailure, not asked. */ bySetting?: true }
   /**
    * The integration gate (which runs every test) found new failures of a command whose task gates ran
    * only the tests their changes could affect: what the narrower selection missed, counted.

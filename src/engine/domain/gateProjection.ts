@@ -11,15 +11,16 @@ type GateHandlers = {
 export const GATE_HANDLERS: GateHandlers = {
   baseline_result(state, e) {
     const advisory = state.baseline?.advisory ?? [];
-    state.baseline = { commit: e.commit, tree: e.tree, key: e.key, at: e.at, commands: e.commands, advisory, ...(e.cached ? { cached: true } : {}) };
+    const required = state.baseline?.required ?? [];
+    state.baseline = { commit: e.commit, tree: e.tree, key: e.key, at: e.at, commands: e.commands, advisory, required, ...(e.cached ? { cached: true } : {}) };
     const failing = e.commands
       .filter((c) => c.exitCode !== 0)
       .map((c) => ({ command: c.command, ...(c.tests ? { tests: c.tests.failed.map((t) => t.name) } : {}) }));
     decide(state, e, 'run', { type: 'baseline_result', commit: e.commit, ...(e.cached ? { cached: e.cached } : {}), failing, commands: e.commands.length });
   },
   baseline_choice(state, e) {
-    if (state.baseline) state.baseline.advisory = [...new Set([...state.baseline.advisory, ...e.commands])];
-    decide(state, e, 'run', { type: 'baseline_choice', commands: e.commands, choice: e.choice });
+    if (state.baseline) state.baseline[e.choice] = [...new Set([...state.baseline[e.choice], ...e.commands])];
+    decide(state, e, 'run', { type: 'baseline_choice', commands: e.commands, choice: e.choice, ...(e.bySetting ? { bySetting: e.bySetting } : {}) });
   },
   missed_regression(state, e) {
     state.missedRegressions += e.tests.length;
@@ -31,5 +32,5 @@ export const GATE_HANDLERS: GateHandlers = {
 export function undecidedBaselineFailures(state: Pick<RunState, 'baseline'>): string[] {
   const baseline = state.baseline;
   if (!baseline) return [];
-  return baseline.commands.filter((c) => needsBaselineChoice(c) && !baseline.advisory.includes(c.command)).map((c) => c.command);
+  return baseline.commands.filter((c) => needsBaselineChoice(c) && !baseline.advisory.includes(c.command) && !baseline.required.includes(c.command)).map((c) => c.command);
 }

@@ -61,6 +61,12 @@ export interface GateConfig {
    * for the next commit. Everything else a gate creates or changes is undone after it (`--keep-output`).
    */
   keepOutputs?: string[];
+  /**
+   * A command that fails on the base where no runner says which tests: ask the user (absent), or
+   * decide ahead, for unattended runs: `advisory` (its failures fail no gate) or `required` (a check
+   * of work still to be done: the tasks must make it pass).
+   */
+  onBaseFailure?: 'advisory' | 'required';
 }
 
 export const DEFAULT_GATE_CONFIG: GateConfig = { baseline: true, affectedOnly: true, flakyReruns: 1 };

@@ -59,6 +59,8 @@ export interface RunSettings {
   gateAffectedOnly?: boolean;
   /** Reruns a gate may spend telling a flaky test from a broken one. */
   gateFlakyReruns?: number;
+  /** What a base failure no runner explains is, decided ahead: 'ask' (default), 'advisory' or 'required'. */
+  gateOnBaseFailure?: string;
   /** Glob patterns of what a gate writes into the work on purpose; anything else it writes is undone. */
   gateKeepOutputs?: string[];
 }
@@ -103,6 +105,7 @@ export type SettingName =
   | 'gateBaseline'
   | 'gateAffectedOnly'
   | 'gateFlakyReruns'
+  | 'gateOnBaseFailure'
   | 'gateKeepOutputs';
 
 /** `worktreeRoot` meaning the default: inside the repository. */
@@ -131,4 +134,5 @@ export const RUN_SETTING_DEFAULTS = {
   gateBaseline: DEFAULT_GATE_CONFIG.baseline,
   gateAffectedOnly: DEFAULT_GATE_CONFIG.affectedOnly,
   gateFlakyReruns: DEFAULT_GATE_CONFIG.flakyReruns,
+  gateOnBaseFailure: 'ask',
 } as const satisfies Partial<Record<SettingName, unknown>>;

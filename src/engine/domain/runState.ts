@@ -73,6 +73,8 @@ export interface BaselineView {
   cached?: true;
   /** Failing base commands the user chose to treat as advisory for this run. */
   advisory: string[];
+  /** Failing base commands the user chose to keep as checks the tasks must pass (a check of the work still to be done). */
+  required: string[];
 }
 
 export interface CachedGate {

@@ -212,7 +212,16 @@ function gateConfig(settings: RunSettings, label: Record<SettingName, string>): 
     affectedOnly: settings.gateAffectedOnly ?? RUN_SETTING_DEFAULTS.gateAffectedOnly,
     flakyReruns: nonNegativeInt(label.gateFlakyReruns, settings.gateFlakyReruns, RUN_SETTING_DEFAULTS.gateFlakyReruns),
     ...(keepOutputs.length ? { keepOutputs } : {}),
+    ...onBaseFailure(settings.gateOnBaseFailure, label.gateOnBaseFailure),
   };
+}
+
+const BASE_FAILURE_ANSWERS = ['ask', 'advisory', 'required'] as const;
+
+function onBaseFailure(value: unknown, name: string): Pick<GateConfig, 'onBaseFailure'> {
+  if (value === undefined || value === null || value === '' || value === 'ask') return {};
+  if (!BASE_FAILURE_ANSWERS.includes(value as never)) throw new SettingsError(`${name} must be one of ${BASE_FAILURE_ANSWERS.join(', ')}, got ${show(value)}`);
+  return { onBaseFailure: value as 'advisory' | 'required' };
 }
 
 const OVERLAP_MODES: readonly OverlapMode[] = ['serialize', 'warn', 'off'];

@@ -22,7 +22,7 @@ export async function gateTheBase(ctx: RunContext): Promise<BaselineView | undef
   const cached = cachedBaseline(state.repoRoot, key);
   if (cached) {
     session.emit({ type: 'baseline_result', commit: state.baseCommit, tree, key, commands: cached, cached: true });
-    return session.state.baseline;
+    return answeredBySetting(ctx);
   }
   const worktree = new BaselineWorktree(ctx.worktrees.repo, state.runId, state.config.worktree?.root);
   try {
@@ -37,10 +37,19 @@ export async function gateTheBase(ctx: RunContext): Promise<BaselineView | undef
     }
     session.emit({ type: 'baseline_result', commit: state.baseCommit, tree, key, commands: gate.commands });
     rememberBaseline(state.repoRoot, key, gate.commands);
-    return session.state.baseline;
+    return answeredBySetting(ctx);
   } finally {
     await worktree.remove().catch(() => undefined);
   }
+}
+
+/** A base failure the user decided ahead (taskloom.gate.onBaseFailure) is answered at once, not asked. */
+function answeredBySetting(ctx: RunContext): BaselineView | undefined {
+  const { session } = ctx;
+  const choice = session.state.config.gate?.onBaseFailure;
+  const undecided = undecidedBaselineFailures(session.state);
+  if (choice && undecided.length) session.emit({ type: 'baseline_choice', commands: undecided, choice, bySetting: true });
+  return session.state.baseline;
 }
 
 /** How a gate of this run judges: against the baseline (awaited), with the run's reruns; `changed` for a task's affected-only gate. */

@@ -88,7 +88,7 @@ const runConfig = tied<RunConfig>()(
         agentsSeeIncludedFiles: z.boolean(),
       })
       .optional(),
-    gate: z.object({ baseline: z.boolean(), affectedOnly: z.boolean(), flakyReruns: z.number(), keepOutputs: z.array(text).optional() }).optional(),
+    gate: z.object({ baseline: z.boolean(), affectedOnly: z.boolean(), flakyReruns: z.number(), keepOutputs: z.array(text).optional(), onBaseFailure: z.enum(['advisory', 'required']).optional() }).optional(),
   }),
 );
 
@@ -202,7 +202,7 @@ const BODY_SHAPES = {
     cachedFrom: z.object({ seq: z.number(), taskId: nullableTaskId, attempt: z.number() }).optional(),
   },
   baseline_result: { commit: text, tree: text, key: text, commands: GATE_COMMANDS_SCHEMA, cached: z.literal(true).optional() },
-  baseline_choice: { commands: texts, choice: z.enum(['advisory']) },
+  baseline_choice: { commands: texts, choice: z.enum(['advisory', 'required']), bySetting: z.literal(true).optional() },
   missed_regression: { command: text, tests: testRefs, taskIds: texts },
   gate_skipped: { taskId: text, attempt: z.number(), tree: text, failedAttempt: z.number() },
   critic_verdict: { taskId: text, review: z.number(), verdict, blocking: z.number(), base: text.optional(), commit: text.optional() },

@@ -97,8 +97,11 @@ function wordFact(f: DecisionFact, taskId: string): { summary: string; details?:
       const details = f.failing.map((c) => (c.tests ? `\`${c.command}\`: already failing on the base: ${c.tests.join(', ') || 'no test named'}` : `\`${c.command}\` fails on the base; no runner said which tests`));
       return { summary: `Baseline: ${how} fails ${counted(f.failing.length, 'command')} of ${f.commands} before any task changed anything`, details };
     }
-    case 'baseline_choice':
-      return { summary: `Human chose to treat ${f.commands.map((c) => `\`${c}\``).join(', ')} as advisory for this run (it fails on the base too)` };
+    case 'baseline_choice': {
+      const who = f.bySetting ? 'taskloom.gate.onBaseFailure treats' : 'Human chose to treat';
+      const what = f.choice === 'advisory' ? 'as advisory for this run (it fails on the base too)' : 'as required: a check of work still to be done, which the tasks must make pass';
+      return { summary: `${who} ${f.commands.map((c) => `\`${c}\``).join(', ')} ${what}` };
+    }
     case 'missed_regression':
       return { summary: `Missed regression: the integration gate found ${counted(f.tests.length, 'new failure')} of \`${f.command}\` that the task gates of ${f.taskIds.join(', ') || 'the batch'} did not run`, details: f.tests };
     case 'gate_skipped':

@@ -59,10 +59,11 @@ describe('a run on a repository whose main already fails a test', () => {
   it('holds only the task that breaks something, lists what already failed, and never gives it to the agent', () => {
     const r = libraryWithABrokenTest();
     const scenario = { defaults: { delayMs: 0 }, tasks: { slug: { actor: [SLUG], critic: [green] }, pad: { actor: [PAD, PAD, PAD], critic: [green] } } };
-    const result = runScripted(r.dir, plan, scenario, '--gate', 'npm test --silent', '--max-attempts', '2', '--parallel', '2');
+    // Every test at every gate, so each gate meets the broken one.
+    const result = runScripted(r.dir, plan, scenario, '--gate', 'npm test --silent', '--max-attempts', '2', '--parallel', '2', '--no-affected-only');
     const output = `${result.stdout}\n${result.stderr}`;
     const t = trace(r.dir);
-    assert.deepEqual(Object.fromEntries(t.tasks.map((x) => [x.id, x.state])), { slug: 'MERGED', pad: 'EXCEEDED_LIMIT' }, output);
+    assert.deepEqual(Object.fromEntries(t.tasks.map((x) => [x.id, x.state])), { slug: 'MERGED', pad: 'NEEDS_HUMAN' }, output);
 
     const events = runEvents(r.dir);
     const baseline = events.find((e) => e.type === 'baseline_result');
@@ -81,6 +82,22 @@ describe('a run on a repository whose main already fails a test', () => {
 
     const integration = gateResults(events, null);
     assert.ok(integration.length > 0 && integration.every((g) => g.passed), 'the integration gate judges by the same rule');
+    assert.deepEqual(integration.at(-1)?.commands[0]?.tests?.alreadyFailing.map((x) => x.name), ['remote dictionary answers']);
+    assert.match(output, /already failing on main: remote dictionary answers/);
+  });
+
+  it('runs at a task gate only the tests its change can reach, and the integration gate runs them all', () => {
+    const r = libraryWithABrokenTest();
+    const scenario = { defaults: { delayMs: 0 }, tasks: { slug: { actor: [SLUG], critic: [green] } } };
+    runScripted(r.dir, { goal: 'slug', tasks: [plan.tasks[0]] }, scenario, '--gate', 'npm test --silent');
+    const events = runEvents(r.dir);
+    const slugGate = gateResults(events, 'slug').at(-1)!;
+    assert.equal(slugGate.commands[0]?.selection?.kind, 'affected');
+    assert.equal(slugGate.commands[0]?.tests?.passed, 1, 'only test/slug.test.js ran');
+    const integration = gateResults(events, null).at(-1)!;
+    assert.equal(integration.commands[0]?.selection, undefined, 'every test');
+    assert.equal(integration.commands[0]?.tests?.passed, 2);
+    assert.equal(trace(r.dir).status, 'completed');
   });
 
   it('gates a base once: a second run on the same main is served the first run’s baseline', () => {
@@ -100,6 +117,6 @@ describe('a run on a repository whose main already fails a test', () => {
     runScripted(r.dir, { goal: 'slug', tasks: [plan.tasks[0]] }, scenario, '--gate', 'npm test --silent', '--max-attempts', '1', '--no-baseline');
     const events = runEvents(r.dir);
     assert.equal(events.find((e) => e.type === 'baseline_result'), undefined);
-    assert.equal(trace(r.dir).tasks[0]?.state, 'EXCEEDED_LIMIT');
+    assert.equal(trace(r.dir).tasks[0]?.state, 'NEEDS_HUMAN');
   });
 });
