@@ -24,7 +24,8 @@ const green = { verdict: { decision: 'green', summary: 'fine', findings: [] }, d
 
 function run(dir: string, plan: unknown, scenario: object, ...flags: string[]) {
   const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': scenario });
-  return runCli(['run', '--cwd', dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...flags]);
+  // The gates here check the work still to be done (`test -f done.txt`): failing on the base is what they are for.
+  return runCli(['run', '--cwd', dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...flags, '--on-base-failure', 'required']);
 }
 
 function trace(dir: string): TraceReport {

@@ -96,7 +96,7 @@ function repo(): TempRepo {
 /** `run` with the claude agent; `plan` is a plan object (written to a file) or undefined for `--goal`. */
 function runArgs(r: TempRepo, source: { plan: object } | { goal: string }, gate: string, ...flags: string[]): string[] {
   const from = 'plan' in source ? ['--plan', writeInputs({ 'plan.json': source.plan })['plan.json']!] : ['--goal', source.goal];
-  return ['run', '--cwd', r.dir, ...from, '--yes', '--agent', 'claude', '--claude-path', CLAUDE, '--model', MODEL, '--gate', gate, ...flags];
+  return ['run', '--cwd', r.dir, ...from, '--yes', '--agent', 'claude', '--claude-path', CLAUDE, '--model', MODEL, '--gate', gate, '--on-base-failure', 'required', ...flags];
 }
 
 function trace(r: TempRepo): TraceReport {

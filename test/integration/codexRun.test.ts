@@ -69,7 +69,7 @@ async function runWithCodex(plan: object, gate: string, replyFor: (r: RecordedRe
   const r = makeTempRepo();
   repos.push(r);
   const inputs = writeInputs({ 'plan.json': plan });
-  const args = ['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--yes', '--agent', 'codex', '--codex-path', CODEX, '--model', 'gpt-5-codex', '--gate', gate, '--stuck-seconds', '60'];
+  const args = ['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--yes', '--agent', 'codex', '--codex-path', CODEX, '--model', 'gpt-5-codex', '--gate', gate, '--stuck-seconds', '60', '--on-base-failure', 'required'];
   const result = await startCli([...args, ...codexConfigFlags(server)], codexTestEnv(codexHome)).done;
   const trace = JSON.parse(runCli(['trace', '--json', '--cwd', r.dir]).stdout) as TraceReport;
   assert.deepEqual(server.unscripted.map((u) => u.path), [], 'every model request was answered');

@@ -234,7 +234,8 @@ describe('confinement modes and faults', () => {
     const scenario = { tasks: { t1: { actor: [{ write: { 'a.txt': 'a\n' }, delayMs: 0 }], critic: [{ verdict: { decision: 'green', summary: 'fine', findings: [] }, delayMs: 0 }] } } };
     const plan = { goal: 'a', tasks: [{ id: 't1', title: 'A', description: 'Write a.txt.', acceptance: ['a.txt'], dependsOn: [] }] };
     const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': scenario });
-    return startCli(['run', '--cwd', repo.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...args], env).done;
+    // Its gates check what the task makes, or the sandbox itself: failing on the base is expected, not a question.
+    return startCli(['run', '--cwd', repo.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...args, '--on-base-failure', 'required'], env).done;
   }
 
   it('refuses to run unconfined with --sandbox on where bubblewrap is missing, saying how to install it', async () => {
@@ -291,7 +292,7 @@ describe('confinement modes and faults', () => {
     execFileSync('chmod', ['-R', 'a+rX', install]);
     const run = spawnSync(
       'setpriv',
-      ['--reuid', String(nobody), '--regid', String(nobody), '--clear-groups', process.execPath, join(install, 'dist', 'cli.js'), 'run', '--cwd', repo.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--sandbox', 'on', '--gate', 'test -f a.txt'],
+      ['--reuid', String(nobody), '--regid', String(nobody), '--clear-groups', process.execPath, join(install, 'dist', 'cli.js'), 'run', '--cwd', repo.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--sandbox', 'on', '--gate', 'test -f a.txt', '--on-base-failure', 'required'],
       // From that user's own home, as a user would: the test's own folder may be closed to it.
       { cwd: home, encoding: 'utf8', env: { ...process.env, HOME: home, TASKLOOM_STATE_DIR: join(home, 'state'), NO_COLOR: '1' } },
     );

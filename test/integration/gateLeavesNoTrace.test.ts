@@ -20,7 +20,8 @@ function runTask(r: TempRepo, attempts: Array<Record<string, string>>, ...flags:
     'plan.json': { goal: 'the change', tasks: [task('change')] },
     'scenario.json': { tasks: { change: { actor: attempts.map(write), critic: [green] } } },
   });
-  const args = ['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...flags];
+  // The gates here check the work still to be done (`test -f done.txt`): failing on the base is what they are for.
+  const args = ['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...flags, '--on-base-failure', 'required'];
   return runCli(args, { env: { PYTHONDONTWRITEBYTECODE: undefined } });
 }
 

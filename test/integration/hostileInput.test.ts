@@ -273,7 +273,7 @@ describe('hostile goals and agent output', () => {
       tasks: { safe: { actor: [{ write: { 'out.txt': 'ok\n' }, text: 'done' }], critic: [green] } },
     };
     const result = guarded(box, () =>
-      runCli(['run', '--cwd', box.repo, '--goal', goal, '--script', input(box, 'scenario.json', scenario), '--yes', '--gate', 'test -f out.txt']),
+      runCli(['run', '--cwd', box.repo, '--goal', goal, '--script', input(box, 'scenario.json', scenario), '--yes', '--gate', 'test -f out.txt', '--on-base-failure', 'required']),
     );
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const created = events(box).find((e) => e.type === 'run_created') as Extract<RunEvent, { type: 'run_created' }>;

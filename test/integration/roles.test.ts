@@ -80,7 +80,7 @@ describe('an agent per role, through the real claude and codex CLIs', () => {
     repos.push(r);
     const task = (id: string, extra: object = {}) => ({ id, title: `Write ${id}.txt`, description: `Create ${id}.txt (${MARKER})`, acceptance: [], dependsOn: [], ...extra });
     const plan = { goal: `two vendors (${MARKER})`, tasks: [task('by-claude'), task('by-codex', { agent: 'codex', model: 'gpt-5-codex-mini' })] };
-    const args = ['run', '--cwd', r.dir, '--plan', writeInputs({ 'plan.json': plan })['plan.json']!, '--yes', '--gate', 'test -f by-claude.txt || test -f by-codex.txt'];
+    const args = ['run', '--cwd', r.dir, '--plan', writeInputs({ 'plan.json': plan })['plan.json']!, '--yes', '--gate', 'test -f by-claude.txt || test -f by-codex.txt', '--on-base-failure', 'required'];
     args.push('--actor-agent', 'claude', '--claude-path', join(BIN, 'claude'), '--actor-model', 'claude-scripted-1');
     args.push('--critic-agent', 'codex', '--codex-path', join(BIN, 'codex'), '--critic-model', 'gpt-5-codex', '--stuck-seconds', '60');
     args.push(...codexConfigFlags(openai));

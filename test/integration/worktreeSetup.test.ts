@@ -19,7 +19,8 @@ const events = runEvents;
 const setups = (dir: string) => events(dir).filter((e): e is Extract<RunEvent, { type: 'worktree_setup' }> => e.type === 'worktree_setup');
 const ledger = (dir: string) => readFileSync(join(dir, '.taskloom', 'runs', trace(dir).runId, 'DECISIONS.md'), 'utf8');
 
-const run = runScripted;
+// The gates here check the work still to be done (`test -f done.txt`): failing on the base is what they are for.
+const run = (dir: string, plan: object, scenario: object, ...flags: string[]) => runScripted(dir, plan, scenario, ...flags, '--on-base-failure', 'required');
 
 const hasPytest = spawnSync('python3', ['-c', 'import pytest, venv, ensurepip'], { stdio: 'ignore' }).status === 0;
 
@@ -165,7 +166,9 @@ describe('worktree setup (taskloom run, real processes)', () => {
     // Watched through a log beside the repository, which a confined setup cannot write: unconfined.
     const args = ['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--gate', 'true', '--sandbox', 'off'];
     const { child, done: exited } = startCli([...args, '--setup', `echo "started $TASKLOOM_TASK_ID" >> ${log}; [ -f ${done} ] || sleep 60`]);
-    for (let waited = 0; !existsSync(log) && waited < 30_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The baseline sets its own checkout up too (no task id): the kill waits for the task's setup.
+    const taskSetupStarted = () => existsSync(log) && readFileSync(log, 'utf8').includes('started flaky');
+    for (let waited = 0; !taskSetupStarted() && waited < 30_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     process.kill(-child.pid!, 'SIGKILL');
     await exited;
     assert.equal(setups(r.dir).length, 0, 'killed before the setup finished');

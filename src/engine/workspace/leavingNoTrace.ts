@@ -78,7 +78,7 @@ async function putBack<T>(cwd: string, work: () => Promise<T>): Promise<T> {
   } catch (error) {
     throw new WorkspaceError(
       `Could not keep the gate's by-products out of ${cwd}: ${(error as Error).message.trim()}`,
-      'Check that the worktree is a healthy checkout (`git status` in it), then retry the task.',
+      'Check that the worktree is a healthy checkout, then retry the task.',
       { cause: error },
     );
   }
