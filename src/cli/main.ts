@@ -21,9 +21,11 @@ const USAGE = `Taskloom: plans a goal into tasks and runs each through an actor,
 
 Usage:
   ${RUN_USAGE}
-  taskloom resume [RUN_ID] [--yes] [--advisory] [--cwd DIR]
+  taskloom resume [RUN_ID] [--yes] [--advisory | --required] [--cwd DIR]
                                                 continue the last unfinished run (or RUN_ID); --yes: also one not started here;
-                                                --advisory: gate commands failing on the run's base count as advisory for it
+                                                gate commands failing on the run's base where no test runner says which tests:
+                                                --advisory: their failures fail no gate in this run;
+                                                --required: checks of work still to be done, the tasks must make them pass
   taskloom cancel [RUN_ID]                      end a run nobody drives that waits for you (a plan, a choice about its base)
   taskloom retry TASK [--note TEXT] [--run ID]  give a task that needs you another try (the note goes to its agent), then continue
   taskloom accept TASK [--run ID]               accept a task's work as it is, then continue

@@ -8,6 +8,8 @@ export function nextStepCommand(step: NextStep): string {
       return `taskloom resume${step.runId ? ` ${step.runId}` : ''}`;
     case 'treatAsAdvisory':
       return `taskloom resume --advisory ${step.runId}`;
+    case 'keepAsRequired':
+      return `taskloom resume --required ${step.runId}`;
     case 'cancelRun':
       return `taskloom cancel ${step.runId}`;
     case 'apply':

@@ -1,11 +1,10 @@
 import type { EventOf, RunEvent } from '../engine/domain/events';
-import { undecidedBaselineFailures } from '../engine/domain/gateProjection';
 import type { RunState } from '../engine/domain/runState';
 import { bold, colorState, dim, green, red, yellow } from './format';
 import { counted } from '../engine/text/counted';
 import { wordDecision } from '../engine/text/decisionWords';
 import { gateJudgement } from '../engine/domain/gateTests';
-import { baselineChoiceWords, baselineWords, baseName, cachedFromWords, judgementParts, listedNames } from '../engine/text/gateWords';
+import { baselineChoiceMadeWords, baselineWords, baseName, cachedFromWords, judgementParts, listedNames } from '../engine/text/gateWords';
 
 /** Prints one line per event worth watching, as the run goes. */
 export function createProgressPrinter(write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)) {
@@ -35,7 +34,7 @@ function describe(e: RunEvent, state: RunState): string | undefined {
       return [line, ...lines.map((l) => `${UNDER}${l}`)].join('\n');
     }
     case 'baseline_choice':
-      return `${BASELINE} ${e.commands.map((c) => `\`${c}\``).join(', ')} advisory for this run (your choice): shown, failing no gate`;
+      return `${BASELINE} ${baselineChoiceMadeWords(e.commands, e.choice, e.bySetting)}`;
     case 'missed_regression':
       return red(`${QUEUE} missed regression: \`${e.command}\` fails ${listedNames(e.tests.map((t) => t.name))} after ${e.taskIds.join(', ') || 'the batch'}, whose task gates did not run them`);
     case 'worktree_setup': {
@@ -58,11 +57,9 @@ function describe(e: RunEvent, state: RunState): string | undefined {
       return `${bold('plan'.padEnd(14))} draft ${e.round}: ${e.plan.tasks.map((t) => t.id).join(', ')}`;
     case 'plan_reviewed':
       return `${bold('plan'.padEnd(14))} critic: ${e.blocking ? yellow(`changes required (${e.blocking})`) : green('approved')} ${dim(e.verdict.summary)}`;
-    case 'run_paused': {
-      const paused = yellow(`run paused: ${e.reason}`);
-      const undecided = undecidedBaselineFailures(state);
-      return undecided.length ? `${paused}\n${UNDER}${baselineChoiceWords(undecided, baseName(state))}` : paused;
-    }
+    case 'run_paused':
+      // A pause for a choice about the base says the ways on in its reason; the summary gives their commands.
+      return yellow(`run paused: ${e.reason}`);
     case 'run_resumed':
       return `run resumed: ${e.reason}`;
     case 'warning':

@@ -61,9 +61,11 @@ export function nextSteps(state: RunState): string[] {
   const lines: string[] = [];
   const outlook = resumeOutlook(state);
   if (outlook.kind === 'choosesBaseline') {
-    // A plain resume would pause there again: the two ways on, each with its command.
+    // A plain resume would pause there again: the ways on, each with its command.
+    const named = outlook.commands.map((c) => `\`${c}\``).join(', ');
     lines.push('', yellow(`${state.status === 'paused' ? 'Paused' : 'Stopped'}: ${baselineChoiceWords(outlook.commands, baseName(state))}.`));
-    lines.push(`  treat ${outlook.commands.map((c) => `\`${c}\``).join(', ')} as advisory and resume: taskloom resume --advisory ${state.runId} ${cwd}`);
+    lines.push(`  treat ${named} as advisory and resume: taskloom resume --advisory ${state.runId} ${cwd}`);
+    lines.push(`  keep ${named} as required and resume: taskloom resume --required ${state.runId} ${cwd}`);
     if (state.status === 'paused') lines.push(`  cancel the run: taskloom cancel ${state.runId} ${cwd}`);
   } else if (state.status === 'paused') lines.push('', `Paused (${state.pausedReason}). Continue later with: taskloom resume ${state.runId} ${cwd}`);
   const waiting = state.taskOrder.map((id) => state.tasks[id]!).filter((t) => isWaitingForHuman(t.state));

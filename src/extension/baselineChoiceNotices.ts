@@ -11,7 +11,8 @@ import { runName } from './targets/applicability';
 import type { RunRef } from './targets/runRef';
 import { runPhase } from './tree/presentation';
 
-const BUTTONS = { 'Treat as Advisory': 'taskloom.treatAsAdvisory', 'Cancel Run': 'taskloom.cancelRun' } as const;
+const BUTTONS = { 'Treat as Advisory': 'taskloom.treatAsAdvisory', 'Keep as Required': 'taskloom.keepAsRequired', 'Cancel Run': 'taskloom.cancelRun' } as const;
+const ANSWERS = Object.keys(BUTTONS) as Array<keyof typeof BUTTONS>;
 
 /** The commands the run waits for the user's choice about, while it does (paused, nobody driving it). */
 const waitingCommands = (entry: RunEntry | undefined): string[] | undefined =>
@@ -19,8 +20,9 @@ const waitingCommands = (entry: RunEntry | undefined): string[] | undefined =>
 
 /**
  * A notification when a run this window follows pauses because its base fails a gate command that
- * no test runner explained: "`npm run lint` fails on main … — Treat as Advisory / Cancel Run /
- * Show Run". A run already waiting when first seen here is the resume prompt's and Needs You's,
+ * no test runner explained: "`npm run lint` fails on main … — Treat as Advisory / Keep as
+ * Required / Cancel Run" (a fourth button would cut every title short; the run is a click away in
+ * Needs You and Runs). A run already waiting when first seen here is the resume prompt's and Needs You's,
  * not news. A notification stays once shown, so a button checks, when pressed, that the run still
  * waits for that choice (a Cancel pressed after the run went on must not stop it), and says what
  * happened instead when it does not.
@@ -48,9 +50,8 @@ export class BaselineChoiceNotices extends Disposable {
 
   private async tell(ref: RunRef, entry: RunEntry, commands: string[]): Promise<void> {
     const words = baselineChoiceWords(commands, baseName(entry.state!));
-    const choice = await vscode.window.showWarningMessage(`Taskloom: ${runName(entry, ref.runId)} paused: ${words}.`, 'Treat as Advisory', 'Cancel Run', 'Show Run');
-    if (choice === 'Show Run') await runCommand('taskloom.showRun', ref);
-    else if (choice && (await this.stillWaits(ref))) await runCommand(BUTTONS[choice], ref);
+    const choice = await vscode.window.showWarningMessage(`Taskloom: ${runName(entry, ref.runId)} paused: ${words}.`, ...ANSWERS);
+    if (choice && (await this.stillWaits(ref))) await runCommand(BUTTONS[choice], ref);
   }
 
   /** The notification's premise, checked when a button is pressed: else it says how the run stands now. */

@@ -9,6 +9,7 @@ export const COMMAND_IDS = [
   'taskloom.resumeLastRun',
   'taskloom.resumeRun',
   'taskloom.treatAsAdvisory',
+  'taskloom.keepAsRequired',
   'taskloom.planAgain',
   'taskloom.startAgainWithPlan',
   'taskloom.openRejectedPlan',

@@ -66,8 +66,10 @@ async function offer(services: Services, entry: RunEntry): Promise<void> {
   if (outlook.kind === 'choosesBaseline') {
     const words = baselineChoiceWords(outlook.commands, state ? baseName(state) : undefined);
     const paused = entry.summary.status === 'paused';
-    const choice = await vscode.window.showWarningMessage(`Taskloom run '${goal}' waits for your choice: ${words}.`, 'Treat as Advisory', ...(paused ? ['Cancel Run'] : []), 'Show Run');
+    // Three buttons at most: a fourth cuts every title short.
+    const choice = await vscode.window.showWarningMessage(`Taskloom run '${goal}' waits for your choice: ${words}.`, 'Treat as Advisory', 'Keep as Required', paused ? 'Cancel Run' : 'Show Run');
     if (choice === 'Treat as Advisory') await runCommand('taskloom.treatAsAdvisory', ref);
+    if (choice === 'Keep as Required') await runCommand('taskloom.keepAsRequired', ref);
     if (choice === 'Cancel Run') await runCommand('taskloom.cancelRun', ref);
     if (choice === 'Show Run') await runCommand('taskloom.showRun', ref);
     return;

@@ -2,7 +2,7 @@
 // (src/engine/server): every request and notification, with its parameter and result types.
 // Both sides import this file and nothing else of each other.
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
-import type { ApplyHistory, OverlapMode, OverlapPair, RunEvent } from '../engine/domain/events';
+import type { ApplyHistory, BaselineChoice, OverlapMode, OverlapPair, RunEvent } from '../engine/domain/events';
 import type { Plan } from '../engine/domain/plan';
 import type { PlanTaskFix } from '../engine/domain/planFindings';
 import type { RunState } from '../engine/domain/runState';
@@ -106,8 +106,11 @@ export interface ResumeParams extends FolderParams {
   runId?: string;
   /** The user confirmed driving a run not started on this machine (see UserFacingErrorData.unknownRun). */
   trustRun?: boolean;
-  /** The gate commands that fail on the run's base, where no runner says which tests, count as advisory for this run (the run waits for that choice). */
-  advisory?: true;
+  /**
+   * The user's answer for the gate commands that fail on the run's base where no runner says which
+   * tests (the run waits for it): `advisory` for this run, or `required` (checks of work still to be done).
+   */
+  baselineChoice?: BaselineChoice;
 }
 /** Resumes a stopped run (in-flight tasks restart from a clean worktree); returns once driving has started. */
 export const ResumeRequest = request<ResumeParams, { runId: string }>('taskloom/resume');

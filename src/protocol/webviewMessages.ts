@@ -26,7 +26,7 @@ export type ToWebview =
   /** The lines of agent calls' transcripts, as the log has them (answers loadTranscript). */
   | { type: 'transcript'; calls: TranscriptCallLines[] };
 
-export type NextStep = 'resume' | 'treatAsAdvisory' | 'cancelRun' | 'planAgain' | 'startWithPlan' | 'openRejectedPlan';
+export type NextStep = 'resume' | 'treatAsAdvisory' | 'keepAsRequired' | 'cancelRun' | 'planAgain' | 'startWithPlan' | 'openRejectedPlan';
 
 /** What a deep link lands on: a ledger entry by its seq, else a task (a seq wins when both are given). */
 export interface RunViewFocus {
@@ -55,7 +55,8 @@ export type FromWebview =
   | { type: 'fixPlanTask'; taskId: string; fix: 'fill' | 'drop' }
   /**
    * On a stopped run, the step that works from where it stands (domain/resumeOutlook.ts): resume it;
-   * when its base fails a command no runner explained, treat that as advisory or cancel the run;
+   * when its base fails a command no runner explained, treat that as advisory, keep it as required,
+   * or cancel the run;
    * when it never had an approved plan, plan its goal again, start again with its plan, or open
    * the plan planning rejected.
    */

@@ -5,8 +5,8 @@
 const CLI_FLAGS = [
   'actor-agent', 'actor-model', 'advisory', 'agent', 'agents-see-included-files', 'allow-command', 'allow-host', 'base', 'budget-tokens', 'budget-usd',
   'claude-path', 'codex-path', 'command', 'copy', 'critic-agent', 'critic-model', 'cwd', 'dry-run', 'force', 'gate', 'gate-host', 'gate-timeout',
-  'goal', 'hide-path', 'interval', 'keep-output', 'max-attempts', 'max-reviews', 'note', 'overlap', 'parallel', 'pass-env', 'plan', 'planner-agent',
-  'planner-model', 'probe', 'read-path', 'remote', 'repo', 'sandbox', 'script', 'sensitive-path', 'setup', 'setup-host', 'squash',
+  'goal', 'hide-path', 'interval', 'keep-output', 'max-attempts', 'max-reviews', 'note', 'on-base-failure', 'overlap', 'parallel', 'pass-env', 'plan', 'planner-agent',
+  'planner-model', 'probe', 'read-path', 'remote', 'repo', 'required', 'sandbox', 'script', 'sensitive-path', 'setup', 'setup-host', 'squash',
   'stuck-seconds', 'task-budget-tokens', 'task-budget-usd', 'timeout', 'trusted-bot', 'worktree-root', 'yes',
 ];
 const COMMAND_LINE = [

@@ -1,5 +1,6 @@
 import type { GateCommandResult, RunEventBody } from '../../src/engine/domain/events';
-import type { GateTestOutcome, TestRef } from '../../src/engine/domain/gateTests';
+import { needsBaselineChoice, type GateTestOutcome, type TestRef } from '../../src/engine/domain/gateTests';
+import { baselineChoiceWords } from '../../src/engine/text/gateWords';
 
 // The gate's judgement as the engine records it (issue 27): the baseline on the run's base, task
 // gates judged against it, what the integration gate caught. Bodies for EventBuilder, a RunStore
@@ -37,8 +38,8 @@ export const baselineResult = (baseCommit: string, commands = BASE_COMMANDS): Ru
   commands,
 });
 
-/** What the drive records when the base fails a command no runner explained: the baseline, then the pause for the user's choice. */
-export const pausedOnBase = (baseCommit: string, commands = BASE_COMMANDS): RunEventBody[] => [
+/** What the drive records when the base (`base`, its branch) fails a command no runner explained: the baseline, then the pause for the user's choice. */
+export const pausedOnBase = (baseCommit: string, commands = BASE_COMMANDS, base = 'main'): RunEventBody[] => [
   baselineResult(baseCommit, commands),
-  { type: 'run_paused', reason: '`npm run lint` fails on the base before any task changed anything' },
+  { type: 'run_paused', reason: baselineChoiceWords(commands.filter(needsBaselineChoice).map((c) => c.command), base) },
 ];

@@ -62,16 +62,23 @@ function judgedRun(): EventBuilder {
 }
 
 describe('what the user reads of the gate’s judgement, from events written through the store', () => {
-  it('the CLI’s progress: the baseline and what waits for the user’s choice, with both commands in the end summary', () => {
+  it('the CLI’s progress: the baseline and what waits for the user’s choice, with the three commands in the end summary', () => {
     const { lines, state } = printedWhile(pausedRun());
     assert.deepEqual(lines.filter((l) => l.startsWith('baseline') || l.startsWith(' ')), [
       'baseline       the gate on main fails `npm test` and `npm run lint`',
       "               `npm test`: already failing on main: parses dates in the local zone — not any task's to fix",
       '               `npm run lint` fails on main and no runner said which tests: the run waits for your choice',
-      "               `npm run lint` fails on main before any task changed anything, and no test runner says which tests: treat it as advisory for this run (its failures are shown and fail no gate), or cancel the run",
     ]);
+    assert.ok(
+      lines.includes(
+        'run paused: `npm run lint` fails on main before any task changed anything, and no test runner says which tests: treat it as advisory for this run ' +
+          '(its failures are shown and fail no gate), keep it as required (a check of work still to be done: the tasks must make it pass), or cancel the run',
+      ),
+      lines.join('\n'),
+    );
     const steps = nextSteps(state);
     assert.ok(steps.some((l) => l.startsWith('  treat `npm run lint` as advisory and resume: taskloom resume --advisory r --cwd ')), steps.join('\n'));
+    assert.ok(steps.some((l) => l.startsWith('  keep `npm run lint` as required and resume: taskloom resume --required r --cwd ')), steps.join('\n'));
     assert.ok(steps.some((l) => l.startsWith('  cancel the run: taskloom cancel r --cwd ')), steps.join('\n'));
     assert.ok(!steps.some((l) => /Continue later with/.test(l)), 'no plain resume: it would pause again');
     assert.equal(runGateBrief(state), '1 already failing on main, base fails: waits for your choice');
@@ -89,6 +96,26 @@ describe('what the user reads of the gate’s judgement, from events written thr
     );
     assert.ok(lines.includes('b              gate passed — cached (same tree as "a" attempt 1)'), lines.join('\n'));
     assert.ok(lines.includes('merge queue    missed regression: `npm test` fails slug keeps unicode letters after a, b, whose task gates did not run them'), lines.join('\n'));
+  });
+
+  it('a command kept as required, by the user or ahead by taskloom.gate.onBaseFailure: the progress, the summary and `taskloom runs` say it is a check the tasks must make pass', () => {
+    const b = pausedRun();
+    b.add({ type: 'baseline_choice', commands: ['npm run lint'], choice: 'required' });
+    const { lines, state } = printedWhile(b);
+    assert.ok(lines.includes('baseline       `npm run lint` required (your choice): a check of work still to be done, judged by its exit code'), lines.join('\n'));
+    assert.ok(
+      formatRunSummary(state).split('\n').includes('  `npm run lint` fails on main: kept as required, a check of work still to be done that the tasks must make pass'),
+      formatRunSummary(state),
+    );
+    assert.equal(runGateBrief(state), '1 already failing on main, 1 command failing on main kept as required');
+
+    const ahead = new EventBuilder('r');
+    ahead.add({ type: 'plan_approved', by: 'autopilot' });
+    ahead.add(baselineResult(SHA));
+    ahead.add({ type: 'baseline_choice', commands: ['npm run lint'], choice: 'advisory', bySetting: true });
+    assert.ok(
+      printedWhile(ahead).lines.includes('baseline       `npm run lint` advisory for this run (set ahead by taskloom.gate.onBaseFailure): shown, failing no gate'),
+    );
   });
 
   it('the end summary and `taskloom runs` say what the run’s gates rested on', () => {

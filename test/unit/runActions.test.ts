@@ -161,24 +161,26 @@ describe('which actions apply: one set of rules for the tree, the run view, the 
     });
   });
 
-  it('a run paused because its base fails a command no runner explains: Treat as Advisory and Cancel, never a Resume that would pause again', () => {
+  it('a run paused because its base fails a command no runner explains: Treat as Advisory, Keep as Required and Cancel, never a Resume that would pause again', () => {
     const b = new EventBuilder('r');
     b.add({ type: 'plan_approved', by: 'human' });
     for (const body of pausedOnBase(SHA)) b.add(body);
     const paused = stopped(foldEvents(b.events)!);
-    assert.deepEqual(allowedRunActions(paused), ['treatAsAdvisory', 'cancel', 'discard']);
+    assert.deepEqual(allowedRunActions(paused), ['treatAsAdvisory', 'keepAsRequired', 'cancel', 'discard']);
     assert.deepEqual(baselineChoiceOf(paused), ['npm run lint'], '`npm test` named its failing test: no choice about it');
     assert.equal(
       runRefusalWords(runActionRefusal('resume', paused)!, 'run "two tasks"'),
       "Run \"two tasks\" waits for your choice: `npm run lint` fails on the run's base before any task changed anything, and no test runner says which tests: " +
-        'treat it as advisory for this run (its failures are shown and fail no gate), or cancel the run',
+        'treat it as advisory for this run (its failures are shown and fail no gate), keep it as required (a check of work still to be done: the tasks must make it pass), or cancel the run',
     );
     assert.deepEqual(runActionRefusal('treatAsAdvisory', { ...paused, driven: true }), { kind: 'driven' });
+    assert.deepEqual(runActionRefusal('keepAsRequired', { ...paused, driven: true }), { kind: 'driven' });
 
     // Chosen: the run resumes as any other, and nothing waits for a choice.
-    b.add({ type: 'baseline_choice', commands: ['npm run lint'], choice: 'advisory' });
+    b.add({ type: 'baseline_choice', commands: ['npm run lint'], choice: 'required' });
     const chosen = stopped(foldEvents(b.events)!);
     assert.deepEqual(allowedRunActions(chosen), ['resume', 'discard']);
+    assert.deepEqual(runActionRefusal('keepAsRequired', chosen), { kind: 'no_baseline_choice' });
     assert.equal(
       runRefusalWords(runActionRefusal('treatAsAdvisory', chosen)!, 'run "two tasks"'),
       'Run "two tasks" does not wait for a choice about its base: nothing fails there that a runner could not explain',

@@ -44,7 +44,7 @@ export const sessions = [
   },
   {
     name: 'actions',
-    description: 'only actions that work: stale notification buttons say what happened, tasks that need you are told, rows and the run view offer what applies, cancelled tasks read not started, a run paused on its failing base resumed by Treat as Advisory',
+    description: 'only actions that work: stale notification buttons say what happened, tasks that need you are told, rows and the run view offer what applies, cancelled tasks read not started, a run paused on its failing base resumed by Treat as Advisory, one on a check of work still to be done by Keep as Required',
     extension: 'development',
     suites: ['actionsFlow'],
     workspace: demoWorkspace(50, 'manual'),

@@ -3,7 +3,8 @@ import { TaskloomEngine } from '../../engine/run/engine';
 import { foregroundDoor } from '../../engine/usecases/frontDoor';
 import { resumeRun, type ReadyToDrive } from '../../engine/usecases/resumeRun';
 import { RunCompletedError, StartAgainError } from '../../engine/usecases/useCaseErrors';
-import { EXIT } from '../cliErrors';
+import type { BaselineChoice } from '../../engine/domain/events';
+import { EXIT, UsageError } from '../cliErrors';
 import { withForeignRunConfirmed } from '../confirmForeignRun';
 import { driveWithProgress } from '../driveWithProgress';
 import { printNewWarnings } from '../engineWarnings';
@@ -12,19 +13,21 @@ import { formatRunSummary } from '../summary';
 import { planNextSteps, savePlanToFix } from '../planNextSteps';
 
 /**
- * `taskloom resume [RUN_ID] [--yes] [--advisory]`: src/engine/usecases/resumeRun.ts, driven in the
- * foreground with progress. --advisory: the gate commands that fail on the run's base, where no
- * test runner says which tests, count as advisory for this run (the run waits for that choice).
+ * `taskloom resume [RUN_ID] [--yes] [--advisory | --required]`: src/engine/usecases/resumeRun.ts,
+ * driven in the foreground with progress. The run may wait for a choice about the gate commands
+ * that fail on its base where no test runner says which tests: --advisory counts them as advisory
+ * for this run, --required keeps them as checks of work still to be done.
  */
 export async function resumeCommand(argv: string[]): Promise<number> {
-  const { values, positionals, cwd } = parseCommandArgs(argv, { yes: { type: 'boolean', short: 'y' }, advisory: { type: 'boolean' } });
-  const advisory = values.advisory === true ? { advisory: true as const } : {};
+  const { values, positionals, cwd } = parseCommandArgs(argv, { yes: { type: 'boolean', short: 'y' }, advisory: { type: 'boolean' }, required: { type: 'boolean' } });
+  const baselineChoice = baselineChoiceOf(values);
+  const withChoice = baselineChoice ? { baselineChoice } : {};
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom resume' });
   try {
     const door = foregroundDoor(engine, FLAG_LABELS);
     let ready: ReadyToDrive | undefined;
     try {
-      ready = await withForeignRunConfirmed(values.yes === true, (runId) => `taskloom resume ${runId}${values.advisory ? ' --advisory' : ''}`, (trustRun) => resumeRun(door, { runId: positionals[0], trustRun, ...advisory }));
+      ready = await withForeignRunConfirmed(values.yes === true, (runId) => `taskloom resume ${runId}${baselineChoice ? ` --${baselineChoice}` : ''}`, (trustRun) => resumeRun(door, { runId: positionals[0], trustRun, ...withChoice }));
     } catch (error) {
       return notResumed(engine, error);
     }
@@ -34,6 +37,12 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   } finally {
     engine.close();
   }
+}
+
+/** --advisory or --required, the two answers to one question: both at once is no answer. */
+function baselineChoiceOf(values: Record<string, unknown>): BaselineChoice | undefined {
+  if (values.advisory === true && values.required === true) throw new UsageError('--advisory and --required are two answers to one choice: give one');
+  return values.advisory === true ? 'advisory' : values.required === true ? 'required' : undefined;
 }
 
 /** The refusals the CLI words as an outcome rather than an error: a completed run, and one to start again (with the commands that do). */

@@ -13,7 +13,7 @@ export async function describeGatePlan(config: RunConfig, repoRoot: string): Pro
   for (const command of config.gateCommands) {
     const runner = recogniseRunner(command, repoRoot);
     if (!runner) {
-      lines.push(`\`${command}\`: no test runner recognised: judged by its exit code; if it fails on the base, the run asks whether it is advisory`);
+      lines.push(`\`${command}\`: no test runner recognised: judged by its exit code; if it fails on the base, the run asks whether it is advisory or required (taskloom.gate.onBaseFailure answers ahead)`);
       continue;
     }
     const files = gate?.affectedOnly && runner.testFiles ? await runner.testFiles(repoRoot) : undefined;

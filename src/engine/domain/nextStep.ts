@@ -10,6 +10,8 @@ export type NextStep =
   | { kind: 'resume'; runId?: string }
   /** The base fails `commands` where no runner said which tests: count them as advisory for this run, and resume. */
   | { kind: 'treatAsAdvisory'; runId: string; commands: string[] }
+  /** The same commands kept as checks of work still to be done: the tasks must make them pass; resume. */
+  | { kind: 'keepAsRequired'; runId: string; commands: string[] }
   /** End a run nobody drives that waits for a choice (it stays resumable). */
   | { kind: 'cancelRun'; runId: string }
   | { kind: 'apply'; runId: string }

@@ -10,7 +10,7 @@ import { isDone, isMovingOn, isWaitingForHuman, type TaskState } from './taskSta
  * started again: planned again, or, when it has a plan (`withPlan`), from that plan.
  * A run whose base fails a gate command that no runner explained waits for the user's choice
  * (`choosesBaseline`): a plain resume would only stop there again, so Resume is not offered;
- * treating the commands as advisory resumes it (or the user cancels it).
+ * treating the commands as advisory, or keeping them as required, resumes it (or the user cancels it).
  * The editor and the CLI offer Resume only for the first.
  */
 export type ResumeOutlook =

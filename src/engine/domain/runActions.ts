@@ -25,7 +25,7 @@ export interface RunFacts {
 }
 
 /** What a person can do to a run. */
-export const RUN_ACTIONS = ['approvePlan', 'editPlan', 'rejectPlan', 'resume', 'treatAsAdvisory', 'cancel', 'apply', 'openPullRequest', 'integrationDiff', 'discard'] as const;
+export const RUN_ACTIONS = ['approvePlan', 'editPlan', 'rejectPlan', 'resume', 'treatAsAdvisory', 'keepAsRequired', 'cancel', 'apply', 'openPullRequest', 'integrationDiff', 'discard'] as const;
 export type RunAction = (typeof RUN_ACTIONS)[number];
 
 /** Why an action does not apply to the run now, as data: the text module words it (engine/text/actionWords.ts). */
@@ -42,7 +42,7 @@ export type RunRefusal =
   | { kind: 'has_pull_request'; number: number }
   | { kind: 'no_integration' }
   | { kind: 'resume'; outlook: Exclude<ResumeOutlook, { kind: 'works' }> }
-  /** Treat as advisory: nothing on the run's base waits for that choice. */
+  /** Treat as advisory, keep as required: nothing on the run's base waits for that choice. */
   | { kind: 'no_baseline_choice' };
 
 export const phaseOf = (run: RunFacts): RunPhase => runPhase(run.status, run.driven, run.state);
@@ -61,7 +61,8 @@ export function resumeOutlookOfRun(run: RunFacts): ResumeOutlook | undefined {
 
 /**
  * The gate commands that fail on a stopped run's base where no runner said which tests, while the
- * user has not chosen about them: the run waits for them to be treated as advisory, or cancelled.
+ * user has not chosen about them: the run waits for them to be treated as advisory or kept as
+ * required, or for the run to be cancelled.
  */
 export function baselineChoiceOf(run: RunFacts): string[] | undefined {
   const outlook = resumeOutlookOfRun(run);
@@ -84,7 +85,7 @@ export function runActionRefusal(action: RunAction, run: RunFacts): RunRefusal |
       const findings = planTaskFindings(state.plan);
       return findings.length ? { kind: 'plan_incomplete', findings } : undefined;
     case 'cancel':
-      // A run paused for the base's failures is stopped for good on the user's word: the other answer to that choice.
+      // A run paused for the base's failures is stopped for good on the user's word: the third answer to that choice.
       if (run.driven || (run.status === 'paused' && baselineChoiceOf(run))) return undefined;
       return run.status === 'cancelled' ? { kind: 'cancelled' } : { kind: 'phase', phase };
     case 'resume': {
@@ -94,6 +95,7 @@ export function runActionRefusal(action: RunAction, run: RunFacts): RunRefusal |
       return outlook.kind === 'works' ? undefined : { kind: 'resume', outlook };
     }
     case 'treatAsAdvisory':
+    case 'keepAsRequired':
       if (run.driven) return { kind: 'driven' };
       return baselineChoiceOf(run) ? undefined : { kind: 'no_baseline_choice' };
     case 'apply':

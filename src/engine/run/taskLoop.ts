@@ -23,6 +23,7 @@ import { startBuilding, takeInIntegration, type TaskStart } from './taskStart';
 import { setUpWorktree } from './worktreeSetup';
 import { holdSensitiveChanges, unreleasedSensitiveChanges } from '../session/sensitiveHold';
 import { counted } from '../text/counted';
+import { baselineChoiceWords, baseName } from '../text/gateWords';
 
 /**
  * One task from where it stands (PENDING, or sent back by the merge queue) to GREEN, back in the
@@ -208,11 +209,12 @@ async function gateStep(ctx: RunContext, taskId: string, path: string): Promise<
 /**
  * The base fails a gate command where no runner says which tests: whether that counts is the
  * user's call. The run pauses (no task starts; this one stops before its gate, its work
- * committed), and resuming with the choice (`taskloom resume --advisory`) or cancelling answers.
+ * committed), its reason naming the three ways on in words every front door reads true (no
+ * command line: the CLI and the editor each offer theirs); resuming with the choice or
+ * cancelling answers.
  */
 function holdForBaselineChoice(ctx: RunContext, commands: string[]): StepOutcome {
-  const named = commands.map((c) => `\`${c}\``).join(', ');
-  ctx.pause(`${named} ${commands.length === 1 ? 'fails' : 'fail'} on the base before any task changed anything: treat ${commands.length === 1 ? 'it' : 'them'} as advisory for this run (taskloom resume --advisory), or stop the run (taskloom cancel)`);
+  ctx.pause(baselineChoiceWords(commands, baseName(ctx.session.state)));
   return STOP;
 }
 

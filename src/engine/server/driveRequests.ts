@@ -11,7 +11,7 @@ import type { WorkspaceHosts } from './workspaceHosts';
 export async function resume(hosts: WorkspaceHosts, output: ServerOutput, params: ResumeParams): Promise<{ runId: string }> {
   const host = await hosts.forFolder(params.folder);
   return host.withEngine((engine) => {
-    const { session } = resumeRun(host.door(engine, params.folder), { runId: params.runId, trustRun: params.trustRun, ...(params.advisory ? { advisory: true } : {}) });
+    const { session } = resumeRun(host.door(engine, params.folder), { runId: params.runId, trustRun: params.trustRun, ...(params.baselineChoice ? { baselineChoice: params.baselineChoice } : {}) });
     driveInBackground(host, session, params.folder, output);
     return { runId: session.runId };
   });

@@ -45,7 +45,7 @@ export const REQUEST_PARAMS = {
   approvePlan: params<protocol.ApprovePlanParams>()(runParams.extend({ plan: plan.optional(), by: z.enum(['human', 'autopilot']) })),
   rejectPlan: params<protocol.RejectPlanParams>()(runParams.extend({ reason: z.string() })),
   revisePlan: params<protocol.RevisePlanParams>()(runParams.extend({ fix: planTaskFix })),
-  resume: params<protocol.ResumeParams>()(folderParams.extend({ runId: runId.optional(), trustRun: z.boolean().optional(), advisory: z.literal(true).optional() })),
+  resume: params<protocol.ResumeParams>()(folderParams.extend({ runId: runId.optional(), trustRun: z.boolean().optional(), baselineChoice: z.enum(['advisory', 'required']).optional() })),
   run: params<protocol.RunParams>()(runParams),
   folder: params<protocol.FolderParams>()(folderParams),
   listRuns: params<protocol.ListRunsParams>()(folderParams.extend({ skipDiskUsage: z.boolean().optional() })),

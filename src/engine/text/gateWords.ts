@@ -1,5 +1,5 @@
 import type { GateJudgement } from '../domain/decisionFact';
-import type { GateCommandResult } from '../domain/events';
+import type { BaselineChoice, GateCommandResult } from '../domain/events';
 import { undecidedBaselineFailures } from '../domain/gateProjection';
 import type { BaselineView, RunState } from '../domain/runState';
 import { counted } from './counted';
@@ -27,22 +27,36 @@ export function listedNames(names: readonly string[], shown = 3): string {
 export const baseName = (state: Pick<RunState, 'baseRef' | 'baseCommit'>): string =>
   state.baseRef && state.baseRef !== 'HEAD' ? state.baseRef : state.baseCommit.slice(0, 10);
 
-/** The choice a run waits for, the same in the CLI, a notification, a refusal and the run view. */
+/**
+ * The choice a run waits for, the same in the pause's reason, the CLI, a notification, a refusal
+ * and the run view: the three ways on, each with what it means.
+ */
 export function baselineChoiceWords(commands: readonly string[], base = "the run's base"): string {
   const one = commands.length === 1;
+  const [it, its] = one ? ['it', 'its'] : ['them', 'their'];
   return (
     `${joined(commands.map(code))} ${one ? 'fails' : 'fail'} on ${base} before any task changed anything, and no test runner says which tests: ` +
-    `treat ${one ? 'it' : 'them'} as advisory for this run (${one ? 'its' : 'their'} failures are shown and fail no gate), or cancel the run`
+    `treat ${it} as advisory for this run (${its} failures are shown and fail no gate), ` +
+    `keep ${it} as required (a check of work still to be done: the tasks must make ${it} pass), or cancel the run`
   );
 }
 
+/** A choice made about base failures, as the progress and the ledger's readers see it: who made it, and what the commands are now. */
+export function baselineChoiceMadeWords(commands: readonly string[], choice: BaselineChoice, bySetting = false): string {
+  const who = bySetting ? 'set ahead by taskloom.gate.onBaseFailure' : 'your choice';
+  const checks = commands.length === 1 ? 'a check of work still to be done, judged by its exit code' : 'checks of work still to be done, judged by their exit codes';
+  const what = choice === 'advisory' ? `advisory for this run (${who}): shown, failing no gate` : `required (${who}): ${checks}`;
+  return `${commands.map(code).join(', ')} ${what}`;
+}
+
 /** One failing base command: its tests already failing, or whether it waits for the user's choice. */
-function baselineCommandLine(c: GateCommandResult, advisory: readonly string[], base: string): string {
+function baselineCommandLine(c: GateCommandResult, baseline: Pick<BaselineView, 'advisory' | 'required'>, base: string): string {
   if (c.tests) {
     const names = c.tests.failed.map((t) => t.name);
     return names.length ? `${code(c.command)}: already failing on ${base}: ${listedNames(names)} — not any task's to fix` : `${code(c.command)} fails on ${base}; its runner named no failing test`;
   }
-  if (advisory.includes(c.command)) return `${code(c.command)} fails on ${base} too: advisory for this run (your choice)`;
+  if (baseline.advisory.includes(c.command)) return `${code(c.command)} fails on ${base} too: advisory for this run (your choice)`;
+  if (baseline.required.includes(c.command)) return `${code(c.command)} fails on ${base}: kept as required, a check of work still to be done that the tasks must make pass`;
   return `${code(c.command)} fails on ${base} and no runner said which tests: the run waits for your choice`;
 }
 
@@ -53,7 +67,7 @@ export function baselineWords(baseline: BaselineView, base: string): { summary: 
   if (failing.length === 0) return { summary: `the gate on ${base} passes${cached}`, lines: [] };
   return {
     summary: `the gate on ${base} fails ${joined(failing.map((c) => code(c.command)))}${cached}`,
-    lines: failing.map((c) => baselineCommandLine(c, baseline.advisory, base)),
+    lines: failing.map((c) => baselineCommandLine(c, baseline, base)),
   };
 }
 
@@ -115,7 +129,10 @@ export function runGateBrief(state: RunState): string | undefined {
     const already = baseline.commands.reduce((n, c) => n + (c.tests?.failed.length ?? 0), 0);
     if (already) parts.push(`${already} already failing on ${base}`);
     if (undecidedBaselineFailures(state).length) parts.push('base fails: waits for your choice');
-    else if (baseline.advisory.length) parts.push(`${counted(baseline.advisory.length, 'command')} advisory`);
+    else {
+      if (baseline.advisory.length) parts.push(`${counted(baseline.advisory.length, 'command')} advisory`);
+      if (baseline.required.length) parts.push(`${counted(baseline.required.length, 'command')} failing on ${base} kept as required`);
+    }
   }
   if (state.missedRegressions) parts.push(counted(state.missedRegressions, 'missed regression'));
   return parts.length ? parts.join(', ') : undefined;

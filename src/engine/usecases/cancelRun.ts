@@ -13,8 +13,9 @@ export interface CancelParams {
  * Stops a run's planning or driving (agents and gates are stopped; the run is recorded as
  * cancelled, and resume continues it) and resolves once it has stopped. A run that only waits
  * for its plan's approval is ended as cancelled, and so is one paused for the user's choice about
- * its base (the other answer being to treat the base's failures as advisory). A door that drives
- * in the foreground cancels by its own means (the CLI's Ctrl-C); any other run nobody drives is refused.
+ * its base (the other answers being to treat the base's failures as advisory, or keep them as
+ * required). A door that drives in the foreground cancels by its own means (the CLI's Ctrl-C);
+ * any other run nobody drives is refused.
  */
 export async function cancelRun(door: FrontDoor, params: CancelParams): Promise<void> {
   const { runId } = params;

@@ -1,3 +1,4 @@
+import type { BaselineChoice } from '../domain/events';
 import { resumeOutlook } from '../domain/resumeOutlook';
 import { assertAgentsInstalled } from '../run/assertAgentInstalled';
 import type { RunSession } from '../session/runSession';
@@ -12,10 +13,11 @@ export interface ResumeParams {
   /** The user saw what a run not started here would run, and agreed (see assertRunTrusted). */
   trustRun?: boolean;
   /**
-   * The user's answer to a base that fails a gate command no runner explained: count those commands
-   * as advisory for this run (recorded as `baseline_choice`), then resume.
+   * The user's answer to a base that fails a gate command no runner explained, recorded as
+   * `baseline_choice` before the run resumes: `advisory` (those commands' failures fail no gate in
+   * this run) or `required` (checks of work still to be done: the tasks must make them pass).
    */
-  advisory?: true;
+  baselineChoice?: BaselineChoice;
 }
 
 /** A run made ready to drive: the front door drives it its own way (the CLI in the foreground, the server in the background). */
@@ -29,8 +31,9 @@ export interface ReadyToDrive {
  * plan nobody approved must not start by itself. Such a run still being planned (its plan waiting
  * for approval, or never drafted) is ended cancelled, so it waits no more; one that ended
  * otherwise (a failed planning) keeps how it ended. A run that waits for the user's choice about
- * its base is resumed only with that choice (`advisory`): without it, it would only pause there
- * again (BaselineChoiceNeededError names both ways on); the choice where none waits is refused too.
+ * its base is resumed only with that choice (`baselineChoice`): without it, it would only pause
+ * there again (BaselineChoiceNeededError names the three ways on); the choice where none waits is
+ * refused too.
  */
 export function resumeRun(door: FrontDoor, params: ResumeParams): ReadyToDrive {
   const { engine } = door;
@@ -46,12 +49,13 @@ export function resumeRun(door: FrontDoor, params: ResumeParams): ReadyToDrive {
     throw new StartAgainError(runId, outlook.why, outlook.withPlan);
   }
   const undecided = outlook.kind === 'choosesBaseline' ? outlook.commands : [];
-  if (params.advisory && undecided.length === 0) throw new NoBaselineChoiceError(runId);
-  if (!params.advisory && undecided.length > 0) throw new BaselineChoiceNeededError(runId, undecided, state.status === 'paused');
+  const choice = params.baselineChoice;
+  if (choice && undecided.length === 0) throw new NoBaselineChoiceError(runId);
+  if (!choice && undecided.length > 0) throw new BaselineChoiceNeededError(runId, undecided, state.status === 'paused');
   assertRunTrusted(engine, session, params.trustRun === true);
   assertAgentsInstalled(state.config, state.plan, door.settingNames);
   const was = state.status;
-  if (undecided.length > 0) session.emit({ type: 'baseline_choice', commands: undecided, choice: 'advisory' });
-  engine.prepareResume(session, `resumed (was ${was})${undecided.length ? ` with ${undecided.map((c) => `\`${c}\``).join(', ')} advisory` : ''}`);
+  if (choice) session.emit({ type: 'baseline_choice', commands: undecided, choice });
+  engine.prepareResume(session, `resumed (was ${was})${choice ? ` with ${undecided.map((c) => `\`${c}\``).join(', ')} ${choice}` : ''}`);
   return { session };
 }

@@ -98,8 +98,8 @@ export class NoPullRequestError extends TaskloomError {
 
 /**
  * A plain resume of a run whose base fails a gate command that no runner explained: driven, it
- * would only pause there again. Refused instead, naming both ways on: treat the commands as
- * advisory (and resume), or cancel the run (`cancellable`: while it is paused).
+ * would only pause there again. Refused instead, naming the ways on: treat the commands as
+ * advisory or keep them as required (and resume), or cancel the run (`cancellable`: while it is paused).
  */
 export class BaselineChoiceNeededError extends TaskloomError {
   override readonly name = 'BaselineChoiceNeededError';
@@ -110,16 +110,16 @@ export class BaselineChoiceNeededError extends TaskloomError {
   ) {
     super('bad_input', `Run ${runId} waits for your choice`, `${capitalised(baselineChoiceWords(commands))}.`, {
       code: 'baseline_choice_needed',
-      next: [{ kind: 'treatAsAdvisory', runId, commands }, ...(cancellable ? [{ kind: 'cancelRun' as const, runId }] : [])],
+      next: [{ kind: 'treatAsAdvisory', runId, commands }, { kind: 'keepAsRequired', runId, commands }, ...(cancellable ? [{ kind: 'cancelRun' as const, runId }] : [])],
     });
   }
 }
 
-/** Treat as advisory, for a run whose base fails nothing that waits for that choice. */
+/** Treat as advisory or keep as required, for a run whose base fails nothing that waits for that choice. */
 export class NoBaselineChoiceError extends TaskloomError {
   override readonly name = 'NoBaselineChoiceError';
   constructor(runId: string) {
-    super('bad_input', `Nothing waits for a baseline choice in run ${runId}`, 'Only a gate command that fails on the run\'s base, where no test runner says which tests, can be treated as advisory. Resume the run as it is.', {
+    super('bad_input', `Nothing waits for a baseline choice in run ${runId}`, 'Only a gate command that fails on the run\'s base, where no test runner says which tests, can be treated as advisory or kept as required. Resume the run as it is.', {
       code: 'no_baseline_choice',
       next: [{ kind: 'resume', runId }],
     });

@@ -15,7 +15,7 @@ import { runDemo } from './demoCommand';
 import { showIntegrationDiff, showTaskDiff } from './diffCommands';
 import { keepPullRequestGreenCommand, openPullRequest, openPullRequestInBrowser } from './pullRequestCommands';
 import { restoreSnapshot } from './restoreSnapshot';
-import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeLastRun, resumeRun, showRunCommand, treatAsAdvisory } from './runCommands';
+import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeLastRun, resumeRun, showRunCommand, treatAsAdvisory, keepAsRequired } from './runCommands';
 import { startGoal } from './startGoal';
 import { continueTask, decideTask, openTaskWorktree, resolveTask } from './taskCommands';
 
@@ -46,6 +46,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.resumeLastRun': (arg?: unknown) => resumeLastRun(services, arg),
     'taskloom.resumeRun': (arg?: unknown) => resumeRun(services, arg),
     'taskloom.treatAsAdvisory': (arg?: unknown) => treatAsAdvisory(services, arg),
+    'taskloom.keepAsRequired': (arg?: unknown) => keepAsRequired(services, arg),
     'taskloom.planAgain': startingAgain((ref) => planAgain(services, ref), () => true, 'no failed or unapproved run to plan again.'),
     'taskloom.startAgainWithPlan': startingAgain((ref) => startAgainWithPlan(services, ref), (how) => how.withPlan, 'no run stopped before its plan was approved.'),
     'taskloom.openRejectedPlan': startingAgain((ref) => openRejectedPlan(services, ref), (how) => how.rejectedPlan, 'no failed planning kept a rejected plan.'),

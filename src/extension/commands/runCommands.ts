@@ -6,6 +6,7 @@ import {
   DoctorRequest,
   PreviewApplyRequest,
   ResumeRequest,
+  type ResumeParams,
 } from '../../protocol/engineProtocol';
 import type { RunViewFocus } from '../../protocol/webviewMessages';
 import { showError, userData } from '../connection/userErrors';
@@ -46,10 +47,16 @@ export async function resumeLastRun(services: Services, arg?: unknown): Promise<
  */
 export async function treatAsAdvisory(services: Services, arg?: unknown): Promise<void> {
   const ref = await pickRunFor(services.controller, arg, 'treatAsAdvisory', 'Taskloom: no run waits for a choice about its base.');
-  if (ref) await resume(services, ref, { advisory: true });
+  if (ref) await resume(services, ref, { baselineChoice: 'advisory' });
 }
 
-async function resume(services: Services, ref: RunRef, choice: { advisory?: true } = {}): Promise<void> {
+/** Keep as Required, the other answer to that choice: the commands are checks of work still to be done, which the tasks must make pass. */
+export async function keepAsRequired(services: Services, arg?: unknown): Promise<void> {
+  const ref = await pickRunFor(services.controller, arg, 'keepAsRequired', 'Taskloom: no run waits for a choice about its base.');
+  if (ref) await resume(services, ref, { baselineChoice: 'required' });
+}
+
+async function resume(services: Services, ref: RunRef, choice: Pick<ResumeParams, 'baselineChoice'> = {}): Promise<void> {
   const sinceSeq = services.controller.model.run(ref.folder, ref.runId)?.state?.lastSeq;
   try {
     const sent = await requestTrustingRun(services.confirm, (trust) => services.engine.request(ResumeRequest.type, { ...ref, ...choice, ...trust }));

@@ -22,6 +22,8 @@ export function nextStepButton(step: NextStep): StepButton | undefined {
       return { title: 'Resume', command: 'taskloom.resumeLastRun', args: step.runId ? [{ runId: step.runId }] : [] };
     case 'treatAsAdvisory':
       return { title: 'Treat as Advisory', command: 'taskloom.treatAsAdvisory', args: [{ runId: step.runId }] };
+    case 'keepAsRequired':
+      return { title: 'Keep as Required', command: 'taskloom.keepAsRequired', args: [{ runId: step.runId }] };
     case 'cancelRun':
       return { title: 'Cancel Run', command: 'taskloom.cancelRun', args: [{ runId: step.runId }] };
     case 'apply':

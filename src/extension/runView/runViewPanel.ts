@@ -32,6 +32,7 @@ const DELIVERY_COMMANDS = { apply: 'taskloom.applyIntegration', pullRequest: 'ta
 const NEXT_STEP_COMMANDS: Record<NextStep, CommandId> = {
   resume: 'taskloom.resumeRun',
   treatAsAdvisory: 'taskloom.treatAsAdvisory',
+  keepAsRequired: 'taskloom.keepAsRequired',
   cancelRun: 'taskloom.cancelRun',
   planAgain: 'taskloom.planAgain',
   startWithPlan: 'taskloom.startAgainWithPlan',

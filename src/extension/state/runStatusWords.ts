@@ -1,3 +1,4 @@
+import { undecidedBaselineFailures } from '../../engine/domain/gateProjection';
 import { countSentence } from '../../engine/domain/taskCounts';
 import { isWaitingForHuman } from '../../engine/domain/taskStates';
 import { counted } from '../../engine/text/counted';
@@ -25,7 +26,9 @@ export function runStatusWords(entry: RunEntry): RunStatusWords {
   const needs = waiting.length ? ` · ${counted(waiting.length, 'needs you', 'need you')}` : '';
   const lines = [plainText(summary.goal, 120), `${phaseWords(phase)}: ${countSentence(summary)}.`];
   if (waiting.length) lines.push(`${listed(waiting)} ${waiting.length === 1 ? 'needs' : 'need'} you: see Needs You.`);
-  if (phase === 'paused' && state?.pausedReason) lines.push(`Paused: ${plainText(state.pausedReason, 200)}. Resume it when you are ready.`);
+  // Paused for a choice about its base, a plain Resume would only pause again: the reason names the ways on.
+  if (phase === 'paused' && state?.pausedReason && undecidedBaselineFailures(state).length) lines.push(`Paused for your choice: ${plainText(state.pausedReason, 600)}.`);
+  else if (phase === 'paused' && state?.pausedReason) lines.push(`Paused: ${plainText(state.pausedReason, 200)}. Resume it when you are ready.`);
   lines.push('Click to show the run.');
   return {
     text: `$(${RUN_LOOK[phase].icon}) Taskloom ${summary.merged}/${summary.total}${needs}${cost}`,

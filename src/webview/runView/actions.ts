@@ -10,7 +10,7 @@ const HUMAN_ACTIONS: readonly HumanAction[] = ['retry', 'accept', 'skip', 'resol
 const PLAN_DECISIONS = ['approve', 'edit', 'cancel'] as const;
 const DELIVERIES = ['apply', 'pullRequest'] as const;
 const PLAN_FIXES = ['fill', 'drop'] as const;
-const NEXT_STEPS = ['resume', 'treatAsAdvisory', 'cancelRun', 'planAgain', 'startWithPlan', 'openRejectedPlan'] as const satisfies readonly NextStep[];
+const NEXT_STEPS = ['resume', 'treatAsAdvisory', 'keepAsRequired', 'cancelRun', 'planAgain', 'startWithPlan', 'openRejectedPlan'] as const satisfies readonly NextStep[];
 
 /** The data attributes that make an element post `action`; `choice` names the decision of 'decide', 'plan', 'deliver', 'fix-plan' and 'next-step'. */
 export function actionAttrs(action: Action, target: { taskId?: string; seq?: number; key?: string; choice?: string } = {}): Record<string, string> {

@@ -32,7 +32,9 @@ export class HeaderView {
     const phase = runPhase(state.status, this.driven, state);
     const status = { tone: RUN_PHASE_TONE[phase], label: RUN_PHASE_WORDS[phase] };
     const usage = state.usage.total;
-    const stopped = phase === 'stopped' ? INTERRUPTED_NOTE : (state.pausedReason ?? state.finishedSummary);
+    // Paused for a choice about its base, the run's way on (nextStepBar.ts) says the reason's words beside its buttons: not twice.
+    const choosing = state.status === 'paused' && undecidedBaselineFailures(state).length > 0;
+    const stopped = phase === 'stopped' ? INTERRUPTED_NOTE : choosing ? undefined : (state.pausedReason ?? state.finishedSummary);
 
     const bar = s('svg', { class: 'progress-bar', viewBox: '0 0 100 6', preserveAspectRatio: 'none', role: 'img', 'aria-label': countSentence(progress) });
     let x = 0;

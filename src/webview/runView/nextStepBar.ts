@@ -1,8 +1,9 @@
 // The way on from a run nobody drives, above the tabs: Resume where resume works on; for a run
-// whose base fails a gate command no runner explained, Treat as Advisory (and resume) or Cancel
-// Run, the choice it waits for; for a run that never had an approved plan (resume is refused for it), Start Again with This Plan, Plan
-// Again, and the plan planning rejected. Decided by the engine's resume rules
-// (domain/resumeOutlook.ts), the same answer the tree's menus and the notifications use.
+// whose base fails a gate command no runner explained, the choice it waits for: Treat as Advisory
+// or Keep as Required (each resumes it), or Cancel Run; for a run that never had an approved plan
+// (resume is refused for it), Start Again with This Plan, Plan Again, and the plan planning
+// rejected. Decided by the engine's resume rules (domain/resumeOutlook.ts), the same answer the
+// tree's menus and the notifications use.
 import type { ResumeOutlook } from '../../engine/domain/resumeOutlook';
 import { RUN_PHASE_WORDS, type RunPhase } from '../../engine/domain/runPhase';
 import type { RunState } from '../../engine/domain/runState';
@@ -19,9 +20,10 @@ export const offersNextStep = (outlook: ResumeOutlook | undefined): outlook is O
 
 export function nextStepBar(state: Pick<RunState, 'rejectedPlan' | 'status' | 'baseRef' | 'baseCommit'>, phase: RunPhase, outlook: OfferedOutlook): HTMLElement {
   if (outlook.kind === 'choosesBaseline') {
-    const one = outlook.commands.length === 1;
+    const [these, them] = outlook.commands.length === 1 ? ['this command', 'it'] : ['these commands', 'them'];
     return bar('tone-yellow', 'debug-pause', `${phaseHeading(phase)}: `, `${capital(baselineChoiceWords(outlook.commands, baseName(state)))}.`, [
-      controlButton('Treat as Advisory', 'debug-continue', 'next-step', { choice: 'treatAsAdvisory' }, { title: `Count ${one ? 'this command' : 'these commands'} as advisory for this run, and resume` }),
+      controlButton('Treat as Advisory', 'debug-continue', 'next-step', { choice: 'treatAsAdvisory' }, { title: `Count ${these} as advisory for this run, and resume` }),
+      controlButton('Keep as Required', 'checklist', 'next-step', { choice: 'keepAsRequired' }, { secondary: true, title: `Keep ${these} as checks of work still to be done: the tasks must make ${them} pass. Resume` }),
       state.status === 'paused' ? controlButton('Cancel Run', 'close', 'next-step', { choice: 'cancelRun' }, { secondary: true, title: 'Stop the run here (it stays resumable)' }) : null,
     ]);
   }

@@ -64,36 +64,47 @@ describe('the front doors give the same answer', () => {
     for (const runId of [fromCli, fromEditor]) assert.equal(trace(r.dir, runId).status, 'cancelled', `${runId}: the waiting plan was rejected`);
   });
 
-  it('a run paused because its base fails a command no runner explains: a plain resume is refused with both ways on, and the advisory choice resumes it', async () => {
+  it('a run paused because its base fails a command no runner explains: a plain resume is refused with the three ways on, and either choice resumes it', async () => {
     const r = repo();
-    // Two runs paused there, as the drive leaves them (written in-process, then the workspace let go).
+    // Runs paused there, as the drive leaves them (written in-process, then the workspace let go).
     const door = await openDoor(r.dir);
-    const [forCli, forEditor] = [1, 2].map(() => {
+    const [forCli, forEditor, requiredByCli] = [1, 2, 3].map(() => {
       const session = scriptedRun(door, plan, scenario);
       for (const body of pausedOnBase(session.state.baseCommit)) session.emit(body);
       return session.runId;
-    }) as [string, string];
+    }) as [string, string, string];
     door.close();
 
     const cli = runCli(['resume', forCli, '--cwd', r.dir]);
     assert.equal(cli.code, EXIT.badInput, cli.stdout + cli.stderr);
     assert.match(cli.stderr, new RegExp(`^taskloom: Run ${forCli} waits for your choice\\. \`npm run lint\` fails on the run's base`));
-    assert.match(cli.stderr, new RegExp(`\n  taskloom resume --advisory ${forCli}\n  taskloom cancel ${forCli}\n$`));
+    assert.match(cli.stderr, new RegExp(`\n  taskloom resume --advisory ${forCli}\n  taskloom resume --required ${forCli}\n  taskloom cancel ${forCli}\n$`));
     const editor = await refusal(server.request(ResumeRequest.type, { folder: r.dir, runId: forEditor }));
     assert.equal(editor.message, `Run ${forEditor} waits for your choice`);
     assert.equal(editor.code, 'baseline_choice_needed');
-    assert.deepEqual(editor.next, [{ kind: 'treatAsAdvisory', runId: forEditor, commands: ['npm run lint'] }, { kind: 'cancelRun', runId: forEditor }]);
+    assert.deepEqual(editor.next, [
+      { kind: 'treatAsAdvisory', runId: forEditor, commands: ['npm run lint'] },
+      { kind: 'keepAsRequired', runId: forEditor, commands: ['npm run lint'] },
+      { kind: 'cancelRun', runId: forEditor },
+    ]);
+    const both = runCli(['resume', '--advisory', '--required', forCli, '--cwd', r.dir]);
+    assert.equal(both.code, EXIT.badInput);
+    assert.match(both.stderr, /--advisory and --required are two answers to one choice: give one/);
 
     const advisoryCli = runCli(['resume', '--advisory', forCli, '--cwd', r.dir]);
     assert.equal(advisoryCli.code, EXIT.ok, advisoryCli.stdout + advisoryCli.stderr);
     assert.match(advisoryCli.stdout, /^ {2}`npm run lint` fails on main too: advisory for this run \(your choice\)$/m, 'its summary says what the choice was');
     const seq = (await server.request(GetRunRequest.type, { folder: r.dir, runId: forEditor })).lastSeq;
-    await server.request(ResumeRequest.type, { folder: r.dir, runId: forEditor, advisory: true });
+    const requiredCli = runCli(['resume', '--required', requiredByCli, '--cwd', r.dir]);
+    assert.equal(requiredCli.code, EXIT.ok, requiredCli.stdout + requiredCli.stderr);
+    assert.match(requiredCli.stdout, /^ {2}`npm run lint` fails on main: kept as required, a check of work still to be done that the tasks must make pass$/m);
+    await server.request(ResumeRequest.type, { folder: r.dir, runId: forEditor, baselineChoice: 'required' });
     assert.equal((await server.waitForEnd(forEditor, seq)).type, 'run_finished');
-    for (const runId of [forCli, forEditor]) {
+    const chosen = { [forCli]: 'advisory', [requiredByCli]: 'required', [forEditor]: 'required' };
+    for (const [runId, choice] of Object.entries(chosen)) {
       const { status, decisions } = await server.request(GetRunRequest.type, { folder: r.dir, runId });
       assert.equal(status, 'completed', runId);
-      assert.equal(decisions.filter((d) => d.fact.type === 'baseline_choice').length, 1, runId);
+      assert.deepEqual(decisions.filter((d) => d.fact.type === 'baseline_choice').map((d) => d.fact.type === 'baseline_choice' && d.fact.choice), [choice], runId);
     }
   });
 

@@ -6,7 +6,7 @@ import { BaselineChoiceNotices } from '../../../src/extension/baselineChoiceNoti
 import type { RunsController } from '../../../src/extension/runsController';
 import { RunsModel } from '../../../src/extension/state/runsModel';
 import { EventBuilder } from '../../helpers/eventBuilder';
-import { pausedOnBase } from '../../helpers/gateEvents';
+import { command, pausedOnBase } from '../../helpers/gateEvents';
 
 const FOLDER = '/repo';
 const plan: Plan = { goal: 'grow textkit', tasks: [{ id: 'slugify', title: 'slugify', description: 'slugify', acceptance: [], dependsOn: [] }] };
@@ -40,7 +40,7 @@ beforeEach(() => {
 });
 
 describe('a notification when a run pauses for the user’s choice about its base', () => {
-  it('says what fails on the base and offers both answers; Treat as Advisory runs the command that resumes it', async (t) => {
+  it('says what fails on the base and offers the three answers; Treat as Advisory and Keep as Required each run the command that resumes it so', async (t) => {
     const { b, fold } = noticesOf(t);
     b.add({ type: 'plan_approved', by: 'human' });
     assert.deepEqual(await fold(), [], 'the run as first seen here: nothing is news');
@@ -51,10 +51,38 @@ describe('a notification when a run pauses for the user’s choice about its bas
     assert.equal(
       shown?.text,
       'Taskloom: run "grow textkit" paused: `npm run lint` fails on main before any task changed anything, and no test runner says which tests: ' +
-        'treat it as advisory for this run (its failures are shown and fail no gate), or cancel the run.',
+        'treat it as advisory for this run (its failures are shown and fail no gate), keep it as required (a check of work still to be done: the tasks must make it pass), or cancel the run.',
     );
-    assert.deepEqual(shown?.items, ['Treat as Advisory', 'Cancel Run', 'Show Run']);
+    assert.deepEqual(shown?.items, ['Treat as Advisory', 'Keep as Required', 'Cancel Run']);
     assert.deepEqual(commands.executed, [['taskloom.treatAsAdvisory', { folder: FOLDER, runId: 'r' }]]);
+  });
+
+  it('Keep as Required runs the command that keeps the commands as checks and resumes; pressed after the run went on, it says so and runs nothing', async (t) => {
+    const { b, fold, deliver } = noticesOf(t);
+    b.add({ type: 'plan_approved', by: 'human' });
+    await fold();
+    for (const body of pausedOnBase('a'.repeat(40))) b.add(body);
+    window.answer = () => 'Keep as Required';
+    await fold();
+    assert.deepEqual(commands.executed, [['taskloom.keepAsRequired', { folder: FOLDER, runId: 'r' }]]);
+
+    // Paused again on another base failure; treated as advisory elsewhere before this notification's Keep as Required is pressed.
+    commands.executed.length = 0;
+    b.add({ type: 'baseline_choice', commands: ['npm run lint'], choice: 'required' });
+    b.add({ type: 'run_resumed', reason: 'resumed (was paused)' });
+    await fold();
+    for (const body of pausedOnBase('b'.repeat(40), [command('npm run typecheck', 2)])) b.add(body);
+    window.answer = (notice) => {
+      if (!notice.items.includes('Keep as Required')) return undefined;
+      b.add({ type: 'baseline_choice', commands: ['npm run typecheck'], choice: 'advisory' });
+      b.add({ type: 'run_resumed', reason: 'resumed (was paused)' });
+      deliver();
+      return 'Keep as Required';
+    };
+    const [asked, said] = await fold();
+    assert.match(asked?.text ?? '', /`npm run typecheck` fails on main/);
+    assert.deepEqual(said, { severity: 'information', text: 'Taskloom: run "grow textkit" no longer waits for a choice about its base: it is running now.', items: [] });
+    assert.deepEqual(commands.executed, [], 'the stale Keep as Required ran nothing');
   });
 
   it('a button pressed after the choice was made elsewhere says so, and cancels nothing', async (t) => {

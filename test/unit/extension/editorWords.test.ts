@@ -56,6 +56,7 @@ describe('the editor offers steps, not command lines', () => {
     const example: Record<NextStep['kind'], NextStep> = {
       resume: { kind: 'resume', runId: 'r1' },
       treatAsAdvisory: { kind: 'treatAsAdvisory', runId: 'r1', commands: ['npm run lint'] },
+      keepAsRequired: { kind: 'keepAsRequired', runId: 'r1', commands: ['npm run lint'] },
       cancelRun: { kind: 'cancelRun', runId: 'r1' },
       apply: { kind: 'apply', runId: 'r1' },
       discardAnyway: { kind: 'discardAnyway', runId: 'r1' },
@@ -96,7 +97,7 @@ describe('the editor offers steps, not command lines', () => {
       { error: await thrownBy(() => resolveConfinement('on', 'darwin')), buttons: ['Open Settings'] },
       { error: await thrownBy(() => inspectRepo(work)), buttons: ['Initialize Repository'] },
       { error: await thrownBy(() => forgeFor(plain.dir, { remote: 'origin' })), buttons: ['Add Remote…'] },
-      { error: new BaselineChoiceNeededError('r1', ['npm run lint'], true), buttons: ['Treat as Advisory', 'Cancel Run'] },
+      { error: new BaselineChoiceNeededError('r1', ['npm run lint'], true), buttons: ['Treat as Advisory', 'Keep as Required', 'Cancel Run'] },
     ];
     for (const { error, buttons } of cases) {
       const notice = await shown(error);

@@ -43,14 +43,18 @@ describe('menus: a row offers what works on it, named for what it does', () => {
     assert.deepEqual(menuOf('taskloom.runs', runContextValue({ status: state.status, driven: true, state, total: 2, unfinished: 2, planApproved: true })).filter((t) => /Resume|Cancel Run|Discard/.test(t)), ['Cancel Run']);
   });
 
-  it('a run paused for a choice about its base offers both answers, not a Resume that would only pause again', () => {
+  it('a run paused for a choice about its base offers the three answers, not a Resume that would only pause again', () => {
     const b = new EventBuilder('r');
     b.add({ type: 'plan_approved', by: 'human' });
     for (const body of pausedOnBase('a'.repeat(40))) b.add(body);
     const state = foldEvents(b.events)!;
     const menu = menuOf('taskloom.needsYou', runContextValue({ status: state.status, driven: false, state, total: 2, unfinished: 2, planApproved: true }));
-    assert.ok(menu.includes('Treat Base Failures as Advisory and Resume') && menu.includes('Cancel Run'), menu.join(', '));
+    for (const answer of ['Treat Base Failures as Advisory and Resume', 'Keep Base Failures as Required and Resume', 'Cancel Run']) assert.ok(menu.includes(answer), `${answer}: ${menu.join(', ')}`);
     assert.ok(!menu.includes('Resume Run'), menu.join(', '));
+    b.add({ type: 'baseline_choice', commands: ['npm run lint'], choice: 'required' });
+    const chosen = foldEvents(b.events)!;
+    const after = menuOf('taskloom.runs', runContextValue({ status: chosen.status, driven: false, state: chosen, total: 2, unfinished: 2, planApproved: true }));
+    assert.ok(after.includes('Resume Run') && !after.some((t) => /Advisory|Required/.test(t)), `chosen: a plain Resume goes on: ${after.join(', ')}`);
   });
 
   it('a completed run applied, in a repository without a remote: no Apply, no Open Pull Request', () => {

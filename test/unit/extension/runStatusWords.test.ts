@@ -5,6 +5,7 @@ import { foldEvents } from '../../../src/engine/domain/projection';
 import { countTasks } from '../../../src/engine/domain/taskCounts';
 import { runStatusWords } from '../../../src/extension/state/runStatusWords';
 import { EventBuilder } from '../../helpers/eventBuilder';
+import { pausedOnBase } from '../../helpers/gateEvents';
 
 const plan: Plan = {
   goal: 'grow textkit',
@@ -48,5 +49,14 @@ describe('the status bar: where a stopped run says who needs you, updated as the
     const running = runStatusWords({ ...fresh, summary: { ...fresh.summary, status: 'running', active: true } });
     assert.equal(running.attention, false);
     assert.doesNotMatch(running.text, /need/);
+  });
+
+  it('a run paused for a choice about its base says the choice, not a Resume that would only pause again', () => {
+    const b = new EventBuilder('r', plan);
+    b.add({ type: 'plan_approved', by: 'human' });
+    for (const body of pausedOnBase('a'.repeat(40))) b.add(body);
+    const { tooltip } = runStatusWords(entryOf(b));
+    assert.match(tooltip, /\nPaused for your choice: `npm run lint` fails on main .*: treat it as advisory for this run .*, keep it as required .*, or cancel the run\.\n/);
+    assert.doesNotMatch(tooltip, /Resume it/);
   });
 });

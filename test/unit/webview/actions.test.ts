@@ -26,6 +26,7 @@ describe('run view actions', () => {
     assert.deepEqual(message('fix-plan', { taskId: 'flaky', choice: 'drop' }), { type: 'fixPlanTask', taskId: 'flaky', fix: 'drop' });
     assert.equal(message('fix-plan', { choice: 'drop' }), undefined, 'a fix names its task');
     assert.deepEqual(message('next-step', { choice: 'startWithPlan' }), { type: 'nextStep', step: 'startWithPlan' });
+    assert.deepEqual(message('next-step', { choice: 'keepAsRequired' }), { type: 'nextStep', step: 'keepAsRequired' });
     assert.equal(message('next-step', { choice: 'rm -rf' }), undefined);
   });
 

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { SUITE_GOAL } from '../fixtures/scenario';
 import { approvedRun, pauseOnBase } from '../fixtures/baselinePause';
+import { DEMO_PLAN } from '../../../src/engine/demo/demoProject';
+import { command } from '../../helpers/gateEvents';
 import { RUN_VIEW, runView } from './pages/runViewPage';
 import { Notification, quickInput, workbench } from './pages/workbenchPage';
 import { pressKey, typeText } from './runnerControl';
@@ -18,6 +20,9 @@ const REVIEW_OF_CANCELLED = new Notification(`for "${CANCELLED_GOAL}"`);
 const REVIEW_OF_RUN = new Notification(`for "${SUITE_GOAL}"`);
 /** The goal of the run seeded paused on its base (issue 27). */
 const BASE_GOAL = 'Grow textkit on a base that fails its lint';
+/** The goal of the run paused on a check of work still to be done, and the check. */
+const CHECK_GOAL = 'Add the textkit command, checked by its file';
+const CHECK = 'test -f bin/textkit.js';
 
 /**
  * Every notification now, in the centre, from its newest: a toast hides itself, the centre keeps it
@@ -289,20 +294,22 @@ suite('Only actions that work, and words that are so', function () {
     assert.equal(
       await notice.message(),
       `Taskloom: run "${BASE_GOAL}" paused: \`npm run lint\` fails on main before any task changed anything, and no test runner says which tests: ` +
-        'treat it as advisory for this run (its failures are shown and fail no gate), or cancel the run.',
+        'treat it as advisory for this run (its failures are shown and fail no gate), keep it as required (a check of work still to be done: the tasks must make it pass), or cancel the run.',
     );
-    assert.deepEqual(await notice.buttons(), ['Treat as Advisory', 'Cancel Run', 'Show Run']);
+    assert.deepEqual(await notice.buttons(), ['Treat as Advisory', 'Keep as Required', 'Cancel Run']);
 
-    // The run view says the same, and offers the same two answers; the baseline is under the run's facts.
+    // The run view says the same, and offers the same three answers; the baseline is under the run's facts.
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId: pausedId });
     await runView.nextStepShown(30_000);
-    assert.deepEqual(await runView.nextStepButtons(), ['Treat as Advisory', 'Cancel Run']);
+    assert.deepEqual(await runView.nextStepButtons(), ['Treat as Advisory', 'Keep as Required', 'Cancel Run']);
+    assert.deepEqual(await runView.runNotes(), [], 'the bar says why the run paused, once');
     await runView.gateNoteShown('Baseline: the gate on main fails `npm test` and `npm run lint`');
     const note = (await runView.gateNoteTexts()).join('\n');
     assert.match(note, /already failing on main: parses dates in the local zone/);
     assert.match(note, /`npm run lint` fails on main and no runner said which tests: the run waits for your choice/);
     const menu = await workbench.runsRowMenu(BASE_GOAL);
-    assert.ok(menu.includes('Treat Base Failures as Advisory and Resume') && menu.includes('Cancel Run') && !menu.includes('Resume Run'), menu.join(', '));
+    for (const answer of ['Treat Base Failures as Advisory and Resume', 'Keep Base Failures as Required and Resume', 'Cancel Run']) assert.ok(menu.includes(answer), `${answer}: ${menu.join(', ')}`);
+    assert.ok(!menu.includes('Resume Run'), menu.join(', '));
     await takeScreenshot('baseline-choice');
 
     const before = lastSeqOf(api, folder, pausedId);
@@ -317,6 +324,43 @@ suite('Only actions that work, and words that are so', function () {
     await takeScreenshot('baseline-choice-advisory');
 
     await vscode.commands.executeCommand('notifications.hideList');
+  });
+
+  test('a run paused on a check of work still to be done: Keep as Required resumes it, and each task’s gate judges the check by its exit code', async () => {
+    const api = await taskloom();
+    const { controller } = api.services;
+    // Its gate is one check that fails on main, where no task has added the textkit command yet: cli writes it, slugify does not.
+    const template = (await controller.state(folder, runId))!;
+    const tasks = [DEMO_PLAN.tasks.find((t) => t.id === 'cli')!, template.plan.tasks.find((t) => t.id === 'slugify')!].map((t) => ({ ...t, dependsOn: [] }));
+    const pausedId = approvedRun(folder, { goal: CHECK_GOAL, tasks }, { ...template.config, gateCommands: [CHECK] });
+    await controller.refresh(folder);
+    await waitFor('the window to know the run', () => controller.state(folder, pausedId));
+    pauseOnBase(folder, pausedId, git(folder, 'rev-parse', 'HEAD'), [command(CHECK, 1, undefined, { output: '' })]);
+    await controller.refreshAll({ reloadStates: true });
+
+    const notice = new Notification(`"${CHECK_GOAL}" paused`);
+    await notice.shown(30_000);
+    assert.match(await notice.message(), /`test -f bin\/textkit\.js` fails on main before any task changed anything/);
+    assert.deepEqual(await notice.buttons(), ['Treat as Advisory', 'Keep as Required', 'Cancel Run']);
+    const before = lastSeqOf(api, folder, pausedId);
+    await allNotifications();
+    await takeScreenshot('baseline-choice-required-notice');
+    await notice.press('Keep as Required');
+    const entry = await settled(api, folder, pausedId, before);
+    const decisions = entry.state!.decisions.filter((d) => d.seq > before);
+    assert.deepEqual(decisions.find((d) => d.fact.type === 'baseline_choice')?.fact, { type: 'baseline_choice', commands: [CHECK], choice: 'required' });
+    assert.deepEqual(entry.state!.baseline?.required, [CHECK]);
+    // Failing on main too excuses nothing: the task that wrote the file passes, the one that did not is held by the check.
+    const gates = Object.fromEntries(
+      decisions.flatMap((d) => (d.fact.type === 'gate_result' && d.taskId ? [[d.taskId, { passed: d.fact.passed, failed: d.fact.failed?.exitCode, advisory: d.fact.advisory }]] : [])),
+    );
+    assert.deepEqual(gates, { cli: { passed: true, failed: undefined, advisory: undefined }, slugify: { passed: false, failed: 1, advisory: undefined } });
+    assert.equal(taskStates(entry).cli, 'MERGED');
+
+    await vscode.commands.executeCommand('notifications.hideList');
+    await vscode.commands.executeCommand('taskloom.showRun', { folder, runId: pausedId });
+    await runView.gateNoteShown(`\`${CHECK}\` fails on main: kept as required, a check of work still to be done that the tasks must make pass`, 30_000);
+    await takeScreenshot('baseline-choice-required');
   });
 });
 

@@ -16,7 +16,7 @@ export const RUN_VIEW = {
   approvePlanButton: '.plan-waiting vscode-button[data-choice="approve"]',
   cancelPlanButton: '.plan-waiting vscode-button[data-choice="cancel"]',
   planFindingButton: (taskId: string, fix: 'fill' | 'drop') => `.plan-finding[data-finding-task="${taskId}"] vscode-button[data-choice="${fix}"]`,
-  nextStepButton: (step: 'resume' | 'treatAsAdvisory' | 'cancelRun' | 'planAgain' | 'startWithPlan' | 'openRejectedPlan') => `.next-step vscode-button[data-choice="${step}"]`,
+  nextStepButton: (step: 'resume' | 'treatAsAdvisory' | 'keepAsRequired' | 'cancelRun' | 'planAgain' | 'startWithPlan' | 'openRejectedPlan') => `.next-step vscode-button[data-choice="${step}"]`,
   restoreButton: (taskId: string) => `li.entry button.restore-snapshot[data-task="${taskId}"]`,
 };
 
