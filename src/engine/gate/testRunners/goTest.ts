@@ -1,10 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { shellQuote } from '../../text/shellQuote';
-import { checkoutPaths } from './checkoutPaths';
 import { NOTHING_TO_RUN, type Invocation, type RunnerKind } from './invocation';
 import { GO_OUTPUT_PRINTER_SOURCE, goModule, readGoTestEvents } from './goTestReport';
-import { clearReport, readReportFile } from './reportFiles';
+import { clearReport, reportFileReader } from './reportFiles';
 import { hasOption, splitArgs, withoutOptions, type ArgGrammar, type RunnerArgs } from './runnerArgs';
 import { joinWords, ownWord } from './shellLine';
 import { escapeRegExp, isWholeFile, testFilesOf } from './testSelection';
@@ -53,10 +52,7 @@ function goRunner(invocation: Invocation, args: RunnerArgs): RecognisedRunner {
       }
       return goCommand(invocation, reportDir, selectedArgs(selection, invocation, args));
     },
-    readReport(reportDir, _output, cwd) {
-      const text = readReportFile(join(reportDir, REPORT));
-      return text === undefined ? undefined : readGoTestEvents(text, checkoutPaths(cwd));
-    },
+    readReport: reportFileReader(REPORT, readGoTestEvents),
   };
 }
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import * as z from 'zod';
 import type { CheckoutPaths } from './checkoutPaths';
-import { fileRef, readReportFile, ReportTally, testRef } from './reportFiles';
+import { fileRef, parseJsonAs, readReportFile, ReportTally, testRef } from './reportFiles';
 import type { TestReport } from './types';
 
 /** Prints what `go test` would have printed, from the Output of its -json events; run with the node running Taskloom. */
@@ -40,7 +40,7 @@ export function readGoTestEvents(text: string, paths: CheckoutPaths): TestReport
   for (const line of text.split('\n')) {
     const notBuilt = PACKAGE_NOT_BUILT.exec(line)?.[1];
     if (notBuilt !== undefined) failedPackages.add(notBuilt);
-    const event = parseLine(line);
+    const event = line.startsWith('{') ? parseJsonAs(goEvent, line) : undefined;
     const pkg = event?.Package ?? event?.ImportPath;
     if (!event || pkg === undefined) continue;
     if (event.Test === undefined) {
@@ -85,14 +85,4 @@ export function goModule(cwd: string, top: string): { path: string; dir: string 
 function readModulePath(goMod: string): string | undefined {
   const text = readReportFile(goMod, 1024 * 1024);
   return text === undefined ? undefined : /^module\s+"?([^\s"]+)"?\s*$/m.exec(text)?.[1];
-}
-
-function parseLine(line: string): z.infer<typeof goEvent> | undefined {
-  if (!line.startsWith('{')) return undefined;
-  try {
-    const result = goEvent.safeParse(JSON.parse(line));
-    return result.success ? result.data : undefined;
-  } catch {
-    return undefined;
-  }
 }

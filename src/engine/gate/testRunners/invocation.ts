@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import type { CheckoutPaths } from './checkoutPaths';
-import { joinWords, type ShellWord } from './shellLine';
-import type { RecognisedRunner, RunnerCommand, TestRunnerName } from './types';
+import { clearReport } from './reportFiles';
+import { joinWords, ownWord, type ShellWord } from './shellLine';
+import type { RecognisedRunner, RunnerCommand, TestRunnerName, TestSelection } from './types';
 
 /** A gate command whose last part starts a test runner, taken apart. */
 export interface Invocation {
@@ -35,3 +37,24 @@ export const runnerCommand = (invocation: Invocation, words: readonly ShellWord[
 
 /** An empty selection runs nothing. */
 export const NOTHING_TO_RUN: RunnerCommand = { command: 'true', env: {} };
+
+/** Repository-relative files as words the runner takes: relative to its cwd. */
+export const pathWords = (invocation: Invocation, files: readonly string[]): ShellWord[] => files.map((file) => ownWord(invocation.paths.forRunner(file)));
+
+/**
+ * The `commandFor` of a runner told where to report by words after the selection's: the last
+ * report (`reportFile` in the report folder) cleared, then the runner run with `selectedWords`
+ * (its program first; undefined runs nothing) and the words `reporting` gives for the folder.
+ */
+export function selectThenReport(
+  invocation: Invocation,
+  reportFile: string,
+  selectedWords: (selection: TestSelection) => ShellWord[] | undefined,
+  reporting: (reportDir: string) => ShellWord[],
+): RecognisedRunner['commandFor'] {
+  return (selection, reportDir) => {
+    clearReport(join(reportDir, reportFile));
+    const words = selectedWords(selection);
+    return words ? runnerCommand(invocation, [...words, ...reporting(reportDir)]) : NOTHING_TO_RUN;
+  };
+}

@@ -1,10 +1,9 @@
 import { join } from 'node:path';
-import { checkoutPaths } from './checkoutPaths';
-import { runnerCommand, NOTHING_TO_RUN, type Invocation, type RunnerKind } from './invocation';
+import { pathWords, selectThenReport, type Invocation, type RunnerKind } from './invocation';
 import { readJestJson } from './jestJsonReport';
-import { clearReport, readReportFile } from './reportFiles';
+import { reportFileReader } from './reportFiles';
 import { hasOption, splitArgs, withoutOptions, type ArgGrammar, type RunnerArgs } from './runnerArgs';
-import { ownWord } from './shellLine';
+import { ownWord, type ShellWord } from './shellLine';
 import { namePattern, testFilesOf } from './testSelection';
 import type { RecognisedRunner, TestSelection, TestSelectionKind } from './types';
 
@@ -32,6 +31,8 @@ const GRAMMAR: ArgGrammar = {
 /** Options that write the report Taskloom needs elsewhere, never end, or run no tests. */
 const NOT_TAKEN_OVER = new Set(['--json', '--outputFile', '--watch', '--watchAll', '--listTests', '--findRelatedTests', '--showConfig', '--clearCache', '--collectTests', '--version', '-h', '--help']);
 const NAME_PATTERN = new Set(['-t', '--testNamePattern']);
+/** jest's JSON report into the report folder, its own output left as it is. */
+const reportWords = (reportDir: string): ShellWord[] => ['--json', `--outputFile=${join(reportDir, REPORT)}`].map(ownWord);
 
 export const jest: RunnerKind = {
   name: 'jest',
@@ -49,33 +50,24 @@ function jestRunner(invocation: Invocation, args: RunnerArgs): RecognisedRunner 
     runner: 'jest',
     command: invocation.command,
     selections,
-    commandFor(selection, reportDir) {
-      clearReport(join(reportDir, REPORT));
-      const words = selectedWords(selection, invocation, args);
-      if (!words) return NOTHING_TO_RUN;
-      return runnerCommand(invocation, [invocation.words[0]!, ...words, ownWord('--json'), ownWord(`--outputFile=${join(reportDir, REPORT)}`)]);
-    },
-    readReport(reportDir, _output, cwd) {
-      const text = readReportFile(join(reportDir, REPORT));
-      return text === undefined ? undefined : readJestJson(text, 'jest', checkoutPaths(cwd));
-    },
+    commandFor: selectThenReport(invocation, REPORT, (selection) => selectedWords(selection, invocation, args), reportWords),
+    readReport: reportFileReader(REPORT, (text, paths) => readJestJson(text, 'jest', paths)),
   };
 }
 
-/** jest's arguments for `selection`, its program left out; undefined when it selects nothing. */
-function selectedWords(selection: TestSelection, invocation: Invocation, args: RunnerArgs) {
-  const userWords = invocation.words.slice(1);
-  const forRunner = (files: string[]) => files.map((file) => ownWord(invocation.paths.forRunner(file)));
+/** jest's words (its program first) for `selection`; undefined when it selects nothing. */
+function selectedWords(selection: TestSelection, invocation: Invocation, args: RunnerArgs): ShellWord[] | undefined {
+  const jestWord = invocation.words[0]!;
   if (selection.kind === 'related' && selection.changed.length > 0 && !args.ambiguous) {
-    return [...args.options, ownWord('--passWithNoTests'), ownWord('--findRelatedTests'), ...forRunner(selection.changed)];
+    return [jestWord, ...args.options, ownWord('--passWithNoTests'), ownWord('--findRelatedTests'), ...pathWords(invocation, selection.changed)];
   }
-  if (selection.kind !== 'tests') return userWords;
+  if (selection.kind !== 'tests') return invocation.words;
   if (selection.tests.length === 0) return undefined;
   const pattern = namePattern(selection.tests);
   const files = testFilesOf(selection.tests);
   const options = withoutOptions(args, NAME_PATTERN, GRAMMAR);
   const byName = pattern === undefined ? [] : [ownWord('-t'), ownWord(pattern)];
   // By exact paths when the user's own path patterns are known to be only that; else those patterns, and the names alone select.
-  if (files && !args.ambiguous) return [...options, ...byName, ownWord('--runTestsByPath'), ...forRunner(files)];
-  return [...options, ...byName, ...args.positionals];
+  if (files && !args.ambiguous) return [jestWord, ...options, ...byName, ownWord('--runTestsByPath'), ...pathWords(invocation, files)];
+  return [jestWord, ...options, ...byName, ...args.positionals];
 }

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import * as z from 'zod';
 import type { CheckoutPaths } from './checkoutPaths';
-import { fileRef, ReportTally, testRef } from './reportFiles';
+import { fileRef, parseJsonAs, ReportTally, testRef } from './reportFiles';
 import type { TestReport, TestRunnerName } from './types';
 
 /** The JSON report jest writes with `--json`, and vitest's `json` reporter in the same shape: what the gate reads of it. */
@@ -23,14 +23,8 @@ const SKIPPED = new Set(['pending', 'skipped', 'todo', 'disabled']);
  * a hook outside the tests threw) is one failed test named by its file.
  */
 export function readJestJson(text: string, runner: TestRunnerName, paths: CheckoutPaths): TestReport | undefined {
-  let report: z.infer<typeof jestJson>;
-  try {
-    const parsed = jestJson.safeParse(JSON.parse(text));
-    if (!parsed.success) return undefined;
-    report = parsed.data;
-  } catch {
-    return undefined;
-  }
+  const report = parseJsonAs(jestJson, text);
+  if (!report) return undefined;
   const tally = new ReportTally();
   for (const suite of report.testResults) {
     const file = paths.fromRunner(suite.name);

@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkoutPaths } from './checkoutPaths';
-import { runnerCommand, NOTHING_TO_RUN, type Invocation, type RunnerKind } from './invocation';
+import { pathWords, selectThenReport, type Invocation, type RunnerKind } from './invocation';
 import { readMochaFileConfig, type MochaFileConfig } from './mochaConfig';
 import { isHookTitle, mochaReporterSource, readMochaReport } from './mochaReport';
-import { clearReport, readReportFile } from './reportFiles';
+import { reportFileReader } from './reportFiles';
 import { hasOption, splitArgs, withoutOptions, type ArgGrammar, type RunnerArgs } from './runnerArgs';
 import { ownWord, type ShellWord } from './shellLine';
 import { findTestFiles } from './testFiles';
@@ -52,31 +52,30 @@ function mochaRunner(invocation: Invocation, args: RunnerArgs): RecognisedRunner
     runner: 'mocha',
     command: invocation.command,
     selections,
-    commandFor(selection, reportDir) {
-      writeFileSync(join(reportDir, REPORTER), mochaReporterSource(join(reportDir, REPORT)));
-      clearReport(join(reportDir, REPORT));
-      const words = selectedWords(selection, invocation, args, choosesFiles);
-      if (!words) return NOTHING_TO_RUN;
-      return runnerCommand(invocation, [invocation.words[0]!, ...words, ownWord('--reporter'), ownWord(join(reportDir, REPORTER))]);
-    },
-    readReport(reportDir, _output, cwd) {
-      const text = readReportFile(join(reportDir, REPORT));
-      return text === undefined ? undefined : readMochaReport(text, checkoutPaths(cwd));
-    },
+    commandFor: selectThenReport(invocation, REPORT, (selection) => selectedWords(selection, invocation, args, choosesFiles), reportWords),
+    readReport: reportFileReader(REPORT, readMochaReport),
     testFiles: async (cwd) => (config && !args.ambiguous ? findTestFiles(specsOrDefault(specs, config), fileRules(args, config), checkoutPaths(cwd)) : undefined),
   };
 }
 
+/** mocha reports through Taskloom's reporter module, written into the report folder. */
+function reportWords(reportDir: string): ShellWord[] {
+  writeFileSync(join(reportDir, REPORTER), mochaReporterSource(join(reportDir, REPORT)));
+  return [ownWord('--reporter'), ownWord(join(reportDir, REPORTER))];
+}
+
+/** mocha's words (its program first) for `selection`; undefined when it selects nothing. */
 function selectedWords(selection: TestSelection, invocation: Invocation, args: RunnerArgs, choosesFiles: boolean): ShellWord[] | undefined {
+  const mochaWord = invocation.words[0]!;
   if (selection.kind === 'files' && choosesFiles) {
     if (selection.files.length === 0) return undefined;
-    return [...withoutOptions(args, SPEC, GRAMMAR), ...selection.files.map((file) => ownWord(invocation.paths.forRunner(file)))];
+    return [mochaWord, ...withoutOptions(args, SPEC, GRAMMAR), ...pathWords(invocation, selection.files)];
   }
-  if (selection.kind !== 'tests') return invocation.words.slice(1);
+  if (selection.kind !== 'tests') return invocation.words;
   if (selection.tests.length === 0) return undefined;
   const pattern = grepPattern(selection.tests);
   const options = withoutOptions(args, GREP, GRAMMAR);
-  return [...options, ...(pattern === undefined ? [] : [ownWord('--grep'), ownWord(pattern)]), ...args.positionals];
+  return [mochaWord, ...options, ...(pattern === undefined ? [] : [ownWord('--grep'), ownWord(pattern)]), ...args.positionals];
 }
 
 /** mocha greps a test's full title (its titles joined by spaces); a failed hook reruns every test of its suite; one at the root, all. */

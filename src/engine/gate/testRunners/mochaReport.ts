@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { CheckoutPaths } from './checkoutPaths';
-import { ReportTally, testRef } from './reportFiles';
+import { parseJsonAs, ReportTally, testRef } from './reportFiles';
 import type { TestReport } from './types';
 
 /**
@@ -42,14 +42,8 @@ const report = z.object({
 });
 
 export function readMochaReport(text: string, paths: CheckoutPaths): TestReport | undefined {
-  let parsed: z.infer<typeof report>;
-  try {
-    const result = report.safeParse(JSON.parse(text));
-    if (!result.success) return undefined;
-    parsed = result.data;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJsonAs(report, text);
+  if (!parsed) return undefined;
   const tally = new ReportTally();
   tally.passed = parsed.passed;
   tally.skipped = parsed.skipped;

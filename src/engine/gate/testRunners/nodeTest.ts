@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkoutPaths } from './checkoutPaths';
-import { NOTHING_TO_RUN, runnerCommand, type Invocation, type RunnerKind } from './invocation';
+import { NOTHING_TO_RUN, pathWords, runnerCommand, type Invocation, type RunnerKind } from './invocation';
 import { NODE_TEST_REPORTER_SOURCE, readNodeTestEvents } from './nodeTestReport';
-import { clearReport, readReportFile } from './reportFiles';
+import { clearReport, reportFileReader } from './reportFiles';
 import { splitArgs, withoutOptions, type ArgGrammar, type RunnerArgs } from './runnerArgs';
 import { ownWord, type ShellWord } from './shellLine';
 import { findTestFiles } from './testFiles';
@@ -67,10 +67,7 @@ function nodeTestRunner(invocation: Invocation, args: RunnerArgs): RecognisedRun
       if (!selected) return NOTHING_TO_RUN;
       return runnerCommand(invocation, [invocation.words[0]!, ...selected.options, ...reporters.map(ownWord), ...selected.positionals]);
     },
-    readReport(reportDir, _output, cwd) {
-      const text = readReportFile(join(reportDir, REPORT));
-      return text === undefined ? undefined : readNodeTestEvents(text, checkoutPaths(cwd));
-    },
+    readReport: reportFileReader(REPORT, readNodeTestEvents),
     testFiles: (cwd) => findTestFiles(specs, NODE_TEST_FILES, checkoutPaths(cwd)),
   };
 }
@@ -80,7 +77,7 @@ function select(selection: TestSelection, invocation: Invocation, options: Shell
   if (selection.kind === 'all' || selection.kind === 'related') return { options, positionals: args.positionals };
   if (selection.kind === 'files') {
     if (selection.files.length === 0) return undefined;
-    return { options, positionals: selection.files.map((file) => ownWord(invocation.paths.forRunner(file))) };
+    return { options, positionals: pathWords(invocation, selection.files) };
   }
   if (selection.tests.length === 0) return undefined;
   const files = testFilesOf(selection.tests);
@@ -88,7 +85,7 @@ function select(selection: TestSelection, invocation: Invocation, options: Shell
   const withoutPatterns = withoutOptions({ ...args, options }, new Set(['--test-name-pattern']), GRAMMAR);
   return {
     options: pattern === undefined ? withoutPatterns : [...withoutPatterns, ownWord(`--test-name-pattern=${pattern}`)],
-    positionals: files ? files.map((file) => ownWord(invocation.paths.forRunner(file))) : args.positionals,
+    positionals: files ? pathWords(invocation, files) : args.positionals,
   };
 }
 

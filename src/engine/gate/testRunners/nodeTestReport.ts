@@ -1,7 +1,7 @@
 import { isAbsolute } from 'node:path';
 import * as z from 'zod';
 import type { CheckoutPaths } from './checkoutPaths';
-import { fileRef, ReportTally, testRef } from './reportFiles';
+import { fileRef, parseJsonAs, ReportTally, testRef } from './reportFiles';
 import type { TestReport } from './types';
 
 /**
@@ -51,7 +51,7 @@ export function readNodeTestEvents(text: string, paths: CheckoutPaths): TestRepo
   const tally = new ReportTally();
   const started = new Map<string, string[]>();
   for (const line of text.split('\n')) {
-    const parsed = parseLine(line);
+    const parsed = parseJsonAs(event, line);
     if (!parsed) continue;
     const titles = started.get(parsed.file ?? '') ?? [];
     started.set(parsed.file ?? '', titles);
@@ -76,15 +76,5 @@ function count(tally: ReportTally, result: NodeTestEvent, ancestors: string[], p
   } else if (!result.suite || result.failureType !== 'subtestsFailed') {
     // A suite fails on its own only by a hook or its body throwing; one failing because a test in it failed is that test.
     tally.fail(testRef(file, [...ancestors, result.name]));
-  }
-}
-
-function parseLine(line: string): NodeTestEvent | undefined {
-  if (line.trim() === '') return undefined;
-  try {
-    const result = event.safeParse(JSON.parse(line));
-    return result.success ? result.data : undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -1,9 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { checkoutPaths } from './checkoutPaths';
 import { runnerCommand, NOTHING_TO_RUN, type Invocation, type RunnerKind } from './invocation';
 import { readPytestJunit } from './pytestReport';
-import { clearReport, readReportFile } from './reportFiles';
+import { clearReport, reportFileReader } from './reportFiles';
 import { hasOption, splitArgs, type ArgGrammar, type RunnerArgs } from './runnerArgs';
 import { ownWord, type ShellWord } from './shellLine';
 import { isWholeFile, testFilesOf } from './testSelection';
@@ -75,10 +74,7 @@ function pytestRunner(invocation: Invocation, args: RunnerArgs): RecognisedRunne
       const testmon = selection.kind === 'related' && selection.changed.length > 0 && selections.has('related') ? [ownWord('--testmon')] : [];
       return runnerCommand(invocation, [...invocation.words, ...testmon, ...report]);
     },
-    readReport(reportDir, _output, cwd) {
-      const text = readReportFile(join(reportDir, REPORT));
-      return text === undefined ? undefined : readPytestJunit(text, checkoutPaths(cwd));
-    },
+    readReport: reportFileReader(REPORT, readPytestJunit),
   };
 }
 

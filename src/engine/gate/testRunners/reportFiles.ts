@@ -1,5 +1,8 @@
 import { closeSync, constants, fstatSync, openSync, readSync, rmSync } from 'node:fs';
-import type { TestRef, TestReport, TestRunnerName } from './types';
+import { join } from 'node:path';
+import type * as z from 'zod';
+import { checkoutPaths, type CheckoutPaths } from './checkoutPaths';
+import type { RecognisedRunner, TestRef, TestReport, TestRunnerName } from './types';
 
 /** A report is written by code an agent controls: a bigger one is not read at all (the gate then judges by exit code). */
 export const REPORT_READ_CAP_BYTES = 32 * 1024 * 1024;
@@ -24,6 +27,28 @@ export function readReportFile(path: string, capBytes = REPORT_READ_CAP_BYTES): 
     return undefined;
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * The `readReport` of a runner whose report is `reportFile` in the report folder: its text read by
+ * `parse`, files named from the top of the checkout it is given; undefined when there is no
+ * readable file.
+ */
+export function reportFileReader(reportFile: string, parse: (text: string, paths: CheckoutPaths) => TestReport | undefined): RecognisedRunner['readReport'] {
+  return (reportDir, _output, cwd) => {
+    const text = readReportFile(join(reportDir, reportFile));
+    return text === undefined ? undefined : parse(text, checkoutPaths(cwd));
+  };
+}
+
+/** `text` as JSON of `schema`'s shape; undefined when it is not JSON or not that shape. */
+export function parseJsonAs<Schema extends z.ZodType>(schema: Schema, text: string): z.output<Schema> | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import { checkoutPaths } from './checkoutPaths';
-import { runnerCommand, NOTHING_TO_RUN, type Invocation, type RunnerKind } from './invocation';
+import { pathWords, selectThenReport, type Invocation, type RunnerKind } from './invocation';
 import { readJestJson } from './jestJsonReport';
-import { clearReport, readReportFile } from './reportFiles';
+import { reportFileReader } from './reportFiles';
 import { hasOption, splitArgs, withoutOptions, type ArgGrammar, type RunnerArgs } from './runnerArgs';
 import { ownWord, type ShellWord } from './shellLine';
 import { namePattern, testFilesOf } from './testSelection';
@@ -26,6 +25,8 @@ const GRAMMAR: ArgGrammar = {
 /** Options that write the report Taskloom needs elsewhere, or never end. */
 const NOT_TAKEN_OVER = new Set(['--reporter', '--outputFile', '-w', '--watch', '--ui', '--open', '--api', '--mergeReports', '--standalone', '-v', '--version', '-h', '--help']);
 const NAME_PATTERN = new Set(['-t', '--testNamePattern']);
+/** vitest's JSON report into the report folder, beside its default output. */
+const reportWords = (reportDir: string): ShellWord[] => ['--reporter=default', '--reporter=json', `--outputFile.json=${join(reportDir, REPORT)}`].map(ownWord);
 
 /** `vitest run …` or `vitest … --run`: one run, never watch mode. */
 const subcommandRun = (words: readonly ShellWord[]) => words[1]?.text === 'run';
@@ -46,27 +47,17 @@ function vitestRunner(invocation: Invocation, args: RunnerArgs): RecognisedRunne
     runner: 'vitest',
     command: invocation.command,
     selections,
-    commandFor(selection, reportDir) {
-      clearReport(join(reportDir, REPORT));
-      const words = selectedWords(selection, invocation, args);
-      if (!words) return NOTHING_TO_RUN;
-      const report = ['--reporter=default', '--reporter=json', `--outputFile.json=${join(reportDir, REPORT)}`].map(ownWord);
-      return runnerCommand(invocation, [...words, ...report]);
-    },
-    readReport(reportDir, _output, cwd) {
-      const text = readReportFile(join(reportDir, REPORT));
-      return text === undefined ? undefined : readJestJson(text, 'vitest', checkoutPaths(cwd));
-    },
+    commandFor: selectThenReport(invocation, REPORT, (selection) => selectedWords(selection, invocation, args), reportWords),
+    readReport: reportFileReader(REPORT, (text, paths) => readJestJson(text, 'vitest', paths)),
   };
 }
 
 /** vitest's words (its program first) for `selection`; undefined when it selects nothing. */
 function selectedWords(selection: TestSelection, invocation: Invocation, args: RunnerArgs): ShellWord[] | undefined {
   const vitestWord = invocation.words[0]!;
-  const forRunner = (files: string[]) => files.map((file) => ownWord(invocation.paths.forRunner(file)));
   if (selection.kind === 'related' && selection.changed.length > 0 && !args.ambiguous) {
     const options = args.options.filter((word) => word.text !== '--run');
-    return [vitestWord, ownWord('related'), ownWord('--run'), ...options, ownWord('--passWithNoTests'), ...forRunner(selection.changed)];
+    return [vitestWord, ownWord('related'), ownWord('--run'), ...options, ownWord('--passWithNoTests'), ...pathWords(invocation, selection.changed)];
   }
   if (selection.kind !== 'tests') return invocation.words;
   if (selection.tests.length === 0) return undefined;
@@ -75,6 +66,6 @@ function selectedWords(selection: TestSelection, invocation: Invocation, args: R
   const head = invocation.words.slice(0, subcommandRun(invocation.words) ? 2 : 1);
   const byName = pattern === undefined ? [] : [ownWord('-t'), ownWord(pattern)];
   // vitest filters files by the words it is given: the tests' own files when the user's are known to be only that.
-  const filters = files && !args.ambiguous ? forRunner(files) : args.positionals;
+  const filters = files && !args.ambiguous ? pathWords(invocation, files) : args.positionals;
   return [...head, ...withoutOptions(args, NAME_PATTERN, GRAMMAR), ...byName, ...filters];
 }
