@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { after } from 'node:test';
 import { recogniseRunner } from '../../src/engine/gate/testRunners';
 import type { RecognisedRunner, RunnerCommand, TestReport, TestSelection } from '../../src/engine/gate/testRunners';
 import { makeTempRepo, type TempRepo } from './tempRepo';
@@ -32,6 +33,20 @@ export function cloneElsewhere(repo: TempRepo): TempRepo {
   repo.git(['clone', '-q', repo.dir, dir]);
   symlinkSync(PROJECT_NODE_MODULES, join(dir, 'node_modules'));
   return { dir, git: repo.git, cleanup: () => rmSync(parent, { recursive: true, force: true }) };
+}
+
+/**
+ * Fresh projects from `make` for one suite's tests, all removed after it: `project()` for a test
+ * of its own, `projectElsewhere()` for one checked out at another path. Call inside a `describe`.
+ */
+export function suiteProjects(make: () => RunnerRepo): { project(): RunnerRepo; projectElsewhere(): TempRepo } {
+  const made: TempRepo[] = [];
+  after(() => made.forEach((repo) => repo.cleanup()));
+  const kept = <Repo extends TempRepo>(repo: Repo): Repo => {
+    made.push(repo);
+    return repo;
+  };
+  return { project: () => kept(make()), projectElsewhere: () => kept(cloneElsewhere(kept(make()))) };
 }
 
 function writeFiles(dir: string, files: Record<string, string>): void {
@@ -86,6 +101,9 @@ export function runSelection(runner: RecognisedRunner, selection: TestSelection,
     rmSync(reportDir, { recursive: true, force: true });
   }
 }
+
+/** Runs the whole of `command`, recognised in `cwd`, as the gate does, and reads what it reported. */
+export const wholeRun = (command: string, cwd: string): SelectedRun => runSelection(recognised(command, cwd), { kind: 'all' }, cwd);
 
 /** The ids of the failed tests of a report, sorted. */
 export const failedIds = (report: TestReport | undefined): string[] => (report?.failed.map((test) => test.id) ?? []).sort();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
-import { cloneElsewhere, failedIds, makeRunnerRepo, recognised, runSelection, runShell, type RunnerRepo } from '../../../helpers/runnerFixture';
+import { describe, it } from 'node:test';
+import { assertRerunFailsAgain, assertWholeRunFails, assertWholeRunPasses } from '../../../helpers/runnerChecks';
+import { failedIds, makeRunnerRepo, recognised, runSelection, suiteProjects, wholeRun, type RunnerRepo } from '../../../helpers/runnerFixture';
 
 const ADD_TEST = `const assert = require('node:assert');
 const { add } = require('../src/add');
@@ -28,51 +29,29 @@ function mochaProject(): RunnerRepo {
 const FAILING = 'test/add.test.js::add › fails';
 
 describe('mocha as a gate runner', () => {
-  const repos: { cleanup(): void }[] = [];
-  const project = () => {
-    const repo = mochaProject();
-    repos.push(repo);
-    return repo;
-  };
-  after(() => repos.forEach((repo) => repo.cleanup()));
+  const { project, projectElsewhere } = suiteProjects(mochaProject);
 
   it('is recognised from its command and from npm test; its whole run fails as the command does and reports exactly the failing test', () => {
     const repo = project();
     for (const command of ['npx mocha', 'npm test']) {
-      const runner = recognised(command, repo.dir);
-      assert.equal(runner.runner, 'mocha');
+      const { runner, run } = assertWholeRunFails(command, repo.dir, { runner: 'mocha', failed: [FAILING], passed: 2, skipped: 1 });
       assert.deepEqual([...runner.selections].sort(), ['all', 'files', 'tests']);
-      assert.notEqual(runShell(command, repo.dir).exitCode, 0, command);
-      const run = runSelection(runner, { kind: 'all' }, repo.dir);
-      assert.notEqual(run.exitCode, 0, command);
       assert.match(run.output, /2 passing[\s\S]*1 failing/, "mocha's spec output still prints");
-      assert.deepEqual(failedIds(run.report), [FAILING]);
-      assert.deepEqual({ passed: run.report?.passed, skipped: run.report?.skipped }, { passed: 2, skipped: 1 });
     }
   });
 
   it('passes when the command passes', () => {
     const repo = project();
     repo.write({ 'test/add.test.js': ADD_TEST.replace('add(1, 1), 3', 'add(1, 1), 2') });
-    assert.equal(runShell('npm test', repo.dir).exitCode, 0);
-    const run = runSelection(recognised('npm test', repo.dir), { kind: 'all' }, repo.dir);
-    assert.equal(run.exitCode, 0);
-    assert.deepEqual(failedIds(run.report), []);
+    assertWholeRunPasses('npm test', repo.dir);
   });
 
   it('names the failing test the same in another checkout of the repository', () => {
-    const elsewhere = cloneElsewhere(project());
-    repos.push(elsewhere);
-    assert.deepEqual(failedIds(runSelection(recognised('npm test', elsewhere.dir), { kind: 'all' }, elsewhere.dir).report), [FAILING]);
+    assert.deepEqual(failedIds(wholeRun('npm test', projectElsewhere().dir).report), [FAILING]);
   });
 
   it('reruns only the named test', () => {
-    const repo = project();
-    const runner = recognised('npm test', repo.dir);
-    const failing = runSelection(runner, { kind: 'all' }, repo.dir).report!.failed;
-    const rerun = runSelection(runner, { kind: 'tests', tests: failing }, repo.dir);
-    assert.notEqual(rerun.exitCode, 0);
-    assert.deepEqual(failedIds(rerun.report), [FAILING]);
+    const rerun = assertRerunFailsAgain('npm test', project().dir, [FAILING]);
     assert.deepEqual({ passed: rerun.report?.passed, skipped: rerun.report?.skipped }, { passed: 0, skipped: 0 }, 'no other test ran');
   });
 
@@ -99,7 +78,7 @@ describe('mocha as a gate runner', () => {
   it('reads no report when a test file does not load: mocha stops before any test, and the gate judges the command by its exit code', () => {
     const repo = project();
     repo.write({ 'test/broken.test.js': "it('never', () => {\n" });
-    const run = runSelection(recognised('npm test', repo.dir), { kind: 'all' }, repo.dir);
+    const run = wholeRun('npm test', repo.dir);
     assert.notEqual(run.exitCode, 0);
     assert.equal(run.report, undefined);
   });

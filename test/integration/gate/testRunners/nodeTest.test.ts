@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { FAILED_LIST_CAP } from '../../../../src/engine/gate/testRunners';
-import { cloneElsewhere, failedIds, makeRunnerRepo, recognised, runSelection, runShell, type RunnerRepo } from '../../../helpers/runnerFixture';
+import { assertRerunFailsAgain, assertWholeRunFails, assertWholeRunPasses } from '../../../helpers/runnerChecks';
+import { failedIds, makeRunnerRepo, recognised, runSelection, suiteProjects, wholeRun, type RunnerRepo } from '../../../helpers/runnerFixture';
 
 // A project whose tests run on what its build wrote: the gate's chain `node build.js && node --test test/`.
 const BUILD = `const fs = require('node:fs');
@@ -39,55 +40,33 @@ function nodeProject(): RunnerRepo {
 const FAILING = 'test/add.test.js::add › fails';
 
 describe('node:test as a gate runner', () => {
-  const repos: { cleanup(): void }[] = [];
-  const project = () => {
-    const repo = nodeProject();
-    repos.push(repo);
-    return repo;
-  };
-  after(() => repos.forEach((repo) => repo.cleanup()));
+  const { project, projectElsewhere } = suiteProjects(nodeProject);
 
   it('is recognised from its command and from npm test; its whole run fails as the command does and reports exactly the failing test', () => {
     const repo = project();
     for (const command of [COMMAND, 'npm test']) {
-      const runner = recognised(command, repo.dir);
-      assert.equal(runner.runner, 'node:test');
+      const { runner, run } = assertWholeRunFails(command, repo.dir, { runner: 'node:test', failed: [FAILING], passed: 2, skipped: 1 });
       assert.deepEqual([...runner.selections].sort(), ['all', 'files', 'tests']);
-      assert.notEqual(runShell(command, repo.dir).exitCode, 0, command);
-      const run = runSelection(runner, { kind: 'all' }, repo.dir);
-      assert.notEqual(run.exitCode, 0, command);
       assert.match(run.command.command, /^node build\.js && node --test /);
       assert.match(run.output, /✖ fails/, 'the spec reporter still prints for a person and for the actor');
-      assert.deepEqual(failedIds(run.report), [FAILING]);
-      assert.deepEqual({ passed: run.report?.passed, skipped: run.report?.skipped }, { passed: 2, skipped: 1 });
     }
   });
 
   it('passes when the command passes', () => {
     const repo = project();
     repo.write({ 'test/add.test.js': ADD_TEST.replace('add(1, 1), 3', 'add(1, 1), 2') });
-    assert.equal(runShell(COMMAND, repo.dir).exitCode, 0);
-    const run = runSelection(recognised('npm test', repo.dir), { kind: 'all' }, repo.dir);
-    assert.equal(run.exitCode, 0);
-    assert.deepEqual(failedIds(run.report), []);
+    assertWholeRunPasses('npm test', repo.dir);
   });
 
   it('names the failing test the same in another checkout of the repository', () => {
-    const repo = project();
-    const elsewhere = cloneElsewhere(repo);
-    repos.push(elsewhere);
-    const there = runSelection(recognised('npm test', elsewhere.dir), { kind: 'all' }, elsewhere.dir);
+    const elsewhere = projectElsewhere();
+    const there = wholeRun('npm test', elsewhere.dir);
     assert.deepEqual(failedIds(there.report), [FAILING]);
     assert.ok(!there.report!.failed[0]!.id.includes(elsewhere.dir));
   });
 
   it('reruns only the named test', () => {
-    const repo = project();
-    const runner = recognised('npm test', repo.dir);
-    const failing = runSelection(runner, { kind: 'all' }, repo.dir).report!.failed;
-    const rerun = runSelection(runner, { kind: 'tests', tests: failing }, repo.dir);
-    assert.notEqual(rerun.exitCode, 0);
-    assert.deepEqual(failedIds(rerun.report), [FAILING]);
+    const rerun = assertRerunFailsAgain('npm test', project().dir, [FAILING]);
     assert.equal(rerun.report?.passed, 0, 'no other test ran');
   });
 
@@ -103,14 +82,14 @@ describe('node:test as a gate runner', () => {
   it('counts a test file that does not load as a failed test named by its file', () => {
     const repo = project();
     repo.write({ 'test/broken.test.js': "require('node:test')('never', () => {\n" });
-    const run = runSelection(recognised('npm test', repo.dir), { kind: 'all' }, repo.dir);
+    const run = wholeRun('npm test', repo.dir);
     assert.deepEqual(failedIds(run.report), [FAILING, 'test/broken.test.js'].sort());
   });
 
   it('keeps the count of failures beyond the ones it lists', () => {
     const repo = project();
     repo.write({ 'test/many.test.js': `const test = require('node:test');\nfor (let i = 0; i < 600; i++) test('fails ' + i, () => { throw new Error('no'); });\n` });
-    const report = runSelection(recognised('npm test', repo.dir), { kind: 'all' }, repo.dir).report!;
+    const report = wholeRun('npm test', repo.dir).report!;
     assert.equal(report.failed.length, FAILED_LIST_CAP);
     assert.equal(report.failedCount, 601);
   });
@@ -118,7 +97,7 @@ describe('node:test as a gate runner', () => {
   it('reads no report when the build before the tests fails, so the gate judges the command by its exit code', () => {
     const repo = project();
     repo.write({ 'build.js': 'process.exit(2);\n' });
-    const run = runSelection(recognised('npm test', repo.dir), { kind: 'all' }, repo.dir);
+    const run = wholeRun('npm test', repo.dir);
     assert.equal(run.exitCode, 2);
     assert.equal(run.report, undefined);
   });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { after, describe, it } from 'node:test';
-import { cloneElsewhere, failedIds, makeRunnerRepo, recognised, runSelection, runShell, type RunnerRepo } from '../../../helpers/runnerFixture';
+import { describe, it } from 'node:test';
+import { assertRerunFailsAgain, assertWholeRunFails, assertWholeRunPasses } from '../../../helpers/runnerChecks';
+import { failedIds, makeRunnerRepo, recognised, runSelection, suiteProjects, wholeRun, type RunnerRepo } from '../../../helpers/runnerFixture';
 
 const ADD_TEST = `import pytest
 from add import add
@@ -35,60 +36,38 @@ const pytestAvailable = spawnSync('python3', ['-m', 'pytest', '--version'], { st
 const testmonAvailable = spawnSync('python3', ['-c', 'import testmon'], { stdio: 'ignore' }).status === 0;
 
 describe('pytest as a gate runner', { skip: pytestAvailable ? false : 'pytest is not installed (python3 -m pytest)' }, () => {
-  const repos: { cleanup(): void }[] = [];
-  const project = () => {
-    const repo = pytestProject();
-    repos.push(repo);
-    return repo;
-  };
-  after(() => repos.forEach((repo) => repo.cleanup()));
+  const { project, projectElsewhere } = suiteProjects(pytestProject);
 
   it('is recognised from its command and from npm test; its whole run fails as the command does and reports exactly the failing test', () => {
     const repo = project();
     for (const command of ['python3 -m pytest -q', 'pytest', 'npm test']) {
-      const runner = recognised(command, repo.dir);
-      assert.equal(runner.runner, 'pytest');
+      const { runner, run } = assertWholeRunFails(command, repo.dir, { runner: 'pytest', failed: [FAILING], passed: 2, skipped: 1 });
       // pytest selects by changes only through pytest-testmon, and only where it is installed.
       assert.equal(runner.selections.has('related'), testmonAvailable);
-      assert.notEqual(runShell(command, repo.dir).exitCode, 0, command);
-      const run = runSelection(runner, { kind: 'all' }, repo.dir);
-      assert.notEqual(run.exitCode, 0, command);
       assert.match(run.output, /FAILED tests\/test_add\.py::TestAdd::test_fails/, "pytest's own output still prints");
-      assert.deepEqual(failedIds(run.report), [FAILING]);
-      assert.deepEqual({ passed: run.report?.passed, skipped: run.report?.skipped }, { passed: 2, skipped: 1 });
     }
   });
 
   it('passes when the command passes', () => {
     const repo = project();
     repo.write({ 'tests/test_add.py': ADD_TEST.replace('add(1, 1) == 3', 'add(1, 1) == 2') });
-    assert.equal(runShell('python3 -m pytest -q', repo.dir).exitCode, 0);
-    const run = runSelection(recognised('npm test', repo.dir), { kind: 'all' }, repo.dir);
-    assert.equal(run.exitCode, 0);
-    assert.deepEqual(failedIds(run.report), []);
+    assertWholeRunPasses('npm test', repo.dir);
   });
 
   it('names the failing test the same in another checkout of the repository', () => {
-    const elsewhere = cloneElsewhere(project());
-    repos.push(elsewhere);
-    assert.deepEqual(failedIds(runSelection(recognised('pytest', elsewhere.dir), { kind: 'all' }, elsewhere.dir).report), [FAILING]);
+    assert.deepEqual(failedIds(wholeRun('pytest', projectElsewhere().dir).report), [FAILING]);
   });
 
   it('reruns only the named test, by its node id', () => {
-    const repo = project();
-    const runner = recognised('python3 -m pytest -q', repo.dir);
-    const failing = runSelection(runner, { kind: 'all' }, repo.dir).report!.failed;
-    const rerun = runSelection(runner, { kind: 'tests', tests: failing }, repo.dir);
+    const rerun = assertRerunFailsAgain('python3 -m pytest -q', project().dir, [FAILING]);
     assert.match(rerun.command.command, /tests\/test_add\.py::TestAdd::test_fails$/);
-    assert.notEqual(rerun.exitCode, 0);
-    assert.deepEqual(failedIds(rerun.report), [FAILING]);
     assert.deepEqual({ passed: rerun.report?.passed, skipped: rerun.report?.skipped }, { passed: 0, skipped: 0 }, 'no other test ran');
   });
 
   it('counts a test file that does not import as a failed test named by its file', () => {
     const repo = project();
     repo.write({ 'tests/test_broken.py': 'def test_never(:\n' });
-    const run = runSelection(recognised('python3 -m pytest -q', repo.dir), { kind: 'all' }, repo.dir);
+    const run = wholeRun('python3 -m pytest -q', repo.dir);
     assert.notEqual(run.exitCode, 0);
     // pytest stops at a collection error before running any test.
     assert.deepEqual(failedIds(run.report), ['tests/test_broken.py']);
@@ -98,7 +77,7 @@ describe('pytest as a gate runner', { skip: pytestAvailable ? false : 'pytest is
     const repo = project();
     repo.write({ 'py/pytest.ini': '[pytest]\npythonpath = lib\n', 'py/lib/sub.py': 'def sub(a, b):\n    return a - b\n', 'py/tests/test_sub.py': 'from sub import sub\n\ndef test_sub():\n    assert sub(2, 1) == 2\n' });
     const cwd = `${repo.dir}/py/tests`;
-    const run = runSelection(recognised('python3 -m pytest', cwd), { kind: 'all' }, cwd);
+    const run = wholeRun('python3 -m pytest', cwd);
     assert.deepEqual(failedIds(run.report), ['py/tests/test_sub.py::test_sub']);
     const rerun = runSelection(recognised('python3 -m pytest', cwd), { kind: 'tests', tests: run.report!.failed }, cwd);
     assert.deepEqual(failedIds(rerun.report), ['py/tests/test_sub.py::test_sub']);
