@@ -132,6 +132,28 @@ describe('taskloom doctor', () => {
     }
   });
 
+  it('says how the gate will judge: the runner it recognised, what a task gate can narrow, the baseline and reruns', () => {
+    const esm = makeTempRepo({
+      files: {
+        'package.json': `${JSON.stringify({ name: 'esm', type: 'module', scripts: { test: 'node --test' } })}\n`,
+        'src/a.js': 'export const a = 1;\n',
+        'test/a.test.js': "import test from 'node:test';\nimport { a } from '../src/a.js';\ntest('a', () => {});\n",
+      },
+    });
+    try {
+      const result = runCli(['doctor', '--cwd', esm.dir, '--script', goodScenario(), '--gate', 'npm test', '--gate', 'node lint.js', '--flaky-reruns', '2']);
+      // The graph counts the test file among its modules.
+      assert.match(result.stdout, /gate +`npm test`: node:test, compared test by test with the base; import graph: 2 ES modules, 1 test file/);
+      assert.match(result.stdout, /gate +`node lint\.js`: no test runner recognised: judged by its exit code/);
+      assert.match(result.stdout, /the base is gated once per run .*rerun alone up to 2× per gate/);
+      const off = runCli(['doctor', '--cwd', esm.dir, '--script', goodScenario(), '--gate', 'npm test', '--no-baseline', '--no-affected-only']);
+      assert.match(off.stdout, /every test at every gate \(taskloom\.gate\.affectedOnly is off\)/);
+      assert.match(off.stdout, /the base is not gated/);
+    } finally {
+      esm.cleanup();
+    }
+  });
+
   it('says when a folder is not a repository', () => {
     const dir = mkdtempSync(join(tmpdir(), 'taskloom-nogit-'));
     const result = runCli(['doctor', '--cwd', dir]);
