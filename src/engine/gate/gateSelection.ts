@@ -20,12 +20,11 @@ export type ChosenSelection =
 const RUNNER_SOURCES: Record<string, readonly string[]> = {
   jest: ['.js', '.jsx', '.ts', '.tsx', '.mjs', '.cjs', '.mts', '.cts'],
   vitest: ['.js', '.jsx', '.ts', '.tsx', '.mjs', '.cjs', '.mts', '.cts', '.vue', '.svelte'],
-  pytest: ['.py'],
   'go test': ['.go'],
 };
 
-/** `jest.config.js`, `.mocharc.cjs`, `conftest.py`: files that change how tests run, whatever their extension. */
-const CONFIG_FILE = /(^|\/)([^/]+\.config\.[^/]+|\.[^/]*rc(\.[^/]+)?|conftest\.py|setup\.py|go\.(mod|sum|work))$/;
+/** `jest.config.js`, `.mocharc.cjs`, `go.mod`: files that change how tests run, whatever their extension. */
+const CONFIG_FILE = /(^|\/)([^/]+\.config\.[^/]+|\.[^/]*rc(\.[^/]+)?|go\.(mod|sum|work))$/;
 
 /**
  * Which of a command's tests a task's gate runs for a change to `changed` (repo-relative): the

@@ -48,6 +48,9 @@ export interface PythonProject {
 export function readPythonProjects(root: string, dirs: readonly string[]): Map<string, PythonProject | undefined> | undefined {
   if (dirs.length > MAX_PROJECTS) return undefined;
   const paths = dirs.map((dir) => join(root, dir, 'pyproject.toml'));
+  // Taskloom's own reading of data, not a task's process, so not confined: the machine's python3
+  // (found on the engine's PATH, never the checkout's venv), isolated (-I: no cwd or user site on
+  // sys.path, no PYTHON* variables), parses the files with tomllib and runs nothing of the repository.
   const run = spawnSync('python3', ['-I', '-c', READ_TOML, ...paths], { encoding: 'utf8', timeout: 30_000, maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
   let read: unknown;
   try {

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { runnerCommand, NOTHING_TO_RUN, type Invocation, type RunnerKind } from './invocation';
 import { readPytestJunit } from './pytestReport';
@@ -55,8 +54,10 @@ export const pytest: RunnerKind = {
 
 function pytestRunner(invocation: Invocation, args: RunnerArgs): RecognisedRunner {
   const program = invocation.words.slice(0, programLength(invocation.words));
+  // No 'related': pytest narrows by change only through pytest-testmon, and asking whether it is
+  // installed means running the checkout's interpreter (a venv an agent can write) outside the
+  // sandbox; its record (.testmondata) would be removed after every gate anyway. Workspace packages narrow pytest instead.
   const selections = new Set<TestSelectionKind>(['all', 'tests']);
-  if (testmonImportable(invocation, program)) selections.add('related');
   return {
     runner: 'pytest',
     command: invocation.command,
@@ -70,9 +71,7 @@ function pytestRunner(invocation: Invocation, args: RunnerArgs): RecognisedRunne
         const ids = testFilesOf(selection.tests) ? nodeIds(selection.tests, invocation) : args.positionals;
         return runnerCommand(invocation, [...program, ...args.options, ...report, ...ids]);
       }
-      // pytest-testmon selects by its own record of what each test ran, not by a list of changes.
-      const testmon = selection.kind === 'related' && selection.changed.length > 0 && selections.has('related') ? [ownWord('--testmon')] : [];
-      return runnerCommand(invocation, [...invocation.words, ...testmon, ...report]);
+      return runnerCommand(invocation, [...invocation.words, ...report]);
     },
     readReport: reportFileReader(REPORT, readPytestJunit),
   };
@@ -84,11 +83,4 @@ function nodeIds(tests: readonly TestRef[], invocation: Invocation): ShellWord[]
     const file = invocation.paths.forRunner(test.file!);
     return ownWord(isWholeFile(test) ? file : `${file}::${test.name}`);
   });
-}
-
-/** pytest-testmon is used only where it is installed: asked of the interpreter the command runs (`pytest` alone: python3). */
-function testmonImportable(invocation: Invocation, program: ShellWord[]): boolean {
-  const python = program.length === 3 ? program[0]!.text : 'python3';
-  const result = spawnSync(python, ['-c', 'import testmon'], { cwd: invocation.paths.cwd, env: { ...process.env, ...invocation.env }, timeout: 10_000, stdio: 'ignore' });
-  return result.status === 0;
 }
