@@ -13,7 +13,8 @@ import { isMovingOn } from '../domain/taskStates';
 import { callAgent, describeFailure } from '../session/agentCall';
 import { runProjectGate } from '../session/projectGate';
 import { gateJudging } from '../session/baseline';
-import { gateKey } from '../session/gateCache';
+import { gateKey, servedFromCache } from '../session/gateCache';
+import { undecidedBaselineFailures } from '../domain/gateProjection';
 import type { GateResult } from '../gate/runGate';
 import { resolveStep } from './resolveStep';
 import type { RunContext } from '../session/runContext';
@@ -172,11 +173,12 @@ async function gateStep(ctx: RunContext, taskId: string, path: string): Promise<
     const view = session.task(taskId);
     const changedFrom = config.gate?.affectedOnly ? (view.resolution?.theirs ?? view.baseCommit) : undefined;
     const judging = await gateJudging(ctx, changedFrom ? await ctx.worktrees.changedPaths(path, changedFrom) : undefined);
-    if ('held' in judging) return holdForBaselineChoice(ctx, judging.held);
+    const held = undecidedBaselineFailures(session.state);
+    if (held.length) return holdForBaselineChoice(ctx, held);
     const key = gateKey(ctx, tree, { kind: 'gate', ...(changedFrom ? { changedFrom } : {}) });
-    const hit = session.state.gateCache[key];
-    cache = { key, ...(hit ? { cachedFrom: { seq: hit.seq, taskId: hit.taskId, attempt: hit.attempt } } : {}) };
-    gate = hit ? { passed: hit.passed, stuck: false, cancelled: false, commands: hit.commands } : await runProjectGate(ctx, path, { taskId, judging });
+    const served = servedFromCache(ctx, key);
+    cache = { key, ...(served ? { cachedFrom: served.cachedFrom } : {}) };
+    gate = served?.gate ?? (await runProjectGate(ctx, path, { taskId, judging }));
   }
   // A cancelled or stuck gate says nothing about the tree, so it carries none and is never a reason to skip.
   const settled = !gate.cancelled && !gate.stuck;

@@ -52,11 +52,9 @@ function answeredBySetting(ctx: RunContext): BaselineView | undefined {
   return session.state.baseline;
 }
 
-/** How a gate of this run judges: against the baseline (awaited), with the run's reruns; `changed` for a task's affected-only gate. */
-export async function gateJudging(ctx: RunContext, changed?: readonly string[]): Promise<GateJudging | { held: string[] }> {
+/** How a gate of this run judges: against the baseline (awaited; a task's gate then checks undecidedBaselineFailures), with the run's reruns; `changed` for a task's affected-only gate. */
+export async function gateJudging(ctx: RunContext, changed?: readonly string[]): Promise<GateJudging> {
   const baseline = await (ctx.baseline ?? Promise.resolve(undefined));
-  const held = undecidedBaselineFailures(ctx.session.state);
-  if (held.length) return { held };
   const { gate } = ctx.session.state.config;
   return {
     flakyReruns: gate?.flakyReruns ?? 0,

@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import type { GateCommandResult } from '../domain/events';
+import type { GateSummary } from '../domain/runState';
+import type { GateResult } from '../gate/runGate';
 import { writeFileAtomic } from '../io/atomicWrite';
 import { allowedEnvNames, filterEnv } from '../sandbox/envAllowList';
 import { taskloomPaths } from '../store/paths';
@@ -29,6 +31,13 @@ export function gateKey(ctx: Pick<RunContext, 'session'>, tree: string, scope: G
       : { baseline: baseline?.key ?? null, advisory: [...(baseline?.advisory ?? [])].sort(), flakyReruns: config.gate?.flakyReruns ?? 0, changedFrom: scope.changedFrom ?? null };
   const parts = { tree, scope: scope.kind, commands: config.gateCommands, env: Object.entries(env).sort(([a], [b]) => a.localeCompare(b)), ...judged };
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+/** The result of the gate with this key, when one ran in the run: served again, with where it came from. */
+export function servedFromCache(ctx: Pick<RunContext, 'session'>, key: string): { gate: GateResult; cachedFrom: NonNullable<GateSummary['cachedFrom']> } | undefined {
+  const hit = ctx.session.state.gateCache[key];
+  if (!hit) return undefined;
+  return { gate: { passed: hit.passed, stuck: false, cancelled: false, commands: hit.commands }, cachedFrom: { seq: hit.seq, taskId: hit.taskId, attempt: hit.attempt } };
 }
 
 const BASELINE_CACHE_SIZE = 20;

@@ -1,5 +1,6 @@
 import type { GateResult } from '../gate/runGate';
-import { gateKey } from './gateCache';
+import { gateJudging } from './baseline';
+import { gateKey, servedFromCache } from './gateCache';
 import { runProjectGate } from './projectGate';
 import type { RunContext } from './runContext';
 
@@ -12,17 +13,15 @@ import type { RunContext } from './runContext';
 export async function integrationGate(ctx: RunContext, commit: string, batch: { attempt: number; taskIds: string[] }): Promise<GateResult> {
   const { session } = ctx;
   const tree = await ctx.worktrees.treeOf(commit);
-  const baseline = await (ctx.baseline ?? Promise.resolve(undefined));
+  const judging = await gateJudging(ctx);
   const key = gateKey(ctx, tree, { kind: 'gate' });
-  const hit = session.state.gateCache[key];
   const record = { type: 'gate_result' as const, taskId: null, attempt: batch.attempt, commit, taskIds: batch.taskIds, key };
-  if (hit) {
-    session.emit({ ...record, passed: hit.passed, commands: hit.commands, cachedFrom: { seq: hit.seq, taskId: hit.taskId, attempt: hit.attempt } });
-    return { passed: hit.passed, stuck: false, cancelled: false, commands: hit.commands };
+  const served = servedFromCache(ctx, key);
+  if (served) {
+    session.emit({ ...record, passed: served.gate.passed, commands: served.gate.commands, cachedFrom: served.cachedFrom });
+    return served.gate;
   }
-  const { gate: gateConfig } = session.state.config;
-  const judging = { flakyReruns: gateConfig?.flakyReruns ?? 0, ...(baseline ? { baseline: { commands: baseline.commands, advisory: baseline.advisory } } : {}) };
-  const gate = await runProjectGate(ctx, ctx.integration.path, { setUp: true, ...(gateConfig ? { judging } : {}) });
+  const gate = await runProjectGate(ctx, ctx.integration.path, { setUp: true, judging });
   if (gate.cancelled || ctx.signal.aborted || gate.sandboxFailure) return gate;
   session.emit({ ...record, passed: gate.passed, commands: gate.commands });
   recordMissedRegressions(ctx, gate, batch.taskIds);
