@@ -29,6 +29,7 @@ import { ensureExcluded, inspectRepo, type RepoInfo } from '../workspace/repoIns
 import { WorktreeManager } from '../workspace/worktreeManager';
 import { createRunner, RoleRunners } from '../session/agentFactory';
 import type { DriveOutcome } from './engineShutdown';
+import { RunControl } from '../session/runControl';
 import { driveRun } from './orchestrator';
 import { planRun, PlanningError } from './planner';
 import { fixedPlan, lastPlanRound, PlanNotReadyError } from '../plan/planReview';
@@ -234,6 +235,7 @@ export class TaskloomEngine {
       integration: this.integration(session),
       agents: this.agentsFor(session),
       signal,
+      control: new RunControl(signal),
       pause: (reason) => {
         if (paused) return;
         paused = true;
