@@ -17,8 +17,10 @@ export type AgentRole = 'planner' | 'actor' | 'critic';
  * Taskloom" rather than failing on an event type it does not know. Version 4 added `confinement`,
  * `pr_input_ignored`, `sensitive_held` and the SENSITIVE_PATHS_TOUCHED transition. Version 5 added
  * `baseline_result`, `baseline_choice` and `missed_regression` (the gate judged against the base).
+ * Version 6 added the HUMAN_STOPPED, HUMAN_TOOK_OVER and HANDED_BACK transitions (a person stops one
+ * task, works on it themselves, and hands it back).
  */
-export const EVENT_SCHEMA_VERSION = 5;
+export const EVENT_SCHEMA_VERSION = 6;
 
 /** Two tasks whose files (hints, or files really changed) meet; `first` comes first in dependency order. */
 export interface OverlapPair {

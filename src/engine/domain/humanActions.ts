@@ -2,10 +2,10 @@ import type { HumanAction } from './events';
 import type { RunState, TaskView } from './runState';
 import { TASK_STATE_WORDS } from './stateWords';
 import { TaskStateMachine } from './taskStateMachine';
-import type { TaskEvent } from './taskStates';
+import type { TaskEvent, TaskState } from './taskStates';
 import { TaskloomError } from './taskloomError';
 
-/** The transition each decision makes. */
+/** The transition each decision makes (continue: after a resolution by hand; see humanActionEvent). */
 export const HUMAN_ACTION_EVENT: Record<HumanAction, TaskEvent> = {
   retry: 'HUMAN_RETRY',
   accept: 'HUMAN_ACCEPTED',
@@ -14,27 +14,38 @@ export const HUMAN_ACTION_EVENT: Record<HumanAction, TaskEvent> = {
   continue: 'HAND_RESOLVED',
 };
 
+/** The transition a decision makes from `state`: continue finishes a resolution by hand, or hands back a task a person stopped or took over. */
+export const humanActionEvent = (state: TaskState, action: HumanAction): TaskEvent =>
+  action === 'continue' && state === 'NEEDS_HUMAN' ? 'HANDED_BACK' : HUMAN_ACTION_EVENT[action];
+
 const ORDER: HumanAction[] = ['retry', 'resolve', 'continue', 'accept', 'skip'];
 
 /** What a decision is asked about: the task's state and the facts the rules below read. */
-export type DecidableTask = Pick<TaskView, 'id' | 'state' | 'queueProblem' | 'changedFiles' | 'skippedByDependency'>;
+export type DecidableTask = Pick<TaskView, 'id' | 'state' | 'queueProblem' | 'changedFiles' | 'skippedByDependency' | 'withPerson' | 'worktreePath'>;
 
 /**
  * Why the task does not allow a decision now, as data (each view words it; assertHumanAction for
  * the engine and the CLI): its state has no such step; the work was sent back by the merge queue
  * (it cannot be accepted as it is, it would only be sent back again) or was not (only such work is
  * resolved by hand); its commits changed nothing (accepting would merge nothing and call it done);
- * or it was skipped because a dependency was (it comes back by itself when that one is retried).
+ * or it was skipped because a dependency was (it comes back by itself when that one is retried);
+ * only work a person stopped or took over is handed back (`not_with_person`), from its worktree.
  */
 export type HumanActionRefusal =
   | { kind: 'state' }
   | { kind: 'sent_back' }
   | { kind: 'not_sent_back' }
   | { kind: 'no_work' }
-  | { kind: 'skipped_by_dependency' };
+  | { kind: 'skipped_by_dependency' }
+  | { kind: 'not_with_person' }
+  | { kind: 'no_worktree' };
 
 export function humanActionRefusal(task: Omit<DecidableTask, 'id'>, action: HumanAction): HumanActionRefusal | undefined {
-  if (!TaskStateMachine.canApply(task.state, HUMAN_ACTION_EVENT[action])) return { kind: 'state' };
+  if (!TaskStateMachine.canApply(task.state, humanActionEvent(task.state, action))) return { kind: 'state' };
+  if (action === 'continue' && task.state === 'NEEDS_HUMAN') {
+    if (task.withPerson === undefined) return { kind: 'not_with_person' };
+    if (task.worktreePath === undefined) return { kind: 'no_worktree' };
+  }
   if (action === 'accept' && task.queueProblem !== undefined) return { kind: 'sent_back' };
   if (action === 'accept' && task.changedFiles.length === 0) return { kind: 'no_work' };
   if (action === 'resolve' && task.queueProblem === undefined) return { kind: 'not_sent_back' };
@@ -71,6 +82,10 @@ export function humanRefusalWords(task: Pick<DecidableTask, 'id' | 'state'>, act
       return `Task "${task.id}" produced no work to accept (its commits changed no file)`;
     case 'skipped_by_dependency':
       return `Task "${task.id}" was skipped because a task it depends on did not go green: it starts again by itself once that task is retried`;
+    case 'not_with_person':
+      return `Task "${task.id}" has nothing to hand back: nobody stopped it or took it over`;
+    case 'no_worktree':
+      return `Task "${task.id}" has nothing to hand back: it has no worktree`;
     default:
       return `Task "${task.id}" (${TASK_STATE_WORDS[task.state]}) cannot be ${PAST[action]} now`;
   }
@@ -81,7 +96,7 @@ const PAST: Record<HumanAction, string> = {
   accept: 'accepted',
   skip: 'skipped',
   resolve: 'resolved by hand',
-  continue: 'continued (only a task being resolved by hand can)',
+  continue: 'continued (only a task being resolved by hand, or one a person stopped or took over, can)',
 };
 
 /**

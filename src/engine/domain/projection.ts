@@ -263,6 +263,7 @@ const TRANSITION_SETS: Partial<Record<TaskEvent, TaskFieldValues>> = {
     resolution: undefined,
   },
   HUMAN_RETRY: { skippedByDependency: false },
+  HANDED_BACK: { skippedByDependency: false },
   DEPENDENCY_FAILED: { skippedByDependency: true },
   DEPENDENCY_RETRIED: { skippedByDependency: false },
   HUMAN_SKIPPED: { skippedByDependency: false, queueProblem: undefined, resolution: undefined },
@@ -282,6 +283,8 @@ const TRANSITION_COUNTS: Partial<Record<TaskEvent, 'gateFailures' | 'mergeConfli
 function applyTransitionEffects(state: RunState, task: TaskView, from: TaskState, e: EventOf<'task_transition'>): void {
   const current = task.attempts.at(-1);
   Object.assign(task, TRANSITION_SETS[e.event]);
+  // Held by a person only until the task moves on: any other transition ends it.
+  task.withPerson = e.event === 'HUMAN_STOPPED' ? 'stopped' : e.event === 'HUMAN_TOOK_OVER' ? 'taken_over' : undefined;
   const counter = TRANSITION_COUNTS[e.event];
   if (counter) task[counter] += 1;
   // What takes more than fixed values: a new attempt, fresh limits, what the merge queue holds.
@@ -303,6 +306,7 @@ function applyTransitionEffects(state: RunState, task: TaskView, from: TaskState
       task.changedFiles = [];
       break;
     case 'HUMAN_RETRY':
+    case 'HANDED_BACK':
       // The human grants a fresh set of limits; the worktree and the attempt numbering go on.
       grantFreshLimits(task);
       break;

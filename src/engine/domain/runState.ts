@@ -193,6 +193,8 @@ export interface TaskView {
   needsSetup?: boolean;
   /** TASKLOOM_PORT: a free TCP port for the task's dev servers, the same for all its steps and after a resume. */
   port?: number;
+  /** Waiting for a person because they stopped the task's work, or took it over: what they may hand back. */
+  withPerson?: 'stopped' | 'taken_over';
   /** The human's note from the latest retry, handed to the actor. */
   humanNote?: string;
   acceptedByHuman: boolean;

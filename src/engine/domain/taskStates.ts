@@ -59,6 +59,12 @@ export const TASK_EVENTS = [
   'HUMAN_SKIPPED',
   /** The critic approved, but the change touches sensitive paths nobody released: a human decides. */
   'SENSITIVE_PATHS_TOUCHED',
+  /** A person stopped the task's work under way (its agent, gate or critic); the rest of the run goes on. */
+  'HUMAN_STOPPED',
+  /** A person works on the task themselves, in its worktree (the agent's own session, resumed). */
+  'HUMAN_TOOK_OVER',
+  /** A person hands the task's worktree back: what is there is gated and reviewed like an actor's attempt. */
+  'HANDED_BACK',
 ] as const;
 export type TaskEvent = (typeof TASK_EVENTS)[number];
 

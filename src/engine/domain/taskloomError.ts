@@ -46,6 +46,8 @@ export type ErrorCode =
   | 'planning_cancelled'
   | 'decision_refused'
   | 'task_taken_up'
+  | 'nothing_to_stop'
+  | 'nothing_to_take_over'
   | 'no_pull_request'
   | 'baseline_choice_needed'
   | 'no_baseline_choice';

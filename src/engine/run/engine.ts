@@ -46,6 +46,7 @@ import { confinementFacts, DEFAULT_SANDBOX_SETTINGS, type Confinement } from '..
 import { resolveConfinement } from '../sandbox/confinement';
 import type { SandboxContext } from '../sandbox/taskLauncher';
 import { restoreActorSnapshot, type RestoredSnapshot } from './restoreSnapshot';
+import { handBack, recordTakeOver, stopUndrivenTask } from './personAtTask';
 
 export interface EngineOptions {
   /** What is driving the workspace, shown to a second process that finds the lock. */
@@ -68,6 +69,9 @@ export type TaskDecision = Extract<HumanAction, 'retry' | 'accept' | 'skip'>;
  * store, creates and resumes runs, and drives them. Never imports `vscode`.
  */
 export class TaskloomEngine {
+  /** The say a person has over each run this engine drives now, by run id. */
+  private readonly controls = new Map<string, RunControl>();
+
   private constructor(
     readonly repo: RepoInfo,
     readonly store: RunStore,
@@ -220,6 +224,26 @@ export class TaskloomEngine {
     return continueHandResolution({ session, worktrees: this.worktrees(session), integration: this.integration(session), sandbox }, taskId, signal);
   }
 
+  /** How a person stops one task of a run this engine drives now; undefined when it does not drive the run. */
+  runControl(runId: string): RunControl | undefined {
+    return this.controls.get(runId);
+  }
+
+  /** A person stops a task that was in flight when the run stopped: it waits for them, a resume leaves it be. */
+  stopUndrivenTask(session: RunSession, taskId: string, by: string): Promise<void> {
+    return stopUndrivenTask({ session, worktrees: this.worktrees(session) }, taskId, by);
+  }
+
+  /** A person works on a task that waits for them (see recordTakeOver); false when it was theirs already. */
+  recordTakeOver(session: RunSession, taskId: string, by: string): boolean {
+    return recordTakeOver(session, taskId, by);
+  }
+
+  /** A person hands back a task they stopped or took over: its next drive gates and reviews its worktree (drive the run next). */
+  handBack(session: RunSession, taskId: string): void {
+    handBack(session, taskId);
+  }
+
   /** The overlaps the plan's files hints predict, for showing at plan approval (the run records them when it starts). */
   predictedOverlaps(session: RunSession): Promise<OverlapPair[]> {
     return predictRunOverlaps(session.state, this.repo);
@@ -228,6 +252,7 @@ export class TaskloomEngine {
   async drive(session: RunSession, signal: AbortSignal): Promise<DriveOutcome> {
     await this.readyToWork(session);
     let paused = session.state.status === 'paused';
+    const control = new RunControl(signal);
     const ctx: RunContext = {
       session,
       sandbox: await this.sandboxFor(session),
@@ -235,7 +260,7 @@ export class TaskloomEngine {
       integration: this.integration(session),
       agents: this.agentsFor(session),
       signal,
-      control: new RunControl(signal),
+      control,
       pause: (reason) => {
         if (paused) return;
         paused = true;
@@ -243,9 +268,11 @@ export class TaskloomEngine {
       },
       isPaused: () => paused,
     };
+    this.controls.set(session.runId, control);
     try {
       return await driveRun(ctx);
     } finally {
+      this.controls.delete(session.runId);
       this.store.flush(session.runId);
     }
   }

@@ -40,15 +40,28 @@ export function handleAgentFailure(ctx: RunContext, taskId: string, role: string
 }
 
 /**
- * Ends the task's loop after its step was stopped. A person's Cancel records CANCELLED. A shutdown
- * (the window or the engine going away) records nothing: the task stays in the step it was in, as
- * after a crash, so every view reads it as interrupted and its dependents stay pending; the resume
- * starts that step again (TaskloomEngine.prepareResume).
+ * Ends the task's loop after its step was stopped. A person who stopped this task alone leaves it
+ * waiting for them (HUMAN_STOPPED), the rest of the run going on. A person's Cancel of the run
+ * records CANCELLED. A shutdown (the window or the engine going away) records nothing: the task
+ * stays in the step it was in, as after a crash, so every view reads it as interrupted and its
+ * dependents stay pending; the resume starts that step again (TaskloomEngine.prepareResume).
  */
 export function cancel(ctx: RunContext, taskId: string, reason: string): StepOutcome {
+  if (stoppedByPerson(ctx, taskId)) return STOP;
   if (!isShutdown(ctx.signal)) ctx.session.transition(taskId, 'CANCELLED', reason);
   return STOP;
 }
+
+/** The task's own stop ended its step (RunControl.stopTask): it waits for the person who stopped it. True when it was theirs. */
+function stoppedByPerson(ctx: RunContext, taskId: string): boolean {
+  const by = ctx.control.stoppedBy(taskId);
+  if (by === undefined) return false;
+  ctx.session.transitionIfLegal(taskId, 'HUMAN_STOPPED', stoppedByReason(by));
+  return true;
+}
+
+/** The reason a task stopped by a person reads. */
+export const stoppedByReason = (by: string): string => `stopped by ${by}`;
 
 /**
  * A step that failed while the run was being stopped ends as the stop says, not as a failure of
@@ -59,6 +72,7 @@ export function cancel(ctx: RunContext, taskId: string, reason: string): StepOut
  */
 export function stoppedMidStep(ctx: RunContext, taskId: string): boolean {
   if (!ctx.signal.aborted) return false;
+  if (stoppedByPerson(ctx, taskId)) return true;
   if (!isShutdown(ctx.signal)) ctx.session.transitionIfLegal(taskId, 'CANCELLED', 'the run was cancelled');
   return true;
 }

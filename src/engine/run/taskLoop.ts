@@ -31,8 +31,18 @@ import { baselineChoiceWords, baseName } from '../text/gateWords';
  * queue, or an end: actor (or resolver) → gate → critic, looping on gate failures and requested
  * changes within the configured limits. Any exception ends in NEEDS_HUMAN for this task only,
  * and the run goes on, unless the run was being stopped: then it is the stop's (see stoppedMidStep).
+ * Every step runs on the task's own signal, so a person can stop this task alone (RunControl).
  */
-export async function runTask(ctx: RunContext, taskId: string, waitedFor: readonly OverlapWait[] = []): Promise<void> {
+export async function runTask(runCtx: RunContext, taskId: string, waitedFor: readonly OverlapWait[] = []): Promise<void> {
+  const ctx: RunContext = { ...runCtx, signal: runCtx.control.taskSignal(taskId) };
+  try {
+    await workOnTask(ctx, taskId, waitedFor);
+  } finally {
+    runCtx.control.release(taskId);
+  }
+}
+
+async function workOnTask(ctx: RunContext, taskId: string, waitedFor: readonly OverlapWait[]): Promise<void> {
   const { session } = ctx;
   try {
     const planTask = session.state.plan.tasks.find((t) => t.id === taskId)!;
@@ -89,7 +99,8 @@ async function buildStep(ctx: RunContext, task: PlanTask, path: string, feedback
     // Retries continue the actor's conversation, so the task's context is not paid for again.
     ...(resumableActorSession(ctx, task.id) ? { resumeSessionId: view.actorSessionId } : {}),
   });
-  if (stopsForAPerson(result.status)) await keepWorkInProgress(ctx, task, path);
+  // A person who stopped the actor finds what it had done so far, as after a failure.
+  if (stopsForAPerson(result.status) || ctx.control.stoppedBy(task.id) !== undefined) await keepWorkInProgress(ctx, task, path);
   if (!handleAgentFailure(ctx, task.id, 'actor', result)) return STOP;
   const committed = await ctx.worktrees.commitAll(path, taskCommits(session, task).attempt(view.attempt, agentLabel(result.agent, result.model)));
   if (committed) {

@@ -22,7 +22,8 @@ export interface TaskStart {
  */
 export async function startBuilding(ctx: RunContext, task: PlanTask, waitedFor: readonly OverlapWait[]): Promise<TaskStart> {
   const { session, worktrees } = ctx;
-  session.transition(task.id, 'BUILD_STARTED', startReason(task, waitedFor));
+  const handedBack = session.task(task.id).transitions.at(-1)?.event === 'HANDED_BACK';
+  session.transition(task.id, 'BUILD_STARTED', handedBack ? 'taking back the work a person handed back' : startReason(task, waitedFor));
   const view = session.task(task.id);
   const earlier = view.baseCommit && (await worktrees.hasCommit(view.baseCommit)) ? view.baseCommit : undefined;
   const startCommit = earlier ?? (await ctx.integration.verifiedHead());
@@ -43,7 +44,25 @@ export async function startBuilding(ctx: RunContext, task: PlanTask, waitedFor: 
       ? { recycledFrom: prepared.recycled.fromTaskId ?? '', ...(prepared.recycled.setupInputsChanged ? {} : { setupKept: true }) }
       : {}),
   });
+  if (handedBack) {
+    await takeBackFromPerson(ctx, task, prepared.path);
+    return { path: prepared.path, first: 'gate' };
+  }
   return { path: prepared.path, first: 'build' };
+}
+
+/**
+ * The person's work is the attempt: what they left in the worktree is committed, and the gate and
+ * the critic judge it as they would an actor's; a failure goes back to the actor, in the session
+ * the person continued.
+ */
+async function takeBackFromPerson(ctx: RunContext, task: PlanTask, path: string): Promise<void> {
+  const { session } = ctx;
+  const attempt = session.task(task.id).attempt;
+  const committed = await ctx.worktrees.commitAll(path, taskCommits(session, task).handedBack(attempt));
+  if (committed) session.emit({ type: 'work_committed', taskId: task.id, attempt, ...committed });
+  const changed = committed ? `${counted(committed.filesChanged.length, 'file')} changed since the agent stopped` : 'no file changed since the agent stopped';
+  session.transition(task.id, 'BUILD_FINISHED', `handed back (${changed})`);
 }
 
 function startReason(task: PlanTask, waitedFor: readonly OverlapWait[]): string {

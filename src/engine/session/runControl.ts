@@ -1,41 +1,63 @@
+/** One task's work under way in this drive: its own stop, who stopped it, and when its work ended. */
+interface TaskWork {
+  controller: AbortController;
+  by?: string;
+  ended: Promise<void>;
+  end: () => void;
+}
+
 /**
  * What a person does to one task of a run while it is driven, besides deciding when it waits for
  * them: stop it (its agent or gate is stopped; the rest of the run goes on). The drive hands each
- * task's steps `taskSignal`, which aborts with the run's signal or the task's own stop.
+ * task's steps `taskSignal`, which aborts with the run's signal or the task's own stop. Only work
+ * under way can be stopped: a stop for a task this drive is not working on is refused (false), so
+ * a request that waited in the run's inbox never stops the task's later work.
  */
 export class RunControl {
-  private readonly stops = new Map<string, { controller: AbortController; by?: string }>();
+  private readonly work = new Map<string, TaskWork>();
 
   constructor(private readonly runSignal: AbortSignal) {}
 
-  /** Aborted when the run is stopped or this task is (stopTask). */
+  /** The task's work in this drive begins: aborted when the run is stopped or this task is (stopTask). */
   taskSignal(taskId: string): AbortSignal {
-    return AbortSignal.any([this.runSignal, this.stopOf(taskId).controller.signal]);
+    let work = this.work.get(taskId);
+    if (!work) {
+      let end = (): void => undefined;
+      const ended = new Promise<void>((resolve) => (end = resolve));
+      this.work.set(taskId, (work = { controller: new AbortController(), ended, end }));
+    }
+    return AbortSignal.any([this.runSignal, work.controller.signal]);
   }
 
-  /** Stops the task's work under way; false when it was already stopped. */
+  /** Stops the task's work under way; false when it is not under way in this drive, or was already stopped. */
   stopTask(taskId: string, by: string): boolean {
-    const stop = this.stopOf(taskId);
-    if (stop.controller.signal.aborted) return false;
-    stop.by = by;
-    stop.controller.abort();
+    const work = this.work.get(taskId);
+    if (!work || work.controller.signal.aborted) return false;
+    work.by = by;
+    work.controller.abort();
     return true;
   }
 
   /** Who stopped the task in this drive, if someone did (and the run itself was not stopped). */
   stoppedBy(taskId: string): string | undefined {
     if (this.runSignal.aborted) return undefined;
-    return this.stops.get(taskId)?.by;
+    return this.work.get(taskId)?.by;
   }
 
-  /** The task is taken up again (a retry, a hand back): a stop from before does not stop its new work. */
+  /** Whether the task's work is under way in this drive. */
+  isWorking(taskId: string): boolean {
+    return this.work.has(taskId);
+  }
+
+  /** Resolves when the task's work under way has ended (at once when none is). */
+  settled(taskId: string): Promise<void> {
+    return this.work.get(taskId)?.ended ?? Promise.resolve();
+  }
+
+  /** The task's work in this drive ended: a stop from before does not stop its next work (a retry, a hand back). */
   release(taskId: string): void {
-    this.stops.delete(taskId);
-  }
-
-  private stopOf(taskId: string): { controller: AbortController; by?: string } {
-    let stop = this.stops.get(taskId);
-    if (!stop) this.stops.set(taskId, (stop = { controller: new AbortController() }));
-    return stop;
+    const work = this.work.get(taskId);
+    this.work.delete(taskId);
+    work?.end();
   }
 }

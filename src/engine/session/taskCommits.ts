@@ -14,6 +14,7 @@ export const taskCommits = (session: RunSession, task: Pick<PlanTask, 'id' | 'ti
     resolution: (files: string[], agent: string) =>
       commitMessage(`Merge the integration branch into "${task.title}"`, { task: task.id, run, agent }, `Resolves the conflict in ${files.join(', ')}.`),
     resolvedByHand: () => commitMessage(`Merge the integration branch into "${task.title}"`, { task: task.id, run }, 'Resolved by hand.'),
+    handedBack: (attempt: number) => commitMessage(task.title, { task: task.id, run, agent: 'a person', attempt }, 'Done by a person who took the task over, then handed it back.'),
     acceptedAsIs: () => commitMessage(task.title, { task: task.id, run }, 'Accepted by a person as it was.'),
     workInProgress: () => commitMessage(`${task.title} (work in progress)`, { task: task.id, run }),
     takeInIntegration: () => commitMessage(`Merge the integration branch into "${task.title}"`, { task: task.id, run }),

@@ -13,12 +13,14 @@ const common = { id: z.uuid(), at: z.iso.datetime(), from: z.string().min(1).max
 
 /**
  * What a person asks of a running run from any process (a terminal while the editor drives, the
- * editor while a terminal drives): say something to a task's agent, or stop that task. The process
+ * editor while a terminal drives): say something to a task's agent, stop that task, or take it over. The process
  * that drives the run is the only one that acts on it and records it, as it is the log's only writer.
  */
 export const RunRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('message'), ...common, text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS) }),
   z.strictObject({ kind: z.literal('stop'), ...common }),
+  /** Stop the task if it runs, and record that `from` works on it themselves now (run/personAtTask.ts: takeOverInDrive). */
+  z.strictObject({ kind: z.literal('take_over'), ...common }),
 ]);
 export type RunRequest = z.infer<typeof RunRequestSchema>;
 export type RunRequestInput = RunRequest extends infer R ? (R extends RunRequest ? Omit<R, 'id' | 'at'> : never) : never;

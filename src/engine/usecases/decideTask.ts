@@ -13,7 +13,7 @@ export interface DecideParams<A extends HumanAction = HumanAction> {
   /** By default the newest run. */
   runId?: string;
   taskId: string;
-  /** retry (with a note for the agent), accept as it is, skip (and what depends on it), resolve by hand, continue after resolving. */
+  /** retry (with a note for the agent), accept as it is, skip (and what depends on it), resolve by hand, continue after resolving (or hand back a task you stopped or took over). */
   action: A;
   note?: string;
   /** The user saw what a run not started here would run, and agreed (see assertRunTrusted). */
@@ -48,8 +48,9 @@ export interface ResolutionFailsGate {
 export type DecisionOutcome<A extends HumanAction> = A extends 'resolve' ? ResolvingByHand : A extends 'continue' ? RunGoesOn | ResolutionFailsGate : RunGoesOn;
 
 /**
- * A person's decision on a task that needs one. Retry, accept, skip and a continue whose gate
- * passes let the run go on; resolve hands the task's worktree to the person. A run the door
+ * A person's decision on a task that needs one. Retry, accept, skip, a hand back (continue on a
+ * task they stopped or took over: gated and reviewed in the drive) and a continue whose gate passes
+ * let the run go on; resolve hands the task's worktree to the person. A run the door
  * plans right now takes no decision; one it drives right now takes it up in that drive. Before
  * a run is driven on, a run not started here needs the user's trust and its agents must be
  * there; resolve drives nothing (it merges with git, running none of the run's commands).
@@ -76,7 +77,10 @@ async function decide(door: FrontDoor, params: DecideParams): Promise<ResolvingB
     assertAgentsInstalled(session.state.config, session.state.plan, door.settingNames);
   }
   const resumesCancelledRun = resumedByDecision(session.state, taskId);
-  if (action === 'continue') {
+  const handingBack = action === 'continue' && task.state === 'NEEDS_HUMAN';
+  if (handingBack) {
+    engine.handBack(session, taskId);
+  } else if (action === 'continue') {
     const outcome = await engine.continueAfterHandResolution(session, taskId, new AbortController().signal);
     if (!outcome.passed) {
       const failed = outcome.gate.commands.find((c) => c.exitCode !== 0);
@@ -92,6 +96,6 @@ async function decide(door: FrontDoor, params: DecideParams): Promise<ResolvingB
   }
   // Looked at after the decision: the drive may have ended while it was recorded.
   if (door.takeUpInDrive(runId)) return { kind: 'takenUpByDrive' };
-  engine.prepareResume(session, action === 'continue' ? `human resolved "${taskId}" by hand` : `human chose to ${action} "${taskId}"`);
+  engine.prepareResume(session, handingBack ? `human handed "${taskId}" back` : action === 'continue' ? `human resolved "${taskId}" by hand` : `human chose to ${action} "${taskId}"`);
   return { kind: 'readyToDrive', session, ...(resumesCancelledRun ? { resumesCancelledRun } : {}) };
 }

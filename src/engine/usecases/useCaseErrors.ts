@@ -89,6 +89,22 @@ export class TaskTakenUpError extends TaskloomError {
   }
 }
 
+/** A stop for a task whose work is not under way: there is nothing to stop. */
+export class NothingToStopError extends TaskloomError {
+  override readonly name = 'NothingToStopError';
+  constructor(taskId: string, state: TaskState) {
+    super('bad_input', `Task "${taskId}" has nothing to stop: it is ${TASK_STATE_WORDS[state]}`, 'Only a task whose agent, gate or critic is at work can be stopped.', { code: 'nothing_to_stop' });
+  }
+}
+
+/** A take over of a task that neither works nor waits for a person, or has no worktree to work in. */
+export class NothingToTakeOverError extends TaskloomError {
+  override readonly name = 'NothingToTakeOverError';
+  constructor(taskId: string, why: string) {
+    super('bad_input', `Task "${taskId}" cannot be taken over: ${why}`, 'Only a task at work, or one that waits for you, can be taken over, in its worktree.', { code: 'nothing_to_take_over' });
+  }
+}
+
 export class NoPullRequestError extends TaskloomError {
   override readonly name = 'NoPullRequestError';
   constructor(runId: string) {
