@@ -105,7 +105,7 @@ const BREAKAGES: Array<{ kind: string; seq: number; damage: (e: Record<string, a
     seq: 2,
     damage: (e) => (e.type = 'plan_approvd'),
     type: 'plan_approvd',
-    field: /type: "plan_approvd" is not an event type of format version 5 or below/,
+    field: /type: "plan_approvd" is not an event type of format version 6 or below/,
   },
 ];
 

@@ -48,6 +48,9 @@ const EXPECTED: Array<[TaskState, TaskEvent, TaskState]> = [
   ['HUMAN_RESOLVING', 'HUMAN_SKIPPED', 'SKIPPED'],
   ['NEEDS_HUMAN', 'HUMAN_ACCEPTED', 'GREEN'],
   ['NEEDS_HUMAN', 'CANCELLED', 'CANCELLED'],
+  // A person works on it themselves, and hands it back to be gated and reviewed.
+  ['NEEDS_HUMAN', 'HUMAN_TOOK_OVER', 'NEEDS_HUMAN'],
+  ['NEEDS_HUMAN', 'HANDED_BACK', 'PENDING'],
   ['SKIPPED', 'DEPENDENCY_RETRIED', 'PENDING'],
   ['SKIPPED', 'HUMAN_RETRY', 'PENDING'],
   ['CANCELLED', 'HUMAN_RETRY', 'PENDING'],
@@ -64,6 +67,7 @@ const ABORTS: Array<[TaskEvent, TaskState]> = [
   ['ENGINE_ERROR', 'NEEDS_HUMAN'],
   ['EXCEEDED_LIMIT', 'NEEDS_HUMAN'],
   ['SETUP_FAILED', 'NEEDS_HUMAN'],
+  ['HUMAN_STOPPED', 'NEEDS_HUMAN'],
   ['QUOTA_EXHAUSTED', 'PENDING'],
   ['INTERRUPTED', 'PENDING'],
   ['CANCELLED', 'CANCELLED'],
