@@ -4,6 +4,7 @@ import { EXIT, UsageError } from './cliErrors';
 import { applyCommand } from './commands/apply';
 import { cancelCommand } from './commands/cancel';
 import { decideCommand } from './commands/decide';
+import { stopCommand } from './commands/stop';
 import { discardCommand } from './commands/discard';
 import { demoCommand } from './commands/demo';
 import { doctorCommand } from './commands/doctor';
@@ -31,7 +32,10 @@ Usage:
   taskloom accept TASK [--run ID]               accept a task's work as it is, then continue
   taskloom skip TASK [--run ID]                 drop a task (and what depends on it), then continue with the rest
   taskloom resolve TASK [--run ID]              resolve a merge conflict (or integration failure) yourself in the task's worktree
-  taskloom continue TASK [--run ID]             after resolving by hand: gate the result, merge it, continue
+  taskloom continue TASK [--run ID]             after resolving by hand, or to hand back a task you stopped or took over:
+                                                gate (and review) the result, merge it, continue
+  taskloom stop TASK [--run ID]                 stop one task's agent (the rest of the run goes on): it waits for you;
+                                                works from a second terminal while the run is driven
   taskloom apply [RUN_ID] [--squash] [--yes]    land a completed run on your current branch (a merge commit, or one commit per task)
   taskloom discard [RUN_ID] [--yes] [--force]   remove a run's worktrees, branches and record (--force: even unapplied work)
   taskloom pr [RUN_ID] [--remote NAME] [--repo OWNER/REPO] [--base BRANCH] [--draft] [--stacked]
@@ -56,6 +60,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   skip: (argv) => decideCommand('skip', argv),
   resolve: (argv) => decideCommand('resolve', argv),
   continue: (argv) => decideCommand('continue', argv),
+  stop: stopCommand,
   apply: applyCommand,
   pr: prCommand,
   watch: watchCommand,
