@@ -5,6 +5,7 @@ import { applyCommand } from './commands/apply';
 import { cancelCommand } from './commands/cancel';
 import { decideCommand } from './commands/decide';
 import { stopCommand } from './commands/stop';
+import { takeOverCommand } from './commands/takeOver';
 import { discardCommand } from './commands/discard';
 import { demoCommand } from './commands/demo';
 import { doctorCommand } from './commands/doctor';
@@ -36,6 +37,8 @@ Usage:
                                                 gate (and review) the result, merge it, continue
   taskloom stop TASK [--run ID]                 stop one task's agent (the rest of the run goes on): it waits for you;
                                                 works from a second terminal while the run is driven
+  taskloom take-over TASK [--run ID]            stop a task (if it runs) and work on it yourself, here: its agent's own session
+                                                resumed in its worktree (a shell for agents without one), confined as the agent was
   taskloom apply [RUN_ID] [--squash] [--yes]    land a completed run on your current branch (a merge commit, or one commit per task)
   taskloom discard [RUN_ID] [--yes] [--force]   remove a run's worktrees, branches and record (--force: even unapplied work)
   taskloom pr [RUN_ID] [--remote NAME] [--repo OWNER/REPO] [--base BRANCH] [--draft] [--stacked]
@@ -61,6 +64,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   resolve: (argv) => decideCommand('resolve', argv),
   continue: (argv) => decideCommand('continue', argv),
   stop: stopCommand,
+  'take-over': takeOverCommand,
   apply: applyCommand,
   pr: prCommand,
   watch: watchCommand,

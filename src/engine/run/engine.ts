@@ -47,6 +47,9 @@ import { resolveConfinement } from '../sandbox/confinement';
 import type { SandboxContext } from '../sandbox/taskLauncher';
 import { restoreActorSnapshot, type RestoredSnapshot } from './restoreSnapshot';
 import { handBack, recordTakeOver, stopUndrivenTask } from './personAtTask';
+import { runTakeOverSession, takeOverSession, type TakeOverSession } from '../session/takeOverSession';
+import type { InteractiveEnd } from '../sandbox/interactiveLauncher';
+import type { RunState } from '../domain/runState';
 
 export interface EngineOptions {
   /** What is driving the workspace, shown to a second process that finds the lock. */
@@ -244,6 +247,18 @@ export class TaskloomEngine {
     handBack(session, taskId);
   }
 
+  /** The session a person takes the task over in (its actor's agent, resumed), and whether it is confined here. */
+  async takeOverSession(state: RunState, taskId: string): Promise<TakeOverSession & { confinement: Confinement }> {
+    const sandbox = await this.sandboxHere(state);
+    return { ...takeOverSession(state, taskId, sandbox.confinement.confined), confinement: sandbox.confinement };
+  }
+
+  /** Runs that session on this process's terminal, confined as the task's actor is, until the person leaves it. */
+  async runTakeOverSession(state: RunState, taskId: string): Promise<{ session: TakeOverSession; end: InteractiveEnd; confinement: Confinement }> {
+    const sandbox = await this.sandboxHere(state);
+    return { ...(await runTakeOverSession(state, sandbox, taskId)), confinement: sandbox.confinement };
+  }
+
   /** The overlaps the plan's files hints predict, for showing at plan approval (the run records them when it starts). */
   predictedOverlaps(session: RunSession): Promise<OverlapPair[]> {
     return predictRunOverlaps(session.state, this.repo);
@@ -324,10 +339,15 @@ export class TaskloomEngine {
   }
 
   private async sandboxFor(session: RunSession): Promise<SandboxContext> {
-    const settings = session.state.config.sandbox ?? DEFAULT_SANDBOX_SETTINGS;
-    const confinement = await resolveConfinement(settings.mode);
-    if (!isDeepStrictEqual(session.state.confinement, confinement)) session.emit({ type: 'confinement', ...confinementFacts(confinement) });
-    return { confinement, settings };
+    const sandbox = await this.sandboxHere(session.state);
+    if (!isDeepStrictEqual(session.state.confinement, sandbox.confinement)) session.emit({ type: 'confinement', ...confinementFacts(sandbox.confinement) });
+    return sandbox;
+  }
+
+  /** How this process confines the run's processes, recorded nowhere: a process that only reads the run (a person's session beside its drive) asks too. */
+  private async sandboxHere(state: RunState): Promise<SandboxContext> {
+    const settings = state.config.sandbox ?? DEFAULT_SANDBOX_SETTINGS;
+    return { confinement: await resolveConfinement(settings.mode), settings };
   }
 
   private worktrees(session: RunSession): WorktreeManager {

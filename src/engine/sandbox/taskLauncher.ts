@@ -35,7 +35,7 @@ export interface SandboxContext {
 }
 
 /** The setting that lets a process of each role reach more. */
-const HOSTS_SETTING: Record<ProcessRole, string> = {
+export const HOSTS_SETTING: Record<ProcessRole, string> = {
   gate: 'taskloom.sandbox.gateHosts',
   setup: 'taskloom.sandbox.setupHosts',
   planner: 'taskloom.sandbox.allowedHosts',
@@ -101,7 +101,7 @@ async function launchConfined(settings: SandboxSettings, request: TaskProcessReq
 }
 
 /** The relay's command line and the variables that send HTTPS through it; loopback hosts are forwarded on their own ports. */
-function relayFor(socket: string, hosts: readonly HostPort[], command: string[]): { argv: string[]; env: Record<string, string> } {
+export function relayFor(socket: string, hosts: readonly HostPort[], command: string[]): { argv: string[]; env: Record<string, string> } {
   const forwards = hosts.filter((h) => isLoopback(h.host));
   let proxyPort = PROXY_PORT;
   while (forwards.some((f) => f.port === proxyPort)) proxyPort++;
@@ -121,7 +121,7 @@ function relayFor(socket: string, hosts: readonly HostPort[], command: string[])
  * that execs it: an ignored signal stays ignored across exec), and the command inside with them
  * back at their defaults (coreutils' env --default-signal). SIGKILL still ends everything.
  */
-function graceful(bubblewrap: string, args: string[], command: string[]): { command: string; args: string[] } {
+export function graceful(bubblewrap: string, args: string[], command: string[]): { command: string; args: string[] } {
   const stopSignals = 'INT,TERM,HUP';
   return {
     command: '/bin/sh',
