@@ -8,6 +8,7 @@ import type { PlanTaskFix } from '../engine/domain/planFindings';
 import type { RunState } from '../engine/domain/runState';
 import type { RunIndexEntry } from '../engine/domain/runIndex';
 import type { TextSpan } from '../engine/domain/textSpan';
+import type { TaskState } from '../engine/domain/taskStates';
 import type { ErrorCode, ErrorKind } from '../engine/domain/taskloomError';
 import type { NextStep } from '../engine/domain/nextStep';
 import type { RunSettings } from './runSettings';
@@ -159,6 +160,28 @@ export interface ContinueTaskResult {
 }
 /** After resolving by hand: commits the worktree, runs the gate on it, and when it passes queues the task and drives the run. */
 export const ContinueTaskRequest = request<TaskParams, ContinueTaskResult>('taskloom/continueTask');
+
+export interface StopTaskResult {
+  /** The task's state once stopped (needs you), or undefined when the process that drives the run was asked and has not acted yet. */
+  state?: TaskState;
+  /** Who drives the run, when it is another process that was asked (the run's inbox). */
+  askedDriver?: string;
+}
+/** Stops one task's agent, gate or critic; the rest of the run goes on, and the task waits for the person ("stopped by you"). */
+export const StopTaskRequest = request<TaskParams, StopTaskResult>('taskloom/stopTask');
+
+export interface TakeOverResult {
+  /** The task's worktree, where the person's session runs. */
+  worktree: string;
+  /** What the session is: the actor's agent (resumed from `resumes`, when it left a session), or a shell. */
+  program: 'claude' | 'codex' | 'shell';
+  resumes?: string;
+}
+/**
+ * Stops the task if it runs and records that the person works on it ("taken over by you"); the
+ * editor then opens a terminal running `taskloom take-over`, which opens the session confined.
+ */
+export const TakeOverRequest = request<TaskParams, TakeOverResult>('taskloom/takeOver');
 
 export interface ApplyIntegrationParams extends RunParams {
   /**

@@ -1,7 +1,8 @@
 // Messages between the run view webview (src/webview, browser code) and the extension,
 // carried by postMessage. The webview folds `events` onto the last `state` with the engine's
 // own pure projection, so it shows exactly what the tree and the CLI show.
-import type { HumanAction, RunEvent } from '../engine/domain/events';
+import type { RunEvent } from '../engine/domain/events';
+import type { TaskDecision } from '../engine/domain/runActions';
 import type { Decision, RunState } from '../engine/domain/runState';
 import type { PagedOut, RunHistories, TranscriptCallLines } from './runViewPages';
 
@@ -44,7 +45,7 @@ export type FromWebview =
   /** With `reviewSeq` (a critic entry of the ledger): the diff that review read, not today's. */
   | { type: 'showTaskDiff'; taskId: string; reviewSeq?: number }
   /** A person's decision on a task; the extension runs the same command as the tree's inline action. */
-  | { type: 'decideTask'; taskId: string; action: HumanAction }
+  | { type: 'decideTask'; taskId: string; action: TaskDecision }
   /** On a plan waiting for approval. */
   | { type: 'decidePlan'; decision: 'approve' | 'edit' | 'cancel' }
   /** The plan as a document (descriptions, acceptance, predicted overlaps). */

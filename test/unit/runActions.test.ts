@@ -76,7 +76,7 @@ describe('which actions apply: one set of rules for the tree, the run view, the 
       started(b);
       b.move('a', 'BUILD_STARTED', 'AGENT_FAILED');
     }).tasks.a!;
-    assert.deepEqual(allowedTaskActions(noWork), ['retry', 'skip', 'diff', 'openWorktree']);
+    assert.deepEqual(allowedTaskActions(noWork), ['retry', 'skip', 'takeOver', 'diff', 'openWorktree']);
     assert.equal(taskRefusalWords(noWork, 'accept', taskActionRefusal('accept', noWork)!), 'Task "a" produced no work to accept (its commits changed no file)');
 
     const withWork = runWith((b) => {
@@ -85,7 +85,26 @@ describe('which actions apply: one set of rules for the tree, the run view, the 
       b.add({ type: 'work_committed', taskId: 'a', attempt: 1, commit: SHA, filesChanged: ['a.txt'] });
       b.move('a', 'AGENT_FAILED');
     }).tasks.a!;
-    assert.deepEqual(allowedTaskActions(withWork), ['retry', 'accept', 'skip', 'diff', 'openWorktree']);
+    assert.deepEqual(allowedTaskActions(withWork), ['retry', 'accept', 'skip', 'takeOver', 'diff', 'openWorktree']);
+  });
+
+  it('Stop and Take Over on a task at work; once a person stopped it, Hand Back (not Continue), and Take Over again', () => {
+    const atWork = runWith((b) => {
+      started(b);
+      b.move('a', 'BUILD_STARTED');
+    }).tasks.a!;
+    assert.deepEqual(allowedTaskActions(atWork), ['stop', 'takeOver', 'diff', 'openWorktree']);
+    const pending = runWith(started).tasks.b!;
+    assert.equal(taskRefusalWords(pending, 'stop', taskActionRefusal('stop', pending)!), 'Task "b" has nothing to stop: it is pending');
+
+    const stopped = runWith((b) => {
+      started(b);
+      b.move('a', 'BUILD_STARTED');
+      b.move('a', 'HUMAN_STOPPED');
+    }).tasks.a!;
+    assert.equal(stopped.withPerson, 'stopped');
+    assert.deepEqual(allowedTaskActions(stopped), ['retry', 'handBack', 'skip', 'takeOver', 'diff', 'openWorktree']);
+    assert.equal(taskRefusalWords(stopped, 'continue', taskActionRefusal('continue', stopped)!), 'Task "a" (needs you) cannot be continued (only a task being resolved by hand, or one a person stopped or took over, can) now');
   });
 
   it('the run view decides on its first page as the tree does on the whole state: no rule reads a task’s history', () => {

@@ -4,6 +4,7 @@ import { planTaskFindings, type PlanTaskFinding } from './planFindings';
 import type { ResumeOutlook } from './resumeOutlook';
 import { isStoppedPhase, runPhase, stoppedRunOutlook, type RunPhase } from './runPhase';
 import type { RunState, RunStatus, TaskView } from './runState';
+import { isInFlight } from './taskStates';
 
 /**
  * What is known of a run when an action on it is offered or carried out: the tree's rows, the Needs
@@ -116,18 +117,37 @@ export function runActionRefusal(action: RunAction, run: RunFacts): RunRefusal |
 
 export const allowedRunActions = (run: RunFacts): RunAction[] => RUN_ACTIONS.filter((action) => runActionRefusal(action, run) === undefined);
 
-/** What a person can do to a task: a decision, or a look at its work. */
-export type TaskAction = HumanAction | 'diff' | 'openWorktree';
-export const TASK_ACTIONS: readonly TaskAction[] = ['retry', 'resolve', 'continue', 'accept', 'skip', 'diff', 'openWorktree'];
+/**
+ * What a person can do to a task: a decision, a hand back (the decision `continue` on a task they
+ * stopped or took over; `continue` itself finishes a resolution by hand), stop its work, take it
+ * over in its worktree, or a look at its work.
+ */
+export type TaskAction = HumanAction | 'handBack' | 'stop' | 'takeOver' | 'diff' | 'openWorktree';
+export const TASK_ACTIONS: readonly TaskAction[] = ['retry', 'resolve', 'continue', 'handBack', 'accept', 'skip', 'stop', 'takeOver', 'diff', 'openWorktree'];
 
-export type TaskRefusal = HumanActionRefusal | { kind: 'not_started' } | { kind: 'no_worktree' };
+/** What a person does to a task, as against a look at its work: what the run view's task buttons offer. */
+export type TaskDecision = Exclude<TaskAction, 'diff' | 'openWorktree'>;
+export const TASK_DECISIONS: readonly TaskDecision[] = ['retry', 'resolve', 'continue', 'handBack', 'accept', 'skip', 'stop', 'takeOver'];
+
+/** `not_at_work`: only work under way is stopped, and taken over (besides a task that waits for a person). */
+export type TaskRefusal = HumanActionRefusal | { kind: 'not_started' } | { kind: 'no_worktree' } | { kind: 'not_at_work' };
 
 /** What the rules read of a task: no part of its history, which the run view's first page leaves out (protocol/runViewPages.ts). */
-export type ActionableTask = Pick<TaskView, 'id' | 'state' | 'queueProblem' | 'changedFiles' | 'skippedByDependency' | 'startedAt' | 'branch' | 'worktreePath'>;
+export type ActionableTask = Pick<TaskView, 'id' | 'state' | 'queueProblem' | 'changedFiles' | 'skippedByDependency' | 'startedAt' | 'branch' | 'worktreePath' | 'withPerson'>;
 
 /** Why `action` does not apply to the task now; undefined when it does. */
 export function taskActionRefusal(action: TaskAction, task: ActionableTask): TaskRefusal | undefined {
   switch (action) {
+    case 'continue':
+    case 'handBack':
+      // One decision, two names: the one that says what it does to the task in its state.
+      if ((task.state === 'NEEDS_HUMAN') !== (action === 'handBack')) return { kind: 'state' };
+      return humanActionRefusal(task, 'continue');
+    case 'stop':
+      return isInFlight(task.state) ? undefined : { kind: 'not_at_work' };
+    case 'takeOver':
+      if (!isInFlight(task.state) && task.state !== 'NEEDS_HUMAN') return { kind: 'not_at_work' };
+      return task.worktreePath ? undefined : { kind: 'no_worktree' };
     case 'diff':
       // A task that never started has no commits of its own to show.
       return task.startedAt && task.branch ? undefined : { kind: 'not_started' };

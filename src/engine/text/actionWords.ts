@@ -2,6 +2,7 @@ import type { HumanAction } from '../domain/events';
 import { humanRefusalWords } from '../domain/humanActions';
 import type { RunRefusal, TaskAction, TaskRefusal } from '../domain/runActions';
 import { RUN_PHASE_WORDS } from '../domain/runPhase';
+import { TASK_STATE_WORDS } from '../domain/stateWords';
 import type { TaskView } from '../domain/runState';
 import { counted } from './counted';
 import { baselineChoiceWords } from './gateWords';
@@ -54,8 +55,12 @@ export function taskRefusalWords(task: Pick<TaskView, 'id' | 'state'>, action: T
       return `Task "${task.id}" never started: it has no work to show`;
     case 'no_worktree':
       return `Task "${task.id}" has no worktree (it has not started, or its worktree was removed after merging)`;
+    case 'not_at_work':
+      return action === 'stop'
+        ? `Task "${task.id}" has nothing to stop: it is ${TASK_STATE_WORDS[task.state]}`
+        : `Task "${task.id}" cannot be taken over: it is ${TASK_STATE_WORDS[task.state]}`;
     default:
-      return humanRefusalWords(task, action as HumanAction, refusal);
+      return humanRefusalWords(task, action === 'handBack' ? 'continue' : (action as HumanAction), refusal);
   }
 }
 

@@ -55,7 +55,7 @@ export async function takeOver(door: FrontDoor, params: TakeOverParams, waitMs =
     if (isInFlight(task.state)) await engine.stopUndrivenTask(session, taskId, by);
     engine.recordTakeOver(session, taskId, by);
   } else {
-    new RunInbox(runPaths(engine.store.paths.runsDir, runId).dir).post({ kind: 'take_over', taskId, from: by });
+    if (task.withPerson !== 'taken_over') new RunInbox(runPaths(engine.store.paths.runsDir, runId).dir).post({ kind: 'take_over', taskId, from: by });
     const state = isInFlight(task.state) ? await awaitOutOfFlight(engine.store, runId, taskId, waitMs) : task.state;
     // Its agent must be gone before the person's session opens in the same worktree.
     if (state !== 'NEEDS_HUMAN') throw new NothingToTakeOverError(taskId, `${driver.owner ?? 'the process that drives the run'} has not stopped it yet (it is ${TASK_STATE_WORDS[state ?? task.state]}); try again in a moment`);

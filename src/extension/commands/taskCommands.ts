@@ -70,9 +70,14 @@ export async function resolveTask(services: Services, arg?: unknown): Promise<vo
   if (choice === 'Open Worktree') await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(resolution.path), { forceNewWindow: true });
 }
 
-/** Continue after resolving by hand: the gate runs on the result; when it passes the task is merged and the run goes on. */
-export async function continueTask(services: Services, arg?: unknown): Promise<void> {
-  const ref = await pickTaskFor(services.controller, arg, 'continue', 'Taskloom: no task is being resolved by hand.');
+/**
+ * Continue after resolving by hand: the gate runs on the result; when it passes the task is merged
+ * and the run goes on. Hand Back (the same decision on a task the person stopped or took over): the
+ * run goes on with it, its worktree gated and reviewed as an actor's attempt.
+ */
+export async function continueTask(services: Services, arg?: unknown, action: 'continue' | 'handBack' = 'continue'): Promise<void> {
+  const nothing = action === 'handBack' ? 'Taskloom: no task you stopped or took over waits to be handed back.' : 'Taskloom: no task is being resolved by hand.';
+  const ref = await pickTaskFor(services.controller, arg, action, nothing);
   if (!ref) return;
   let result;
   try {
@@ -80,7 +85,7 @@ export async function continueTask(services: Services, arg?: unknown): Promise<v
     if (!sent) return;
     result = sent.answer;
   } catch (error) {
-    showError('continue the task', error);
+    showError(action === 'handBack' ? 'hand the task back' : 'continue the task', error);
     return;
   }
   if (!result.passed) {

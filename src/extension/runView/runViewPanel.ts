@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { HumanAction, RunEvent } from '../../engine/domain/events';
+import type { RunEvent } from '../../engine/domain/events';
+import type { TaskDecision } from '../../engine/domain/runActions';
 import type { FromWebview, NextStep, RunViewFocus, ToWebview } from '../../protocol/webviewMessages';
 import { RunEventRequest, TranscriptRequest } from '../../protocol/engineProtocol';
 import { firstPage, historiesOf, type TranscriptCallLines } from '../../protocol/runViewPages';
@@ -19,12 +20,15 @@ import { createNonce, runViewHtml } from './runViewHtml';
  * The view's buttons are intents: each runs a registered command (the very commands of the tree's
  * inline actions and the plan approval), which a command module handles; the view imports none.
  */
-const DECISION_COMMANDS: Record<HumanAction, CommandId> = {
+const DECISION_COMMANDS: Record<TaskDecision, CommandId> = {
   retry: 'taskloom.retryTask',
   accept: 'taskloom.acceptTask',
   skip: 'taskloom.skipTask',
   resolve: 'taskloom.resolveTask',
   continue: 'taskloom.continueTask',
+  handBack: 'taskloom.handBackTask',
+  stop: 'taskloom.stopTask',
+  takeOver: 'taskloom.takeOverTask',
 };
 const PLAN_COMMANDS = { approve: 'taskloom.approvePlan', edit: 'taskloom.editPlan', cancel: 'taskloom.rejectPlan' } as const satisfies Record<string, CommandId>;
 const PLAN_TASK_FIX_COMMANDS = { fill: 'taskloom.fillInPlanTask', drop: 'taskloom.dropPlanTask' } as const satisfies Record<string, CommandId>;

@@ -1,12 +1,12 @@
 // What a click on an element with `data-action` asks of the extension: the attributes that
 // mark it, and the message they make. Pure (it reads attributes only), so it is tested in Node;
 // actionListener.ts listens for the clicks.
-import type { HumanAction } from '../../engine/domain/events';
+import { TASK_DECISIONS, type TaskDecision } from '../../engine/domain/runActions';
 import type { FromWebview, NextStep } from '../../protocol/webviewMessages';
 
 export type Action = 'reveal' | 'diff' | 'integration-diff' | 'gate-output' | 'restore-snapshot' | 'pull-request' | 'decide' | 'plan' | 'plan-document' | 'deliver' | 'fix-plan' | 'next-step';
 
-const HUMAN_ACTIONS: readonly HumanAction[] = ['retry', 'accept', 'skip', 'resolve', 'continue'];
+const DECISIONS: readonly TaskDecision[] = TASK_DECISIONS;
 const PLAN_DECISIONS = ['approve', 'edit', 'cancel'] as const;
 const DELIVERIES = ['apply', 'pullRequest'] as const;
 const PLAN_FIXES = ['fill', 'drop'] as const;
@@ -49,7 +49,7 @@ export function messageFor(el: ActionElement): FromWebview | undefined {
     case 'restore-snapshot':
       return validSeq ? { type: 'restoreSnapshot', seq } : undefined;
     case 'decide': {
-      const action = oneOf(HUMAN_ACTIONS, choice);
+      const action = oneOf(DECISIONS, choice);
       return taskId !== undefined && action ? { type: 'decideTask', taskId, action } : undefined;
     }
     case 'plan': {

@@ -1,14 +1,13 @@
 // The decisions the run waits for, where the user looks: Approve / Edit / Cancel on a plan
 // waiting for approval (Fill In… / Drop on each task it leaves incomplete), Retry / Accept / Skip
 // / Resolve / Continue on the tasks waiting for a decision (and on the task picked), Apply / Open
-// Pull Request on a completed run, and the way on from a stopped run (nextStepBar.ts): each only
+// Pull Request on a completed run, Stop This Task / Take Over on a task at work picked (Hand Back
+// once it is yours), and the way on from a stopped run (nextStepBar.ts): each only
 // where it applies, by the rules the tree's menus and the commands use (domain/runActions.ts).
 // Each button posts a message; the extension runs the same command the tree and the palette run,
 // confirmations and a check that it still applies included.
-import type { HumanAction } from '../../engine/domain/events';
-import { allowedHumanActions } from '../../engine/domain/humanActions';
 import { planTaskFindings, type PlanTaskFinding } from '../../engine/domain/planFindings';
-import { allowedRunActions, allowedTaskActions, phaseOf, resumeOutlookOfRun, taskActionRefusal, type RunFacts } from '../../engine/domain/runActions';
+import { allowedRunActions, allowedTaskActions, phaseOf, resumeOutlookOfRun, TASK_DECISIONS, taskActionRefusal, type RunFacts, type TaskDecision } from '../../engine/domain/runActions';
 import type { RunState, TaskView } from '../../engine/domain/runState';
 import { isWaitingForHuman } from '../../engine/domain/taskStates';
 import { actionAttrs } from './actions';
@@ -19,12 +18,15 @@ import { TASK_STATE_LOOK, toneClass } from './stateStyle';
 import { oneLine } from './text';
 import { counted } from '../../engine/text/counted';
 
-const ACTION_LOOK: Record<HumanAction, { label: string; icon: string; title: string }> = {
+const ACTION_LOOK: Record<TaskDecision, { label: string; icon: string; title: string }> = {
   retry: { label: 'Retry…', icon: 'debug-rerun', title: 'Run the task again, with a note for the agent' },
   resolve: { label: 'Resolve by Hand', icon: 'git-compare', title: 'Resolve the conflict yourself in the merge editor' },
   continue: { label: 'Continue', icon: 'check-all', title: 'Check your resolution with the gate and merge it' },
+  handBack: { label: 'Hand Back', icon: 'check-all', title: 'Commit what is in its worktree, have the gate and the critic check it, and carry on' },
   accept: { label: 'Accept…', icon: 'check', title: 'Take the work as it is, without passing review' },
   skip: { label: 'Skip…', icon: 'debug-step-over', title: 'Leave the task out of the run' },
+  stop: { label: 'Stop This Task', icon: 'debug-stop', title: 'Stop its agent, gate or critic: it waits for you, the rest of the run goes on' },
+  takeOver: { label: 'Take Over', icon: 'terminal', title: 'Work on it yourself: its agent\'s own session, resumed in a terminal in its worktree' },
 };
 /** More tasks than this waiting for a decision are counted, not listed. */
 const MAX_TASK_ROWS = 8;
@@ -181,7 +183,8 @@ function deliveryBar(run: RunFacts & { state: RunState }): HTMLElement {
 
 function taskRow(task: TaskView, selected: boolean): HTMLElement {
   const look = TASK_STATE_LOOK[task.state];
-  const actions = allowedHumanActions(task);
+  const allowed = allowedTaskActions(task);
+  const actions = TASK_DECISIONS.filter((action) => allowed.includes(action));
   return h(
     'div',
     { class: `control-bar task-control ${toneClass(look.tone)}${selected ? ' selected' : ''}`, role: 'group', 'aria-label': `Task ${task.id}`, 'data-control-task': task.id },

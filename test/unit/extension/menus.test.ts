@@ -77,7 +77,7 @@ describe('menus: a row offers what works on it, named for what it does', () => {
     b.move('a', 'BUILD_STARTED', 'AGENT_FAILED');
     b.move('b', 'DEPENDENCY_FAILED');
     const state = foldEvents(b.events)!;
-    assert.deepEqual(menuOf('taskloom.runs', taskContextValue(state.tasks.a!)), ['Retry Task', 'Skip Task', 'Show Task Diff', 'Open Task Worktree']);
+    assert.deepEqual(menuOf('taskloom.runs', taskContextValue(state.tasks.a!)), ['Retry Task', 'Skip Task', 'Show Task Diff', 'Take Over Task', 'Open Task Worktree']);
     assert.deepEqual(menuOf('taskloom.needsYou', taskContextValue(state.tasks.b!)), []);
   });
 });

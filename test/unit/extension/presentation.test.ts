@@ -97,7 +97,7 @@ describe('tree presentation', () => {
     b.move('a', 'BUILD_STARTED', 'AGENT_FAILED');
     const state = foldEvents(b.events)!;
     // The actions come from the engine's one table of human decisions; an actor that failed left no work to accept.
-    assert.equal(taskContextValue(state.tasks.a!), 'task.NEEDS_HUMAN.can-retry.can-skip.can-diff.can-openWorktree');
+    assert.equal(taskContextValue(state.tasks.a!), 'task.NEEDS_HUMAN.can-retry.can-skip.can-takeOver.can-diff.can-openWorktree');
     assert.equal(taskContextValue(state.tasks.b!), 'task.PENDING');
     const items = attentionItems('/repo', summary({ status: 'needs_human', runId: 'r' }), state);
     assert.deepEqual(items.map((i) => [i.kind, 'taskId' in i ? i.taskId : undefined]), [['task', 'a']]);

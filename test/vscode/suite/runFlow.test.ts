@@ -106,7 +106,7 @@ suite('A run from Start Goal to the applied integration', function () {
     const tasks = await runsTree.getChildren(runNode);
     const items = tasks.map((t) => runsTree.getTreeItem(t));
     const byId = Object.fromEntries(items.map((i) => [String(i.label).split(':')[0], i]));
-    assert.equal(byId['word-count']!.contextValue, 'task.NEEDS_HUMAN.can-retry.can-accept.can-skip.can-diff.can-openWorktree');
+    assert.equal(byId['word-count']!.contextValue, 'task.NEEDS_HUMAN.can-retry.can-accept.can-skip.can-takeOver.can-diff.can-openWorktree');
     assert.equal((byId.slugify!.iconPath as vscode.ThemeIcon).id, 'pass-filled');
     assert.equal((byId['word-count']!.iconPath as vscode.ThemeIcon).id, 'warning');
     assert.match(String(byId['word-count']!.description), /needs you · (⚠ overlaps slugify · )?attempt 1/);
