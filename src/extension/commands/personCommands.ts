@@ -27,15 +27,15 @@ export async function stopTask(services: Services, arg?: unknown): Promise<void>
  * own session resumed (or a shell), confined by the same code as in a terminal of your own. Hand
  * Back gives it to the run again.
  */
-export async function takeOverTask(services: Services, arg?: unknown): Promise<vscode.Terminal | undefined> {
+export async function takeOverTask(services: Services, arg?: unknown): Promise<void> {
   const ref = await pickTaskFor(services.controller, arg, 'takeOver', 'Taskloom: no task is at work or waits for you.');
-  if (!ref) return undefined;
+  if (!ref) return;
   let taken;
   try {
     taken = await services.engine.request(TakeOverRequest.type, ref);
   } catch (error) {
     showError('take the task over', error);
-    return undefined;
+    return;
   }
   const cli = vscode.Uri.joinPath(services.context.extensionUri, 'dist', 'cli.js').fsPath;
   const terminal = vscode.window.createTerminal({
@@ -47,5 +47,4 @@ export async function takeOverTask(services: Services, arg?: unknown): Promise<v
     env: { ELECTRON_RUN_AS_NODE: '1' },
   });
   terminal.show();
-  return terminal;
 }

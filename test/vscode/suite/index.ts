@@ -25,6 +25,7 @@ const testModules: Record<string, () => unknown> = {
   transcriptFlow: () => require('./transcriptFlow.test'),
   planningRecovery: () => require('./planningRecovery.test'),
   actionsFlow: () => require('./actionsFlow.test'),
+  takeOverFlow: () => require('./takeOverFlow.test'),
 };
 
 function selectedModules(): string[] {
