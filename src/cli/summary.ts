@@ -103,8 +103,13 @@ const COMMAND_OF = {
   skip: (id: string, run: string, cwd: string) => `taskloom skip ${id} --run ${run} ${cwd}   (drop it and what depends on it)`,
 };
 
+/** A task a person stopped or took over is theirs to hand back, or to work on in its worktree. */
+const HAND_BACK = (id: string, run: string, cwd: string) => `taskloom continue ${id} --run ${run} ${cwd}   (hand it back: gate and review what is in its worktree)`;
+const TAKE_OVER = (id: string, run: string, cwd: string) => `taskloom take-over ${id} --run ${run} ${cwd}   (work on it yourself, in its agent's session)`;
+
 function commandsFor(task: TaskView, runId: string, cwd: string): string[] {
-  return allowedHumanActions(task).map((action) => COMMAND_OF[action](task.id, runId, cwd));
+  const lines = allowedHumanActions(task).map((action) => (action === 'continue' && task.state === 'NEEDS_HUMAN' ? HAND_BACK : COMMAND_OF[action])(task.id, runId, cwd));
+  return task.state === 'NEEDS_HUMAN' && task.worktreePath ? [...lines, TAKE_OVER(task.id, runId, cwd)] : lines;
 }
 
 /** How the gate judged the run, where there is more to it than exit codes: the baseline, flaky tests, cached gates, missed regressions. */

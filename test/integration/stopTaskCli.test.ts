@@ -43,6 +43,8 @@ describe('taskloom stop, from a second terminal while `taskloom run` drives', ()
       assert.match(stopped.stdout, /taskloom take-over a --run /);
       const ended = await driving.done;
       assert.equal(ended.code, 1, `the run ends needing you: ${ended.stdout}\n${ended.stderr}`);
+      assert.match(ended.stdout, /a: stopped by you\n.*\n {4}taskloom continue a --run \S+ --cwd .* {3}\(hand it back: gate and review what is in its worktree\)/);
+      assert.match(ended.stdout, /taskloom take-over a --run \S+ --cwd .* {3}\(work on it yourself, in its agent's session\)/);
     } finally {
       if (driving.child.exitCode === null) process.kill(-driving.child.pid!, 'SIGINT');
       await driving.done;

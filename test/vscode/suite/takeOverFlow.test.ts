@@ -42,6 +42,8 @@ suite('Take over a task in a terminal, and hand it back', function () {
     await waitFor('the session to open', async () => (await terminal.processId) !== undefined);
     terminal.sendText('echo "a report, by hand" > report.txt');
     await waitFor('the person’s file in the worktree', () => existsSync(join(worktree, 'report.txt')), 60_000);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
     await takeScreenshot('take-over-terminal');
     terminal.sendText('exit');
     await waitFor('the session to end', () => terminal.exitStatus !== undefined, 60_000);
