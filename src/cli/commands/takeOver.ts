@@ -50,7 +50,7 @@ function openingWords({ taskId, session, confinement, recorded }: TakenOver): st
     `${bold(taskId)} is yours: ${what}, in its worktree`,
     `  ${session.worktree}`,
     confinement.confined
-      ? `Confined as its agent was: the worktree is writable, nothing else of yours is there, and only the agent's model host is reachable. Taskloom commits what you leave when you hand it back.`
+      ? `Confined as its agent was: the worktree is writable, nothing else of yours is there, and ${session.program === 'shell' ? 'there is no network' : "only the agent's model host is reachable"}. Taskloom commits what you leave when you hand it back.`
       : red(`UNCONFINED: the session runs with your files, environment and network (${confinement.reason}).`),
   ];
   if (!recorded) lines.push(yellow('The process that drives the run has not recorded the take over yet; the task reads "stopped by you" until it does.'));

@@ -156,7 +156,7 @@ suite('Only actions that work, and words that are so', function () {
     // The run view's buttons for the task picked follow the same rules.
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId, taskId: 'flaky' });
     await waitFor('flaky selected', async () => (await runView.selectedTaskLinks())[0] === 'flaky');
-    assert.deepEqual(await runView.selectedTaskButtons(), ['Retry…', 'Skip…', 'Diff']);
+    assert.deepEqual(await runView.selectedTaskButtons(), ['Retry…', 'Skip…', 'Take Over', 'Diff']);
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId, taskId: 'summary' });
     await waitFor('summary selected', async () => (await runView.selectedTaskLinks())[0] === 'summary');
     assert.deepEqual(await runView.selectedTaskButtons(), [], 'nothing to do on summary: it comes back when word-count or title-case go green');

@@ -134,7 +134,7 @@ suite('A run from Start Goal to the applied integration', function () {
     await runView.selectedNodeShown();
     assert.deepEqual(await runView.selectedTaskLinks(), ['flaky']);
     // Its actor failed before changing a file: there is no work to accept.
-    assert.deepEqual(await runView.selectedTaskButtons(), ['Retry…', 'Skip…', 'Diff']);
+    assert.deepEqual(await runView.selectedTaskButtons(), ['Retry…', 'Skip…', 'Take Over', 'Diff']);
     await takeScreenshot('run-view-needs-you-task');
   });
 
