@@ -27,7 +27,7 @@ function logHas(dir: string, text: string): boolean {
   return log !== '' && existsSync(log) && readFileSync(log, 'utf8').includes(text);
 }
 
-describe('taskloom stop, from a second terminal while `taskloom run` drives', () => {
+describe('taskloom stop and take-over, from a second terminal while `taskloom run` drives', () => {
   it('stops one task: it waits for you, "stopped by you", the other merges, and continue hands it back', async () => {
     const r = makeTempRepo();
     repos.push(r);
@@ -63,5 +63,33 @@ describe('taskloom stop, from a second terminal while `taskloom run` drives', ()
     const handedBack = runCli(['continue', 'a', '--cwd', r.dir]);
     assert.equal(handedBack.code, 0, `${handedBack.stdout}\n${handedBack.stderr}`);
     assert.equal(trace(r.dir).tasks[0]!.state, 'MERGED');
+  });
+
+  it('takes a task over from a second terminal: the driving process stops it and records it, the session runs there, and continue hands it back', async () => {
+    const r = makeTempRepo();
+    repos.push(r);
+    const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': scenario });
+    const gate = ['--gate', 'test -f a.txt || test -f b.txt', '--no-baseline'];
+    const driving = startCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...gate]);
+    try {
+      for (let i = 0; i < 1200 && !logHas(r.dir, 'scripted actor started'); i++) await sleep(100);
+      // The session is a shell (the scripted agent has none of its own), reading what the person types.
+      const taken = runCli(['take-over', 'a', '--cwd', r.dir], { input: 'echo "by hand" > a.txt\nexit\n' });
+      assert.equal(taken.code, 1, `${taken.stdout}\n${taken.stderr}`);
+      assert.match(taken.stdout, /a is yours: a shell/);
+      assert.doesNotMatch(taken.stdout, /has not recorded the take over yet/);
+      assert.equal((await driving.done).code, 1);
+    } finally {
+      if (driving.child.exitCode === null) process.kill(-driving.child.pid!, 'SIGINT');
+      await driving.done;
+    }
+    const a = trace(r.dir).tasks[0]!;
+    assert.deepEqual([a.state, a.lastReason], ['NEEDS_HUMAN', 'taken over by you']);
+    assert.deepEqual(a.transitions.slice(-2).map((t) => t.event), ['HUMAN_STOPPED', 'HUMAN_TOOK_OVER']);
+    const handedBack = runCli(['continue', 'a', '--cwd', r.dir]);
+    assert.equal(handedBack.code, 0, `${handedBack.stdout}\n${handedBack.stderr}`);
+    const merged = trace(r.dir).tasks[0]!;
+    assert.equal(merged.state, 'MERGED');
+    assert.equal(r.git(['show', `${merged.mergeCommit}:a.txt`]), 'by hand');
   });
 });

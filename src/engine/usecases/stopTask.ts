@@ -3,7 +3,7 @@ import { RunInbox } from '../store/runInbox';
 import { runPaths } from '../store/paths';
 import type { FrontDoor } from './frontDoor';
 import { namedOrNewestRun } from './namedRun';
-import { awaitOutOfFlight, taskDriver } from './taskDriver';
+import { awaitTask, outOfFlight, taskDriver } from './taskDriver';
 import { NothingToStopError, UnknownTaskError } from './useCaseErrors';
 
 export interface StopTaskParams {
@@ -48,7 +48,7 @@ export async function stopTask(door: FrontDoor, params: StopTaskParams, waitMs =
     case 'elsewhere':
       if (!isInFlight(task.state)) throw new NothingToStopError(taskId, task.state);
       new RunInbox(runPaths(engine.store.paths.runsDir, runId).dir).post({ kind: 'stop', taskId, from: by });
-      return { kind: 'asked', runId, taskId, driver: driver.owner, state: await awaitOutOfFlight(engine.store, runId, taskId, waitMs) };
+      return { kind: 'asked', runId, taskId, driver: driver.owner, state: (await awaitTask(engine.store, runId, taskId, waitMs, outOfFlight))?.state };
     case 'nobody':
       if (!isInFlight(task.state)) throw new NothingToStopError(taskId, task.state);
       await engine.stopUndrivenTask(session, taskId, by);

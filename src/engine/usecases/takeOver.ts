@@ -9,7 +9,7 @@ import { runPaths } from '../store/paths';
 import type { FrontDoor } from './frontDoor';
 import { namedOrNewestRun } from './namedRun';
 import { STOP_WAIT_MS } from './stopTask';
-import { awaitOutOfFlight, taskDriver } from './taskDriver';
+import { awaitTask, outOfFlight, taskDriver } from './taskDriver';
 import { NothingToTakeOverError, UnknownTaskError } from './useCaseErrors';
 
 export interface TakeOverParams {
@@ -30,6 +30,9 @@ export interface TakenOver {
   /** Whether the log says "taken over by <who>" yet: not while another process drives the run and has not acted on the request. */
   recorded: boolean;
 }
+
+/** How long a take over of a task that already waits for the person waits for the driving process to record it. */
+const RECORD_WAIT_MS = 3_000;
 
 /**
  * A person takes a task over: its work under way is stopped (in this process's drive, by asking
@@ -56,10 +59,11 @@ export async function takeOver(door: FrontDoor, params: TakeOverParams, waitMs =
     engine.recordTakeOver(session, taskId, by);
   } else {
     if (task.withPerson !== 'taken_over') new RunInbox(runPaths(engine.store.paths.runsDir, runId).dir).post({ kind: 'take_over', taskId, from: by });
-    const state = isInFlight(task.state) ? await awaitOutOfFlight(engine.store, runId, taskId, waitMs) : task.state;
-    // Its agent must be gone before the person's session opens in the same worktree.
-    if (state !== 'NEEDS_HUMAN') throw new NothingToTakeOverError(taskId, `${driver.owner ?? 'the process that drives the run'} has not stopped it yet (it is ${TASK_STATE_WORDS[state ?? task.state]}); try again in a moment`);
-    recorded = engine.store.loadRun(runId).state.tasks[taskId]?.withPerson === 'taken_over';
+    // A task at work is waited for (its agent must be gone before the person's session opens in the same worktree); one that waits for them, briefly, for the record.
+    const seen = await awaitTask(engine.store, runId, taskId, isInFlight(task.state) ? waitMs : RECORD_WAIT_MS, (t) => t.withPerson === 'taken_over' || (outOfFlight(t) && t.state !== 'NEEDS_HUMAN'));
+    const now = seen ?? engine.store.loadRun(runId).state.tasks[taskId]!;
+    if (now.state !== 'NEEDS_HUMAN') throw new NothingToTakeOverError(taskId, `${driver.owner ?? 'the process that drives the run'} has not stopped it (it is ${TASK_STATE_WORDS[now.state]}); try again in a moment`);
+    recorded = now.withPerson === 'taken_over';
   }
   const state = driver.kind === 'elsewhere' ? engine.store.loadRun(runId).state : session.state;
   const current = state.tasks[taskId]!;

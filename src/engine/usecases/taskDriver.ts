@@ -1,7 +1,8 @@
 import type { RunControl } from '../session/runControl';
 import { describeLockOwner, liveLockOwner } from '../store/lock';
 import { taskloomPaths } from '../store/paths';
-import { isInFlight, type TaskState } from '../domain/taskStates';
+import type { TaskView } from '../domain/runState';
+import { isInFlight } from '../domain/taskStates';
 import type { RunStore } from '../store/runStore';
 import type { FrontDoor } from './frontDoor';
 
@@ -24,16 +25,19 @@ export function taskDriver(door: FrontDoor, runId: string): TaskDriver {
 const LOOK_EVERY_MS = 250;
 
 /**
- * Waits, reading the run's log as it is written by the process that drives it, until the task's
- * work is no longer under way; its state then, or undefined when `waitMs` passed first (the
- * driver has not acted yet: it reads its inbox as it drives, or when the run is next driven).
+ * Waits, reading the run's log as it is written by the process that drives it, until `done` holds
+ * for the task; the task then, or undefined when `waitMs` passed first (the driver has not acted
+ * yet: it reads its inbox as it drives, or when the run is next driven).
  */
-export async function awaitOutOfFlight(store: RunStore, runId: string, taskId: string, waitMs: number): Promise<TaskState | undefined> {
+export async function awaitTask(store: RunStore, runId: string, taskId: string, waitMs: number, done: (task: TaskView) => boolean): Promise<TaskView | undefined> {
   const until = Date.now() + waitMs;
   for (;;) {
-    const state = store.loadRun(runId).state.tasks[taskId]?.state;
-    if (state && !isInFlight(state)) return state;
+    const task = store.loadRun(runId).state.tasks[taskId];
+    if (task && done(task)) return task;
     if (Date.now() >= until) return undefined;
     await new Promise((resolve) => setTimeout(resolve, LOOK_EVERY_MS));
   }
 }
+
+/** The task's work is no longer under way. */
+export const outOfFlight = (task: TaskView): boolean => !isInFlight(task.state);
