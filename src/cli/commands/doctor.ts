@@ -36,8 +36,8 @@ async function runSettings(flags: RunConfigFlags, cwd: string, allowConfig: bool
     // The doctor asks nothing: what the file may not set yet is reported, as a run would refuse it.
     const resolved = (await commandSettings(repoRoot, flagValues(flags), { allowConfig, onWithheld: 'report', reads: RUN_START_KEYS }))!;
     const layered = withAddingFlags(resolved, flags);
-    const withheld = resolved.withheld.length ? { withheld: { file: resolved.file!, keys: resolved.withheld.map((w) => w.key), why: 'not_allowed' as const } } : {};
-    const provenance = { ...layered, ...withheld };
+    const leftOut = resolved.withheld.length ? { leftOut: { file: resolved.file!, keys: resolved.withheld.map((w) => w.key), why: 'not_allowed' as const } } : {};
+    const provenance = { ...layered, ...leftOut };
     try {
       return { provenance, config: runConfigFromSettings(runSettingsFrom(layered, flags), { baseDir: cwd, repoRoot, labels: settingLabels(layered.sources) }) };
     } catch (error) {

@@ -41,7 +41,7 @@ export interface DoctorOptions {
    * Where each setting came from; and the keys of taskloom.json left out, and why: not allowed
    * on this machine (the CLI: a failure, as a run would refuse) or an untrusted workspace (the editor: a warning).
    */
-  provenance?: LayeredSettings & { withheld?: { file: string; keys: ProjectSettingKey[]; why: 'not_allowed' | 'workspace_untrusted' } };
+  provenance?: LayeredSettings & { leftOut?: { file: string; keys: ProjectSettingKey[]; why: 'not_allowed' | 'workspace_untrusted' } };
   /** Make one trivial call to each agent Taskloom drives (slow; costs a request). */
   probe?: boolean;
   /** Hears each check as soon as it is known (the CLI prints as it goes). */
@@ -90,8 +90,8 @@ export async function runDoctorChecks(cwd: string, options: DoctorOptions = {}):
 
   if (options.provenance) {
     for (const line of settingSourceLines(options.provenance.values, options.provenance.sources)) add('ok', 'settings', line);
-    const withheld = options.provenance.withheld;
-    if (withheld?.keys.length) add(withheld.why === 'not_allowed' ? 'fail' : 'warn', 'settings', withheldWords(withheld.file, withheld.keys, withheld.why));
+    const { leftOut } = options.provenance;
+    if (leftOut?.keys.length) add(leftOut.why === 'not_allowed' ? 'fail' : 'warn', 'settings', withheldWords(leftOut.file, leftOut.keys, leftOut.why));
   }
   if (options.settingsProblem) {
     add('fail', 'settings', errorText(options.settingsProblem));

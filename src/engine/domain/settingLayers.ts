@@ -47,3 +47,13 @@ export function runSettingsOf(values: ProjectValues): RunSettings {
   }
   return settings as RunSettings;
 }
+
+/** RunSettings by their taskloom.json keys: the editor's settings as one layer (runSettingsOf backwards). */
+export function projectValuesOf(settings: RunSettings): ProjectValues {
+  const values: ProjectValues = {};
+  for (const [name, key] of Object.entries(RUN_SETTING_KEYS) as [SettingName, ProjectSettingKey][]) {
+    const value = name.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), settings);
+    if (value !== undefined) values[key] = value;
+  }
+  return values;
+}
