@@ -7,6 +7,7 @@ import { ALLOW_CONFIG_OPTION, commandSettings, settingLabels } from '../commandS
 import { flagValues, runSettingsFrom, withAddingFlags } from '../flagSettings';
 import { green, red, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { nextStepLines } from '../nextStepCommands';
 import { RUN_START_KEYS } from '../../engine/domain/settingKeys';
 import { RUN_CONFIG_OPTIONS, type RunConfigFlags } from '../runOptions';
 
@@ -26,6 +27,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
     onCheck: (check) => process.stdout.write(`${MARK[check.status]} ${check.label.padEnd(12)} ${check.text}\n`),
   });
   process.stdout.write(`\n${doctorVerdict(checks, settings.config)}\n`);
+  if (settings.provenance?.leftOut) process.stdout.write(nextStepLines([{ kind: 'allowConfigFile' }]));
   return checks.some((c) => c.status === 'fail') ? EXIT.needsHuman : EXIT.ok;
 }
 

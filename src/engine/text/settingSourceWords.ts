@@ -28,5 +28,5 @@ export function withheldWords(file: string, keys: readonly ProjectSettingKey[], 
   const named = keys.map((k) => `"${k}"`).join(', ');
   return why === 'workspace_untrusted'
     ? `${file} sets ${named}, which start programs or loosen confinement: ignored, as this workspace is not trusted (trust it to use them)`
-    : `${file} sets ${named}, which start programs or loosen confinement, and was not allowed on this machine: run \`taskloom config allow\` (or pass --allow-config) once you checked them`;
+    : `${file} sets ${named}, which start programs or loosen confinement, and was not allowed on this machine: check them, then allow the file`;
 }
