@@ -42,7 +42,8 @@ Usage:
   taskloom runs [--json]                        list the runs in this repository, with the disk their worktrees take
   taskloom gc [--yes] [--dry-run]               remove what finished runs left (worktrees, branches, refs); says what it freed
   taskloom trace [RUN_ID] [--json]              tasks, transitions with reasons, attempts, usage
-  taskloom doctor [--probe] [run flags]         check git, the repository, and the agents and gate a run with these flags uses,
+  taskloom doctor [--probe] [--allow-config] [run flags]
+                                                check git, the repository, and the agents and gate a run with these flags uses,
                                                 and say where each setting came from (flag, environment, taskloom.json, default)
                                                 (--agent, --critic-agent codex…; --probe: one trivial call to each agent)
   taskloom config allow                         allow this repository's taskloom.json, as it is now, to set what starts programs
