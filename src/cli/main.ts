@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { EXIT, UsageError } from './cliErrors';
 import { applyCommand } from './commands/apply';
 import { cancelCommand } from './commands/cancel';
+import { configCommand } from './commands/config';
 import { decideCommand } from './commands/decide';
 import { discardCommand } from './commands/discard';
 import { demoCommand } from './commands/demo';
@@ -34,16 +35,23 @@ Usage:
   taskloom continue TASK [--run ID]             after resolving by hand: gate the result, merge it, continue
   taskloom apply [RUN_ID] [--squash] [--yes]    land a completed run on your current branch (a merge commit, or one commit per task)
   taskloom discard [RUN_ID] [--yes] [--force]   remove a run's worktrees, branches and record (--force: even unapplied work)
-  taskloom pr [RUN_ID] [--remote NAME] [--repo OWNER/REPO] [--base BRANCH] [--draft] [--stacked]
+  taskloom pr [RUN_ID] [--remote NAME] [--repo OWNER/REPO] [--base BRANCH] [--draft] [--stacked] [--allow-config]
                                                 push a completed run and open (or update) its GitHub pull request
-  taskloom watch [RUN_ID] [--interval S] [--timeout S] [--trusted-bot LOGIN]...
+  taskloom watch [RUN_ID] [--interval S] [--timeout S] [--trusted-bot LOGIN]... [--allow-config]
                                                 keep the run's pull request green: agents fix failing checks and reviews
   taskloom runs [--json]                        list the runs in this repository, with the disk their worktrees take
   taskloom gc [--yes] [--dry-run]               remove what finished runs left (worktrees, branches, refs); says what it freed
   taskloom trace [RUN_ID] [--json]              tasks, transitions with reasons, attempts, usage
-  taskloom doctor [--probe] [run flags]         check git, the repository, and the agents and gate a run with these flags uses
+  taskloom doctor [--probe] [--allow-config] [run flags]
+                                                check git, the repository, and the agents and gate a run with these flags uses,
+                                                and say where each setting came from (flag, environment, taskloom.json, default)
                                                 (--agent, --critic-agent codex…; --probe: one trivial call to each agent)
+  taskloom config allow                         allow this repository's taskloom.json, as it is now, to set what starts programs
+                                                (gate and setup commands, agent paths, sandbox keys…) on this machine; a change asks again
   taskloom demo [--dir DIR] [--delay MS]        a full run on a sample project, no API key needed
+
+Settings: flags > TASKLOOM_<KEY> variables (TASKLOOM_MAX_PARALLEL=4, TASKLOOM_GATE_COMMANDS='["npm test"]') > taskloom.json
+  at the repository's root (the editor's taskloom.* keys without "taskloom.") > defaults; --allow-config: allow the file (CI).
 
 Exit codes: 0 all green and merged, 1 something needs a human (or was paused/cancelled), 2 bad usage, input or setup,\n  70 internal error (a bug in Taskloom), 74 the run's record could not be written or read (free space, then resume),\n  75 another Taskloom process is driving the workspace (try again once it is done).`;
 
@@ -64,6 +72,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   runs: runsCommand,
   trace: traceCommand,
   doctor: doctorCommand,
+  config: configCommand,
   demo: demoCommand,
 };
 

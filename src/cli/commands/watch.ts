@@ -5,9 +5,10 @@ import { EXIT, UsageError } from '../cliErrors';
 import { dim, green, red, yellow } from '../format';
 import { nextStepLines } from '../nextStepCommands';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { ALLOW_CONFIG_OPTION, commandSettings, definedOnly } from '../commandSettings';
 import { createProgressPrinter } from '../progressPrinter';
 
-export const WATCH_USAGE = 'taskloom watch [RUN_ID] [--interval SECONDS] [--timeout SECONDS] [--trusted-bot LOGIN]... [--cwd DIR]';
+export const WATCH_USAGE = 'taskloom watch [RUN_ID] [--interval SECONDS] [--timeout SECONDS] [--trusted-bot LOGIN]... [--allow-config] [--cwd DIR]';
 
 /**
  * `taskloom watch`: keeps the run's pull requests green (failing checks, reviews that request
@@ -17,8 +18,8 @@ export const WATCH_USAGE = 'taskloom watch [RUN_ID] [--interval SECONDS] [--time
  * src/engine/usecases/keepPullRequestsGreen.ts's; the CLI watches in the foreground, with progress.
  */
 export async function watchCommand(argv: string[]): Promise<number> {
-  const { values, positionals, cwd } = parseCommandArgs(argv, { interval: { type: 'string' }, timeout: { type: 'string' }, 'trusted-bot': { type: 'string', multiple: true } });
-  const intervalSeconds = seconds(values.interval as string | undefined, '--interval') ?? WATCH_INTERVAL_SECONDS;
+  const { values, positionals, cwd } = parseCommandArgs(argv, { interval: { type: 'string' }, timeout: { type: 'string' }, 'trusted-bot': { type: 'string', multiple: true }, ...ALLOW_CONFIG_OPTION });
+  const flags = { 'pullRequests.pollSeconds': seconds(values.interval as string | undefined, '--interval'), 'pullRequests.trustedBots': values['trusted-bot'] as string[] | undefined };
   const timeoutSeconds = seconds(values.timeout as string | undefined, '--timeout');
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom watch' });
   const controller = new AbortController();
@@ -29,7 +30,11 @@ export async function watchCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const target = await watchTarget(engine.store, { runId: positionals[0] });
+    const settings = await commandSettings(engine.repo.root, definedOnly(flags), { allowConfig: values['allow-config'] === true, onWithheld: 'ask', reads: ['pullRequests.pollSeconds', 'pullRequests.trustedBots', 'github.apiUrl'] });
+    if (!settings) return EXIT.needsHuman;
+    const intervalSeconds = (settings.values['pullRequests.pollSeconds'] as number | undefined) ?? WATCH_INTERVAL_SECONDS;
+    const apiUrl = settings.values['github.apiUrl'] as string | undefined;
+    const target = await watchTarget(engine.store, { runId: positionals[0], ...(apiUrl ? { apiUrl } : {}) });
     const session = engine.session(target.runId);
     const printer = createProgressPrinter();
     const stop = session.onEvent(printer);
@@ -42,7 +47,7 @@ export async function watchCommand(argv: string[]): Promise<number> {
         target.forge,
         {
           intervalMs: intervalSeconds * 1000,
-          trustedBots: (values['trusted-bot'] as string[] | undefined) ?? [],
+          trustedBots: (settings.values['pullRequests.trustedBots'] as string[] | undefined) ?? [],
           ...(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
           onProgress: (line) => process.stdout.write(`${stamp()}  ${dim(line)}\n`),
         },

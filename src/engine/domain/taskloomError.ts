@@ -48,7 +48,9 @@ export type ErrorCode =
   | 'task_taken_up'
   | 'no_pull_request'
   | 'baseline_choice_needed'
-  | 'no_baseline_choice';
+  | 'no_baseline_choice'
+  | 'config_not_allowed'
+  | 'no_config_file';
 
 /**
  * A failure the user can act on: what happened (the message), what to do next (the hint, in words
