@@ -74,12 +74,23 @@ export interface ReviewComment {
   inReplyTo: string | null;
 }
 
+/** A comment in the pull request's conversation (GitHub's issue comments), not on a line of code. */
+export interface ConversationComment {
+  id: string;
+  author: string;
+  association: AuthorAssociation;
+  bot: boolean;
+  body: string;
+  createdAt: string;
+}
+
 /** Everything the observer looks at, read in one poll. */
 export interface PullRequestStatus {
   pullRequest: PullRequest;
   checks: CheckResult[];
   reviews: Review[];
   comments: ReviewComment[];
+  conversation: ConversationComment[];
 }
 
 export interface PullRequestDraft {

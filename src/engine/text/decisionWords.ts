@@ -31,7 +31,7 @@ function planLines(plan: Plan): string[] {
   return details;
 }
 
-const IGNORED_INPUT_WORDS = { review: 'the review', review_comment: 'the review comment', check: 'the output of the failing check' } as const;
+const IGNORED_INPUT_WORDS = { review: 'the review', review_comment: 'the review comment', comment: 'the comment', check: 'the output of the failing check' } as const;
 
 /** "the review (changes requested) by mallory: no write access (NONE, permission none)": what `watch` left alone, from whom, and why. */
 export function ignoredInputWords(i: Pick<DecisionFactOf<'pr_input_ignored'>, 'input' | 'author' | 'why' | 'association' | 'permission' | 'state' | 'path'>): string {
