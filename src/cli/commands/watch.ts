@@ -6,18 +6,20 @@ import { dim, green, red, yellow } from '../format';
 import { nextStepLines } from '../nextStepCommands';
 import { parseCommandArgs } from '../parseCommandArgs';
 import { createProgressPrinter } from '../progressPrinter';
+import { adoptNamedPullRequest, WATCH_PR_OPTIONS } from './watchPr';
 
-export const WATCH_USAGE = 'taskloom watch [RUN_ID] [--interval SECONDS] [--timeout SECONDS] [--trusted-bot LOGIN]... [--cwd DIR]';
+export const WATCH_USAGE =
+  'taskloom watch [RUN_ID | --pr NUMBER|URL [--remote NAME] [--repo OWNER/REPO] [run flags]] [--interval SECONDS] [--timeout SECONDS] [--trusted-bot LOGIN]... [--cwd DIR]';
 
 /**
  * `taskloom watch`: keeps the run's pull requests green (failing checks, reviews that request
  * changes and conflicts with the base go to agents; only what people with write access, and the
  * bots named by --trusted-bot, wrote), until every check passes and the latest review approves
- * (exit 0), or a person is needed (exit 1). Ctrl-C stops it; nothing is lost. What it watches is
+ * (exit 0), or a person is needed (exit 1). `--pr N` takes on a person's own pull request first. Ctrl-C stops it; nothing is lost. What it watches is
  * src/engine/usecases/keepPullRequestsGreen.ts's; the CLI watches in the foreground, with progress.
  */
 export async function watchCommand(argv: string[]): Promise<number> {
-  const { values, positionals, cwd } = parseCommandArgs(argv, { interval: { type: 'string' }, timeout: { type: 'string' }, 'trusted-bot': { type: 'string', multiple: true } });
+  const { values, positionals, cwd } = parseCommandArgs(argv, { interval: { type: 'string' }, timeout: { type: 'string' }, 'trusted-bot': { type: 'string', multiple: true }, ...WATCH_PR_OPTIONS });
   const intervalSeconds = seconds(values.interval as string | undefined, '--interval') ?? WATCH_INTERVAL_SECONDS;
   const timeoutSeconds = seconds(values.timeout as string | undefined, '--timeout');
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom watch' });
@@ -29,7 +31,8 @@ export async function watchCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const target = await watchTarget(engine.store, { runId: positionals[0] });
+    const runId = values.pr !== undefined ? await adoptNamedPullRequest(engine, values, cwd) : positionals[0];
+    const target = await watchTarget(engine.store, { runId });
     const session = engine.session(target.runId);
     const printer = createProgressPrinter();
     const stop = session.onEvent(printer);

@@ -253,7 +253,10 @@ export type RunEventBody =
   | { type: 'overlap_detected'; taskId: string; otherTaskId: string; files: string[] }
   /** The run's work was applied to the user's branch: merged, or one commit per task (`squash`). */
   | { type: 'run_applied'; branch: string; commit: string; history: ApplyHistory; commits: number }
-  /** A pull request of the run on its forge: the whole run (taskId null), or one task's in a stack. */
+  /**
+   * A pull request of the run on its forge: the whole run (taskId null), or one task's in a stack.
+   * `adopted`: a person's own pull request that `watch --pr` keeps green; Taskloom did not open it.
+   */
   | {
       type: 'pull_request';
       taskId: string | null;
@@ -261,7 +264,7 @@ export type RunEventBody =
       url: string;
       head: string;
       base: string;
-      action: 'opened' | 'updated';
+      action: 'opened' | 'updated' | 'adopted';
       /** OWNER/REPO on the forge, and the remote its branch is pushed to: where `watch` looks and pushes. */
       repo: string;
       remote: string;

@@ -106,6 +106,8 @@ export interface Forge {
   readonly slug: string;
   /** The open (or last) pull request from `head`, if any. */
   findPullRequest(head: string): Promise<PullRequest | undefined>;
+  /** Pull request `number` as it is now. */
+  pullRequest(number: number): Promise<PullRequest>;
   createPullRequest(draft: PullRequestDraft): Promise<PullRequest>;
   updatePullRequest(number: number, changes: { title: string; body: string; base: string }): Promise<PullRequest>;
   status(number: number): Promise<PullRequestStatus>;

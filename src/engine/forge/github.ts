@@ -185,7 +185,7 @@ export class GitHubForge implements Forge {
     }
   }
 
-  private async pullRequest(number: number): Promise<PullRequest> {
+  async pullRequest(number: number): Promise<PullRequest> {
     const { data } = await this.call(() => this.octokit.pulls.get({ owner: this.owner, repo: this.repo, pull_number: number }));
     return {
       number: data.number,

@@ -254,7 +254,7 @@ const BODY_SHAPES = {
     url: text,
     head: text,
     base: text,
-    action: z.enum(['opened', 'updated']),
+    action: z.enum(['opened', 'updated', 'adopted']),
     repo: text,
     remote: text,
   },

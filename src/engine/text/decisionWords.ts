@@ -213,6 +213,7 @@ function wordIntegrationFact(f: IntegrationFact, taskId: string): { summary: str
     case 'overlap_detected':
       return { summary: `"${taskId}" changed ${f.files.join(', ')}, also changed by "${f.otherTaskId}"` };
     case 'pull_request':
+      if (f.action === 'adopted') return { summary: `Keeping pull request #${f.number} green, a branch Taskloom did not open: ${f.url} (${f.head} → ${f.base})` };
       return { summary: `Pull request #${f.number}${taskId ? ` for "${taskId}"` : ''} ${f.action}: ${f.url} (${f.head} → ${f.base})` };
     case 'pr_observed': {
       const merge = f.mergeable === false ? '; conflicts with its base' : '';
