@@ -34,7 +34,7 @@ export interface AdoptedPullRequest {
  * it does a run's own, in a worktree of its head, pushing only to its head branch. Refused for a
  * pull request from a fork (its branch is not this repository's to push to, and its CI output was
  * written by the fork's code) and for a closed or merged one. Asked again, the run made the first
- * time is used.
+ * time is used (and for a pull request a run opened, that run).
  */
 export async function adoptPullRequest(door: FrontDoor, params: AdoptPullRequestParams): Promise<AdoptedPullRequest> {
   const { engine } = door;
@@ -52,7 +52,7 @@ export async function adoptPullRequest(door: FrontDoor, params: AdoptPullRequest
   if (pullRequest.state !== 'open') {
     throw new PullRequestNotWatchableError(`Pull request #${number} is ${pullRequest.state}: there is nothing to keep green`, 'Reopen it on the forge first, or name an open one.');
   }
-  const known = engine.store.listRuns().find((entry) => adoptedHere(engine.store.loadRun(entry.runId).state, forge.slug, number));
+  const known = engine.store.listRuns().find((entry) => hasPullRequest(engine.store.loadRun(entry.runId).state, forge.slug, number));
   if (known) return { runId: known.runId, pullRequest, reused: true };
 
   const config = runConfigFromSettings(params.settings, { baseDir: params.baseDir, repoRoot: engine.repo.root, labels: door.settingNames });
@@ -75,5 +75,6 @@ export function pullRequestReference(text: string): { number: number; repo?: str
   throw new PullRequestNotWatchableError(`"${text}" is not a pull request number or URL`, 'Give its number (12) or its address (https://github.com/OWNER/REPO/pull/12).');
 }
 
-const adoptedHere = (state: RunState, slug: string, number: number): boolean =>
-  Object.values(state.pullRequests).some((pr) => pr.adopted && pr.number === number && pr.repo.toLowerCase() === slug.toLowerCase());
+/** The run made for this pull request, or the run that opened it: either keeps it green, no second one. */
+const hasPullRequest = (state: RunState, slug: string, number: number): boolean =>
+  Object.values(state.pullRequests).some((pr) => pr.number === number && pr.repo.toLowerCase() === slug.toLowerCase());
