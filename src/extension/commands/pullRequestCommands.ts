@@ -125,6 +125,8 @@ export async function keepOwnPullRequestGreen(services: Services, folderArg?: st
   try {
     const adopted = await withForge(folder, (forge) => services.engine.request(AdoptPullRequestRequest.type, { folder, pullRequest, settings: readRunSettings(folder), ...forge }));
     if (!adopted) return;
+    // A run made just now is not in the list yet.
+    await services.controller.refresh(folder);
     await services.controller.loadRun(folder, adopted.runId);
     void vscode.window.showInformationMessage(`Taskloom: keeping pull request #${adopted.number} green while this window is open; fixes go to its own branch.`);
     void keepPullRequestGreen(services, { folder, runId: adopted.runId });
