@@ -39,6 +39,8 @@ Usage:
                                                 push a completed run and open (or update) its GitHub pull request
   taskloom watch [RUN_ID] [--interval S] [--timeout S] [--trusted-bot LOGIN]... [--allow-config]
                                                 keep the run's pull request green: agents fix failing checks and reviews
+  taskloom watch --pr NUMBER|URL [--remote NAME] [--repo OWNER/REPO] [run flags] [--interval S] [--timeout S]
+                                                keep your own pull request green: fixes pushed to its branch only (not a fork's)
   taskloom runs [--json]                        list the runs in this repository, with the disk their worktrees take
   taskloom gc [--yes] [--dry-run]               remove what finished runs left (worktrees, branches, refs); says what it freed
   taskloom trace [RUN_ID] [--json]              tasks, transitions with reasons, attempts, usage

@@ -25,6 +25,7 @@ export const COMMAND_IDS = [
   'taskloom.applyIntegration',
   'taskloom.openPullRequest',
   'taskloom.keepPullRequestGreen',
+  'taskloom.keepOwnPullRequestGreen',
   'taskloom.openPullRequestInBrowser',
   'taskloom.openDecisionsLedger',
   'taskloom.showRun',

@@ -230,6 +230,28 @@ export interface OpenPullRequestResult {
 /** Pushes a completed run and opens its pull request (or updates the one it has), as `taskloom pr` does. */
 export const OpenPullRequestRequest = request<OpenPullRequestParams, OpenPullRequestResult>('taskloom/openPullRequest');
 
+export interface AdoptPullRequestParams extends FolderParams, ForgeParams {
+  /** Its number (`12`, `#12`) or its URL. */
+  pullRequest: string;
+  /** The agents, gate and limits its fixes use, for the run made the first time (the settings the user set; taskloom.json fills in). */
+  settings: RunSettings;
+  /** Keys of taskloom.json that start programs count only in a trusted workspace. */
+  workspaceTrusted?: boolean;
+}
+export interface AdoptPullRequestResult {
+  runId: string;
+  number: number;
+  url: string;
+  /** An earlier run already kept it green: that run is used again. */
+  reused: boolean;
+}
+/**
+ * Takes on a person's own pull request (one Taskloom did not open) to keep green, as `taskloom
+ * watch --pr` does: its run, made the first time; watch it next with WatchPullRequestsRequest.
+ * Refused (a user-facing error) for a fork's pull request and a closed or merged one.
+ */
+export const AdoptPullRequestRequest = request<AdoptPullRequestParams, AdoptPullRequestResult>('taskloom/adoptPullRequest');
+
 export interface WatchPullRequestsParams extends RunParams, ForgeParams {
   intervalSeconds?: number;
   /** taskloom.pullRequests.trustedBots: the bots (logins) whose reviews and comments may steer an agent. */

@@ -5,7 +5,7 @@ import { listenOnLoopback } from './loopback';
 /**
  * A scripted GitHub REST API on 127.0.0.1 for one repository, with GitHub's JSON shapes for the
  * endpoints Taskloom calls (pull requests, check runs and their annotations, commit statuses,
- * reviews, review comments and replies, issue comments). Pull request heads are read from a real
+ * reviews, review comments and replies, conversation (issue) comments). Pull request heads are read from a real
  * bare repository (the remote the run pushes to), so checks attach to the commit really pushed.
  * A test scripts CI and reviewers through `onHead` (called for each new head sha) and the setters.
  * Every review and comment carries GitHub's `author_association` and `user.type`; the collaborator
@@ -29,6 +29,14 @@ export interface ScriptedReview {
   state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED';
   body: string;
   comments?: Array<{ path: string; line: number; body: string }>;
+}
+
+export interface ScriptedComment {
+  user: string;
+  /** GitHub's author_association; default COLLABORATOR. */
+  association?: ScriptedReview['association'];
+  bot?: boolean;
+  body: string;
 }
 
 type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read';
@@ -59,6 +67,8 @@ export interface GitHubServer {
   /** Called once per new head sha of a pull request: what CI reports on it. */
   onHead(fn: (sha: string, pull: PullState) => ScriptedCheck[]): void;
   addReview(number: number, review: ScriptedReview): void;
+  /** A comment in the pull request's conversation (GitHub's issue comment). */
+  addComment(number: number, comment: ScriptedComment): void;
   /** What the collaborator permission endpoint says of `user`. */
   setPermission(user: string, permission: Permission): void;
   /** Logins whose permission was asked, in order. */
@@ -82,6 +92,14 @@ export async function startGitHubServer(options: {
   const requests: GitHubServer['requests'] = [];
   const replies: GitHubServer['replies'] = [];
   const issueComments: GitHubServer['issueComments'] = [];
+  const conversation = new Map<number, Array<Author & { id: number; body: string; created_at: string }>>();
+  const converse = (number: number, comment: Author & { body: string }) => {
+    const list = conversation.get(number) ?? [];
+    const posted = { id: nextId++, ...comment, created_at: new Date().toISOString() };
+    list.push(posted);
+    conversation.set(number, list);
+    return posted;
+  };
   const checksBySha = new Map<string, Array<ScriptedCheck & { id: number }>>();
   const reviews = new Map<number, Array<Author & { id: number; state: string; body: string; submitted_at: string }>>();
   const comments = new Map<number, Array<Author & { id: number; pull_request_review_id: number | null; path: string; line: number; body: string; in_reply_to_id?: number }>>();
@@ -208,8 +226,9 @@ export async function startGitHubServer(options: {
     }
     if ((m = /^\/issues\/(\d+)\/comments$/.exec(path)) && req.method === 'POST') {
       issueComments.push({ number: Number(m[1]), body: String(body.body) });
-      return send(201, { id: nextId++, body: body.body });
+      return send(201, authored(converse(Number(m[1]), { user: 'taskloom-bot', association: 'MEMBER', bot: false, body: String(body.body) })));
     }
+    if ((m = /^\/issues\/(\d+)\/comments$/.exec(path))) return send(200, (conversation.get(Number(m[1])) ?? []).map(authored));
     return send(404, { message: `Not Found (${req.method} ${path})` });
   }
 
@@ -233,6 +252,9 @@ export async function startGitHubServer(options: {
       const thread = comments.get(number) ?? [];
       for (const c of review.comments ?? []) thread.push({ id: nextId++, pull_request_review_id: id, ...author, path: c.path, line: c.line, body: c.body });
       comments.set(number, thread);
+    },
+    addComment(number, comment) {
+      converse(number, { user: comment.user, association: comment.association ?? 'COLLABORATOR', bot: comment.bot === true, body: comment.body });
     },
     setPermission(user, permission) {
       permissions.set(user, permission);

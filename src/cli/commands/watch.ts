@@ -6,19 +6,24 @@ import { dim, green, red, yellow } from '../format';
 import { nextStepLines } from '../nextStepCommands';
 import { parseCommandArgs } from '../parseCommandArgs';
 import { ALLOW_CONFIG_OPTION, commandSettings, definedOnly } from '../commandSettings';
+import { flagValues, runSettingsFrom, withAddingFlags } from '../flagSettings';
+import type { RunConfigFlags } from '../runOptions';
+import { RUN_START_KEYS, type ProjectSettingKey } from '../../engine/domain/settingKeys';
 import { createProgressPrinter } from '../progressPrinter';
+import { adoptNamedPullRequest, WATCH_PR_OPTIONS } from './watchPr';
 
-export const WATCH_USAGE = 'taskloom watch [RUN_ID] [--interval SECONDS] [--timeout SECONDS] [--trusted-bot LOGIN]... [--allow-config] [--cwd DIR]';
+export const WATCH_USAGE =
+  'taskloom watch [RUN_ID | --pr NUMBER|URL [--remote NAME] [--repo OWNER/REPO] [run flags]] [--interval SECONDS] [--timeout SECONDS] [--trusted-bot LOGIN]... [--allow-config] [--cwd DIR]';
 
 /**
  * `taskloom watch`: keeps the run's pull requests green (failing checks, reviews that request
  * changes and conflicts with the base go to agents; only what people with write access, and the
  * bots named by --trusted-bot, wrote), until every check passes and the latest review approves
- * (exit 0), or a person is needed (exit 1). Ctrl-C stops it; nothing is lost. What it watches is
+ * (exit 0), or a person is needed (exit 1). `--pr N` takes on a person's own pull request first. Ctrl-C stops it; nothing is lost. What it watches is
  * src/engine/usecases/keepPullRequestsGreen.ts's; the CLI watches in the foreground, with progress.
  */
 export async function watchCommand(argv: string[]): Promise<number> {
-  const { values, positionals, cwd } = parseCommandArgs(argv, { interval: { type: 'string' }, timeout: { type: 'string' }, 'trusted-bot': { type: 'string', multiple: true }, ...ALLOW_CONFIG_OPTION });
+  const { values, positionals, cwd } = parseCommandArgs(argv, { interval: { type: 'string' }, timeout: { type: 'string' }, 'trusted-bot': { type: 'string', multiple: true }, ...ALLOW_CONFIG_OPTION, ...WATCH_PR_OPTIONS });
   const flags = { 'pullRequests.pollSeconds': seconds(values.interval as string | undefined, '--interval'), 'pullRequests.trustedBots': values['trusted-bot'] as string[] | undefined };
   const timeoutSeconds = seconds(values.timeout as string | undefined, '--timeout');
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom watch' });
@@ -30,11 +35,16 @@ export async function watchCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const settings = await commandSettings(engine.repo.root, definedOnly(flags), { allowConfig: values['allow-config'] === true, onWithheld: 'ask', reads: ['pullRequests.pollSeconds', 'pullRequests.trustedBots', 'github.apiUrl'] });
+    const adopting = values.pr !== undefined;
+    // `--pr` makes a run, whose agents, gate and limits the run flags and the file's run keys set.
+    const watchFlags = adopting ? { ...flagValues(values as RunConfigFlags), ...definedOnly(flags) } : definedOnly(flags);
+    const reads: ProjectSettingKey[] = ['pullRequests.pollSeconds', 'pullRequests.trustedBots', 'github.apiUrl', ...(adopting ? RUN_START_KEYS : [])];
+    const settings = await commandSettings(engine.repo.root, watchFlags, { allowConfig: values['allow-config'] === true, onWithheld: 'ask', reads });
     if (!settings) return EXIT.needsHuman;
     const intervalSeconds = (settings.values['pullRequests.pollSeconds'] as number | undefined) ?? WATCH_INTERVAL_SECONDS;
     const apiUrl = settings.values['github.apiUrl'] as string | undefined;
-    const target = await watchTarget(engine.store, { runId: positionals[0], ...(apiUrl ? { apiUrl } : {}) });
+    const runId = adopting ? await adoptNamedPullRequest(engine, values, cwd, runSettingsFrom(withAddingFlags(settings, values as RunConfigFlags), values as RunConfigFlags), apiUrl) : positionals[0];
+    const target = await watchTarget(engine.store, { runId, ...(apiUrl ? { apiUrl } : {}) });
     const session = engine.session(target.runId);
     const printer = createProgressPrinter();
     const stop = session.onEvent(printer);

@@ -1,7 +1,8 @@
 import type { PullRequestReactionKind, ReviewVerdict } from '../domain/events';
 import type { PullRequestRecord } from '../domain/runState';
-import type { CheckResult, PullRequestStatus, Review, ReviewComment } from '../forge/forge';
+import type { CheckResult, ConversationComment, PullRequestStatus, Review, ReviewComment } from '../forge/forge';
 import { counted } from '../text/counted';
+import { feedbackFor, nextFeedbackStep } from './reviewFeedback';
 
 /** How many fixes of one kind a pull request gets before `watch` hands it to a person. */
 export interface WatchLimits {
@@ -17,8 +18,10 @@ export interface ReactionInput {
   summary: string;
   checks: CheckResult[];
   review?: Review;
-  /** The review's comments that start a thread (replies are not asked of the agent). */
+  /** The review's comments that start a thread and ask for a change (replies are not asked of the agent). */
   comments: ReviewComment[];
+  /** A conversation comment asking for a change (see reviewFeedback.ts). */
+  conversation?: ConversationComment[];
 }
 
 export type WatchStep =
@@ -29,12 +32,11 @@ export type WatchStep =
   | { kind: 'react'; input: ReactionInput };
 
 const checkSignal = (c: CheckResult) => `check:${c.id}`;
-const reviewSignal = (r: Review) => `review:${r.id}`;
 const conflictSignal = (headSha: string) => `conflict:${headSha}`;
 
 /**
  * What `watch` does next with a pull request, given what the forge says now (screened: only what
- * people with write access wrote, see screenForgeInput) and what the run recorded. A signal (a failing check run, a review requesting changes, a conflict at a head) is
+ * people with write access wrote, see screenForgeInput) and what the run recorded. A signal (a failing check run, a review or comment asking for a change, a conflict at a head) is
  * reacted to once: a restarted `watch` reads the record and never reacts to it again. Pure.
  */
 export function nextWatchStep(status: PullRequestStatus, record: PullRequestRecord, limits: WatchLimits): WatchStep {
@@ -95,17 +97,9 @@ export function nextWatchStep(status: PullRequestStatus, record: PullRequestReco
 
   const latest = latestDecisiveReviews(status.reviews);
   const requesting = latest.filter((r) => r.state === 'changes_requested');
-  for (const review of requesting) {
-    const signal = reviewSignal(review);
-    const failed = gaveUp(signal);
-    if (failed) return { kind: 'human', reason: `the changes ${review.author} requested could not be made: ${failed.reason ?? 'the fix failed'}`, next: handBack(`what ${review.author} asked for`) };
-    if (reacted(signal)) continue;
-    if (reactions('review') >= limits.reviewFixes) {
-      return { kind: 'human', reason: `${review.author} still requests changes after ${counted(limits.reviewFixes, 'round')} of fixes`, next: handBack(`what ${review.author} asked for`) };
-    }
-    const comments = status.comments.filter((c) => c.reviewId === review.id && c.inReplyTo === null);
-    return { kind: 'react', input: { kind: 'review', signals: [signal], summary: `${review.author} requested changes (${counted(comments.length, 'comment')})`, checks: [], review, comments } };
-  }
+  const feedback = nextFeedbackStep(status, record, limits.reviewFixes, handBack);
+  if (feedback?.kind === 'human') return feedback;
+  if (feedback) return { kind: 'react', input: { kind: 'review', signals: feedback.signals, summary: feedback.summary, checks: [], ...feedback.feedback } };
 
   const pending = status.checks.filter((c) => c.status === 'pending');
   if (pending.length) return { kind: 'wait', reason: `${counted(pending.length, 'check')} running: ${pending.map((c) => c.name).join(', ')}` };
@@ -136,7 +130,5 @@ export function reviewVerdict(reviews: Review[]): ReviewVerdict {
 /** The reaction `signals` stand for, read again from the forge's status (for a reaction taken up after a restart). */
 export function reactionInputFor(status: PullRequestStatus, kind: PullRequestReactionKind, signals: string[], summary: string): ReactionInput {
   const checks = status.checks.filter((c) => signals.includes(checkSignal(c)));
-  const review = status.reviews.find((r) => signals.includes(reviewSignal(r)));
-  const comments = review ? status.comments.filter((c) => c.reviewId === review.id && c.inReplyTo === null) : [];
-  return { kind, signals, summary, checks, ...(review ? { review } : {}), comments };
+  return { kind, signals, summary, checks, ...feedbackFor(status, signals) };
 }

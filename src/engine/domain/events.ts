@@ -253,7 +253,10 @@ export type RunEventBody =
   | { type: 'overlap_detected'; taskId: string; otherTaskId: string; files: string[] }
   /** The run's work was applied to the user's branch: merged, or one commit per task (`squash`). */
   | { type: 'run_applied'; branch: string; commit: string; history: ApplyHistory; commits: number }
-  /** A pull request of the run on its forge: the whole run (taskId null), or one task's in a stack. */
+  /**
+   * A pull request of the run on its forge: the whole run (taskId null), or one task's in a stack.
+   * `adopted`: a person's own pull request that `watch --pr` keeps green; Taskloom did not open it.
+   */
   | {
       type: 'pull_request';
       taskId: string | null;
@@ -261,7 +264,7 @@ export type RunEventBody =
       url: string;
       head: string;
       base: string;
-      action: 'opened' | 'updated';
+      action: 'opened' | 'updated' | 'adopted';
       /** OWNER/REPO on the forge, and the remote its branch is pushed to: where `watch` looks and pushes. */
       repo: string;
       remote: string;
@@ -299,7 +302,7 @@ export type RunEventBody =
    */
   | { type: 'confinement'; mode: SandboxMode; confined: boolean; mechanism?: string; reason?: string }
   /**
-   * `watch` left something on a pull request alone, once per input: a review or review comment
+   * `watch` left something on a pull request alone, once per input: a review, review comment or conversation comment
    * whose author has no write access (`association` as the forge said it, `permission` when it was
    * asked) or is a bot not in taskloom.pullRequests.trustedBots, or a failing check's output from a
    * fork (`author`: the fork). `excerpt`: its visible text, sanitised and cut short.
@@ -340,7 +343,8 @@ export type CheckStatus = 'pending' | 'success' | 'failure';
 /** A pull request's reviews in one word: a latest review (per reviewer) requests changes, or approves, or none decides yet. */
 export type ReviewVerdict = 'changes_requested' | 'approved' | 'none';
 export type PullRequestReactionKind = 'check' | 'review' | 'conflict';
-export type IgnoredInputKind = 'review' | 'review_comment' | 'check';
+/** `comment`: a comment in the pull request's conversation (not on a line of code). */
+export type IgnoredInputKind = 'review' | 'review_comment' | 'comment' | 'check';
 /** Why `watch` left an input alone: its author cannot write to the repository, is a bot nobody trusted, or it is a fork's check output. */
 export type IgnoredInputReason = 'no_write_access' | 'untrusted_bot' | 'fork_check';
 

@@ -18,6 +18,7 @@ export const PULL_REQUEST_HANDLERS = {
       reactions: same ? before.reactions : [],
       ...(same && before.observed ? { observed: before.observed } : {}),
       ...(same && before.ignored ? { ignored: before.ignored } : {}),
+      ...(e.action === 'adopted' || (same && before.adopted) ? { adopted: true as const } : {}),
     };
     decide(state, e, 'pull_request', { type: 'pull_request', number: e.number, action: e.action, url: e.url, head: e.head, base: e.base }, e.taskId ?? undefined);
   },

@@ -330,6 +330,8 @@ export interface PullRequestRecord {
   watch?: { outcome: EventOf<'pr_watch_ended'>['outcome']; reason: string; at: string };
   /** What `watch` left alone, and why (absent until it left something). */
   ignored?: IgnoredInput[];
+  /** A person's own pull request `watch --pr` keeps green: Taskloom did not open it, and pushes only fixes to its branch. */
+  adopted?: true;
 }
 
 export type IgnoredInput = Omit<EventOf<'pr_input_ignored'>, 'type' | 'seq' | 'runId' | 'v' | 'number'>;

@@ -47,6 +47,7 @@ export type ErrorCode =
   | 'decision_refused'
   | 'task_taken_up'
   | 'no_pull_request'
+  | 'pull_request_not_watchable'
   | 'baseline_choice_needed'
   | 'no_baseline_choice'
   | 'config_not_allowed'

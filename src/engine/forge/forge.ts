@@ -74,12 +74,23 @@ export interface ReviewComment {
   inReplyTo: string | null;
 }
 
+/** A comment in the pull request's conversation (GitHub's issue comments), not on a line of code. */
+export interface ConversationComment {
+  id: string;
+  author: string;
+  association: AuthorAssociation;
+  bot: boolean;
+  body: string;
+  createdAt: string;
+}
+
 /** Everything the observer looks at, read in one poll. */
 export interface PullRequestStatus {
   pullRequest: PullRequest;
   checks: CheckResult[];
   reviews: Review[];
   comments: ReviewComment[];
+  conversation: ConversationComment[];
 }
 
 export interface PullRequestDraft {
@@ -95,6 +106,8 @@ export interface Forge {
   readonly slug: string;
   /** The open (or last) pull request from `head`, if any. */
   findPullRequest(head: string): Promise<PullRequest | undefined>;
+  /** Pull request `number` as it is now. */
+  pullRequest(number: number): Promise<PullRequest>;
   createPullRequest(draft: PullRequestDraft): Promise<PullRequest>;
   updatePullRequest(number: number, changes: { title: string; body: string; base: string }): Promise<PullRequest>;
   status(number: number): Promise<PullRequestStatus>;

@@ -6,6 +6,7 @@ import { findOnPath } from '../process/findOnPath';
 import {
   ForgeError,
   type CheckResult,
+  type ConversationComment,
   type Forge,
   type PullRequest,
   type PullRequestDraft,
@@ -84,11 +85,12 @@ export class GitHubForge implements Forge {
   async status(number: number): Promise<PullRequestStatus> {
     const pullRequest = await this.pullRequest(number);
     const ref = pullRequest.headSha;
-    const [runs, combined, reviews, comments] = await Promise.all([
+    const [runs, combined, reviews, comments, conversation] = await Promise.all([
       this.call(() => this.octokit.checks.listForRef({ owner: this.owner, repo: this.repo, ref, per_page: 100 })),
       this.call(() => this.octokit.repos.getCombinedStatusForRef({ owner: this.owner, repo: this.repo, ref, per_page: 100 })),
       this.call(() => this.octokit.pulls.listReviews({ owner: this.owner, repo: this.repo, pull_number: number, per_page: 100 })),
       this.call(() => this.octokit.pulls.listReviewComments({ owner: this.owner, repo: this.repo, pull_number: number, per_page: 100 })),
+      this.call(() => this.octokit.issues.listComments({ owner: this.owner, repo: this.repo, issue_number: number, per_page: 100 })),
     ]);
     const checks: CheckResult[] = [];
     for (const run of runs.data.check_runs) {
@@ -147,6 +149,16 @@ export class GitHubForge implements Forge {
           inReplyTo: c.in_reply_to_id ? String(c.in_reply_to_id) : null,
         }),
       ),
+      conversation: conversation.data.map(
+        (c): ConversationComment => ({
+          id: String(c.id),
+          author: c.user?.login ?? 'someone',
+          association: c.author_association,
+          bot: isBot(c.user),
+          body: c.body ?? '',
+          createdAt: c.created_at,
+        }),
+      ),
     };
   }
 
@@ -173,7 +185,7 @@ export class GitHubForge implements Forge {
     }
   }
 
-  private async pullRequest(number: number): Promise<PullRequest> {
+  async pullRequest(number: number): Promise<PullRequest> {
     const { data } = await this.call(() => this.octokit.pulls.get({ owner: this.owner, repo: this.repo, pull_number: number }));
     return {
       number: data.number,

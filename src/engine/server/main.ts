@@ -8,6 +8,7 @@ import {
   PreviewApplyRequest,
   OpenPullRequestRequest,
   WatchPullRequestsRequest,
+  AdoptPullRequestRequest,
   ApprovePlanRequest,
   CancelRequest,
   CheckPlanRequest,
@@ -36,7 +37,7 @@ import { applyIntegrationBranch, discardRun, previewApply, restoreSnapshot } fro
 import { cancel, resume, taskDecision, resolveByHand, continueTask } from './driveRequests';
 import { prepareDemo } from './demoRequests';
 import { EventBatcher } from './eventBatcher';
-import { openPullRequest, watchPullRequests } from './pullRequestRequests';
+import { adoptPullRequest, openPullRequest, watchPullRequests } from './pullRequestRequests';
 import { approvePlan, checkPlan, rejectPlan, revisePlan, startGoal } from './planRequests';
 import { diff, doctor, fileAtCommit, getRun, listRuns, predictOverlaps, runEvent, transcript } from './queryRequests';
 import { ServerLog } from './serverLog';
@@ -108,6 +109,7 @@ handle(DiscardRunRequest.type, REQUEST_PARAMS.discardRun, (p) => discardRun(host
 handle(RestoreSnapshotRequest.type, REQUEST_PARAMS.restoreSnapshot, (p) => restoreSnapshot(hosts, output, p));
 handle(PrepareDemoRequest.type, REQUEST_PARAMS.prepareDemo, (p) => prepareDemo(p));
 handle(OpenPullRequestRequest.type, REQUEST_PARAMS.openPullRequest, (p) => openPullRequest(hosts, output, p));
+handle(AdoptPullRequestRequest.type, REQUEST_PARAMS.adoptPullRequest, (p) => adoptPullRequest(hosts, output, p));
 handle(WatchPullRequestsRequest.type, REQUEST_PARAMS.watchPullRequests, (p, token) => watchPullRequests(hosts, output, p, token));
 handle(ListRunsRequest.type, REQUEST_PARAMS.listRuns, (p) => listRuns(hosts, p));
 handle(GetRunRequest.type, REQUEST_PARAMS.run, (p) => getRun(hosts, p));

@@ -1,10 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CancellationToken } from 'vscode-languageserver/node';
-import { PULL_REQUEST_REMOTE, type OpenPullRequestParams, type OpenPullRequestResult, type WatchPullRequestsParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
+import {
+  PULL_REQUEST_REMOTE,
+  type AdoptPullRequestParams,
+  type AdoptPullRequestResult,
+  type OpenPullRequestParams, type OpenPullRequestResult, type WatchPullRequestsParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
 import { AuthorTrust } from '../deliver/authorTrust';
 import { WATCH_INTERVAL_SECONDS, type WatchPass } from '../deliver/watchPullRequests';
 import { watchTarget } from '../usecases/keepPullRequestsGreen';
 import * as opening from '../usecases/openPullRequest';
+import { editorRunSettings } from './editorSettings';
+import { adoptPullRequest as adopt } from '../usecases/watchPersonalPullRequest';
 import { ForgeError } from '../forge/forge';
 import { errorText } from '../domain/taskloomError';
 import { LockHeldError } from '../store/lock';
@@ -21,6 +27,18 @@ export async function openPullRequest(hosts: WorkspaceHosts, output: ServerOutpu
     const { runId, opened } = await opening.openPullRequest(host.door(engine, params.folder), { ...params, remote: params.remote ?? PULL_REQUEST_REMOTE });
     for (const o of opened) output.log(`Pull request #${o.pullRequest.number} ${o.action} for run ${runId}: ${o.pullRequest.url}`);
     return { pullRequests: opened.map((o) => ({ taskId: o.taskId, number: o.pullRequest.number, url: o.pullRequest.url, action: o.action })) };
+  });
+}
+
+/** Takes on a person's own pull request to keep green, as `taskloom watch --pr` does (src/engine/usecases/watchPersonalPullRequest.ts). */
+export async function adoptPullRequest(hosts: WorkspaceHosts, output: ServerOutput, params: AdoptPullRequestParams): Promise<AdoptPullRequestResult> {
+  const host = await hosts.forFolder(params.folder);
+  return host.withEngine(async (engine) => {
+    const { settings, warning } = editorRunSettings(host.root, params.settings, params.workspaceTrusted === true);
+    if (warning) output.log(warning);
+    const adopted = await adopt(host.door(engine, params.folder), { ...params, settings, remote: PULL_REQUEST_REMOTE, baseDir: params.folder });
+    output.log(`Pull request #${adopted.pullRequest.number} kept green by run ${adopted.runId}${adopted.reused ? ' (as before)' : ''}: ${adopted.pullRequest.url}`);
+    return { runId: adopted.runId, number: adopted.pullRequest.number, url: adopted.pullRequest.url, reused: adopted.reused };
   });
 }
 

@@ -254,7 +254,7 @@ const BODY_SHAPES = {
     url: text,
     head: text,
     base: text,
-    action: z.enum(['opened', 'updated']),
+    action: z.enum(['opened', 'updated', 'adopted']),
     repo: text,
     remote: text,
   },
@@ -285,7 +285,7 @@ const BODY_SHAPES = {
   confinement: { mode: z.enum(SANDBOX_MODES), confined: z.boolean(), mechanism: text.optional(), reason: text.optional() },
   pr_input_ignored: {
     number: z.number(),
-    input: z.enum(['review', 'review_comment', 'check']),
+    input: z.enum(['review', 'review_comment', 'comment', 'check']),
     id: text,
     author: text,
     why: z.enum(['no_write_access', 'untrusted_bot', 'fork_check']),

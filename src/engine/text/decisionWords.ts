@@ -31,7 +31,7 @@ function planLines(plan: Plan): string[] {
   return details;
 }
 
-const IGNORED_INPUT_WORDS = { review: 'the review', review_comment: 'the review comment', check: 'the output of the failing check' } as const;
+const IGNORED_INPUT_WORDS = { review: 'the review', review_comment: 'the review comment', comment: 'the comment', check: 'the output of the failing check' } as const;
 
 /** "the review (changes requested) by mallory: no write access (NONE, permission none)": what `watch` left alone, from whom, and why. */
 export function ignoredInputWords(i: Pick<DecisionFactOf<'pr_input_ignored'>, 'input' | 'author' | 'why' | 'association' | 'permission' | 'state' | 'path'>): string {
@@ -213,6 +213,7 @@ function wordIntegrationFact(f: IntegrationFact, taskId: string): { summary: str
     case 'overlap_detected':
       return { summary: `"${taskId}" changed ${f.files.join(', ')}, also changed by "${f.otherTaskId}"` };
     case 'pull_request':
+      if (f.action === 'adopted') return { summary: `Keeping pull request #${f.number} green, a branch Taskloom did not open: ${f.url} (${f.head} → ${f.base})` };
       return { summary: `Pull request #${f.number}${taskId ? ` for "${taskId}"` : ''} ${f.action}: ${f.url} (${f.head} → ${f.base})` };
     case 'pr_observed': {
       const merge = f.mergeable === false ? '; conflicts with its base' : '';

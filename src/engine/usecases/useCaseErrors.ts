@@ -96,6 +96,14 @@ export class NoPullRequestError extends TaskloomError {
   }
 }
 
+/** A pull request `watch --pr` will not take on (a fork's, a closed one, or a reference that names none), and why. */
+export class PullRequestNotWatchableError extends TaskloomError {
+  override readonly name = 'PullRequestNotWatchableError';
+  constructor(message: string, hint: string) {
+    super('bad_input', message, hint, { code: 'pull_request_not_watchable' });
+  }
+}
+
 /**
  * A plain resume of a run whose base fails a gate command that no runner explained: driven, it
  * would only pause there again. Refused instead, naming the ways on: treat the commands as

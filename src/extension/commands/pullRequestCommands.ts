@@ -1,12 +1,12 @@
-import { githubApiUrl, keepsPullRequestsGreen, pullRequestPollSeconds, trustedPullRequestBots } from '../settings';
+import { githubApiUrl, keepsPullRequestsGreen, pullRequestPollSeconds, readRunSettings, trustedPullRequestBots } from '../settings';
 import * as vscode from 'vscode';
-import { OpenPullRequestRequest, WatchPullRequestsRequest, type ForgeParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
+import { AdoptPullRequestRequest, OpenPullRequestRequest, WatchPullRequestsRequest, type ForgeParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
 import { errorWords } from '../connection/errorNotice';
 import { nextStepButton } from '../connection/nextStepButtons';
 import { showError, userData } from '../connection/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
-import { pickRun, pickRunFor } from '../targets/pickTarget';
+import { pickFolder, pickRun, pickRunFor } from '../targets/pickTarget';
 import type { RunRef } from '../targets/runRef';
 
 const key = (ref: RunRef) => `${ref.folder}\n${ref.runId}`;
@@ -103,6 +103,36 @@ export function keepPullRequestGreen(services: Services, ref: RunRef): Promise<v
 export async function keepPullRequestGreenCommand(services: Services, arg?: unknown): Promise<void> {
   const ref = await pickRun(services.controller, arg, (e) => Object.keys(e.state?.pullRequests ?? {}).length > 0, 'Taskloom: no run has a pull request yet.');
   if (ref) await keepPullRequestGreen(services, ref);
+}
+
+/**
+ * Keep This Pull Request Green…: asks for a pull request of the user's own (its number or URL),
+ * takes it on as `taskloom watch --pr` does (its run, made the first time) and keeps it green like
+ * a run's own. A fork's or a closed pull request is refused, saying why.
+ */
+export async function keepOwnPullRequestGreen(services: Services, folderArg?: string, given?: string): Promise<void> {
+  const folder = await pickFolder(services.controller, folderArg);
+  if (!folder) return;
+  const pullRequest =
+    given ??
+    (await vscode.window.showInputBox({
+      title: 'Taskloom: Keep This Pull Request Green',
+      prompt: 'A pull request of this repository, from one of its branches: agents fix its failing checks and what reviewers with write access ask for, and push to its branch only.',
+      placeHolder: '12, or https://github.com/OWNER/REPO/pull/12',
+      validateInput: (text) => (/^\s*(#?\d+|https?:\/\/\S+\/pull\/\d+\S*)\s*$/.test(text) ? undefined : 'A number (12) or a pull request URL'),
+    }));
+  if (!pullRequest) return;
+  try {
+    const adopted = await withForge(folder, (forge) => services.engine.request(AdoptPullRequestRequest.type, { folder, pullRequest, settings: readRunSettings(folder), workspaceTrusted: vscode.workspace.isTrusted, ...forge }));
+    if (!adopted) return;
+    // A run made just now is not in the list yet.
+    await services.controller.refresh(folder);
+    await services.controller.loadRun(folder, adopted.runId);
+    void vscode.window.showInformationMessage(`Taskloom: keeping pull request #${adopted.number} green while this window is open; fixes go to its own branch.`);
+    void keepPullRequestGreen(services, { folder, runId: adopted.runId });
+  } catch (error) {
+    showError('keep the pull request green', error);
+  }
 }
 
 /** Opens a run's pull request (the one of the whole run, or the first of a stack) in the browser. */

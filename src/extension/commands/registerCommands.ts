@@ -13,7 +13,7 @@ import { pickRun, pickRunFor } from '../targets/pickTarget';
 import { isTaskRef, type RunRef, type TaskRef } from '../targets/runRef';
 import { runDemo } from './demoCommand';
 import { showIntegrationDiff, showTaskDiff } from './diffCommands';
-import { keepPullRequestGreenCommand, openPullRequest, openPullRequestInBrowser } from './pullRequestCommands';
+import { keepOwnPullRequestGreen, keepPullRequestGreenCommand, openPullRequest, openPullRequestInBrowser } from './pullRequestCommands';
 import { restoreSnapshot } from './restoreSnapshot';
 import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeLastRun, resumeRun, showRunCommand, treatAsAdvisory, keepAsRequired } from './runCommands';
 import { startGoal } from './startGoal';
@@ -62,6 +62,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.applyIntegration': (arg?: unknown) => applyIntegration(services, arg),
     'taskloom.openPullRequest': (arg?: unknown, options?: Parameters<typeof openPullRequest>[2]) => openPullRequest(services, arg, options),
     'taskloom.keepPullRequestGreen': (arg?: unknown) => keepPullRequestGreenCommand(services, arg),
+    'taskloom.keepOwnPullRequestGreen': (folder?: string, pullRequest?: string) => keepOwnPullRequestGreen(services, folder, pullRequest),
     'taskloom.openPullRequestInBrowser': (arg?: unknown) => openPullRequestInBrowser(services, arg),
     'taskloom.openDecisionsLedger': (arg?: unknown) => openDecisionsLedger(services, arg),
     'taskloom.showRun': (arg?: unknown) => showRunCommand(services, arg),

@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunsNode } from '../../../src/extension/tree/runsTreeProvider';
 import { runView } from './pages/runViewPage';
+import { quickInput } from './pages/workbenchPage';
+import { pressKey, runPaletteCommand, runnerAvailable, typeText } from './runnerControl';
 import { takeScreenshot } from './screenshot';
-import { newestRun, taskloom, waitFor, workspaceFolder } from './vscodeUtil';
+import { EXTENSION_ID, newestRun, taskloom, waitFor, workspaceFolder } from './vscodeUtil';
 
 /**
  * A completed run delivered from the editor against a scripted GitHub (test/vscode/fixtures/
@@ -70,5 +72,33 @@ suite('A pull request kept green from the editor', function () {
     });
     assert.match(header, /Pull request #1 open · checks pass; approved; 2 fixes pushed/);
     await takeScreenshot('pull-request-run-view');
+  });
+
+  test("Keep This Pull Request Green… from the palette asks for a pull request of one's own and keeps it green in a run of its own", async function () {
+    if (!runnerAvailable()) this.skip();
+    const api = await taskloom();
+    const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { commands: Array<{ command: string; category?: string }>; menus: { commandPalette: Array<{ command: string }> } } };
+    assert.equal(manifest.contributes.commands.find((c) => c.command === 'taskloom.keepOwnPullRequestGreen')?.category, 'Taskloom');
+    assert.ok(!manifest.contributes.menus.commandPalette.some((c) => c.command === 'taskloom.keepOwnPullRequestGreen'), 'not hidden from the palette');
+
+    await runPaletteCommand('Taskloom: Keep This Pull Request Green…');
+    await quickInput.shown();
+    await takeScreenshot('keep-own-pull-request-green-asks');
+    await typeText('2');
+    await pressKey('Enter');
+    const entry = await waitFor('the run that keeps pull request #2 green', () =>
+      api.services.controller.model.runs(folder).find((e) => e.summary.goal === 'Keep pull request #2 green (ada/readme)'),
+    );
+    const runId = entry.summary.runId;
+    // Ada's branch passes CI and alice approves it: the window's watch ends green with nothing to fix.
+    await waitFor(
+      "Ada's pull request to be green",
+      () => api.services.controller.model.run(folder, runId)?.state?.pullRequests['']?.watch?.outcome === 'green',
+      180_000,
+    );
+    const row = api.services.runsTree.getTreeItem(api.services.runsTree.runNode(folder, runId));
+    assert.match(String(row.label), /^watching a pull request/);
+    await api.services.runsView.reveal(api.services.runsTree.runNode(folder, runId), { expand: true });
+    await takeScreenshot('keep-own-pull-request-green-row');
   });
 });
