@@ -1,0 +1,36 @@
+import type { MessageDelivery, RequestRefusal, RunRequestKind } from '../domain/events';
+import { TASK_STATE_WORDS } from '../domain/stateWords';
+import type { TaskState } from '../domain/taskStates';
+
+// The words of a person steering a running task: the ledger, the transcript, `taskloom send`, the run view's message box.
+
+/** Why a task in `state` takes no message, and what to do instead. */
+export function noMessagesWords(state: TaskState): string {
+  switch (state) {
+    case 'NEEDS_HUMAN':
+    case 'HUMAN_RESOLVING':
+      return `it ${state === 'NEEDS_HUMAN' ? 'needs you' : 'is being resolved by hand'}, so no agent is working on it: use retry with a note to tell its actor`;
+    case 'SKIPPED':
+      return 'it was skipped: retry it with a note to have its actor work on it again';
+    case 'MERGED':
+      return 'it is merged: its actor takes no more turns';
+    default:
+      return `it is ${TASK_STATE_WORDS[state]}: its work was approved, so its actor takes no more turns`;
+  }
+}
+
+/** What became of a message, for the transcript of the call it reached and the ledger. */
+export function deliveryWords(how: MessageDelivery, from: string, attempt: number): string {
+  return how === 'live' ? `message from ${from} joined the running turn (attempt ${attempt})` : `message from ${from} went into the prompt of attempt ${attempt}`;
+}
+
+const REQUEST_WORDS: Record<RunRequestKind, string> = { message: 'message', stop: 'request to stop the task' };
+
+/** A request of the run's inbox that was refused: whose, and why. */
+export function refusedRequestWords(r: { kind: RunRequestKind; taskId: string; from: string; why: RequestRefusal; state?: TaskState }): string {
+  const why = r.why === 'unknown_task' ? `the run has no task "${r.taskId}"` : r.kind === 'message' && r.state ? noMessagesWords(r.state) : `it is ${r.state ? TASK_STATE_WORDS[r.state] : 'not running'}`;
+  return `${REQUEST_WORDS[r.kind]} from ${r.from} not taken: ${why}`;
+}
+
+/** The head of the actor prompt's section that quotes what people said while it worked. */
+export const messagesHeading = (from: readonly string[]): string => `Messages from ${[...new Set(from)].join(', ')} while you worked:`;
