@@ -34,3 +34,7 @@ export function refusedRequestWords(r: { kind: RunRequestKind; taskId: string; f
 
 /** The head of the actor prompt's section that quotes what people said while it worked. */
 export const messagesHeading = (from: readonly string[]): string => `Messages from ${[...new Set(from)].join(', ')} while you worked:`;
+
+/** A file in a run's inbox that is no request: set aside, for a person to read. */
+export const unreadableRequestWords = (problem: string): string =>
+  `a request left in the run's inbox could not be read and was set aside in its inbox-unreadable folder: ${problem}`;
