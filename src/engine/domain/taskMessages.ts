@@ -1,3 +1,5 @@
+import type { MessageDelivery, RequestRefusal } from './events';
+import type { AgentKind } from './runConfig';
 import type { TaskMessage, TaskView } from './runState';
 import { isInFlight, isReturned, type TaskState } from './taskStates';
 
@@ -15,3 +17,15 @@ export function takesMessages(state: TaskState): boolean {
 export function undeliveredMessages(task: Pick<TaskView, 'messages'>): TaskMessage[] {
   return task.messages.filter((m) => !m.delivered);
 }
+
+/**
+ * What became of a message by the time `sendToTask` stopped waiting: taken by the drive and
+ * delivered (in the running turn, or the prompt of a turn that just started); taken, and waiting
+ * for the actor's next step or turn (`agent` cannot take input mid-turn, or has not yet); refused
+ * by the drive (the task moved on meanwhile); or not taken yet, with a process driving the run now or not.
+ */
+export type SendOutcome =
+  | { kind: 'delivered'; how: MessageDelivery; attempt: number }
+  | { kind: 'queued'; agent: AgentKind; midTurn: boolean }
+  | { kind: 'refused'; why: RequestRefusal; state?: TaskState }
+  | { kind: 'not_taken'; driven: boolean };

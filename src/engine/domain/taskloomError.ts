@@ -48,7 +48,8 @@ export type ErrorCode =
   | 'task_taken_up'
   | 'no_pull_request'
   | 'baseline_choice_needed'
-  | 'no_baseline_choice';
+  | 'no_baseline_choice'
+  | 'task_takes_no_messages';
 
 /**
  * A failure the user can act on: what happened (the message), what to do next (the hint, in words

@@ -1,5 +1,7 @@
 import type { MessageDelivery, RequestRefusal, RunRequestKind } from '../domain/events';
+import type { AgentKind } from '../domain/runConfig';
 import { TASK_STATE_WORDS } from '../domain/stateWords';
+import type { SendOutcome } from '../domain/taskMessages';
 import type { TaskState } from '../domain/taskStates';
 
 // The words of a person steering a running task: the ledger, the transcript, `taskloom send`, the run view's message box.
@@ -38,3 +40,25 @@ export const messagesHeading = (from: readonly string[]): string => `Messages fr
 /** A file in a run's inbox that is no request: set aside, for a person to read. */
 export const unreadableRequestWords = (problem: string): string =>
   `a request left in the run's inbox could not be read and was set aside in its inbox-unreadable folder: ${problem}`;
+
+const AGENT_NAMES: Record<AgentKind, string> = { claude: 'Claude Code', codex: 'Codex', command: 'a command agent', scripted: 'the scripted agent' };
+
+/** What `taskloom send` (and the run view's message box) says became of a message. */
+export function sendOutcomeWords(taskId: string, runId: string, outcome: SendOutcome): string {
+  switch (outcome.kind) {
+    case 'delivered':
+      return outcome.how === 'live'
+        ? `Delivered: it joined the running turn of "${taskId}"'s actor (attempt ${outcome.attempt}).`
+        : `Delivered: it went into the prompt of "${taskId}"'s attempt ${outcome.attempt}.`;
+    case 'queued':
+      return outcome.midTurn
+        ? `Taken: "${taskId}"'s actor (${AGENT_NAMES[outcome.agent]}) hears it at its next step, or in its next turn if this one ends first.`
+        : `Queued for "${taskId}"'s next actor turn: ${AGENT_NAMES[outcome.agent]} cannot take input mid-turn.`;
+    case 'refused':
+      return `Not taken: ${outcome.why === 'unknown_task' ? `run ${runId} has no task "${taskId}"` : outcome.state ? noMessagesWords(outcome.state) : 'the task takes no messages now'}.`;
+    case 'not_taken':
+      return outcome.driven
+        ? `Left in run ${runId}'s inbox: the process that holds this workspace has not taken it yet; it does when it drives the run.`
+        : `No process drives run ${runId} now: the message waits in its inbox and is delivered when the run is resumed.`;
+  }
+}
