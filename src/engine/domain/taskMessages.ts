@@ -3,6 +3,9 @@ import type { AgentKind } from './runConfig';
 import type { TaskMessage, TaskView } from './runState';
 import { isInFlight, isReturned, type TaskState } from './taskStates';
 
+/** The longest message a person may send to a task's agent: a note, not a file. */
+export const MAX_MESSAGE_CHARS = 20_000;
+
 /**
  * Whether a person's message can still reach the task's actor: it has an actor turn under way or
  * still to come (not started yet, at work, sent back by the merge queue, stopped with the run).
