@@ -15,6 +15,7 @@ import { resumeCommand } from './commands/resume';
 import { RUN_USAGE, runCommand } from './commands/run';
 import { runsCommand } from './commands/runs';
 import { traceCommand } from './commands/trace';
+import { sendCommand } from './commands/send';
 import { exitWith } from './cliProcess';
 import { unsupportedPlatformError } from '../engine/domain/platform';
 
@@ -33,6 +34,8 @@ Usage:
   taskloom skip TASK [--run ID]                 drop a task (and what depends on it), then continue with the rest
   taskloom resolve TASK [--run ID]              resolve a merge conflict (or integration failure) yourself in the task's worktree
   taskloom continue TASK [--run ID]             after resolving by hand: gate the result, merge it, continue
+  taskloom send TASK "MESSAGE" [--run ID]       tell a running task's agent something, from any terminal while the run is driven:
+                                                Claude Code hears it in the turn it works on, other agents in their next turn
   taskloom apply [RUN_ID] [--squash] [--yes]    land a completed run on your current branch (a merge commit, or one commit per task)
   taskloom discard [RUN_ID] [--yes] [--force]   remove a run's worktrees, branches and record (--force: even unapplied work)
   taskloom pr [RUN_ID] [--remote NAME] [--repo OWNER/REPO] [--base BRANCH] [--draft] [--stacked] [--allow-config]
@@ -66,6 +69,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   skip: (argv) => decideCommand('skip', argv),
   resolve: (argv) => decideCommand('resolve', argv),
   continue: (argv) => decideCommand('continue', argv),
+  send: sendCommand,
   apply: applyCommand,
   pr: prCommand,
   watch: watchCommand,

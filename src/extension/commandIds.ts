@@ -19,6 +19,7 @@ export const COMMAND_IDS = [
   'taskloom.skipTask',
   'taskloom.resolveTask',
   'taskloom.continueTask',
+  'taskloom.sendMessageToTask',
   'taskloom.openTaskWorktree',
   'taskloom.showTaskDiff',
   'taskloom.showIntegrationDiff',

@@ -10,6 +10,7 @@ import type { RunIndexEntry } from '../engine/domain/runIndex';
 import type { TextSpan } from '../engine/domain/textSpan';
 import type { ErrorCode, ErrorKind } from '../engine/domain/taskloomError';
 import type { NextStep } from '../engine/domain/nextStep';
+import type { SendOutcome } from '../engine/domain/taskMessages';
 import type { RunSettings } from './runSettings';
 import type { TranscriptBatch } from './runViewPages';
 
@@ -164,6 +165,18 @@ export interface ContinueTaskResult {
 }
 /** After resolving by hand: commits the worktree, runs the gate on it, and when it passes queues the task and drives the run. */
 export const ContinueTaskRequest = request<TaskParams, ContinueTaskResult>('taskloom/continueTask');
+
+export interface SendToTaskParams extends TaskParams {
+  /** The person's words for the task's actor (the sender is the user's git user.name, else their login). */
+  text: string;
+}
+export interface SendToTaskResult {
+  messageId: string;
+  /** What the drive did with it within a few seconds (text/messageWords.ts words it). */
+  outcome: SendOutcome;
+}
+/** Leaves a message for a running task's actor in the run's inbox (src/engine/usecases/sendToTask.ts), whichever process drives the run. */
+export const SendToTaskRequest = request<SendToTaskParams, SendToTaskResult>('taskloom/sendToTask');
 
 export interface ApplyIntegrationParams extends RunParams {
   /**

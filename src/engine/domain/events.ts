@@ -17,8 +17,10 @@ export type AgentRole = 'planner' | 'actor' | 'critic';
  * Taskloom" rather than failing on an event type it does not know. Version 4 added `confinement`,
  * `pr_input_ignored`, `sensitive_held` and the SENSITIVE_PATHS_TOUCHED transition. Version 5 added
  * `baseline_result`, `baseline_choice` and `missed_regression` (the gate judged against the base).
+ * Version 6 added `task_message`, `task_message_delivered`, `task_stop_requested` and
+ * `run_request_refused` (a person steering a running task through the run's inbox).
  */
-export const EVENT_SCHEMA_VERSION = 5;
+export const EVENT_SCHEMA_VERSION = 6;
 
 /** Two tasks whose files (hints, or files really changed) meet; `first` comes first in dependency order. */
 export interface OverlapPair {
@@ -324,7 +326,20 @@ export type RunEventBody =
   | { type: 'run_resumed'; reason: string }
   /** `rejectedPlan`: planning failed, and this is the planner's last answer, for a person to fix and start from. */
   | { type: 'run_finished'; status: RunEndStatus; summary: string; counts?: RunCounts; rejectedPlan?: string }
-  | { type: 'warning'; message: string; taskId?: string };
+  | { type: 'warning'; message: string; taskId?: string }
+  /** A person's words for the task's actor (`taskloom send`, the run view's message box), taken from the run's inbox: `messageId` is the request's. */
+  | { type: 'task_message'; taskId: string; messageId: string; from: string; text: string }
+  /** The message reached the actor: `live`, it joined the running turn of attempt `attempt`; `next_turn`, it went into that attempt's prompt. */
+  | { type: 'task_message_delivered'; taskId: string; messageId: string; how: MessageDelivery; attempt: number }
+  /** A person asked, through the run's inbox, to stop the task's work under way (the rest of the run goes on). */
+  | { type: 'task_stop_requested'; taskId: string; requestId: string; by: string }
+  /** A request of the run's inbox that was not acted on: no such task, or one whose state (`state`) takes no such request. */
+  | { type: 'run_request_refused'; requestId: string; kind: RunRequestKind; taskId: string; from: string; why: RequestRefusal; state?: TaskState };
+
+/** How a person's message reached a task's actor: in the turn it was working on, or in the prompt of its next one. */
+export type MessageDelivery = 'live' | 'next_turn';
+export type RunRequestKind = 'message' | 'stop';
+export type RequestRefusal = 'unknown_task' | 'task_state';
 
 /** One line of an agent's transcript: a message, a tool call (file edited, command run) or a status. */
 export interface TranscriptLine {

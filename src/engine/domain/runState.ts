@@ -3,6 +3,7 @@ import type {
   ApplyHistory,
   EventOf,
   GateCommandResult,
+  MessageDelivery,
   OverlapMode,
   OverlapPair,
   PullRequestReactionKind,
@@ -238,8 +239,20 @@ export interface TaskView {
   sensitiveHeld?: SensitiveChange[];
   /** Sensitive paths a human accepted for this task: they do not hold it again. */
   sensitiveApproved?: string[];
+  /** What people said to the task's actor while it worked (taskloom send), oldest first; those not yet delivered wait for it. */
+  messages: TaskMessage[];
   startedAt?: string;
   finishedAt?: string;
+}
+
+/** A person's message for a task's actor, and whether it reached the actor yet. */
+export interface TaskMessage {
+  id: string;
+  seq: number;
+  at: string;
+  from: string;
+  text: string;
+  delivered?: { how: MessageDelivery; attempt: number; at: string };
 }
 
 export type DecisionKind = 'plan' | 'gate' | 'critic' | 'human' | 'merge' | 'conflict' | 'integration' | 'queue' | 'overlap' | 'pull_request' | 'run';
@@ -297,7 +310,7 @@ export interface QueueBatchRecord {
  * Bumped whenever what the projection derives changes shape: a snapshot made by another
  * version is not replayed onto, the run is rebuilt from its log instead.
  */
-export const PROJECTION_VERSION = 11;
+export const PROJECTION_VERSION = 12;
 
 export interface PullRequestReaction {
   id: number;
@@ -382,5 +395,7 @@ export interface RunState {
   stops: RunStop[];
   /** Transcripts of the calls made for no task (planning, the integration's pull request fixes). */
   transcripts: TranscriptRecord[];
+  /** The ids of the run's inbox requests already recorded (acted on or refused): one left behind by a crash is not recorded twice. */
+  inboxRequests: string[];
   lastSeq: number;
 }

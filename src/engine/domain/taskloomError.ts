@@ -51,7 +51,8 @@ export type ErrorCode =
   | 'baseline_choice_needed'
   | 'no_baseline_choice'
   | 'config_not_allowed'
-  | 'no_config_file';
+  | 'no_config_file'
+  | 'task_takes_no_messages';
 
 /**
  * A failure the user can act on: what happened (the message), what to do next (the hint, in words

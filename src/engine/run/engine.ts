@@ -31,6 +31,7 @@ import { createRunner, RoleRunners } from '../session/agentFactory';
 import type { DriveOutcome } from './engineShutdown';
 import { RunControl } from '../session/runControl';
 import { driveRun } from './orchestrator';
+import { listenToInbox } from './runRequests';
 import { planRun, PlanningError } from './planner';
 import { fixedPlan, lastPlanRound, PlanNotReadyError } from '../plan/planReview';
 import { planTaskFindings, type PlanTaskFix } from '../domain/planFindings';
@@ -243,9 +244,12 @@ export class TaskloomEngine {
       },
       isPaused: () => paused,
     };
+    // Requests from other processes (taskloom send, the editor while a terminal drives) are taken while this drive lasts.
+    const stopListening = listenToInbox(ctx, this.store.runPaths(session.runId).dir);
     try {
       return await driveRun(ctx);
     } finally {
+      stopListening();
       this.store.flush(session.runId);
     }
   }

@@ -31,10 +31,12 @@ import {
   ResolveByHandRequest,
   PredictOverlapsRequest,
   ContinueTaskRequest,
+  SendToTaskRequest,
   type UserFacingErrorData,
 } from '../../protocol/engineProtocol';
 import { applyIntegrationBranch, discardRun, previewApply, restoreSnapshot } from './branchRequests';
 import { cancel, resume, taskDecision, resolveByHand, continueTask } from './driveRequests';
+import { sendMessage } from './messageRequests';
 import { prepareDemo } from './demoRequests';
 import { EventBatcher } from './eventBatcher';
 import { adoptPullRequest, openPullRequest, watchPullRequests } from './pullRequestRequests';
@@ -103,6 +105,7 @@ handle(TaskDecisionRequest.type, REQUEST_PARAMS.taskDecision, (p) => taskDecisio
 handle(ResolveByHandRequest.type, REQUEST_PARAMS.task, (p) => resolveByHand(hosts, p));
 handle(PredictOverlapsRequest.type, REQUEST_PARAMS.run, (p) => predictOverlaps(hosts, p));
 handle(ContinueTaskRequest.type, REQUEST_PARAMS.task, (p) => continueTask(hosts, output, p));
+handle(SendToTaskRequest.type, REQUEST_PARAMS.sendToTask, (p) => sendMessage(hosts, p));
 handle(PreviewApplyRequest.type, REQUEST_PARAMS.applyIntegration, (p) => previewApply(hosts, p));
 handle(ApplyIntegrationRequest.type, REQUEST_PARAMS.applyIntegration, (p) => applyIntegrationBranch(hosts, output, p));
 handle(DiscardRunRequest.type, REQUEST_PARAMS.discardRun, (p) => discardRun(hosts, output, p));

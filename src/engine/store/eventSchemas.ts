@@ -304,6 +304,17 @@ const BODY_SHAPES = {
     rejectedPlan: text.optional(),
   },
   warning: { message: text, taskId: text.optional() },
+  task_message: { taskId: text, messageId: text, from: text, text },
+  task_message_delivered: { taskId: text, messageId: text, how: z.enum(['live', 'next_turn']), attempt: z.number() },
+  task_stop_requested: { taskId: text, requestId: text, by: text },
+  run_request_refused: {
+    requestId: text,
+    kind: z.enum(['message', 'stop']),
+    taskId: text,
+    from: text,
+    why: z.enum(['unknown_task', 'task_state']),
+    state: z.enum(TASK_STATES).optional(),
+  },
 } satisfies Record<RunEventType, z.ZodRawShape>;
 
 type BodyShapes = typeof BODY_SHAPES;

@@ -7,6 +7,7 @@ import type { CriticVerdict } from '../domain/verdict';
 import { appliedAs } from './applyWords';
 import { confinementWords } from './confinementWords';
 import { counted } from './counted';
+import { deliveryWords, refusedRequestWords } from './messageWords';
 
 // The one wording of a ledger entry, for every view: the run view's ledger, DECISIONS.md, the CLI.
 
@@ -112,6 +113,14 @@ function wordFact(f: DecisionFact, taskId: string): { summary: string; details?:
       const what = { retry: 'retry', accept: 'accept', skip: 'skip', resolve: 'resolve by hand', continue: 'continue after resolving by hand' }[f.action];
       return { summary: `Human chose to ${what} "${taskId}"${f.note ? `: ${f.note}` : ''}` };
     }
+    case 'task_message':
+      return { summary: `Message from ${f.from} for "${taskId}"`, details: f.text.split('\n') };
+    case 'task_message_delivered':
+      return { summary: `"${taskId}": ${deliveryWords(f.how, f.from, f.attempt)}` };
+    case 'task_stop_requested':
+      return { summary: `${f.by} asked to stop "${taskId}"` };
+    case 'run_request_refused':
+      return { summary: `"${f.taskId}": ${refusedRequestWords(f)}` };
     case 'run_applied': {
       return { summary: `Applied to ${f.branch} as ${appliedAs(f.history, f.commits)}: now at ${short(f.commit)}` };
     }
@@ -173,6 +182,10 @@ type IntegrationFact = Exclude<
       | 'gate_skipped'
       | 'critic_verdict'
       | 'human_decision'
+      | 'task_message'
+      | 'task_message_delivered'
+      | 'task_stop_requested'
+      | 'run_request_refused'
       | 'run_applied'
       | 'confinement'
       | 'run_paused'

@@ -4,6 +4,7 @@ import { RUN_STATUS_WORDS, TASK_STATE_WORDS } from '../domain/stateWords';
 import type { TaskState } from '../domain/taskStates';
 import { TaskloomError } from '../domain/taskloomError';
 import { baselineChoiceWords } from '../text/gateWords';
+import { noMessagesWords } from '../text/messageWords';
 import type { BackgroundWork } from './frontDoor';
 
 // The refusals of the use cases, each with its code (domain/taskloomError.ts): every front door
@@ -135,3 +136,14 @@ export class NoBaselineChoiceError extends TaskloomError {
 }
 
 const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** A message for a task that has no actor turn left to hear it (domain/taskMessages.ts). */
+export class TaskTakesNoMessagesError extends TaskloomError {
+  override readonly name = 'TaskTakesNoMessagesError';
+  constructor(
+    taskId: string,
+    readonly state: TaskState,
+  ) {
+    super('bad_input', `Task "${taskId}" takes no messages now: ${noMessagesWords(state)}`, undefined, { code: 'task_takes_no_messages' });
+  }
+}

@@ -18,6 +18,7 @@ import { restoreSnapshot } from './restoreSnapshot';
 import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeLastRun, resumeRun, showRunCommand, treatAsAdvisory, keepAsRequired } from './runCommands';
 import { startGoal } from './startGoal';
 import { continueTask, decideTask, openTaskWorktree, resolveTask } from './taskCommands';
+import { sendMessageToTask } from './sendMessage';
 
 /**
  * Every `taskloom.*` command (commandIds.ts: one handler for each, by type); each reports its own
@@ -56,6 +57,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.skipTask': (arg?: unknown, options?: Parameters<typeof decideTask>[3]) => decideTask(services, 'skip', arg, options),
     'taskloom.resolveTask': (arg?: unknown) => resolveTask(services, arg),
     'taskloom.continueTask': (arg?: unknown) => continueTask(services, arg),
+    'taskloom.sendMessageToTask': (arg?: unknown) => sendMessageToTask(services, arg),
     'taskloom.openTaskWorktree': (arg?: unknown, where?: 'newWindow' | 'workspace') => openTaskWorktree(services, arg, where),
     'taskloom.showTaskDiff': (arg?: unknown) => showTaskDiff(services, arg),
     'taskloom.showIntegrationDiff': (arg?: unknown) => showIntegrationDiff(services, arg),
