@@ -1,4 +1,4 @@
-import { WATCH_INTERVAL_SECONDS } from '../../engine/deliver/watchPullRequests';
+import { WATCH_ESCALATE_AFTER_MINUTES, WATCH_INTERVAL_SECONDS } from '../../engine/deliver/watchPullRequests';
 import { TaskloomEngine } from '../../engine/run/engine';
 import { watchTarget } from '../../engine/usecases/keepPullRequestsGreen';
 import { EXIT, UsageError } from '../cliErrors';
@@ -7,19 +7,31 @@ import { nextStepLines } from '../nextStepCommands';
 import { parseCommandArgs } from '../parseCommandArgs';
 import { createProgressPrinter } from '../progressPrinter';
 
-export const WATCH_USAGE = 'taskloom watch [RUN_ID] [--interval SECONDS] [--timeout SECONDS] [--trusted-bot LOGIN]... [--cwd DIR]';
+export const WATCH_USAGE =
+  'taskloom watch [RUN_ID] [--once] [--interval SECONDS] [--timeout SECONDS] [--escalate-after MINUTES] [--auto-merge] [--trusted-bot LOGIN]... [--cwd DIR]';
 
 /**
  * `taskloom watch`: keeps the run's pull requests green (failing checks, reviews that request
  * changes and conflicts with the base go to agents; only what people with write access, and the
- * bots named by --trusted-bot, wrote), until every check passes and the latest review approves
- * (exit 0), or a person is needed (exit 1). Ctrl-C stops it; nothing is lost. What it watches is
- * src/engine/usecases/keepPullRequestsGreen.ts's; the CLI watches in the foreground, with progress.
+ * bots named by --trusted-bot, wrote), each on its own, until every one is merged (exit 0) or
+ * closed, or needs a person with nothing else left to watch (exit 1); with --once, until each is
+ * green. One red for --escalate-after minutes with no progress is escalated; --auto-merge merges a
+ * green one that someone with write access approved. Ctrl-C stops it; nothing is lost. What it
+ * watches is src/engine/usecases/keepPullRequestsGreen.ts's; the CLI watches in the foreground, with progress.
  */
 export async function watchCommand(argv: string[]): Promise<number> {
-  const { values, positionals, cwd } = parseCommandArgs(argv, { interval: { type: 'string' }, timeout: { type: 'string' }, 'trusted-bot': { type: 'string', multiple: true } });
+  const { values, positionals, cwd } = parseCommandArgs(argv, {
+    once: { type: 'boolean' },
+    interval: { type: 'string' },
+    timeout: { type: 'string' },
+    'escalate-after': { type: 'string' },
+    'auto-merge': { type: 'boolean' },
+    'trusted-bot': { type: 'string', multiple: true },
+  });
   const intervalSeconds = seconds(values.interval as string | undefined, '--interval') ?? WATCH_INTERVAL_SECONDS;
   const timeoutSeconds = seconds(values.timeout as string | undefined, '--timeout');
+  const escalateAfterMinutes = minutes(values['escalate-after'] as string | undefined) ?? WATCH_ESCALATE_AFTER_MINUTES;
+  const once = values.once === true;
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom watch' });
   const controller = new AbortController();
   const onSignal = () => {
@@ -35,13 +47,17 @@ export async function watchCommand(argv: string[]): Promise<number> {
     const stop = session.onEvent(printer);
     const started = Date.now();
     const stamp = () => dim(`${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s`);
-    process.stdout.write(`Watching ${target.pullRequests.map((p) => `#${p.number} ${p.url}`).join(', ')} every ${intervalSeconds}s\n`);
+    const until = once ? 'until green' : 'until merged or closed';
+    process.stdout.write(`Watching ${target.pullRequests.map((p) => `#${p.number} ${p.url}`).join(', ')} every ${intervalSeconds}s, ${until}\n`);
     const outcome = await engine
       .watchPullRequests(
         session,
         target.forge,
         {
           intervalMs: intervalSeconds * 1000,
+          once,
+          autoMerge: values['auto-merge'] === true,
+          escalateAfterMs: escalateAfterMinutes * 60_000,
           trustedBots: (values['trusted-bot'] as string[] | undefined) ?? [],
           ...(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
           onProgress: (line) => process.stdout.write(`${stamp()}  ${dim(line)}\n`),
@@ -66,5 +82,12 @@ function seconds(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} takes a number of seconds, not "${value}"`, WATCH_USAGE);
+  return n;
+}
+
+function minutes(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--escalate-after takes a number of minutes (0: never), not "${value}"`, WATCH_USAGE);
   return n;
 }

@@ -8,3 +8,9 @@ export const isOpenAsSeen = (pr: PullRequestRecord): boolean =>
 export function pullRequestsToWatch(state: RunState): PullRequestRecord[] {
   return Object.values(state.pullRequests).filter((pr) => !pr.watch && isOpenAsSeen(pr));
 }
+
+/** Red long enough with no progress (no new head) and not yet escalated in this red stretch: `afterMs` undefined or 0 never escalates. */
+export function escalationDue(pr: PullRequestRecord, now: number, afterMs: number | undefined): boolean {
+  if (!afterMs || !pr.red || pr.red.escalated) return false;
+  return now - Date.parse(pr.red.since) >= afterMs;
+}
