@@ -47,6 +47,8 @@ export async function watchPass(ctx: WatchContext, mode: WatchMode, tell: (pr: P
   const limits = watchLimits(ctx);
   const seen = new Map<string, PullRequestStatus>();
   const standings: Array<{ pr: PullRequestRecord; standing: Standing }> = [];
+  // Every pull request is looked at before any is acted on, so a stacked child is judged by its parent as it is now.
+  const acts: Array<() => Promise<boolean>> = [];
   for (const watched of watchedPullRequests(ctx.session.state.pullRequests)) {
     if (watched.watch?.outcome === 'merged' || watched.observed?.state === 'merged') {
       standings.push({ pr: watched, standing: { finished: 'merged', reason: 'was merged' } });
@@ -71,38 +73,39 @@ export async function watchPass(ctx: WatchContext, mode: WatchMode, tell: (pr: P
     const parent: StackParent | undefined = parentStatus?.pullRequest.state === 'open' ? { number: parentStatus.pullRequest.number, mergeable: parentStatus.pullRequest.mergeable } : undefined;
     const step = nextWatchStep(status, pr, limits, parent);
     if (step.kind === 'react') {
-      await startReaction(ctx, pr, status, step.input);
-      return { kind: 'reacted' };
-    }
-    if (step.kind === 'human') {
+      acts.push(() => startReaction(ctx, pr, status, step.input).then(() => true));
+      standings.push({ pr, standing: { reason: `is being fixed: ${step.input.summary}` } });
+    } else if (step.kind === 'human') {
       end(ctx, pr, 'needs_human', step.reason);
       tell(pr, `needs you: ${step.reason} ${step.next}`);
       standings.push({ pr, standing: { finished: 'needs_human', reason: `needs you: ${step.reason}`, next: step.next, ...(step.closed ? { closed: true as const } : {}) } });
-      continue;
-    }
-    if (step.kind === 'done') {
+    } else if (step.kind === 'done') {
       end(ctx, pr, 'merged', step.reason);
       standings.push({ pr, standing: { finished: 'merged', reason: `was merged: ${step.reason}` } });
-      continue;
-    }
-    if (step.kind === 'green' && mode.once) {
+    } else if (step.kind === 'green' && mode.once) {
       end(ctx, pr, 'green', step.reason);
       standings.push({ pr, standing: { finished: 'green', reason: `is green: ${step.reason}` } });
-      continue;
-    }
-    if (step.kind === 'green') {
-      const notMerged = mode.autoMerge ? await autoMerge(ctx, pr, status, parent !== undefined) : 'watching until it is merged or closed';
-      if (notMerged === undefined) return { kind: 'reacted' };
-      tell(pr, `is green: ${step.reason}; ${notMerged}`);
+    } else if (step.kind === 'green') {
+      const green = `is green: ${step.reason}`;
+      if (mode.autoMerge) acts.push(() => mergeIfApproved(ctx, pr, status, parent !== undefined, (why) => tell(pr, `${green}; ${why}`)));
+      else tell(pr, `${green}; watching until it is merged or closed`);
       standings.push({ pr, standing: { reason: `is green: ${step.reason}` } });
-      continue;
+    } else {
+      tell(pr, step.reason);
+      standings.push({ pr, standing: { reason: step.reason } });
     }
-    tell(pr, step.reason);
-    standings.push({ pr, standing: { reason: step.reason } });
   }
+  for (const act of acts) if (await act()) return { kind: 'reacted' };
   const reasons = standings.map(({ pr, standing }) => `Pull request #${pr.number} ${standing.reason}`);
   if (standings.some(({ standing }) => !standing.finished)) return { kind: 'waiting', reasons };
   return ended(ctx, standings, reasons);
+}
+
+/** Merges a green pull request when it may be (see autoMerge), or says why not. Whether it merged. */
+async function mergeIfApproved(ctx: WatchContext, pr: PullRequestRecord, status: PullRequestStatus, basedOnOpenPullRequest: boolean, sayWhyNot: (why: string) => void): Promise<boolean> {
+  const notMerged = await autoMerge(ctx, pr, status, basedOnOpenPullRequest);
+  if (notMerged) sayWhyNot(notMerged);
+  return notMerged === undefined;
 }
 
 function ended(ctx: WatchContext, standings: Array<{ pr: PullRequestRecord; standing: Standing }>, reasons: string[]): WatchPass {
