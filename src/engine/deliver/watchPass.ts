@@ -81,7 +81,7 @@ export async function watchPass(ctx: WatchContext, mode: WatchMode, tell: (pr: P
       standings.push({ pr, standing: { finished: 'needs_human', reason: `needs you: ${step.reason}`, next: step.next, ...(step.closed ? { closed: true as const } : {}) } });
     } else if (step.kind === 'done') {
       end(ctx, pr, 'merged', step.reason);
-      standings.push({ pr, standing: { finished: 'merged', reason: `was merged: ${step.reason}` } });
+      standings.push({ pr, standing: { finished: 'merged', reason: `was ${step.reason}` } });
     } else if (step.kind === 'green' && mode.once) {
       end(ctx, pr, 'green', step.reason);
       standings.push({ pr, standing: { finished: 'green', reason: `is green: ${step.reason}` } });

@@ -60,7 +60,7 @@ export async function openPullRequest(services: Services, arg?: unknown, options
     const [first] = result.pullRequests;
     if (!first) return;
     const what = result.pullRequests.length > 1 ? `${result.pullRequests.length} stacked pull requests` : `Pull request #${first.number}`;
-    void vscode.window.showInformationMessage(`Taskloom: ${what} ${first.action}. Taskloom keeps it green while this window is open.`, 'Open in Browser').then((choice) => {
+    void vscode.window.showInformationMessage(`Taskloom: ${what} ${first.action}. While this window is open, Taskloom keeps it green until it is merged.`, 'Open in Browser').then((choice) => {
       if (choice === 'Open in Browser') void vscode.env.openExternal(vscode.Uri.parse(first.url));
     });
     void keepPullRequestGreen(services, ref);
