@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
-import { startCli, type CliResult } from '../helpers/cli';
+import { runCli, startCli, type CliResult } from '../helpers/cli';
 import { deliveredRun, pushAsPerson, SCENARIO, type Delivery } from '../helpers/deliveryRepo';
 import type { ScriptedCheck } from '../helpers/githubServer';
 import { readEvents } from '../faults/faultHelpers';
@@ -184,5 +184,12 @@ describe('taskloom watch as a service', () => {
     assert.deepEqual((put.body as { sha: string }).sha, merged[0]!.headSha, 'merged at the head it saw');
     assert.deepEqual(merged[0]!.approvedBy, ['alice']);
     assert.equal(execFileSync('git', ['--git-dir', d.bare, 'rev-parse', 'main'], { encoding: 'utf8' }).trim(), d.server.merges[0]!.commit);
+  });
+
+  it('says what --escalate-after takes when it is not a number of minutes', () => {
+    const bad = runCli(['watch', '--escalate-after', 'soon']);
+    assert.equal(bad.code, 2, bad.stdout + bad.stderr);
+    assert.match(bad.stderr, /--escalate-after takes a number of minutes \(0: never\), not "soon"/);
+    assert.match(bad.stderr, /taskloom watch \[RUN_ID\] \[--once\]/);
   });
 });
