@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { mergeInBare } from './githubMerge';
 import { listenOnLoopback } from './loopback';
 
 /**
@@ -102,16 +103,6 @@ export async function startGitHubServer(options: {
   let nextId = 1000;
   const mergeMethods = { merge: true, squash: true, rebase: true };
   const merges: GitHubServer['merges'] = [];
-  const git = (args: string[], env: NodeJS.ProcessEnv = {}) => execFileSync('git', ['--git-dir', options.bareRepo, ...args], { encoding: 'utf8', env: { ...process.env, ...env } }).trim();
-  // As GitHub's merge button does: a merge commit of the head into the base, or (squash) one commit of its tree on the base.
-  const mergeInBare = (p: PullState, method: 'merge' | 'squash', title: string): string => {
-    const tree = git(['merge-tree', '--write-tree', `refs/heads/${p.base}`, `refs/heads/${p.head}`]);
-    const who = { GIT_AUTHOR_NAME: 'GitHub', GIT_AUTHOR_EMAIL: 'noreply@github.example', GIT_COMMITTER_NAME: 'GitHub', GIT_COMMITTER_EMAIL: 'noreply@github.example' };
-    const parents = method === 'merge' ? ['-p', `refs/heads/${p.base}`, '-p', `refs/heads/${p.head}`] : ['-p', `refs/heads/${p.base}`];
-    const commit = git(['commit-tree', tree, ...parents, '-m', title], who);
-    git(['update-ref', `refs/heads/${p.base}`, commit]);
-    return commit;
-  };
 
   const headSha = (branch: string): string | undefined => {
     try {
@@ -190,7 +181,7 @@ export async function startGitHubServer(options: {
       if ((method !== 'merge' && method !== 'squash') || !mergeMethods[method]) return send(405, { message: `${method} merges are not allowed on this repository.` });
       if (body.sha !== undefined && body.sha !== headSha(pull.head)) return send(409, { message: 'Head branch was modified. Review and try the merge again.' });
       if (!mergeable(pull)) return send(405, { message: 'Pull Request is not mergeable' });
-      const commit = mergeInBare(pull, method, `Merge pull request #${pull.number} from ${pull.head}`);
+      const commit = mergeInBare(options.bareRepo, pull, method, `Merge pull request #${pull.number} from ${pull.head}`);
       Object.assign(pull, { state: 'closed', merged: true });
       merges.push({ number: pull.number, method, commit });
       return send(200, { sha: commit, merged: true, message: 'Pull Request successfully merged' });
