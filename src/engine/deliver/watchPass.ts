@@ -3,7 +3,6 @@ import type { NextStep } from '../domain/nextStep';
 import { escalationDue } from '../domain/pullRequestStatus';
 import type { PullRequestRecord } from '../domain/runState';
 import type { PullRequestStatus } from '../forge/forge';
-import { checksWords } from '../text/pullRequestWords';
 import { autoMerge } from './autoMerge';
 import { finishInterruptedReaction, startReaction, type WatchContext } from './pullRequestReaction';
 import { screenForgeInput, type ScreenedStatus } from './screenForgeInput';
@@ -61,7 +60,7 @@ export async function watchPass(ctx: WatchContext, mode: WatchMode, tell: (pr: P
     record(ctx, watched, status);
     const pr = recordOf(ctx, watched.number);
     seen.set(status.pullRequest.head, status);
-    if (before && isGreen(before) && !isGreen(pr.observed!)) tell(pr, `turned red again at ${status.pullRequest.headSha.slice(0, 10)}: ${checksWords(pr.observed!.checks)}`);
+    if (before && isGreen(before) && pr.red) tell(pr, `turned red again at ${pr.red.headSha.slice(0, 10)}: ${pr.red.red === 'conflict' ? `conflicts with ${pr.base}` : `failing: ${pr.red.failing.join(', ')}`}`);
     const interrupted = pr.reactions.find((r) => r.status === 'running');
     if (interrupted) {
       tell(pr, `finishing reaction ${interrupted.id} (${interrupted.summary}), which a stopped watch left unfinished`);
@@ -77,7 +76,7 @@ export async function watchPass(ctx: WatchContext, mode: WatchMode, tell: (pr: P
       standings.push({ pr, standing: { reason: `is being fixed: ${step.input.summary}` } });
     } else if (step.kind === 'human') {
       end(ctx, pr, 'needs_human', step.reason);
-      tell(pr, `needs you: ${step.reason} ${step.next}`);
+      tell(pr, `needs you: ${step.reason}. ${step.next}`);
       standings.push({ pr, standing: { finished: 'needs_human', reason: `needs you: ${step.reason}`, next: step.next, ...(step.closed ? { closed: true as const } : {}) } });
     } else if (step.kind === 'done') {
       end(ctx, pr, 'merged', step.reason);
