@@ -61,8 +61,6 @@ export interface GitHubServer {
   issueComments: Array<{ number: number; body: string }>;
   /** Called once per new head sha of a pull request: what CI reports on it. */
   onHead(fn: (sha: string, pull: PullState) => ScriptedCheck[]): void;
-  /** A check run that reports later on a head CI already checked (a re-run, a nightly job). */
-  addCheckRun(sha: string, check: ScriptedCheck): void;
   /** The repository's allowed merge methods (allow_merge_commit, allow_squash_merge, allow_rebase_merge); default: all. */
   mergeMethods: { merge: boolean; squash: boolean; rebase: boolean };
   /** Each merge GitHub made: the pull request, its method and the merge commit. */
@@ -249,11 +247,6 @@ export async function startGitHubServer(options: {
     issueComments,
     onHead: (fn) => {
       onHead = fn;
-    },
-    addCheckRun(sha, check) {
-      const runs = checksBySha.get(sha) ?? [];
-      runs.push({ ...check, id: nextId++ });
-      checksBySha.set(sha, runs);
     },
     mergeMethods,
     merges,
