@@ -262,7 +262,7 @@ export interface RunListEntry extends RunIndexEntry {
   planApproved: boolean;
   /** Not started by Taskloom on this machine (no record outside the repository): resume asks first. */
   foreign: boolean;
-  /** Its pull requests that are open and not seen to an end (green, merged, or handed to the user) by a watch. */
+  /** Its pull requests that are open and neither merged nor handed to the user by a watch (green is not an end). */
   pullRequestsToWatch: number;
   /** Bytes its worktrees take on disk (real blocks); absent when not measured. `taskloom gc` frees a finished run's. */
   diskBytes?: number;

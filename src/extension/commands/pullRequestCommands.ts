@@ -117,8 +117,8 @@ export async function openPullRequestInBrowser(services: Services, arg?: unknown
 }
 
 /**
- * When the window opens, the pull requests Taskloom opened here and left unfinished (never green,
- * merged or handed to the user) are watched again, so fixes go on where they stopped.
+ * When the window opens, the pull requests Taskloom opened here and left unfinished (still open,
+ * neither merged nor handed to the user) are watched again, so fixes go on where they stopped.
  */
 export function watchUnfinishedPullRequests(services: Services): void {
   for (const folder of services.controller.folders()) {
