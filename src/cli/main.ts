@@ -40,9 +40,11 @@ Usage:
   taskloom discard [RUN_ID] [--yes] [--force]   remove a run's worktrees, branches and record (--force: even unapplied work)
   taskloom pr [RUN_ID] [--remote NAME] [--repo OWNER/REPO] [--base BRANCH] [--draft] [--stacked] [--allow-config]
                                                 push a completed run and open (or update) its GitHub pull request
-  taskloom watch [RUN_ID] [--interval S] [--timeout S] [--trusted-bot LOGIN]... [--allow-config]
-                                                keep the run's pull request green: agents fix failing checks and reviews
-  taskloom watch --pr NUMBER|URL [--remote NAME] [--repo OWNER/REPO] [run flags] [--interval S] [--timeout S]
+  taskloom watch [RUN_ID] [--once] [--interval S] [--timeout S] [--escalate-after MIN] [--auto-merge] [--trusted-bot LOGIN]... [--allow-config]
+                                                keep the run's pull requests green until merged or closed: agents fix failing
+                                                checks, reviews and conflicts (--once: until green; --escalate-after: minutes red
+                                                before escalating, 0 never; --auto-merge: merge once green and approved by a writer)
+  taskloom watch --pr NUMBER|URL [--remote NAME] [--repo OWNER/REPO] [run flags] [watch flags]
                                                 keep your own pull request green: fixes pushed to its branch only (not a fork's)
   taskloom runs [--json]                        list the runs in this repository, with the disk their worktrees take
   taskloom gc [--yes] [--dry-run]               remove what finished runs left (worktrees, branches, refs); says what it freed

@@ -49,5 +49,8 @@ export const applyHistory = (folder: string): ApplyHistory | undefined => editor
 export const githubApiUrl = (folder: string): string => editorSetting<string>(folder, 'github.apiUrl')?.trim() ?? '';
 export const keepsPullRequestsGreen = (folder: string): boolean => editorSetting<boolean>(folder, 'pullRequests.keepGreen') !== false;
 export const pullRequestPollSeconds = (folder: string): number | undefined => editorSetting<number>(folder, 'pullRequests.pollSeconds');
+export const pullRequestEscalateAfterMinutes = (folder: string): number | undefined => editorSetting<number>(folder, 'pullRequests.escalateAfterMinutes');
+/** Whether the window merges a green, approved pull request (the manifest scopes it to the user, never a workspace). */
+export const autoMergesPullRequests = (folder: string): boolean => editorSetting<boolean>(folder, 'pullRequests.autoMerge') === true;
 /** Logins of the bots whose reviews and comments may steer an agent (the manifest scopes it to the user, never a workspace). */
 export const trustedPullRequestBots = (folder: string): string[] => (editorSetting<unknown[]>(folder, 'pullRequests.trustedBots') ?? []).filter((b): b is string => typeof b === 'string');

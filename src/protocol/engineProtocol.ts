@@ -269,6 +269,12 @@ export interface WatchPullRequestsParams extends RunParams, ForgeParams {
   intervalSeconds?: number;
   /** taskloom.pullRequests.trustedBots: the bots (logins) whose reviews and comments may steer an agent. */
   trustedBots?: string[];
+  /** End each pull request once it is green, as `watch --once`; by default it is watched until merged or closed. */
+  once?: boolean;
+  /** taskloom.pullRequests.escalateAfterMinutes: red this long with no progress is escalated (0: never; default 60). */
+  escalateAfterMinutes?: number;
+  /** taskloom.pullRequests.autoMerge: merge a green pull request approved by someone with write access. */
+  autoMerge?: boolean;
 }
 export interface WatchPullRequestsResult {
   outcome: 'green' | 'merged' | 'needs_human' | 'cancelled';
@@ -279,8 +285,8 @@ export interface WatchPullRequestsResult {
   steps?: NextStep[];
 }
 /**
- * Keeps the run's pull requests green, as `taskloom watch` does, until they are green or merged,
- * one needs a person, or the request is cancelled. It holds the workspace lock only during each
+ * Keeps the run's pull requests green, as `taskloom watch` does, until every one is merged, closed
+ * or needs a person (with `once`, also green), or the request is cancelled. It holds the workspace lock only during each
  * pass, so the CLI can work in between; what it sees and does arrives as the run's events.
  */
 export const WatchPullRequestsRequest = request<WatchPullRequestsParams, WatchPullRequestsResult>('taskloom/watchPullRequests');
@@ -296,7 +302,7 @@ export interface RunListEntry extends RunIndexEntry {
   planApproved: boolean;
   /** Not started by Taskloom on this machine (no record outside the repository): resume asks first. */
   foreign: boolean;
-  /** Its pull requests that are open and not seen to an end (green, merged, or handed to the user) by a watch. */
+  /** Its pull requests that are open and neither merged nor handed to the user by a watch (green is not an end). */
   pullRequestsToWatch: number;
   /** Bytes its worktrees take on disk (real blocks); absent when not measured. `taskloom gc` frees a finished run's. */
   diskBytes?: number;

@@ -58,7 +58,7 @@ async function adasPullRequest(): Promise<{ d: Delivery; watch: string[] }> {
     return checks;
   });
   const inputs = writeInputs({ 'scenario.json': SCENARIO });
-  return { d, watch: ['watch', '--interval', '0.2', '--timeout', '90', '--script', inputs['scenario.json']!, '--gate', 'node --test'] };
+  return { d, watch: ['watch', '--once', '--interval', '0.2', '--timeout', '90', '--script', inputs['scenario.json']!, '--gate', 'node --test'] };
 }
 
 describe('taskloom watch --pr', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { WATCH_INTERVAL_SECONDS } from '../../src/engine/deliver/watchPullRequests';
+import { WATCH_ESCALATE_AFTER_MINUTES, WATCH_INTERVAL_SECONDS } from '../../src/engine/deliver/watchPullRequests';
 import { RUN_SETTING_DEFAULTS, type SettingName } from '../../src/engine/domain/runSettings';
 import { EDITOR_SETTING_KEYS } from '../../src/protocol/runSettings';
 
@@ -19,6 +19,8 @@ const EDITOR_ONLY_DEFAULTS: Record<string, unknown> = {
   'taskloom.pullRequests.keepGreen': true,
   'taskloom.pullRequests.pollSeconds': WATCH_INTERVAL_SECONDS,
   'taskloom.pullRequests.trustedBots': [],
+  'taskloom.pullRequests.escalateAfterMinutes': WATCH_ESCALATE_AFTER_MINUTES,
+  'taskloom.pullRequests.autoMerge': false,
 };
 
 const UNSET_VALUES = ['', null];
@@ -67,6 +69,7 @@ const PROGRAMS_PLACES_GUARDS = [
   'taskloom.sandbox.readPaths',
   'taskloom.sandbox.agentsSeeIncludedFiles',
   'taskloom.pullRequests.trustedBots',
+  'taskloom.pullRequests.autoMerge',
 ];
 const SCOPES = ['application', 'machine', 'machine-overridable', 'window', 'resource', 'language-overridable'];
 

@@ -73,8 +73,7 @@ describe('nextWatchStep', () => {
   it('is green only when every check passes and a latest review approves; pending checks and no review wait', () => {
     const approved = [review('r1', 'bob', 'changes_requested', '2026-01-01T00:00:00Z'), review('r2', 'bob', 'approved', '2026-01-02T00:00:00Z')];
     assert.deepEqual(nextWatchStep(status({ checks: [check('1', 'success')], reviews: approved }), record(), LIMITS), {
-      kind: 'done',
-      outcome: 'green',
+      kind: 'green',
       reason: 'every check passes (1) and bob approved',
     });
     assert.equal(nextWatchStep(status({ checks: [check('1', 'pending')], reviews: approved }), record(), LIMITS).kind, 'wait');

@@ -24,8 +24,17 @@ export interface ReactionInput {
   conversation?: ConversationComment[];
 }
 
+/** The pull request a stacked one is based on, as this pass saw it. */
+export interface StackParent {
+  number: number;
+  /** null while the forge computes it. */
+  mergeable: boolean | null;
+}
+
 export type WatchStep =
-  | { kind: 'done'; outcome: 'green' | 'merged'; reason: string }
+  | { kind: 'done'; outcome: 'merged'; reason: string }
+  /** Every check passes, nothing conflicts and a latest review approves: a state the watch reports, and keeps watching. */
+  | { kind: 'green'; reason: string }
   /** `next`: what the person can do, in words naming no command; `closed`: opening a new pull request is one way on. */
   | { kind: 'human'; reason: string; next: string; closed?: true }
   | { kind: 'wait'; reason: string }
@@ -37,9 +46,11 @@ const conflictSignal = (headSha: string) => `conflict:${headSha}`;
 /**
  * What `watch` does next with a pull request, given what the forge says now (screened: only what
  * people with write access wrote, see screenForgeInput) and what the run recorded. A signal (a failing check run, a review or comment asking for a change, a conflict at a head) is
- * reacted to once: a restarted `watch` reads the record and never reacts to it again. Pure.
+ * reacted to once: a restarted `watch` reads the record and never reacts to it again. Fixes of a
+ * kind count from the last time the pull request was seen recovered from it (record.rearmed). In a
+ * stack, a conflict while the `parent` conflicts or is being recomputed is the parent's to fix. Pure.
  */
-export function nextWatchStep(status: PullRequestStatus, record: PullRequestRecord, limits: WatchLimits): WatchStep {
+export function nextWatchStep(status: PullRequestStatus, record: PullRequestRecord, limits: WatchLimits, parent?: StackParent): WatchStep {
   const pr = status.pullRequest;
   if (pr.state === 'merged') return { kind: 'done', outcome: 'merged', reason: `merged into ${pr.base}` };
   if (pr.state === 'closed') {
@@ -50,9 +61,12 @@ export function nextWatchStep(status: PullRequestStatus, record: PullRequestReco
     const reaction = reacted(signal);
     return reaction?.status === 'failed' ? reaction : undefined;
   };
-  const reactions = (kind: PullRequestReactionKind) => record.reactions.filter((r) => r.kind === kind).length;
+  const reactions = (kind: PullRequestReactionKind) => record.reactions.filter((r) => r.kind === kind && r.id > (record.rearmed?.[kind] ?? 0)).length;
   const handBack = (what: string) => `Fix ${what} on ${pr.head} yourself and push; then watch it again (new commits are new signals).`;
 
+  if (pr.mergeable === false && parent && parent.mergeable !== true) {
+    return { kind: 'wait', reason: `its conflict comes from the pull request it is based on: waiting for #${parent.number}` };
+  }
   if (pr.mergeable === false) {
     const signal = conflictSignal(pr.headSha);
     const failed = gaveUp(signal);
@@ -107,7 +121,7 @@ export function nextWatchStep(status: PullRequestStatus, record: PullRequestReco
   if (requesting.length) return { kind: 'wait', reason: `waiting for ${requesting.map((r) => r.author).join(', ')} to review the fix` };
   const approvers = latest.filter((r) => r.state === 'approved').map((r) => r.author);
   const checks = status.checks.length ? `every check passes (${status.checks.length})` : 'there are no checks';
-  if (approvers.length) return { kind: 'done', outcome: 'green', reason: `${checks} and ${approvers.join(', ')} approved` };
+  if (approvers.length) return { kind: 'green', reason: `${checks} and ${approvers.join(', ')} approved` };
   return { kind: 'wait', reason: `${checks}; waiting for a review` };
 }
 

@@ -18,7 +18,8 @@ export type AgentRole = 'planner' | 'actor' | 'critic';
  * `pr_input_ignored`, `sensitive_held` and the SENSITIVE_PATHS_TOUCHED transition. Version 5 added
  * `baseline_result`, `baseline_choice` and `missed_regression` (the gate judged against the base).
  * Version 6 added `task_message`, `task_message_delivered`, `task_stop_requested` and
- * `run_request_refused` (a person steering a running task through the run's inbox).
+ * `run_request_refused` (a person steering a running task through the run's inbox), and
+ * `pull_request_escalated` and `pull_request_merged_by_taskloom` (`watch` as a service).
  */
 export const EVENT_SCHEMA_VERSION = 6;
 
@@ -299,6 +300,14 @@ export type RunEventBody =
   /** `watch` stopped watching: the pull request is green (checks pass, the latest review approves), merged, or needs a person. */
   | { type: 'pr_watch_ended'; number: number; outcome: 'green' | 'merged' | 'needs_human'; reason: string }
   /**
+   * A pull request has been red (`red`: failing checks, or a conflict with its base) at `headSha`
+   * since `since` for at least `afterMinutes` with no progress (no new head): recorded once per red
+   * stretch, for a person to look. What notification channels subscribe to.
+   */
+  | { type: 'pull_request_escalated'; number: number; url: string; headSha: string; red: PullRequestRedness; failing: string[]; since: string; afterMinutes: number }
+  /** `watch --auto-merge` merged a green pull request approved by `approvedBy` (people with write access), at the head it saw. */
+  | { type: 'pull_request_merged_by_taskloom'; number: number; headSha: string; method: MergeMethod; commit: string; approvedBy: string[] }
+  /**
    * How this session of the run starts its processes, recorded when a session starts work and the
    * answer differs from the last one: confined by `mechanism`, or unconfined for `reason`.
    */
@@ -358,6 +367,10 @@ export type CheckStatus = 'pending' | 'success' | 'failure';
 /** A pull request's reviews in one word: a latest review (per reviewer) requests changes, or approves, or none decides yet. */
 export type ReviewVerdict = 'changes_requested' | 'approved' | 'none';
 export type PullRequestReactionKind = 'check' | 'review' | 'conflict';
+/** Why a pull request is red: a check fails at its head, or it conflicts with its base. */
+export type PullRequestRedness = 'checks' | 'conflict';
+/** How a pull request is merged, in GitHub's words (the repository allows some of them). */
+export type MergeMethod = 'merge' | 'squash' | 'rebase';
 /** `comment`: a comment in the pull request's conversation (not on a line of code). */
 export type IgnoredInputKind = 'review' | 'review_comment' | 'comment' | 'check';
 /** Why `watch` left an input alone: its author cannot write to the repository, is a bot nobody trusted, or it is a fork's check output. */

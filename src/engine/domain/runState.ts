@@ -4,9 +4,11 @@ import type {
   EventOf,
   GateCommandResult,
   MessageDelivery,
+  MergeMethod,
   OverlapMode,
   OverlapPair,
   PullRequestReactionKind,
+  PullRequestRedness,
   RunCounts,
   RunEndStatus,
   RunnerStatus,
@@ -339,8 +341,18 @@ export interface PullRequestRecord {
   /** What `watch` last saw. */
   observed?: Omit<EventOf<'pr_observed'>, 'type' | 'seq' | 'runId' | 'v'>;
   reactions: PullRequestReaction[];
-  /** How the last `watch` ended, if it did. */
-  watch?: { outcome: EventOf<'pr_watch_ended'>['outcome']; reason: string; at: string };
+  /** How the last `watch` ended, if it did and the head has not moved since (`headSha`: the head it ended at, when seen). */
+  watch?: { outcome: EventOf<'pr_watch_ended'>['outcome']; reason: string; at: string; headSha?: string };
+  /**
+   * Where each kind's fix budget counts from: the last reaction id before the pull request was last
+   * seen recovered from it (checks all passing at a head, approved, mergeable), or before a person
+   * moved a head that was handed to them. Fixes of a kind count only after it (absent: since the start).
+   */
+  rearmed?: Partial<Record<PullRequestReactionKind, number>>;
+  /** Red since `since` at `headSha` (failing checks, or a conflict with the base), until it is seen not red or at another head. */
+  red?: { headSha: string; since: string; red: PullRequestRedness; failing: string[]; escalated?: true };
+  /** Taskloom merged it (`watch --auto-merge`). */
+  mergedByTaskloom?: { method: MergeMethod; commit: string; approvedBy: string[]; at: string };
   /** What `watch` left alone, and why (absent until it left something). */
   ignored?: IgnoredInput[];
   /** A person's own pull request `watch --pr` keeps green: Taskloom did not open it, and pushes only fixes to its branch. */

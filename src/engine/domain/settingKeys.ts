@@ -52,7 +52,7 @@ export const RUN_SETTING_KEYS = {
 } as const satisfies Record<SettingName, string>;
 
 /** The settings beside a run's: how a run is approved and applied, and how its pull requests are watched. */
-export const DELIVERY_SETTING_KEYS = ['autopilot', 'apply.history', 'github.apiUrl', 'pullRequests.keepGreen', 'pullRequests.pollSeconds', 'pullRequests.trustedBots'] as const;
+export const DELIVERY_SETTING_KEYS = ['autopilot', 'apply.history', 'github.apiUrl', 'pullRequests.keepGreen', 'pullRequests.pollSeconds', 'pullRequests.trustedBots', 'pullRequests.escalateAfterMinutes', 'pullRequests.autoMerge'] as const;
 
 export type RunSettingKey = (typeof RUN_SETTING_KEYS)[SettingName];
 export type DeliverySettingKey = (typeof DELIVERY_SETTING_KEYS)[number];
@@ -90,6 +90,8 @@ export const SAFE_PROJECT_KEYS: ReadonlySet<ProjectSettingKey> = new Set<Project
   'worktree.copy',
   // Plan approval, how a run lands on the user's branch, how often a pull request is looked at.
   'autopilot', 'apply.history', 'pullRequests.keepGreen', 'pullRequests.pollSeconds',
+  // How long a red pull request waits before it is escalated: a time, naming nobody to tell.
+  'pullRequests.escalateAfterMinutes',
 ]);
 
 export const needsTrust = (key: ProjectSettingKey): boolean => !SAFE_PROJECT_KEYS.has(key);

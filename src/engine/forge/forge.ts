@@ -1,3 +1,4 @@
+import type { MergeMethod } from '../domain/events';
 import type { NextStep } from '../domain/nextStep';
 import { TaskloomError } from '../domain/taskloomError';
 
@@ -115,7 +116,13 @@ export interface Forge {
   comment(number: number, body: string): Promise<void>;
   /** What `login` may do in the repository (the collaborator permission; 'none' for someone who is not one). */
   permission(login: string): Promise<RepositoryPermission>;
+  /** The ways the repository lets pull requests be merged, in the forge's order of preference. */
+  mergeMethods(): Promise<MergeMethod[]>;
+  /** Merges the pull request if its head is still `sha`; refused (not merged, with the forge's words) when it moved or cannot merge. */
+  merge(number: number, sha: string, method: MergeMethod): Promise<MergeResult>;
 }
+
+export type MergeResult = { merged: true; commit: string } | { merged: false; reason: string };
 
 /** Why a forge refused: `credentials` when there is no token or the forge rejected it (signing in again helps). */
 export type ForgeFailure = 'credentials' | 'permission' | 'rate_limit' | 'not_found' | 'rejected' | 'unreachable' | 'unknown_repository';

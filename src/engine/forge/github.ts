@@ -2,12 +2,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Octokit } from '@octokit/rest';
+import type { MergeMethod } from '../domain/events';
 import { findOnPath } from '../process/findOnPath';
 import {
   ForgeError,
   type CheckResult,
   type ConversationComment,
   type Forge,
+  type MergeResult,
   type PullRequest,
   type PullRequestDraft,
   type PullRequestStatus,
@@ -182,6 +184,25 @@ export class GitHubForge implements Forge {
       // Not a collaborator, no such user, or a token that may not read permissions: no access is known.
       if (error instanceof ForgeError && (error.failure === 'not_found' || error.failure === 'permission')) return 'none';
       throw error;
+    }
+  }
+
+  async mergeMethods(): Promise<MergeMethod[]> {
+    const { data } = await this.call(() => this.octokit.repos.get({ owner: this.owner, repo: this.repo }));
+    // GitHub leaves the flags out for a token that may not administer the repository: then it allows each until it says otherwise.
+    const allowed = { merge: data.allow_merge_commit, squash: data.allow_squash_merge, rebase: data.allow_rebase_merge };
+    return (['merge', 'squash', 'rebase'] as const).filter((method) => allowed[method] !== false);
+  }
+
+  async merge(number: number, sha: string, method: MergeMethod): Promise<MergeResult> {
+    try {
+      const { data } = await this.octokit.pulls.merge({ owner: this.owner, repo: this.repo, pull_number: number, sha, merge_method: method });
+      return { merged: true, commit: data.sha };
+    } catch (error) {
+      const e = error as ApiError;
+      // 405: not mergeable (or the method is not allowed); 409: the head is no longer `sha`.
+      if (e.status === 405 || e.status === 409) return { merged: false, reason: e.response?.data?.message ?? e.message };
+      throw this.explain(e);
     }
   }
 

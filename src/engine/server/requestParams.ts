@@ -58,7 +58,16 @@ export const REQUEST_PARAMS = {
     runParams.extend({ ...forgeParams, remote: z.string().optional(), draft: z.boolean().optional(), stacked: z.boolean().optional() }),
   ),
   adoptPullRequest: params<protocol.AdoptPullRequestParams>()(folderParams.extend({ ...forgeParams, pullRequest: z.string().min(1), settings, workspaceTrusted: z.boolean().optional() })),
-  watchPullRequests: params<protocol.WatchPullRequestsParams>()(runParams.extend({ ...forgeParams, intervalSeconds: z.number().positive().optional(), trustedBots: z.array(z.string()).optional() })),
+  watchPullRequests: params<protocol.WatchPullRequestsParams>()(
+    runParams.extend({
+      ...forgeParams,
+      intervalSeconds: z.number().positive().optional(),
+      trustedBots: z.array(z.string()).optional(),
+      once: z.boolean().optional(),
+      escalateAfterMinutes: z.number().nonnegative().optional(),
+      autoMerge: z.boolean().optional(),
+    }),
+  ),
   diff: params<protocol.DiffParams>()(runParams.extend({ taskId: taskId.optional(), reviewSeq: z.number().int().positive().optional() })),
   fileAtCommit: params<protocol.FileAtCommitParams>()(folderParams.extend({ commit: z.string().min(1), path: z.string().min(1) })),
   doctor: params<protocol.FolderParams & { settings: protocol.StartGoalParams['settings']; workspaceTrusted?: boolean }>()(folderParams.extend({ settings, workspaceTrusted: z.boolean().optional() })),

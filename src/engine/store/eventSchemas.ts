@@ -282,6 +282,16 @@ const BODY_SHAPES = {
   pr_replied: { number: z.number(), reaction: z.number(), commentId: text },
   pr_reaction_finished: { number: z.number(), reaction: z.number(), outcome: z.enum(['pushed', 'failed']), reason: text },
   pr_watch_ended: { number: z.number(), outcome: z.enum(['green', 'merged', 'needs_human']), reason: text },
+  pull_request_escalated: {
+    number: z.number(),
+    url: text,
+    headSha: text,
+    red: z.enum(['checks', 'conflict']),
+    failing: texts,
+    since: text,
+    afterMinutes: z.number(),
+  },
+  pull_request_merged_by_taskloom: { number: z.number(), headSha: text, method: z.enum(['merge', 'squash', 'rebase']), commit: text, approvedBy: texts },
   confinement: { mode: z.enum(SANDBOX_MODES), confined: z.boolean(), mechanism: text.optional(), reason: text.optional() },
   pr_input_ignored: {
     number: z.number(),

@@ -1,6 +1,6 @@
 import type { DecisionFact, DecisionFactOf, FailedCommand, GateJudgement } from '../domain/decisionFact';
 import type { Plan } from '../domain/plan';
-import { checksWords, REVIEW_WORDS } from './pullRequestWords';
+import { checksWords, MERGE_METHOD_WORDS, REVIEW_WORDS } from './pullRequestWords';
 import type { Decision } from '../domain/runState';
 import { RUN_STATUS_WORDS } from '../domain/stateWords';
 import type { CriticVerdict } from '../domain/verdict';
@@ -250,6 +250,12 @@ function wordIntegrationFact(f: IntegrationFact, taskId: string): { summary: str
       const how = { green: 'is green', merged: 'was merged', needs_human: 'needs you' }[f.outcome];
       return { summary: `Pull request #${f.number} ${how}: ${f.reason}` };
     }
+    case 'pull_request_escalated': {
+      const what = f.red === 'conflict' ? 'conflicting with its base' : `failing: ${f.failing.join(', ')}`;
+      return { summary: `Pull request #${f.number} escalated: red for ${counted(f.afterMinutes, 'minute')} or more with no progress (${what}, since ${f.since})` };
+    }
+    case 'pull_request_merged_by_taskloom':
+      return { summary: `Pull request #${f.number} merged by Taskloom (${MERGE_METHOD_WORDS[f.method]}, approved by ${f.approvedBy.join(', ')}): ${short(f.commit)}` };
     case 'pr_input_ignored':
       return { summary: `Pull request #${f.number}: ignored ${ignoredInputWords(f)}`, ...(f.excerpt ? { details: [`It said: ${f.excerpt}`] } : {}) };
   }

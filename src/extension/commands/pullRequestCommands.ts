@@ -1,4 +1,4 @@
-import { githubApiUrl, keepsPullRequestsGreen, pullRequestPollSeconds, readRunSettings, trustedPullRequestBots } from '../settings';
+import { autoMergesPullRequests, githubApiUrl, keepsPullRequestsGreen, pullRequestEscalateAfterMinutes, pullRequestPollSeconds, readRunSettings, trustedPullRequestBots } from '../settings';
 import * as vscode from 'vscode';
 import { AdoptPullRequestRequest, OpenPullRequestRequest, WatchPullRequestsRequest, type ForgeParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
 import { errorWords } from '../connection/errorNotice';
@@ -60,7 +60,7 @@ export async function openPullRequest(services: Services, arg?: unknown, options
     const [first] = result.pullRequests;
     if (!first) return;
     const what = result.pullRequests.length > 1 ? `${result.pullRequests.length} stacked pull requests` : `Pull request #${first.number}`;
-    void vscode.window.showInformationMessage(`Taskloom: ${what} ${first.action}. Taskloom keeps it green while this window is open.`, 'Open in Browser').then((choice) => {
+    void vscode.window.showInformationMessage(`Taskloom: ${what} ${first.action}. While this window is open, Taskloom keeps it green until it is merged.`, 'Open in Browser').then((choice) => {
       if (choice === 'Open in Browser') void vscode.env.openExternal(vscode.Uri.parse(first.url));
     });
     void keepPullRequestGreen(services, ref);
@@ -70,9 +70,10 @@ export async function openPullRequest(services: Services, arg?: unknown, options
 }
 
 /**
- * Watches the run's pull requests until they are green (every check passes, the latest review
- * approves) or merged, or one needs the user: agents fix failing checks and requested changes
- * meanwhile. Progress shows in the status bar; the end is a notification with what to do next.
+ * Watches the run's pull requests until every one is merged or closed, or needs the user with
+ * nothing else left to watch: agents fix failing checks, requested changes and conflicts meanwhile,
+ * each pull request on its own. Progress shows in the status bar; one that needs the user or is
+ * escalated is told as it happens (pullRequestNotices.ts); the end is a notification with what to do next.
  */
 export function keepPullRequestGreen(services: Services, ref: RunRef): Promise<void> {
   const running = services.pullRequestWatches.get(key(ref));
@@ -80,10 +81,11 @@ export function keepPullRequestGreen(services: Services, ref: RunRef): Promise<v
   const watch = (async () => {
     try {
       const intervalSeconds = pullRequestPollSeconds(ref.folder);
-      const trustedBots = trustedPullRequestBots(ref.folder);
+      const escalateAfterMinutes = pullRequestEscalateAfterMinutes(ref.folder);
+      const settings = { ...(intervalSeconds ? { intervalSeconds } : {}), ...(escalateAfterMinutes !== undefined ? { escalateAfterMinutes } : {}), trustedBots: trustedPullRequestBots(ref.folder), autoMerge: autoMergesPullRequests(ref.folder) };
       const result = await withForge(ref.folder, (forge) =>
-        vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Taskloom: keeping the pull request green', cancellable: true }, (_progress, token) =>
-          services.engine.request(WatchPullRequestsRequest.type, { ...ref, ...(intervalSeconds ? { intervalSeconds } : {}), trustedBots, ...forge }, token),
+        vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Taskloom: keeping the pull requests green until merged', cancellable: true }, (_progress, token) =>
+          services.engine.request(WatchPullRequestsRequest.type, { ...ref, ...settings, ...forge }, token),
         ),
       );
       if (!result) return;
@@ -145,8 +147,8 @@ export async function openPullRequestInBrowser(services: Services, arg?: unknown
 }
 
 /**
- * When the window opens, the pull requests Taskloom opened here and left unfinished (never green,
- * merged or handed to the user) are watched again, so fixes go on where they stopped.
+ * When the window opens, the pull requests Taskloom opened here and left unfinished (still open,
+ * neither merged nor handed to the user) are watched again, so fixes go on where they stopped.
  */
 export function watchUnfinishedPullRequests(services: Services): void {
   for (const folder of services.controller.folders()) {

@@ -77,4 +77,6 @@ export const CONFIG_FILE_RULES: Record<ProjectSettingKey, KeyRule> = {
   'pullRequests.keepGreen': flag,
   'pullRequests.pollSeconds': numberAtLeast(1),
   'pullRequests.trustedBots': texts,
+  'pullRequests.escalateAfterMinutes': numberAtLeast(0),
+  'pullRequests.autoMerge': flag,
 };
