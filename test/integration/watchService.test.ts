@@ -190,6 +190,6 @@ describe('taskloom watch as a service', () => {
     const bad = runCli(['watch', '--escalate-after', 'soon']);
     assert.equal(bad.code, 2, bad.stdout + bad.stderr);
     assert.match(bad.stderr, /--escalate-after takes a number of minutes \(0: never\), not "soon"/);
-    assert.match(bad.stderr, /taskloom watch \[RUN_ID\] \[--once\]/);
+    assert.match(bad.stderr, /taskloom watch \[RUN_ID .*\] \[--once\] .*\[--escalate-after MINUTES\]/);
   });
 });
