@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { EXIT, UsageError } from './cliErrors';
 import { applyCommand } from './commands/apply';
 import { cancelCommand } from './commands/cancel';
+import { configCommand } from './commands/config';
 import { decideCommand } from './commands/decide';
 import { stopCommand } from './commands/stop';
 import { takeOverCommand } from './commands/takeOver';
@@ -16,6 +17,7 @@ import { resumeCommand } from './commands/resume';
 import { RUN_USAGE, runCommand } from './commands/run';
 import { runsCommand } from './commands/runs';
 import { traceCommand } from './commands/trace';
+import { sendCommand } from './commands/send';
 import { exitWith } from './cliProcess';
 import { unsupportedPlatformError } from '../engine/domain/platform';
 
@@ -39,18 +41,31 @@ Usage:
                                                 works from a second terminal while the run is driven
   taskloom take-over TASK [--run ID]            stop a task (if it runs) and work on it yourself, here: its agent's own session
                                                 resumed in its worktree (a shell for agents without one), confined as the agent was
+  taskloom send TASK "MESSAGE" [--run ID]       tell a running task's agent something, from any terminal while the run is driven:
+                                                Claude Code hears it in the turn it works on, other agents in their next turn
   taskloom apply [RUN_ID] [--squash] [--yes]    land a completed run on your current branch (a merge commit, or one commit per task)
   taskloom discard [RUN_ID] [--yes] [--force]   remove a run's worktrees, branches and record (--force: even unapplied work)
-  taskloom pr [RUN_ID] [--remote NAME] [--repo OWNER/REPO] [--base BRANCH] [--draft] [--stacked]
+  taskloom pr [RUN_ID] [--remote NAME] [--repo OWNER/REPO] [--base BRANCH] [--draft] [--stacked] [--allow-config]
                                                 push a completed run and open (or update) its GitHub pull request
-  taskloom watch [RUN_ID] [--interval S] [--timeout S] [--trusted-bot LOGIN]...
-                                                keep the run's pull request green: agents fix failing checks and reviews
+  taskloom watch [RUN_ID] [--once] [--interval S] [--timeout S] [--escalate-after MIN] [--auto-merge] [--trusted-bot LOGIN]... [--allow-config]
+                                                keep the run's pull requests green until merged or closed: agents fix failing
+                                                checks, reviews and conflicts (--once: until green; --escalate-after: minutes red
+                                                before escalating, 0 never; --auto-merge: merge once green and approved by a writer)
+  taskloom watch --pr NUMBER|URL [--remote NAME] [--repo OWNER/REPO] [run flags] [watch flags]
+                                                keep your own pull request green: fixes pushed to its branch only (not a fork's)
   taskloom runs [--json]                        list the runs in this repository, with the disk their worktrees take
   taskloom gc [--yes] [--dry-run]               remove what finished runs left (worktrees, branches, refs); says what it freed
   taskloom trace [RUN_ID] [--json]              tasks, transitions with reasons, attempts, usage
-  taskloom doctor [--probe] [run flags]         check git, the repository, and the agents and gate a run with these flags uses
+  taskloom doctor [--probe] [--allow-config] [run flags]
+                                                check git, the repository, and the agents and gate a run with these flags uses,
+                                                and say where each setting came from (flag, environment, taskloom.json, default)
                                                 (--agent, --critic-agent codex…; --probe: one trivial call to each agent)
+  taskloom config allow                         allow this repository's taskloom.json, as it is now, to set what starts programs
+                                                (gate and setup commands, agent paths, sandbox keys…) on this machine; a change asks again
   taskloom demo [--dir DIR] [--delay MS]        a full run on a sample project, no API key needed
+
+Settings: flags > TASKLOOM_<KEY> variables (TASKLOOM_MAX_PARALLEL=4, TASKLOOM_GATE_COMMANDS='["npm test"]') > taskloom.json
+  at the repository's root (the editor's taskloom.* keys without "taskloom.") > defaults; --allow-config: allow the file (CI).
 
 Exit codes: 0 all green and merged, 1 something needs a human (or was paused/cancelled), 2 bad usage, input or setup,\n  70 internal error (a bug in Taskloom), 74 the run's record could not be written or read (free space, then resume),\n  75 another Taskloom process is driving the workspace (try again once it is done).`;
 
@@ -65,6 +80,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   continue: (argv) => decideCommand('continue', argv),
   stop: stopCommand,
   'take-over': takeOverCommand,
+  send: sendCommand,
   apply: applyCommand,
   pr: prCommand,
   watch: watchCommand,
@@ -73,6 +89,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   runs: runsCommand,
   trace: traceCommand,
   doctor: doctorCommand,
+  config: configCommand,
   demo: demoCommand,
 };
 

@@ -42,6 +42,8 @@ export function nextStepCommand(step: NextStep): string {
       return '--repo OWNER/REPO';
     case 'nameBaseBranch':
       return '--base BRANCH';
+    case 'allowConfigFile':
+      return 'taskloom config allow   (or pass --allow-config)';
   }
 }
 

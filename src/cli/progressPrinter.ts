@@ -76,6 +76,10 @@ function describe(e: RunEvent, state: RunState): string | undefined {
       const line = `${bold('pull request'.padEnd(14))} ${lastDecisionSummary(state) ?? e.type}`;
       return e.type === 'pr_reaction_finished' && e.outcome === 'failed' ? red(line) : line;
     }
+    case 'pull_request_escalated':
+      return red(`${bold('pull request'.padEnd(14))} ${lastDecisionSummary(state) ?? e.type}`);
+    case 'pull_request_merged_by_taskloom':
+      return green(`${bold('pull request'.padEnd(14))} ${lastDecisionSummary(state) ?? e.type}`);
     case 'pr_input_ignored':
       return yellow(`${'pull request'.padEnd(14)} ${lastDecisionSummary(state) ?? e.type}`);
     case 'pr_replied':

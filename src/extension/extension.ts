@@ -20,6 +20,7 @@ import type { Services } from './services';
 import { isResumable } from './state/resumable';
 import { RunStatusBar } from './statusBar';
 import { NeedsYouNotices } from './needsYouNotices';
+import { PullRequestNotices } from './pullRequestNotices';
 import { BaselineChoiceNotices } from './baselineChoiceNotices';
 import { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
 import { TREE_VIEWS } from './tree/contextValues';
@@ -83,6 +84,7 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
     services.planDiagnostics,
     new RunStatusBar(controller, engine),
     new NeedsYouNotices(controller),
+    new PullRequestNotices(controller),
     new BaselineChoiceNotices(controller),
     new CriticDiagnostics(controller),
     vscode.workspace.registerTextDocumentContentProvider(BRANCH_FILE_SCHEME, new BranchFileDocuments(services)),

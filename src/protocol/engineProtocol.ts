@@ -11,6 +11,7 @@ import type { TextSpan } from '../engine/domain/textSpan';
 import type { TaskState } from '../engine/domain/taskStates';
 import type { ErrorCode, ErrorKind } from '../engine/domain/taskloomError';
 import type { NextStep } from '../engine/domain/nextStep';
+import type { SendOutcome } from '../engine/domain/taskMessages';
 import type { RunSettings } from './runSettings';
 import type { TranscriptBatch } from './runViewPages';
 
@@ -66,7 +67,10 @@ export interface StartGoalParams extends FolderParams {
   goal?: string;
   /** …a plan file (JSON or a Markdown checklist), absolute path. */
   planFile?: string;
+  /** The `taskloom.*` settings the user set (user or workspace settings, not the defaults): they win over taskloom.json. */
   settings: RunSettings;
+  /** VS Code's Workspace Trust: only then does taskloom.json set what starts programs or loosens confinement. */
+  workspaceTrusted?: boolean;
 }
 export interface StartGoalResult {
   runId: string;
@@ -74,6 +78,8 @@ export interface StartGoalResult {
   plan: Plan;
   /** Uncommitted paths in the user's tree that the run ignores (it works from HEAD). */
   ignoredChanges: string[];
+  /** taskloom.json's keys that start programs, left out (an untrusted workspace), in words. */
+  settingsWarning?: string;
 }
 /**
  * Creates the run and plans it (or, with a plan file, proposes it). Answers when the plan
@@ -160,6 +166,18 @@ export interface ContinueTaskResult {
 }
 /** After resolving by hand: commits the worktree, runs the gate on it, and when it passes queues the task and drives the run. */
 export const ContinueTaskRequest = request<TaskParams, ContinueTaskResult>('taskloom/continueTask');
+
+export interface SendToTaskParams extends TaskParams {
+  /** The person's words for the task's actor (the sender is the user's git user.name, else their login). */
+  text: string;
+}
+export interface SendToTaskResult {
+  messageId: string;
+  /** What the drive did with it within a few seconds (text/messageWords.ts words it). */
+  outcome: SendOutcome;
+}
+/** Leaves a message for a running task's actor in the run's inbox (src/engine/usecases/sendToTask.ts), whichever process drives the run. */
+export const SendToTaskRequest = request<SendToTaskParams, SendToTaskResult>('taskloom/sendToTask');
 
 export interface StopTaskResult {
   /** The task's state once stopped (needs you), or undefined when the process that drives the run was asked and has not acted yet. */
@@ -248,10 +266,38 @@ export interface OpenPullRequestResult {
 /** Pushes a completed run and opens its pull request (or updates the one it has), as `taskloom pr` does. */
 export const OpenPullRequestRequest = request<OpenPullRequestParams, OpenPullRequestResult>('taskloom/openPullRequest');
 
+export interface AdoptPullRequestParams extends FolderParams, ForgeParams {
+  /** Its number (`12`, `#12`) or its URL. */
+  pullRequest: string;
+  /** The agents, gate and limits its fixes use, for the run made the first time (the settings the user set; taskloom.json fills in). */
+  settings: RunSettings;
+  /** Keys of taskloom.json that start programs count only in a trusted workspace. */
+  workspaceTrusted?: boolean;
+}
+export interface AdoptPullRequestResult {
+  runId: string;
+  number: number;
+  url: string;
+  /** An earlier run already kept it green: that run is used again. */
+  reused: boolean;
+}
+/**
+ * Takes on a person's own pull request (one Taskloom did not open) to keep green, as `taskloom
+ * watch --pr` does: its run, made the first time; watch it next with WatchPullRequestsRequest.
+ * Refused (a user-facing error) for a fork's pull request and a closed or merged one.
+ */
+export const AdoptPullRequestRequest = request<AdoptPullRequestParams, AdoptPullRequestResult>('taskloom/adoptPullRequest');
+
 export interface WatchPullRequestsParams extends RunParams, ForgeParams {
   intervalSeconds?: number;
   /** taskloom.pullRequests.trustedBots: the bots (logins) whose reviews and comments may steer an agent. */
   trustedBots?: string[];
+  /** End each pull request once it is green, as `watch --once`; by default it is watched until merged or closed. */
+  once?: boolean;
+  /** taskloom.pullRequests.escalateAfterMinutes: red this long with no progress is escalated (0: never; default 60). */
+  escalateAfterMinutes?: number;
+  /** taskloom.pullRequests.autoMerge: merge a green pull request approved by someone with write access. */
+  autoMerge?: boolean;
 }
 export interface WatchPullRequestsResult {
   outcome: 'green' | 'merged' | 'needs_human' | 'cancelled';
@@ -262,8 +308,8 @@ export interface WatchPullRequestsResult {
   steps?: NextStep[];
 }
 /**
- * Keeps the run's pull requests green, as `taskloom watch` does, until they are green or merged,
- * one needs a person, or the request is cancelled. It holds the workspace lock only during each
+ * Keeps the run's pull requests green, as `taskloom watch` does, until every one is merged, closed
+ * or needs a person (with `once`, also green), or the request is cancelled. It holds the workspace lock only during each
  * pass, so the CLI can work in between; what it sees and does arrives as the run's events.
  */
 export const WatchPullRequestsRequest = request<WatchPullRequestsParams, WatchPullRequestsResult>('taskloom/watchPullRequests');
@@ -279,7 +325,7 @@ export interface RunListEntry extends RunIndexEntry {
   planApproved: boolean;
   /** Not started by Taskloom on this machine (no record outside the repository): resume asks first. */
   foreign: boolean;
-  /** Its pull requests that are open and not seen to an end (green, merged, or handed to the user) by a watch. */
+  /** Its pull requests that are open and neither merged nor handed to the user by a watch (green is not an end). */
   pullRequestsToWatch: number;
   /** Bytes its worktrees take on disk (real blocks); absent when not measured. `taskloom gc` frees a finished run's. */
   diskBytes?: number;
@@ -343,7 +389,7 @@ export interface DoctorCheck {
   label: string;
   text: string;
 }
-export const DoctorRequest = request<FolderParams & { settings: RunSettings }, { checks: DoctorCheck[]; verdict: string }>('taskloom/doctor');
+export const DoctorRequest = request<FolderParams & { settings: RunSettings; workspaceTrusted?: boolean }, { checks: DoctorCheck[]; verdict: string }>('taskloom/doctor');
 
 export interface EventsParams extends RunParams {
   /** In seq order, each after the previous notification's last. */

@@ -76,7 +76,9 @@ export type FromWebview =
   /** The first page left the histories out and a tab shows them (timeline, transcripts). */
   | { type: 'loadHistories' }
   /** The lines of these calls' transcripts (TranscriptRecord.seq). */
-  | { type: 'loadTranscript'; calls: number[] };
+  | { type: 'loadTranscript'; calls: number[] }
+  /** The message box under a task's transcript: words for its actor (taskloom.sendMessageToTask). */
+  | { type: 'sendToTask'; taskId: string; text: string };
 
 /** What the webview keeps with setState so a reload restores the same run and the search text. */
 export interface RunViewPersistedState {

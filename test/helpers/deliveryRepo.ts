@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TraceReport } from '../../src/engine/report/traceReport';
@@ -82,7 +82,7 @@ export interface Delivery {
  * scripted GitHub. With `reviewer`, that reviewer asks for a change on src/greet.js the first time
  * CI is green on the pull request, and approves the next green head.
  */
-export async function deliveredRun(options: { scenario?: object; replyDelayMs?: number; reviewer?: string } = {}): Promise<Delivery> {
+export async function deliveredRun(options: { scenario?: object; plan?: object; runArgs?: string[]; replyDelayMs?: number; reviewer?: string } = {}): Promise<Delivery> {
   const r = makeTempRepo({ files: FILES });
   const bare = mkdtempSync(join(tmpdir(), 'taskloom-remote-'));
   execFileSync('git', ['init', '-q', '--bare', bare]);
@@ -90,8 +90,8 @@ export async function deliveredRun(options: { scenario?: object; replyDelayMs?: 
   r.git(['remote', 'add', 'origin', REMOTE_URL]);
   r.git(['config', `url.${bare}.insteadOf`, REMOTE_URL]);
   r.git(['push', '-q', 'origin', 'main']);
-  const inputs = writeInputs({ 'plan.json': PLAN, 'scenario.json': options.scenario ?? SCENARIO });
-  const run = runCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--gate', 'node --test']);
+  const inputs = writeInputs({ 'plan.json': options.plan ?? PLAN, 'scenario.json': options.scenario ?? SCENARIO });
+  const run = runCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--gate', 'node --test', ...(options.runArgs ?? [])]);
   assert.equal(run.code, 0, run.stdout + run.stderr);
   const trace = JSON.parse(runCli(['trace', '--json', '--cwd', r.dir]).stdout) as TraceReport;
   const server = await startGitHubServer({ owner: OWNER, repo: REPO, bareRepo: bare, ...(options.replyDelayMs ? { replyDelayMs: options.replyDelayMs } : {}) });
@@ -130,6 +130,21 @@ export async function deliveredRun(options: { scenario?: object; replyDelayMs?: 
       rmSync(bare, { recursive: true, force: true });
     },
   };
+}
+
+/** A person's commit of `files` on `branch` of the remote, pushed as they would from their own clone. */
+export function pushAsPerson(d: Delivery, branch: string, files: Record<string, string>, message: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'taskloom-person-'));
+  try {
+    execFileSync('git', ['clone', '-q', '-b', branch, d.bare, dir]);
+    for (const [path, text] of Object.entries(files)) writeFileSync(join(dir, path), text);
+    execFileSync('git', ['-C', dir, 'add', '-A']);
+    execFileSync('git', ['-C', dir, '-c', 'user.name=Colleague', '-c', 'user.email=c@example.com', 'commit', '-qm', message]);
+    execFileSync('git', ['-C', dir, 'push', '-q', 'origin', branch]);
+    return execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** CI for one pushed commit: a fresh clone at `sha`, then `npm run lint` and `npm test` as GitHub Actions would. */

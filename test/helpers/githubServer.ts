@@ -1,15 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { mergeInBare } from './githubMerge';
 import { listenOnLoopback } from './loopback';
 
 /**
  * A scripted GitHub REST API on 127.0.0.1 for one repository, with GitHub's JSON shapes for the
  * endpoints Taskloom calls (pull requests, check runs and their annotations, commit statuses,
- * reviews, review comments and replies, issue comments). Pull request heads are read from a real
+ * reviews, review comments and replies, conversation (issue) comments). Pull request heads are read from a real
  * bare repository (the remote the run pushes to), so checks attach to the commit really pushed.
  * A test scripts CI and reviewers through `onHead` (called for each new head sha) and the setters.
  * Every review and comment carries GitHub's `author_association` and `user.type`; the collaborator
  * permission endpoint answers from `setPermission` (anyone else may read, as on a public repository).
+ * A merge (PUT /pulls/N/merge) really merges in the bare repository, with the methods `mergeMethods`
+ * allows, refusing a head that moved (409) or a conflict (405), as GitHub does.
  */
 
 export interface ScriptedCheck {
@@ -29,6 +32,14 @@ export interface ScriptedReview {
   state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED';
   body: string;
   comments?: Array<{ path: string; line: number; body: string }>;
+}
+
+export interface ScriptedComment {
+  user: string;
+  /** GitHub's author_association; default COLLABORATOR. */
+  association?: ScriptedReview['association'];
+  bot?: boolean;
+  body: string;
 }
 
 type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read';
@@ -58,7 +69,13 @@ export interface GitHubServer {
   issueComments: Array<{ number: number; body: string }>;
   /** Called once per new head sha of a pull request: what CI reports on it. */
   onHead(fn: (sha: string, pull: PullState) => ScriptedCheck[]): void;
+  /** The repository's allowed merge methods (allow_merge_commit, allow_squash_merge, allow_rebase_merge); default: all. */
+  mergeMethods: { merge: boolean; squash: boolean; rebase: boolean };
+  /** Each merge GitHub made: the pull request, its method and the merge commit. */
+  merges: Array<{ number: number; method: string; commit: string }>;
   addReview(number: number, review: ScriptedReview): void;
+  /** A comment in the pull request's conversation (GitHub's issue comment). */
+  addComment(number: number, comment: ScriptedComment): void;
   /** What the collaborator permission endpoint says of `user`. */
   setPermission(user: string, permission: Permission): void;
   /** Logins whose permission was asked, in order. */
@@ -82,6 +99,14 @@ export async function startGitHubServer(options: {
   const requests: GitHubServer['requests'] = [];
   const replies: GitHubServer['replies'] = [];
   const issueComments: GitHubServer['issueComments'] = [];
+  const conversation = new Map<number, Array<Author & { id: number; body: string; created_at: string }>>();
+  const converse = (number: number, comment: Author & { body: string }) => {
+    const list = conversation.get(number) ?? [];
+    const posted = { id: nextId++, ...comment, created_at: new Date().toISOString() };
+    list.push(posted);
+    conversation.set(number, list);
+    return posted;
+  };
   const checksBySha = new Map<string, Array<ScriptedCheck & { id: number }>>();
   const reviews = new Map<number, Array<Author & { id: number; state: string; body: string; submitted_at: string }>>();
   const comments = new Map<number, Array<Author & { id: number; pull_request_review_id: number | null; path: string; line: number; body: string; in_reply_to_id?: number }>>();
@@ -92,6 +117,8 @@ export async function startGitHubServer(options: {
   let onHead: (sha: string, pull: PullState) => ScriptedCheck[] = () => [];
   let failures: Array<{ status: number; headers: Record<string, string> }> = [];
   let nextId = 1000;
+  const mergeMethods = { merge: true, squash: true, rebase: true };
+  const merges: GitHubServer['merges'] = [];
 
   const headSha = (branch: string): string | undefined => {
     try {
@@ -146,7 +173,7 @@ export async function startGitHubServer(options: {
     if (failure) return send(failure.status, { message: failure.status === 401 ? 'Bad credentials' : 'API rate limit exceeded' }, failure.headers);
     if (req.headers.authorization !== `token ${token}`) return send(401, { message: 'Bad credentials' });
     const prefix = `/repos/${slug}`;
-    if (!url.pathname.startsWith(`${prefix}/`)) return send(404, { message: 'Not Found' });
+    if (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return send(404, { message: 'Not Found' });
     const path = url.pathname.slice(prefix.length);
     let m: RegExpExecArray | null;
     if (path === '/pulls' && req.method === 'GET') {
@@ -159,6 +186,21 @@ export async function startGitHubServer(options: {
       const pull: PullState = { number: pulls.length + 1, head: String(body.head), base: String(body.base), title: String(body.title), body: String(body.body ?? ''), draft: body.draft === true, state: 'open', merged: false };
       pulls.push(pull);
       return send(201, pullJson(pull));
+    }
+    if (path === '' || path === '/') {
+      return send(200, { full_name: slug, allow_merge_commit: mergeMethods.merge, allow_squash_merge: mergeMethods.squash, allow_rebase_merge: mergeMethods.rebase });
+    }
+    if ((m = /^\/pulls\/(\d+)\/merge$/.exec(path)) && req.method === 'PUT') {
+      const pull = pulls.find((p) => p.number === Number(m![1]));
+      if (!pull || pull.state !== 'open') return send(404, { message: 'Not Found' });
+      const method = String(body.merge_method ?? 'merge');
+      if ((method !== 'merge' && method !== 'squash') || !mergeMethods[method]) return send(405, { message: `${method} merges are not allowed on this repository.` });
+      if (body.sha !== undefined && body.sha !== headSha(pull.head)) return send(409, { message: 'Head branch was modified. Review and try the merge again.' });
+      if (!mergeable(pull)) return send(405, { message: 'Pull Request is not mergeable' });
+      const commit = mergeInBare(options.bareRepo, pull, method, `Merge pull request #${pull.number} from ${pull.head}`);
+      Object.assign(pull, { state: 'closed', merged: true });
+      merges.push({ number: pull.number, method, commit });
+      return send(200, { sha: commit, merged: true, message: 'Pull Request successfully merged' });
     }
     if ((m = /^\/pulls\/(\d+)$/.exec(path))) {
       const pull = pulls.find((p) => p.number === Number(m![1]));
@@ -208,8 +250,9 @@ export async function startGitHubServer(options: {
     }
     if ((m = /^\/issues\/(\d+)\/comments$/.exec(path)) && req.method === 'POST') {
       issueComments.push({ number: Number(m[1]), body: String(body.body) });
-      return send(201, { id: nextId++, body: body.body });
+      return send(201, authored(converse(Number(m[1]), { user: 'taskloom-bot', association: 'MEMBER', bot: false, body: String(body.body) })));
     }
+    if ((m = /^\/issues\/(\d+)\/comments$/.exec(path))) return send(200, (conversation.get(Number(m[1])) ?? []).map(authored));
     return send(404, { message: `Not Found (${req.method} ${path})` });
   }
 
@@ -224,6 +267,8 @@ export async function startGitHubServer(options: {
     onHead: (fn) => {
       onHead = fn;
     },
+    mergeMethods,
+    merges,
     addReview(number, review) {
       const id = nextId++;
       const author: Author = { user: review.user, association: review.association ?? 'COLLABORATOR', bot: review.bot === true };
@@ -233,6 +278,9 @@ export async function startGitHubServer(options: {
       const thread = comments.get(number) ?? [];
       for (const c of review.comments ?? []) thread.push({ id: nextId++, pull_request_review_id: id, ...author, path: c.path, line: c.line, body: c.body });
       comments.set(number, thread);
+    },
+    addComment(number, comment) {
+      converse(number, { user: comment.user, association: comment.association ?? 'COLLABORATOR', bot: comment.bot === true, body: comment.body });
     },
     setPermission(user, permission) {
       permissions.set(user, permission);

@@ -211,7 +211,7 @@ describe('claude argv', () => {
       { role: 'actor', access: 'workspace-write', model: 'sonnet', allowedCommands: ['npm test', 'git diff', 'echo (x)'] },
       { sessionId: id },
     );
-    assert.deepEqual(args.slice(0, 5), ['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages']);
+    assert.deepEqual(args.slice(0, 7), ['-p', '--input-format', 'stream-json', '--replay-user-messages', '--output-format', 'stream-json', '--verbose']);
     const after = (flag: string) => args[args.indexOf(flag) + 1];
     assert.equal(after('--model'), 'sonnet');
     assert.equal(after('--session-id'), id);

@@ -21,7 +21,7 @@ after(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 
-const WATCH = ['watch', '--interval', '0.2', '--timeout', '90'];
+const WATCH = ['watch', '--once', '--interval', '0.2', '--timeout', '90'];
 const cli = (d: Delivery, args: string[]): Promise<CliResult> => startCli([...args, '--cwd', d.r.dir], d.env).done;
 const ofType = <T extends RunEvent['type']>(events: RunEvent[], type: T) => events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
 

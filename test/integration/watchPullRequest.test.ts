@@ -22,7 +22,7 @@ after(async () => {
   for (const d of deliveries) await d.cleanup();
 });
 
-const WATCH = ['watch', '--interval', '0.2', '--timeout', '90'];
+const WATCH = ['watch', '--once', '--interval', '0.2', '--timeout', '90'];
 
 const cli = (d: Delivery, args: string[]): Promise<CliResult> => startCli([...args, '--cwd', d.r.dir], d.env).done;
 

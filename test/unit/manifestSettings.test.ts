@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { WATCH_INTERVAL_SECONDS } from '../../src/engine/deliver/watchPullRequests';
+import { WATCH_ESCALATE_AFTER_MINUTES, WATCH_INTERVAL_SECONDS } from '../../src/engine/deliver/watchPullRequests';
 import { RUN_SETTING_DEFAULTS, type SettingName } from '../../src/engine/domain/runSettings';
 import { EDITOR_SETTING_KEYS } from '../../src/protocol/runSettings';
 
@@ -19,6 +19,8 @@ const EDITOR_ONLY_DEFAULTS: Record<string, unknown> = {
   'taskloom.pullRequests.keepGreen': true,
   'taskloom.pullRequests.pollSeconds': WATCH_INTERVAL_SECONDS,
   'taskloom.pullRequests.trustedBots': [],
+  'taskloom.pullRequests.escalateAfterMinutes': WATCH_ESCALATE_AFTER_MINUTES,
+  'taskloom.pullRequests.autoMerge': false,
 };
 
 const UNSET_VALUES = ['', null];
@@ -67,6 +69,7 @@ const PROGRAMS_PLACES_GUARDS = [
   'taskloom.sandbox.readPaths',
   'taskloom.sandbox.agentsSeeIncludedFiles',
   'taskloom.pullRequests.trustedBots',
+  'taskloom.pullRequests.autoMerge',
 ];
 const SCOPES = ['application', 'machine', 'machine-overridable', 'window', 'resource', 'language-overridable'];
 
@@ -96,9 +99,13 @@ describe('who may set each setting', () => {
 
   it('the extension never reads a workspace value past its scope (inspect().workspaceValue)', () => {
     const dir = join(__dirname, '../../src/extension');
-    const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
+    // settings.ts asks inspect() only whether the value get() gives was set by the user (so it wins over taskloom.json), never for a value.
+    const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && f !== 'settings.ts');
     assert.ok(files.length > 0);
     for (const file of files) assert.doesNotMatch(readFileSync(join(dir, file), 'utf8'), /workspace(Folder)?Value|\.inspect\s*[<(]/, file);
+    const settings = readFileSync(join(dir, 'settings.ts'), 'utf8');
+    assert.equal([...settings.matchAll(/\.inspect\s*[<(]/g)].length, 1, 'settings.ts calls inspect() in isSetByUser alone');
+    assert.match(settings, /isDeepStrictEqual\(v, value\)/, 'a level counts as set only when it holds the value get() gives');
   });
 });
 

@@ -13,6 +13,7 @@ const status = (over: Partial<PullRequestStatus>, fork?: string): PullRequestSta
   checks: [],
   reviews: [],
   comments: [],
+  conversation: [],
   ...over,
 });
 

@@ -21,6 +21,7 @@ const status = (over: Partial<PullRequestStatus> & { state?: 'open' | 'closed' |
   checks: over.checks ?? [],
   reviews: over.reviews ?? [],
   comments: over.comments ?? [],
+  conversation: over.conversation ?? [],
 });
 
 describe('nextWatchStep', () => {
@@ -49,7 +50,7 @@ describe('nextWatchStep', () => {
     assert.equal(step.kind, 'human');
   });
 
-  it("reacts to each reviewer's latest request for changes, with that review's thread-starting comments", () => {
+  it("reacts to each request for changes not yet answered, oldest first, with that review's thread-starting comments", () => {
     const comments = [
       { id: 'c1', reviewId: 'r2', author: 'bob', association: 'MEMBER', bot: false, path: 'a.js', line: 3, body: 'rename', inReplyTo: null },
       { id: 'c2', reviewId: 'r2', author: 'me', association: 'OWNER', bot: false, path: 'a.js', line: 3, body: 'done', inReplyTo: 'c1' },
@@ -59,18 +60,20 @@ describe('nextWatchStep', () => {
     const step = nextWatchStep(status({ checks: [check('1', 'success')], reviews, comments }), record(), LIMITS);
     assert.equal(step.kind, 'react');
     if (step.kind !== 'react') return;
-    assert.deepEqual(step.input.signals, ['review:r2']);
-    assert.deepEqual(step.input.comments.map((c) => c.id), ['c1']);
-    // Fixed: waiting for bob to look again.
-    const waiting = nextWatchStep(status({ checks: [check('1', 'success')], reviews, comments }), record([{ kind: 'review', signals: ['review:r2'] }]), LIMITS);
+    assert.deepEqual(step.input.signals, ['review:r1']);
+    assert.deepEqual(step.input.comments.map((c) => c.id), ['c3']);
+    const next = nextWatchStep(status({ checks: [check('1', 'success')], reviews, comments }), record([{ kind: 'review', signals: ['review:r1'] }]), LIMITS);
+    assert.equal(next.kind === 'react' && next.input.signals.join(), 'review:r2');
+    assert.deepEqual(next.kind === 'react' && next.input.comments.map((c) => c.id), ['c1']);
+    // Both fixed: waiting for bob to look again.
+    const waiting = nextWatchStep(status({ checks: [check('1', 'success')], reviews, comments }), record([{ kind: 'review', signals: ['review:r1'] }, { kind: 'review', signals: ['review:r2'] }]), LIMITS);
     assert.deepEqual(waiting, { kind: 'wait', reason: 'waiting for bob to review the fix' });
   });
 
   it('is green only when every check passes and a latest review approves; pending checks and no review wait', () => {
     const approved = [review('r1', 'bob', 'changes_requested', '2026-01-01T00:00:00Z'), review('r2', 'bob', 'approved', '2026-01-02T00:00:00Z')];
     assert.deepEqual(nextWatchStep(status({ checks: [check('1', 'success')], reviews: approved }), record(), LIMITS), {
-      kind: 'done',
-      outcome: 'green',
+      kind: 'green',
       reason: 'every check passes (1) and bob approved',
     });
     assert.equal(nextWatchStep(status({ checks: [check('1', 'pending')], reviews: approved }), record(), LIMITS).kind, 'wait');

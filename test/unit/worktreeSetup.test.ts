@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { buildRunConfig } from '../../src/cli/runOptions';
+import { flagsRunConfig } from '../helpers/flagsRunConfig';
 import { foldEvents } from '../../src/engine/domain/projection';
 import { freePort, isPortFree } from '../../src/engine/process/freePort';
 import { runConfigFromSettings } from '../../src/engine/run/runConfigFromSettings';
@@ -44,11 +44,11 @@ describe('worktree settings', () => {
 
   it('refuses a root inside the repository, naming the setting or the flag', () => {
     assert.throws(() => build({ worktreeRoot: 'worktrees' }), /taskloom\.worktree\.root: .*inside the repository/);
-    assert.throws(() => buildRunConfig({ 'worktree-root': repo, gate: ['true'] }, repo, repo), /--worktree-root: .*inside the repository/);
+    assert.throws(() => flagsRunConfig({ 'worktree-root': repo, gate: ['true'] }, repo, repo), /--worktree-root: .*inside the repository/);
   });
 
   it('takes --copy, --setup (each repeatable) and --worktree-root from the CLI', () => {
-    const config = buildRunConfig({ copy: ['.env'], setup: ['a', 'b'], 'worktree-root': '/tmp/wt', gate: ['true'] }, repo, repo);
+    const config = flagsRunConfig({ copy: ['.env'], setup: ['a', 'b'], 'worktree-root': '/tmp/wt', gate: ['true'] }, repo, repo);
     assert.deepEqual(config.worktree, { copy: ['.env'], setup: ['a', 'b'], root: '/tmp/wt' });
   });
 

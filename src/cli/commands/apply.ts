@@ -6,6 +6,7 @@ import { askYesNo } from '../askYesNo';
 import { EXIT } from '../cliErrors';
 import { bold, dim, green, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { commandSettings, definedOnly } from '../commandSettings';
 import { FLAG_LABELS } from '../runOptions';
 import { appliedAs, HISTORY_WORDS } from '../../engine/text/applyWords';
 import { counted } from '../../engine/text/counted';
@@ -20,9 +21,11 @@ export const APPLY_USAGE = 'taskloom apply [RUN_ID] [--squash] [--yes] [--cwd DI
  */
 export async function applyCommand(argv: string[]): Promise<number> {
   const { values, positionals, cwd } = parseCommandArgs(argv, { squash: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' } });
-  const history: ApplyHistory = values.squash ? 'squash' : 'merge';
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom apply' });
   try {
+    // --squash, else TASKLOOM_APPLY_HISTORY or taskloom.json's apply.history, else a merge commit.
+    const settings = await commandSettings(engine.repo.root, definedOnly({ 'apply.history': values.squash ? 'squash' : undefined }), { allowConfig: false, onWithheld: 'ask', reads: ['apply.history'] });
+    const history = (settings?.values['apply.history'] as ApplyHistory | undefined) ?? 'merge';
     const door = foregroundDoor(engine, FLAG_LABELS);
     const preview = await previewApply(door, { runId: positionals[0], history });
     const { runId, branch } = preview;

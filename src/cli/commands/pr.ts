@@ -4,6 +4,7 @@ import { openPullRequest } from '../../engine/usecases/openPullRequest';
 import { EXIT } from '../cliErrors';
 import { bold, dim, green } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { ALLOW_CONFIG_OPTION, commandSettings } from '../commandSettings';
 import { FLAG_LABELS } from '../runOptions';
 
 /**
@@ -18,10 +19,16 @@ export async function prCommand(argv: string[]): Promise<number> {
     base: { type: 'string' },
     draft: { type: 'boolean' },
     stacked: { type: 'boolean' },
+    ...ALLOW_CONFIG_OPTION,
   });
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom pr' });
   try {
+    // GITHUB_API_URL (or TASKLOOM_GITHUB_API_URL), else taskloom.json's github.apiUrl once allowed: the token goes there.
+    const settings = await commandSettings(engine.repo.root, {}, { allowConfig: values['allow-config'] === true, onWithheld: 'ask', reads: ['github.apiUrl'] });
+    if (!settings) return EXIT.needsHuman;
+    const apiUrl = settings.values['github.apiUrl'] as string | undefined;
     const { runId, opened } = await openPullRequest(foregroundDoor(engine, FLAG_LABELS), {
+      ...(apiUrl ? { apiUrl } : {}),
       runId: positionals[0],
       remote: values.remote as string | undefined,
       repo: values.repo as string | undefined,

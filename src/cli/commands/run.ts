@@ -20,8 +20,11 @@ import { approvePlan, rejectPlan } from '../../engine/usecases/planApproval';
 import { draftPlan, startRun } from '../../engine/usecases/startRun';
 import { foregroundDoor, type FrontDoor } from '../../engine/usecases/frontDoor';
 import { printNewWarnings } from '../engineWarnings';
-import { FLAG_LABELS, RUN_CONFIG_OPTIONS, runSettingsFromFlags, type RunConfigFlags } from '../runOptions';
+import { RUN_CONFIG_OPTIONS, type RunConfigFlags } from '../runOptions';
+import { flagValues, runSettingsFrom, withAddingFlags } from '../flagSettings';
+import { ALLOW_CONFIG_OPTION, commandSettings, settingLabels } from '../commandSettings';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { RUN_START_KEYS } from '../../engine/domain/settingKeys';
 
 export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT) [--agent claude|codex|command|scripted] [--parallel N] [--yes]
        [--planner-agent A] [--actor-agent A] [--critic-agent A]
@@ -31,7 +34,8 @@ export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT) [--agent clau
        [--budget-usd N] [--budget-tokens N] [--task-budget-usd N] [--task-budget-tokens N]
        [--overlap serialize|warn|off] [--copy PATTERN]... [--setup CMD]... [--worktree-root inside|DIR]
        [--sandbox auto|on|off] [--allow-host HOST:PORT]... [--setup-host HOST:PORT]... [--gate-host HOST:PORT]...
-       [--pass-env NAME]... [--hide-path PATH]... [--read-path PATH]... [--agents-see-included-files] [--sensitive-path GLOB]... [--cwd DIR]`;
+       [--pass-env NAME]... [--hide-path PATH]... [--read-path PATH]... [--agents-see-included-files] [--sensitive-path GLOB]... [--allow-config] [--cwd DIR]
+                                                settings: flags > TASKLOOM_<KEY> variables > taskloom.json > defaults (docs/settings.md)`;
 
 export async function runCommand(argv: string[]): Promise<number> {
   const { values, cwd } = parseCommandArgs(argv, {
@@ -39,6 +43,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     goal: { type: 'string' },
     yes: { type: 'boolean', short: 'y' },
     ...RUN_CONFIG_OPTIONS,
+    ...ALLOW_CONFIG_OPTION,
   });
   const goalFlag = values.goal as string | undefined;
   if (!values.plan && !goalFlag?.trim()) {
@@ -48,8 +53,12 @@ export async function runCommand(argv: string[]): Promise<number> {
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom run' });
   try {
     printNewWarnings(engine);
-    const door = foregroundDoor(engine, FLAG_LABELS);
-    const started = startRun(door, { goal: goalFlag ?? planFromFile!.goal, plan: planFromFile, settings: runSettingsFromFlags(values as RunConfigFlags), baseDir: cwd });
+    const flags = values as RunConfigFlags;
+    const resolved = await commandSettings(engine.repo.root, flagValues(flags), { allowConfig: values['allow-config'] === true, onWithheld: 'ask', reads: RUN_START_KEYS });
+    if (!resolved) return EXIT.needsHuman;
+    const layered = withAddingFlags(resolved, flags);
+    const door = foregroundDoor(engine, settingLabels(layered.sources));
+    const started = startRun(door, { goal: goalFlag ?? planFromFile!.goal, plan: planFromFile, settings: runSettingsFrom(layered, flags), baseDir: cwd });
     printNewWarnings(engine);
     const { session } = started;
     const { state } = session;
@@ -66,12 +75,14 @@ export async function runCommand(argv: string[]): Promise<number> {
     printPlan(plan, state.goal, await engine.predictedOverlaps(session), state.config.overlap ?? 'off');
     const findings = planTaskFindings(plan);
     if (findings.length > 0) return endUnfinishedPlan(door, session, plan, findings);
-    if (!values.yes && !(await askApproval())) {
+    // taskloom.json's autopilot (or TASKLOOM_AUTOPILOT) approves as --yes does.
+    const autopilot = values.yes === true || layered.values.autopilot === true;
+    if (!autopilot && !(await askApproval())) {
       rejectPlan(door, { runId: session.runId });
       process.stdout.write('Plan not approved; nothing was run.\n');
       return EXIT.needsHuman;
     }
-    const approved = approvePlan(door, { runId: session.runId, by: values.yes ? 'autopilot' : 'human' });
+    const approved = approvePlan(door, { runId: session.runId, by: autopilot ? 'autopilot' : 'human' });
     return await driveWithProgress(engine, approved.session);
   } finally {
     engine.close();

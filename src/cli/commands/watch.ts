@@ -1,25 +1,49 @@
-import { WATCH_INTERVAL_SECONDS } from '../../engine/deliver/watchPullRequests';
+import { WATCH_ESCALATE_AFTER_MINUTES, WATCH_INTERVAL_SECONDS } from '../../engine/deliver/watchPullRequests';
 import { TaskloomEngine } from '../../engine/run/engine';
 import { watchTarget } from '../../engine/usecases/keepPullRequestsGreen';
 import { EXIT, UsageError } from '../cliErrors';
 import { dim, green, red, yellow } from '../format';
 import { nextStepLines } from '../nextStepCommands';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { ALLOW_CONFIG_OPTION, commandSettings, definedOnly } from '../commandSettings';
+import { flagValues, runSettingsFrom, withAddingFlags } from '../flagSettings';
+import type { RunConfigFlags } from '../runOptions';
+import { RUN_START_KEYS, type ProjectSettingKey } from '../../engine/domain/settingKeys';
 import { createProgressPrinter } from '../progressPrinter';
+import { adoptNamedPullRequest, WATCH_PR_OPTIONS } from './watchPr';
 
-export const WATCH_USAGE = 'taskloom watch [RUN_ID] [--interval SECONDS] [--timeout SECONDS] [--trusted-bot LOGIN]... [--cwd DIR]';
+export const WATCH_USAGE =
+  'taskloom watch [RUN_ID | --pr NUMBER|URL [--remote NAME] [--repo OWNER/REPO] [run flags]] [--once] [--interval SECONDS] [--timeout SECONDS] [--escalate-after MINUTES] [--auto-merge] [--trusted-bot LOGIN]... [--allow-config] [--cwd DIR]';
 
 /**
  * `taskloom watch`: keeps the run's pull requests green (failing checks, reviews that request
  * changes and conflicts with the base go to agents; only what people with write access, and the
- * bots named by --trusted-bot, wrote), until every check passes and the latest review approves
- * (exit 0), or a person is needed (exit 1). Ctrl-C stops it; nothing is lost. What it watches is
+ * bots named by --trusted-bot, wrote), each on its own, until every one is merged (exit 0) or
+ * closed, or needs a person with nothing else left to watch (exit 1); with --once, until each is
+ * green. One red for --escalate-after minutes with no progress is escalated; --auto-merge merges a
+ * green one that someone with write access approved. `--pr N` takes on a person's own pull request
+ * first. Ctrl-C stops it; nothing is lost. What it watches is
  * src/engine/usecases/keepPullRequestsGreen.ts's; the CLI watches in the foreground, with progress.
  */
 export async function watchCommand(argv: string[]): Promise<number> {
-  const { values, positionals, cwd } = parseCommandArgs(argv, { interval: { type: 'string' }, timeout: { type: 'string' }, 'trusted-bot': { type: 'string', multiple: true } });
-  const intervalSeconds = seconds(values.interval as string | undefined, '--interval') ?? WATCH_INTERVAL_SECONDS;
+  const { values, positionals, cwd } = parseCommandArgs(argv, {
+    once: { type: 'boolean' },
+    interval: { type: 'string' },
+    timeout: { type: 'string' },
+    'escalate-after': { type: 'string' },
+    'auto-merge': { type: 'boolean' },
+    'trusted-bot': { type: 'string', multiple: true },
+    ...ALLOW_CONFIG_OPTION,
+    ...WATCH_PR_OPTIONS,
+  });
+  const flags = {
+    'pullRequests.pollSeconds': seconds(values.interval as string | undefined, '--interval'),
+    'pullRequests.trustedBots': values['trusted-bot'] as string[] | undefined,
+    'pullRequests.escalateAfterMinutes': minutes(values['escalate-after'] as string | undefined),
+    'pullRequests.autoMerge': values['auto-merge'] === true ? true : undefined,
+  };
   const timeoutSeconds = seconds(values.timeout as string | undefined, '--timeout');
+  const once = values.once === true;
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom watch' });
   const controller = new AbortController();
   const onSignal = () => {
@@ -29,20 +53,34 @@ export async function watchCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const target = await watchTarget(engine.store, { runId: positionals[0] });
+    const adopting = values.pr !== undefined;
+    // `--pr` makes a run, whose agents, gate and limits the run flags and the file's run keys set.
+    const watchFlags = adopting ? { ...flagValues(values as RunConfigFlags), ...definedOnly(flags) } : definedOnly(flags);
+    const reads: ProjectSettingKey[] = ['pullRequests.pollSeconds', 'pullRequests.trustedBots', 'pullRequests.escalateAfterMinutes', 'pullRequests.autoMerge', 'github.apiUrl', ...(adopting ? RUN_START_KEYS : [])];
+    const settings = await commandSettings(engine.repo.root, watchFlags, { allowConfig: values['allow-config'] === true, onWithheld: 'ask', reads });
+    if (!settings) return EXIT.needsHuman;
+    const intervalSeconds = (settings.values['pullRequests.pollSeconds'] as number | undefined) ?? WATCH_INTERVAL_SECONDS;
+    const escalateAfterMinutes = (settings.values['pullRequests.escalateAfterMinutes'] as number | undefined) ?? WATCH_ESCALATE_AFTER_MINUTES;
+    const apiUrl = settings.values['github.apiUrl'] as string | undefined;
+    const runId = adopting ? await adoptNamedPullRequest(engine, values, cwd, runSettingsFrom(withAddingFlags(settings, values as RunConfigFlags), values as RunConfigFlags), apiUrl) : positionals[0];
+    const target = await watchTarget(engine.store, { runId, ...(apiUrl ? { apiUrl } : {}) });
     const session = engine.session(target.runId);
     const printer = createProgressPrinter();
     const stop = session.onEvent(printer);
     const started = Date.now();
     const stamp = () => dim(`${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s`);
-    process.stdout.write(`Watching ${target.pullRequests.map((p) => `#${p.number} ${p.url}`).join(', ')} every ${intervalSeconds}s\n`);
+    const until = once ? 'until green' : 'until merged or closed';
+    process.stdout.write(`Watching ${target.pullRequests.map((p) => `#${p.number} ${p.url}`).join(', ')} every ${intervalSeconds}s, ${until}\n`);
     const outcome = await engine
       .watchPullRequests(
         session,
         target.forge,
         {
           intervalMs: intervalSeconds * 1000,
-          trustedBots: (values['trusted-bot'] as string[] | undefined) ?? [],
+          once,
+          autoMerge: settings.values['pullRequests.autoMerge'] === true,
+          escalateAfterMs: escalateAfterMinutes * 60_000,
+          trustedBots: (settings.values['pullRequests.trustedBots'] as string[] | undefined) ?? [],
           ...(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
           onProgress: (line) => process.stdout.write(`${stamp()}  ${dim(line)}\n`),
         },
@@ -66,5 +104,12 @@ function seconds(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} takes a number of seconds, not "${value}"`, WATCH_USAGE);
+  return n;
+}
+
+function minutes(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--escalate-after takes a number of minutes (0: never), not "${value}"`, WATCH_USAGE);
   return n;
 }

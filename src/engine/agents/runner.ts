@@ -41,6 +41,26 @@ export interface RunnerInput {
   /** No activity for this long aborts the call with status `idle_timeout`. */
   idleTimeoutMs: number;
   signal: AbortSignal;
+  /**
+   * What a person says to the actor while this call works (`taskloom send`): a runner whose agent
+   * takes input mid-turn subscribes and says which messages reached the agent. One that cannot
+   * leaves them alone: they wait for the task's next actor turn, whose prompt quotes them.
+   */
+  messages?: LiveMessages;
+}
+
+/** A person's message for the agent at work. */
+export interface LiveMessage {
+  id: string;
+  from: string;
+  text: string;
+}
+
+export interface LiveMessages {
+  /** Calls `listener` with each message waiting now, then with each that arrives, until the returned function is called. */
+  subscribe(listener: (message: LiveMessage) => void): () => void;
+  /** The agent took the message into the turn it is working on. */
+  delivered(message: LiveMessage): void;
 }
 
 /** Something the agent did, streamed while it works; any activity feeds the watchdog. */

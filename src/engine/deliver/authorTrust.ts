@@ -36,6 +36,11 @@ export class AuthorTrust {
     return WRITE_PERMISSIONS.has(permission) ? { trusted: true } : { trusted: false, why: 'no_write_access', association, permission };
   }
 
+  /** Whether `login` has write access as the forge's collaborator permission says, whatever the association: what a merge rests on. */
+  async mayWrite(login: string): Promise<boolean> {
+    return WRITE_PERMISSIONS.has(await this.permissionOf(login));
+  }
+
   private permissionOf(login: string): Promise<RepositoryPermission> {
     const key = login.toLowerCase();
     let known = this.permissions.get(key);

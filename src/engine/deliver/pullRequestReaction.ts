@@ -11,7 +11,7 @@ import { blockingFindings } from '../domain/verdict';
 import type { Forge, PullRequestStatus } from '../forge/forge';
 import { CRITIC_VERDICT_JSON_SCHEMA, parseCriticVerdict } from '../loop/criticRubric';
 import { actorPrompt, criticPrompt, type ActorFeedback } from '../loop/prompts';
-import { checkFixTask, conflictTask, replyText, reviewFixTask } from '../loop/pullRequestPrompts';
+import { checkFixTask, conflictTask, replyMarker, replyText, reviewFixTask } from '../loop/pullRequestPrompts';
 import { resolvePrompt } from '../loop/resolutionPrompts';
 import type { RoleRunners } from '../session/agentFactory';
 import { callAgent, describeFailure } from '../session/agentCall';
@@ -293,7 +293,7 @@ async function advanceIntegration(ctx: WatchContext, pr: PullRequestRecord, from
 
 async function replyAndFinish(ctx: WatchContext, pr: PullRequestRecord, reaction: PullRequestReaction, status: PullRequestStatus, input: ReactionInput, summary: string): Promise<void> {
   const commit = reaction.pushed!.commit;
-  const marker = `<!-- taskloom run ${ctx.session.runId} reaction ${reaction.id} -->`;
+  const marker = replyMarker(ctx.session.runId, reaction.id);
   const text = `${replyText(commit, summary)}\n\n${marker}`;
   // Replies already on the forge (posted just before a crash) count: the marker names the reaction.
   const answered = new Set([...reaction.replied, ...status.comments.filter((c) => c.inReplyTo !== null && c.body.includes(marker)).map((c) => c.inReplyTo!)]);
@@ -301,9 +301,16 @@ async function replyAndFinish(ctx: WatchContext, pr: PullRequestRecord, reaction
     if (!answered.has(comment.id)) await ctx.forge.replyToComment(pr.number, comment.id, text);
     if (!reaction.replied.includes(comment.id)) ctx.session.emit({ type: 'pr_replied', number: pr.number, reaction: reaction.id, commentId: comment.id });
   }
-  if (input.review && input.comments.length === 0 && !reaction.replied.includes(`review:${input.review.id}`)) {
-    await ctx.forge.comment(pr.number, `@${input.review.author} ${text}`);
-    ctx.session.emit({ type: 'pr_replied', number: pr.number, reaction: reaction.id, commentId: `review:${input.review.id}` });
+  // What has no thread of its own (a review without inline comments, a conversation comment) is answered in the conversation, naming its author.
+  const inConversation = [
+    ...(input.review && input.comments.length === 0 ? [{ id: `review:${input.review.id}`, author: input.review.author }] : []),
+    ...(input.conversation ?? []).map((c) => ({ id: `comment:${c.id}`, author: c.author })),
+  ];
+  const postedBefore = status.conversation.some((c) => c.body.includes(marker));
+  for (const { id, author } of inConversation) {
+    if (reaction.replied.includes(id)) continue;
+    if (!postedBefore) await ctx.forge.comment(pr.number, `@${author} ${text}`);
+    ctx.session.emit({ type: 'pr_replied', number: pr.number, reaction: reaction.id, commentId: id });
   }
   finish(ctx, pr, reaction, 'pushed', `pushed ${commit.slice(0, 10)}: ${firstLine(summary) || input.summary}`);
 }
@@ -319,20 +326,23 @@ function fixGroups(session: RunSession, pr: PullRequestRecord, input: ReactionIn
     const names = input.checks.map((c) => `"${c.name}"`).join(', ');
     return [{ taskId: null, task: checkFixTask(pr.number, branch, input.checks), subject: `Fix the failing check ${names}` }];
   }
-  if (input.kind === 'conflict' || !input.review) {
+  const conversation = input.conversation ?? [];
+  if (input.kind === 'conflict' || (!input.review && conversation.length === 0)) {
     return [{ taskId: null, task: conflictTask(pr.number, branch, pr.base, session.state.goal), subject: `Make ${branch} pass after merging ${pr.base}` }];
   }
   const { state } = session;
   const owner = (path: string): string | null => [...state.integration.merged].reverse().find((id) => state.tasks[id]!.changedFiles.includes(path)) ?? null;
   const byOwner = new Map<string | null, typeof input.comments>();
   for (const comment of input.comments) byOwner.set(owner(comment.path), [...(byOwner.get(owner(comment.path)) ?? []), comment]);
+  // A review with no inline comment, or a conversation comment, speaks of no file: the integration's actor takes it.
   if (byOwner.size === 0) byOwner.set(null, []);
+  const what = input.review ? `${input.review.author}'s review` : `${conversation[0]!.author}'s comment`;
   return [...byOwner].map(([taskId, comments]) => {
     const planTask = taskId ? state.plan.tasks.find((t) => t.id === taskId) : undefined;
     return {
       taskId,
-      task: reviewFixTask(pr.number, branch, input.review!, comments, planTask),
-      subject: planTask ? `${planTask.title}: address ${input.review!.author}'s review` : `Address ${input.review!.author}'s review`,
+      task: reviewFixTask(pr.number, branch, { ...(input.review ? { review: input.review } : {}), conversation }, comments, planTask),
+      subject: planTask ? `${planTask.title}: address ${what}` : `Address ${what}`,
     };
   });
 }

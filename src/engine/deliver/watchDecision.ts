@@ -1,7 +1,8 @@
 import type { PullRequestReactionKind, ReviewVerdict } from '../domain/events';
 import type { PullRequestRecord } from '../domain/runState';
-import type { CheckResult, PullRequestStatus, Review, ReviewComment } from '../forge/forge';
+import type { CheckResult, ConversationComment, PullRequestStatus, Review, ReviewComment } from '../forge/forge';
 import { counted } from '../text/counted';
+import { feedbackFor, nextFeedbackStep } from './reviewFeedback';
 
 /** How many fixes of one kind a pull request gets before `watch` hands it to a person. */
 export interface WatchLimits {
@@ -17,27 +18,39 @@ export interface ReactionInput {
   summary: string;
   checks: CheckResult[];
   review?: Review;
-  /** The review's comments that start a thread (replies are not asked of the agent). */
+  /** The review's comments that start a thread and ask for a change (replies are not asked of the agent). */
   comments: ReviewComment[];
+  /** A conversation comment asking for a change (see reviewFeedback.ts). */
+  conversation?: ConversationComment[];
+}
+
+/** The pull request a stacked one is based on, as this pass saw it. */
+export interface StackParent {
+  number: number;
+  /** null while the forge computes it. */
+  mergeable: boolean | null;
 }
 
 export type WatchStep =
-  | { kind: 'done'; outcome: 'green' | 'merged'; reason: string }
+  | { kind: 'done'; outcome: 'merged'; reason: string }
+  /** Every check passes, nothing conflicts and a latest review approves: a state the watch reports, and keeps watching. */
+  | { kind: 'green'; reason: string }
   /** `next`: what the person can do, in words naming no command; `closed`: opening a new pull request is one way on. */
   | { kind: 'human'; reason: string; next: string; closed?: true }
   | { kind: 'wait'; reason: string }
   | { kind: 'react'; input: ReactionInput };
 
 const checkSignal = (c: CheckResult) => `check:${c.id}`;
-const reviewSignal = (r: Review) => `review:${r.id}`;
 const conflictSignal = (headSha: string) => `conflict:${headSha}`;
 
 /**
  * What `watch` does next with a pull request, given what the forge says now (screened: only what
- * people with write access wrote, see screenForgeInput) and what the run recorded. A signal (a failing check run, a review requesting changes, a conflict at a head) is
- * reacted to once: a restarted `watch` reads the record and never reacts to it again. Pure.
+ * people with write access wrote, see screenForgeInput) and what the run recorded. A signal (a failing check run, a review or comment asking for a change, a conflict at a head) is
+ * reacted to once: a restarted `watch` reads the record and never reacts to it again. Fixes of a
+ * kind count from the last time the pull request was seen recovered from it (record.rearmed). In a
+ * stack, a conflict while the `parent` conflicts or is being recomputed is the parent's to fix. Pure.
  */
-export function nextWatchStep(status: PullRequestStatus, record: PullRequestRecord, limits: WatchLimits): WatchStep {
+export function nextWatchStep(status: PullRequestStatus, record: PullRequestRecord, limits: WatchLimits, parent?: StackParent): WatchStep {
   const pr = status.pullRequest;
   if (pr.state === 'merged') return { kind: 'done', outcome: 'merged', reason: `merged into ${pr.base}` };
   if (pr.state === 'closed') {
@@ -48,9 +61,12 @@ export function nextWatchStep(status: PullRequestStatus, record: PullRequestReco
     const reaction = reacted(signal);
     return reaction?.status === 'failed' ? reaction : undefined;
   };
-  const reactions = (kind: PullRequestReactionKind) => record.reactions.filter((r) => r.kind === kind).length;
+  const reactions = (kind: PullRequestReactionKind) => record.reactions.filter((r) => r.kind === kind && r.id > (record.rearmed?.[kind] ?? 0)).length;
   const handBack = (what: string) => `Fix ${what} on ${pr.head} yourself and push; then watch it again (new commits are new signals).`;
 
+  if (pr.mergeable === false && parent && parent.mergeable !== true) {
+    return { kind: 'wait', reason: `its conflict comes from the pull request it is based on: waiting for #${parent.number}` };
+  }
   if (pr.mergeable === false) {
     const signal = conflictSignal(pr.headSha);
     const failed = gaveUp(signal);
@@ -95,17 +111,9 @@ export function nextWatchStep(status: PullRequestStatus, record: PullRequestReco
 
   const latest = latestDecisiveReviews(status.reviews);
   const requesting = latest.filter((r) => r.state === 'changes_requested');
-  for (const review of requesting) {
-    const signal = reviewSignal(review);
-    const failed = gaveUp(signal);
-    if (failed) return { kind: 'human', reason: `the changes ${review.author} requested could not be made: ${failed.reason ?? 'the fix failed'}`, next: handBack(`what ${review.author} asked for`) };
-    if (reacted(signal)) continue;
-    if (reactions('review') >= limits.reviewFixes) {
-      return { kind: 'human', reason: `${review.author} still requests changes after ${counted(limits.reviewFixes, 'round')} of fixes`, next: handBack(`what ${review.author} asked for`) };
-    }
-    const comments = status.comments.filter((c) => c.reviewId === review.id && c.inReplyTo === null);
-    return { kind: 'react', input: { kind: 'review', signals: [signal], summary: `${review.author} requested changes (${counted(comments.length, 'comment')})`, checks: [], review, comments } };
-  }
+  const feedback = nextFeedbackStep(status, record, limits.reviewFixes, handBack);
+  if (feedback?.kind === 'human') return feedback;
+  if (feedback) return { kind: 'react', input: { kind: 'review', signals: feedback.signals, summary: feedback.summary, checks: [], ...feedback.feedback } };
 
   const pending = status.checks.filter((c) => c.status === 'pending');
   if (pending.length) return { kind: 'wait', reason: `${counted(pending.length, 'check')} running: ${pending.map((c) => c.name).join(', ')}` };
@@ -113,7 +121,7 @@ export function nextWatchStep(status: PullRequestStatus, record: PullRequestReco
   if (requesting.length) return { kind: 'wait', reason: `waiting for ${requesting.map((r) => r.author).join(', ')} to review the fix` };
   const approvers = latest.filter((r) => r.state === 'approved').map((r) => r.author);
   const checks = status.checks.length ? `every check passes (${status.checks.length})` : 'there are no checks';
-  if (approvers.length) return { kind: 'done', outcome: 'green', reason: `${checks} and ${approvers.join(', ')} approved` };
+  if (approvers.length) return { kind: 'green', reason: `${checks} and ${approvers.join(', ')} approved` };
   return { kind: 'wait', reason: `${checks}; waiting for a review` };
 }
 
@@ -136,7 +144,5 @@ export function reviewVerdict(reviews: Review[]): ReviewVerdict {
 /** The reaction `signals` stand for, read again from the forge's status (for a reaction taken up after a restart). */
 export function reactionInputFor(status: PullRequestStatus, kind: PullRequestReactionKind, signals: string[], summary: string): ReactionInput {
   const checks = status.checks.filter((c) => signals.includes(checkSignal(c)));
-  const review = status.reviews.find((r) => signals.includes(reviewSignal(r)));
-  const comments = review ? status.comments.filter((c) => c.reviewId === review.id && c.inReplyTo === null) : [];
-  return { kind, signals, summary, checks, ...(review ? { review } : {}), comments };
+  return { kind, signals, summary, checks, ...feedbackFor(status, signals) };
 }

@@ -16,6 +16,9 @@ import { confinementWords } from '../text/confinementWords';
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../domain/sandboxSettings';
 import { resolveConfinement } from '../sandbox/confinement';
 import { taskLauncher, type SandboxContext } from '../sandbox/taskLauncher';
+import type { LayeredSettings } from '../domain/settingLayers';
+import type { ProjectSettingKey } from '../domain/settingKeys';
+import { settingSourceLines, withheldWords } from '../text/settingSourceWords';
 import { dryRunGate } from './gateDryRun';
 import { describeGatePlan } from './gatePlan';
 
@@ -34,6 +37,11 @@ export interface DoctorOptions {
   config?: RunConfig;
   /** Why the settings make no run config, reported as a failure. */
   settingsProblem?: { message: string; hint?: string };
+  /**
+   * Where each setting came from; and the keys of taskloom.json left out, and why: not allowed
+   * on this machine (the CLI: a failure, as a run would refuse) or an untrusted workspace (the editor: a warning).
+   */
+  provenance?: LayeredSettings & { leftOut?: { file: string; keys: ProjectSettingKey[]; why: 'not_allowed' | 'workspace_untrusted' } };
   /** Make one trivial call to each agent Taskloom drives (slow; costs a request). */
   probe?: boolean;
   /** Hears each check as soon as it is known (the CLI prints as it goes). */
@@ -80,6 +88,11 @@ export async function runDoctorChecks(cwd: string, options: DoctorOptions = {}):
     add('fail', 'repository', errorText(error as Error));
   }
 
+  if (options.provenance) {
+    for (const line of settingSourceLines(options.provenance.values, options.provenance.sources)) add('ok', 'settings', line);
+    const { leftOut } = options.provenance;
+    if (leftOut?.keys.length) add(leftOut.why === 'not_allowed' ? 'fail' : 'warn', 'settings', withheldWords(leftOut.file, leftOut.keys, leftOut.why));
+  }
   if (options.settingsProblem) {
     add('fail', 'settings', errorText(options.settingsProblem));
   }

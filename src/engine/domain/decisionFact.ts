@@ -79,6 +79,12 @@ export type DecisionFact =
   | FromEvent<'pr_fix_pushed', 'number' | 'reaction' | 'commit' | 'commits'>
   | FromEvent<'pr_reaction_finished', 'number' | 'reaction' | 'outcome' | 'reason'>
   | FromEvent<'pr_watch_ended', 'number' | 'outcome' | 'reason'>
+  | FromEvent<'task_message', 'from' | 'text'>
+  | (FromEvent<'task_message_delivered', 'how' | 'attempt'> & { from: string })
+  | FromEvent<'task_stop_requested', 'by'>
+  | FromEvent<'run_request_refused', 'kind' | 'taskId' | 'from' | 'why' | 'state'>
+  | FromEvent<'pull_request_escalated', 'number' | 'red' | 'failing' | 'since' | 'afterMinutes'>
+  | FromEvent<'pull_request_merged_by_taskloom', 'number' | 'method' | 'commit' | 'approvedBy'>
   | FromEvent<'pr_input_ignored', 'number' | 'input' | 'id' | 'author' | 'why' | 'association' | 'permission' | 'state' | 'path' | 'excerpt'>;
 
 export type DecisionFactOf<T extends DecisionFact['type']> = Extract<DecisionFact, { type: T }>;

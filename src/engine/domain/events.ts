@@ -17,8 +17,11 @@ export type AgentRole = 'planner' | 'actor' | 'critic';
  * Taskloom" rather than failing on an event type it does not know. Version 4 added `confinement`,
  * `pr_input_ignored`, `sensitive_held` and the SENSITIVE_PATHS_TOUCHED transition. Version 5 added
  * `baseline_result`, `baseline_choice` and `missed_regression` (the gate judged against the base).
- * Version 6 added the HUMAN_STOPPED, HUMAN_TOOK_OVER and HANDED_BACK transitions (a person stops one
- * task, works on it themselves, and hands it back).
+ * Version 6 added `task_message`, `task_message_delivered`, `task_stop_requested` and
+ * `run_request_refused` (a person steering a running task through the run's inbox), and
+ * `pull_request_escalated` and `pull_request_merged_by_taskloom` (`watch` as a service), and the
+ * HUMAN_STOPPED, HUMAN_TOOK_OVER and HANDED_BACK transitions (a person stops one task, works on it
+ * themselves, and hands it back).
  */
 export const EVENT_SCHEMA_VERSION = 6;
 
@@ -255,7 +258,10 @@ export type RunEventBody =
   | { type: 'overlap_detected'; taskId: string; otherTaskId: string; files: string[] }
   /** The run's work was applied to the user's branch: merged, or one commit per task (`squash`). */
   | { type: 'run_applied'; branch: string; commit: string; history: ApplyHistory; commits: number }
-  /** A pull request of the run on its forge: the whole run (taskId null), or one task's in a stack. */
+  /**
+   * A pull request of the run on its forge: the whole run (taskId null), or one task's in a stack.
+   * `adopted`: a person's own pull request that `watch --pr` keeps green; Taskloom did not open it.
+   */
   | {
       type: 'pull_request';
       taskId: string | null;
@@ -263,7 +269,7 @@ export type RunEventBody =
       url: string;
       head: string;
       base: string;
-      action: 'opened' | 'updated';
+      action: 'opened' | 'updated' | 'adopted';
       /** OWNER/REPO on the forge, and the remote its branch is pushed to: where `watch` looks and pushes. */
       repo: string;
       remote: string;
@@ -296,12 +302,20 @@ export type RunEventBody =
   /** `watch` stopped watching: the pull request is green (checks pass, the latest review approves), merged, or needs a person. */
   | { type: 'pr_watch_ended'; number: number; outcome: 'green' | 'merged' | 'needs_human'; reason: string }
   /**
+   * A pull request has been red (`red`: failing checks, or a conflict with its base) at `headSha`
+   * since `since` for at least `afterMinutes` with no progress (no new head): recorded once per red
+   * stretch, for a person to look. What notification channels subscribe to.
+   */
+  | { type: 'pull_request_escalated'; number: number; url: string; headSha: string; red: PullRequestRedness; failing: string[]; since: string; afterMinutes: number }
+  /** `watch --auto-merge` merged a green pull request approved by `approvedBy` (people with write access), at the head it saw. */
+  | { type: 'pull_request_merged_by_taskloom'; number: number; headSha: string; method: MergeMethod; commit: string; approvedBy: string[] }
+  /**
    * How this session of the run starts its processes, recorded when a session starts work and the
    * answer differs from the last one: confined by `mechanism`, or unconfined for `reason`.
    */
   | { type: 'confinement'; mode: SandboxMode; confined: boolean; mechanism?: string; reason?: string }
   /**
-   * `watch` left something on a pull request alone, once per input: a review or review comment
+   * `watch` left something on a pull request alone, once per input: a review, review comment or conversation comment
    * whose author has no write access (`association` as the forge said it, `permission` when it was
    * asked) or is a bot not in taskloom.pullRequests.trustedBots, or a failing check's output from a
    * fork (`author`: the fork). `excerpt`: its visible text, sanitised and cut short.
@@ -323,7 +337,20 @@ export type RunEventBody =
   | { type: 'run_resumed'; reason: string }
   /** `rejectedPlan`: planning failed, and this is the planner's last answer, for a person to fix and start from. */
   | { type: 'run_finished'; status: RunEndStatus; summary: string; counts?: RunCounts; rejectedPlan?: string }
-  | { type: 'warning'; message: string; taskId?: string };
+  | { type: 'warning'; message: string; taskId?: string }
+  /** A person's words for the task's actor (`taskloom send`, the run view's message box), taken from the run's inbox: `messageId` is the request's. */
+  | { type: 'task_message'; taskId: string; messageId: string; from: string; text: string }
+  /** The message reached the actor: `live`, it joined the running turn of attempt `attempt`; `next_turn`, it went into that attempt's prompt. */
+  | { type: 'task_message_delivered'; taskId: string; messageId: string; how: MessageDelivery; attempt: number }
+  /** A person asked, through the run's inbox, to stop the task's work under way (the rest of the run goes on). */
+  | { type: 'task_stop_requested'; taskId: string; requestId: string; by: string }
+  /** A request of the run's inbox that was not acted on: no such task, or one whose state (`state`) takes no such request. */
+  | { type: 'run_request_refused'; requestId: string; kind: RunRequestKind; taskId: string; from: string; why: RequestRefusal; state?: TaskState };
+
+/** How a person's message reached a task's actor: in the turn it was working on, or in the prompt of its next one. */
+export type MessageDelivery = 'live' | 'next_turn';
+export type RunRequestKind = 'message' | 'stop' | 'take_over';
+export type RequestRefusal = 'unknown_task' | 'task_state';
 
 /** One line of an agent's transcript: a message, a tool call (file edited, command run) or a status. */
 export interface TranscriptLine {
@@ -342,7 +369,12 @@ export type CheckStatus = 'pending' | 'success' | 'failure';
 /** A pull request's reviews in one word: a latest review (per reviewer) requests changes, or approves, or none decides yet. */
 export type ReviewVerdict = 'changes_requested' | 'approved' | 'none';
 export type PullRequestReactionKind = 'check' | 'review' | 'conflict';
-export type IgnoredInputKind = 'review' | 'review_comment' | 'check';
+/** Why a pull request is red: a check fails at its head, or it conflicts with its base. */
+export type PullRequestRedness = 'checks' | 'conflict';
+/** How a pull request is merged, in GitHub's words (the repository allows some of them). */
+export type MergeMethod = 'merge' | 'squash' | 'rebase';
+/** `comment`: a comment in the pull request's conversation (not on a line of code). */
+export type IgnoredInputKind = 'review' | 'review_comment' | 'comment' | 'check';
 /** Why `watch` left an input alone: its author cannot write to the repository, is a bot nobody trusted, or it is a fork's check output. */
 export type IgnoredInputReason = 'no_write_access' | 'untrusted_bot' | 'fork_check';
 

@@ -34,4 +34,6 @@ export type NextStep =
   | { kind: 'mergeByHand'; source: string }
   /** Say which GitHub repository or base branch a pull request is for: only the CLI has a way to (its --repo, --base). */
   | { kind: 'nameRepository' }
-  | { kind: 'nameBaseBranch' };
+  | { kind: 'nameBaseBranch' }
+  /** Allow the repository's taskloom.json, as it is now, to set what starts programs (the editor goes by Workspace Trust instead). */
+  | { kind: 'allowConfigFile' };

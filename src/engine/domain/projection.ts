@@ -4,6 +4,7 @@ import { decide, failedCommandOf, taskOf } from './decisionLedger';
 import { QUEUE_HANDLERS, recordIntegrationGate } from './queueProjection';
 import { GATE_HANDLERS } from './gateProjection';
 import { gateJudgement } from './gateTests';
+import { MESSAGE_HANDLERS } from './taskMessageProjection';
 import { endTranscript, interruptOpenTranscripts, TRANSCRIPT_HANDLERS } from './transcriptProjection';
 import type { DecisionFactOf } from './decisionFact';
 import { PROJECTION_VERSION, type RunState, type TaskView } from './runState';
@@ -62,6 +63,7 @@ const HANDLERS: Handlers = {
   ...PULL_REQUEST_HANDLERS,
   ...GATE_HANDLERS,
   ...TRANSCRIPT_HANDLERS,
+  ...MESSAGE_HANDLERS,
   run_created: () => {},
   plan_proposed(state, e) {
     if (Object.values(state.tasks).some((t) => t.transitions.length > 0)) {
@@ -370,6 +372,7 @@ function createRunState(e: EventOf<'run_created'>): RunState {
     pullRequests: {},
     stops: [],
     transcripts: [],
+    inboxRequests: [],
     lastSeq: e.seq,
   };
   installPlan(state, e.plan);
@@ -410,6 +413,7 @@ function newTask(t: PlanTask): TaskView {
     calls: [],
     gateRuns: [],
     transcripts: [],
+    messages: [],
   };
 }
 

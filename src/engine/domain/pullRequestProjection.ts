@@ -1,4 +1,5 @@
 import { decide, failedCommandOf } from './decisionLedger';
+import type { EventOf, PullRequestReactionKind } from './events';
 import type { ProjectionHandlers } from './projectionHandlers';
 import type { PullRequestReaction, PullRequestRecord, RunState } from './runState';
 
@@ -18,12 +19,16 @@ export const PULL_REQUEST_HANDLERS = {
       reactions: same ? before.reactions : [],
       ...(same && before.observed ? { observed: before.observed } : {}),
       ...(same && before.ignored ? { ignored: before.ignored } : {}),
+      ...(e.action === 'adopted' || (same && before.adopted) ? { adopted: true as const } : {}),
     };
     decide(state, e, 'pull_request', { type: 'pull_request', number: e.number, action: e.action, url: e.url, head: e.head, base: e.base }, e.taskId ?? undefined);
   },
   pr_observed(state, e) {
     const pr = pullRequestOf(state, e.number);
     const { type: _type, seq: _seq, runId: _runId, v: _v, ...observed } = e;
+    foldWatchedAgain(pr, e);
+    foldRearmed(pr, e);
+    foldRed(pr, e);
     pr.observed = observed;
     decide(state, e, 'pull_request', { type: 'pr_observed', number: e.number, state: e.state, headSha: e.headSha, checks: e.checks, review: e.review, mergeable: e.mergeable });
   },
@@ -60,8 +65,18 @@ export const PULL_REQUEST_HANDLERS = {
     decide(state, e, 'pull_request', { type: 'pr_reaction_finished', number: e.number, reaction: e.reaction, outcome: e.outcome, reason: e.reason });
   },
   pr_watch_ended(state, e) {
-    pullRequestOf(state, e.number).watch = { outcome: e.outcome, reason: e.reason, at: e.at };
+    const pr = pullRequestOf(state, e.number);
+    pr.watch = { outcome: e.outcome, reason: e.reason, at: e.at, ...(pr.observed ? { headSha: pr.observed.headSha } : {}) };
     decide(state, e, 'pull_request', { type: 'pr_watch_ended', number: e.number, outcome: e.outcome, reason: e.reason });
+  },
+  pull_request_escalated(state, e) {
+    const pr = pullRequestOf(state, e.number);
+    if (pr.red?.headSha === e.headSha) pr.red.escalated = true;
+    decide(state, e, 'pull_request', { type: 'pull_request_escalated', number: e.number, red: e.red, failing: e.failing, since: e.since, afterMinutes: e.afterMinutes });
+  },
+  pull_request_merged_by_taskloom(state, e) {
+    pullRequestOf(state, e.number).mergedByTaskloom = { method: e.method, commit: e.commit, approvedBy: e.approvedBy, at: e.at };
+    decide(state, e, 'pull_request', { type: 'pull_request_merged_by_taskloom', number: e.number, method: e.method, commit: e.commit, approvedBy: e.approvedBy });
   },
   pr_input_ignored(state, e) {
     const pr = pullRequestOf(state, e.number);
@@ -71,6 +86,38 @@ export const PULL_REQUEST_HANDLERS = {
     decide(state, e, 'pull_request', { type: 'pr_input_ignored', number, ...fact });
   },
 } satisfies Partial<ProjectionHandlers>;
+
+type Observed = EventOf<'pr_observed'>;
+
+const lastReaction = (pr: PullRequestRecord): number => Math.max(0, ...pr.reactions.map((r) => r.id));
+
+/** A head that moved since a watch ended on it (a person pushed, or a fix landed) brings new signals: it is watched again, with whole budgets when it had been handed to a person. */
+function foldWatchedAgain(pr: PullRequestRecord, e: Observed): void {
+  if (!pr.watch || pr.watch.outcome === 'merged' || pr.watch.headSha === undefined || pr.watch.headSha === e.headSha) return;
+  if (pr.watch.outcome === 'needs_human') pr.rearmed = { check: lastReaction(pr), review: lastReaction(pr), conflict: lastReaction(pr) };
+  delete pr.watch;
+}
+
+/** Each kind's budget counts again from here once the pull request is seen recovered from it: checks all pass, approved, mergeable. */
+function foldRearmed(pr: PullRequestRecord, e: Observed): void {
+  const recovered: Record<PullRequestReactionKind, boolean> = {
+    check: e.checks.length > 0 && e.checks.every((c) => c.status === 'success'),
+    review: e.review === 'approved',
+    conflict: e.mergeable === true,
+  };
+  const last = lastReaction(pr);
+  if (last === 0) return;
+  for (const kind of ['check', 'review', 'conflict'] as const) if (recovered[kind]) pr.rearmed = { ...pr.rearmed, [kind]: last };
+}
+
+/** A red stretch starts when the pull request is first seen red at a head, and ends when it is seen not red or at another head. */
+function foldRed(pr: PullRequestRecord, e: Observed): void {
+  const failing = e.checks.filter((c) => c.status === 'failure').map((c) => c.name);
+  const red = e.state !== 'open' ? undefined : e.mergeable === false ? 'conflict' : failing.length ? 'checks' : undefined;
+  if (!red) delete pr.red;
+  else if (pr.red?.headSha !== e.headSha || pr.red.red !== red) pr.red = { headSha: e.headSha, since: e.at, red, failing };
+  else pr.red.failing = failing;
+}
 
 function pullRequestOf(state: RunState, number: number): PullRequestRecord {
   const pr = Object.values(state.pullRequests).find((p) => p.number === number);

@@ -3,9 +3,12 @@ import type {
   ApplyHistory,
   EventOf,
   GateCommandResult,
+  MessageDelivery,
+  MergeMethod,
   OverlapMode,
   OverlapPair,
   PullRequestReactionKind,
+  PullRequestRedness,
   RunCounts,
   RunEndStatus,
   RunnerStatus,
@@ -240,8 +243,20 @@ export interface TaskView {
   sensitiveHeld?: SensitiveChange[];
   /** Sensitive paths a human accepted for this task: they do not hold it again. */
   sensitiveApproved?: string[];
+  /** What people said to the task's actor while it worked (taskloom send), oldest first; those not yet delivered wait for it. */
+  messages: TaskMessage[];
   startedAt?: string;
   finishedAt?: string;
+}
+
+/** A person's message for a task's actor, and whether it reached the actor yet. */
+export interface TaskMessage {
+  id: string;
+  seq: number;
+  at: string;
+  from: string;
+  text: string;
+  delivered?: { how: MessageDelivery; attempt: number; at: string };
 }
 
 export type DecisionKind = 'plan' | 'gate' | 'critic' | 'human' | 'merge' | 'conflict' | 'integration' | 'queue' | 'overlap' | 'pull_request' | 'run';
@@ -299,7 +314,7 @@ export interface QueueBatchRecord {
  * Bumped whenever what the projection derives changes shape: a snapshot made by another
  * version is not replayed onto, the run is rebuilt from its log instead.
  */
-export const PROJECTION_VERSION = 11;
+export const PROJECTION_VERSION = 12;
 
 export interface PullRequestReaction {
   id: number;
@@ -328,10 +343,22 @@ export interface PullRequestRecord {
   /** What `watch` last saw. */
   observed?: Omit<EventOf<'pr_observed'>, 'type' | 'seq' | 'runId' | 'v'>;
   reactions: PullRequestReaction[];
-  /** How the last `watch` ended, if it did. */
-  watch?: { outcome: EventOf<'pr_watch_ended'>['outcome']; reason: string; at: string };
+  /** How the last `watch` ended, if it did and the head has not moved since (`headSha`: the head it ended at, when seen). */
+  watch?: { outcome: EventOf<'pr_watch_ended'>['outcome']; reason: string; at: string; headSha?: string };
+  /**
+   * Where each kind's fix budget counts from: the last reaction id before the pull request was last
+   * seen recovered from it (checks all passing at a head, approved, mergeable), or before a person
+   * moved a head that was handed to them. Fixes of a kind count only after it (absent: since the start).
+   */
+  rearmed?: Partial<Record<PullRequestReactionKind, number>>;
+  /** Red since `since` at `headSha` (failing checks, or a conflict with the base), until it is seen not red or at another head. */
+  red?: { headSha: string; since: string; red: PullRequestRedness; failing: string[]; escalated?: true };
+  /** Taskloom merged it (`watch --auto-merge`). */
+  mergedByTaskloom?: { method: MergeMethod; commit: string; approvedBy: string[]; at: string };
   /** What `watch` left alone, and why (absent until it left something). */
   ignored?: IgnoredInput[];
+  /** A person's own pull request `watch --pr` keeps green: Taskloom did not open it, and pushes only fixes to its branch. */
+  adopted?: true;
 }
 
 export type IgnoredInput = Omit<EventOf<'pr_input_ignored'>, 'type' | 'seq' | 'runId' | 'v' | 'number'>;
@@ -382,5 +409,7 @@ export interface RunState {
   stops: RunStop[];
   /** Transcripts of the calls made for no task (planning, the integration's pull request fixes). */
   transcripts: TranscriptRecord[];
+  /** The ids of the run's inbox requests already recorded (acted on or refused): one left behind by a crash is not recorded twice. */
+  inboxRequests: string[];
   lastSeq: number;
 }

@@ -49,8 +49,12 @@ export type ErrorCode =
   | 'nothing_to_stop'
   | 'nothing_to_take_over'
   | 'no_pull_request'
+  | 'pull_request_not_watchable'
   | 'baseline_choice_needed'
-  | 'no_baseline_choice';
+  | 'no_baseline_choice'
+  | 'config_not_allowed'
+  | 'no_config_file'
+  | 'task_takes_no_messages';
 
 /**
  * A failure the user can act on: what happened (the message), what to do next (the hint, in words

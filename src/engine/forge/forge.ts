@@ -1,3 +1,4 @@
+import type { MergeMethod } from '../domain/events';
 import type { NextStep } from '../domain/nextStep';
 import { TaskloomError } from '../domain/taskloomError';
 
@@ -74,12 +75,23 @@ export interface ReviewComment {
   inReplyTo: string | null;
 }
 
+/** A comment in the pull request's conversation (GitHub's issue comments), not on a line of code. */
+export interface ConversationComment {
+  id: string;
+  author: string;
+  association: AuthorAssociation;
+  bot: boolean;
+  body: string;
+  createdAt: string;
+}
+
 /** Everything the observer looks at, read in one poll. */
 export interface PullRequestStatus {
   pullRequest: PullRequest;
   checks: CheckResult[];
   reviews: Review[];
   comments: ReviewComment[];
+  conversation: ConversationComment[];
 }
 
 export interface PullRequestDraft {
@@ -95,6 +107,8 @@ export interface Forge {
   readonly slug: string;
   /** The open (or last) pull request from `head`, if any. */
   findPullRequest(head: string): Promise<PullRequest | undefined>;
+  /** Pull request `number` as it is now. */
+  pullRequest(number: number): Promise<PullRequest>;
   createPullRequest(draft: PullRequestDraft): Promise<PullRequest>;
   updatePullRequest(number: number, changes: { title: string; body: string; base: string }): Promise<PullRequest>;
   status(number: number): Promise<PullRequestStatus>;
@@ -102,7 +116,13 @@ export interface Forge {
   comment(number: number, body: string): Promise<void>;
   /** What `login` may do in the repository (the collaborator permission; 'none' for someone who is not one). */
   permission(login: string): Promise<RepositoryPermission>;
+  /** The ways the repository lets pull requests be merged, in the forge's order of preference. */
+  mergeMethods(): Promise<MergeMethod[]>;
+  /** Merges the pull request if its head is still `sha`; refused (not merged, with the forge's words) when it moved or cannot merge. */
+  merge(number: number, sha: string, method: MergeMethod): Promise<MergeResult>;
 }
+
+export type MergeResult = { merged: true; commit: string } | { merged: false; reason: string };
 
 /** Why a forge refused: `credentials` when there is no token or the forge rejected it (signing in again helps). */
 export type ForgeFailure = 'credentials' | 'permission' | 'rate_limit' | 'not_found' | 'rejected' | 'unreachable' | 'unknown_repository';

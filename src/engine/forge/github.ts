@@ -2,11 +2,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Octokit } from '@octokit/rest';
+import type { MergeMethod } from '../domain/events';
 import { findOnPath } from '../process/findOnPath';
 import {
   ForgeError,
   type CheckResult,
+  type ConversationComment,
   type Forge,
+  type MergeResult,
   type PullRequest,
   type PullRequestDraft,
   type PullRequestStatus,
@@ -84,11 +87,12 @@ export class GitHubForge implements Forge {
   async status(number: number): Promise<PullRequestStatus> {
     const pullRequest = await this.pullRequest(number);
     const ref = pullRequest.headSha;
-    const [runs, combined, reviews, comments] = await Promise.all([
+    const [runs, combined, reviews, comments, conversation] = await Promise.all([
       this.call(() => this.octokit.checks.listForRef({ owner: this.owner, repo: this.repo, ref, per_page: 100 })),
       this.call(() => this.octokit.repos.getCombinedStatusForRef({ owner: this.owner, repo: this.repo, ref, per_page: 100 })),
       this.call(() => this.octokit.pulls.listReviews({ owner: this.owner, repo: this.repo, pull_number: number, per_page: 100 })),
       this.call(() => this.octokit.pulls.listReviewComments({ owner: this.owner, repo: this.repo, pull_number: number, per_page: 100 })),
+      this.call(() => this.octokit.issues.listComments({ owner: this.owner, repo: this.repo, issue_number: number, per_page: 100 })),
     ]);
     const checks: CheckResult[] = [];
     for (const run of runs.data.check_runs) {
@@ -147,6 +151,16 @@ export class GitHubForge implements Forge {
           inReplyTo: c.in_reply_to_id ? String(c.in_reply_to_id) : null,
         }),
       ),
+      conversation: conversation.data.map(
+        (c): ConversationComment => ({
+          id: String(c.id),
+          author: c.user?.login ?? 'someone',
+          association: c.author_association,
+          bot: isBot(c.user),
+          body: c.body ?? '',
+          createdAt: c.created_at,
+        }),
+      ),
     };
   }
 
@@ -173,7 +187,26 @@ export class GitHubForge implements Forge {
     }
   }
 
-  private async pullRequest(number: number): Promise<PullRequest> {
+  async mergeMethods(): Promise<MergeMethod[]> {
+    const { data } = await this.call(() => this.octokit.repos.get({ owner: this.owner, repo: this.repo }));
+    // GitHub leaves the flags out for a token that may not administer the repository: then it allows each until it says otherwise.
+    const allowed = { merge: data.allow_merge_commit, squash: data.allow_squash_merge, rebase: data.allow_rebase_merge };
+    return (['merge', 'squash', 'rebase'] as const).filter((method) => allowed[method] !== false);
+  }
+
+  async merge(number: number, sha: string, method: MergeMethod): Promise<MergeResult> {
+    try {
+      const { data } = await this.octokit.pulls.merge({ owner: this.owner, repo: this.repo, pull_number: number, sha, merge_method: method });
+      return { merged: true, commit: data.sha };
+    } catch (error) {
+      const e = error as ApiError;
+      // 405: not mergeable (or the method is not allowed); 409: the head is no longer `sha`.
+      if (e.status === 405 || e.status === 409) return { merged: false, reason: e.response?.data?.message ?? e.message };
+      throw this.explain(e);
+    }
+  }
+
+  async pullRequest(number: number): Promise<PullRequest> {
     const { data } = await this.call(() => this.octokit.pulls.get({ owner: this.owner, repo: this.repo, pull_number: number }));
     return {
       number: data.number,

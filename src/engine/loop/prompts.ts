@@ -1,6 +1,7 @@
 import type { GateCommandResult } from '../domain/events';
 import type { TestRef } from '../domain/gateTests';
 import { displayLine } from '../text/terminalText';
+import { messagesHeading } from '../text/messageWords';
 import type { GateSummary } from '../domain/runState';
 import type { PlanTask } from '../domain/plan';
 import type { CriticFinding } from '../domain/verdict';
@@ -8,6 +9,12 @@ import { describeSensitiveChange, type SensitiveChange } from '../domain/sensiti
 import { resolutionReviewPrompt, type ResolutionReview } from './resolutionPrompts';
 
 /** What the previous attempt (or the merge queue) left the actor to fix. */
+/** What a person said to the task's actor while it worked (`taskloom send`). */
+export interface PersonMessage {
+  from: string;
+  text: string;
+}
+
 export type ActorFeedback =
   | { kind: 'gate'; gate: GateSummary }
   /** The integration gate failed on the merged result; the worktree has taken in the integration branch. */
@@ -55,7 +62,7 @@ function gateFailureParts(gate: GateSummary): string[] {
   return [...parts, ...notYours];
 }
 
-export function actorPrompt(task: PlanTask, goal: string, feedback?: ActorFeedback, humanNote?: string): string {
+export function actorPrompt(task: PlanTask, goal: string, feedback?: ActorFeedback, humanNote?: string, messages: readonly PersonMessage[] = []): string {
   const parts = [
     `You are working on one task of a larger goal: "${goal}".`,
     `Task ${task.id}: ${task.title}`,
@@ -90,6 +97,8 @@ export function actorPrompt(task: PlanTask, goal: string, feedback?: ActorFeedba
       bullet(feedback.findings.map((f) => `${f.file ? `${f.file}${f.line ? `:${f.line}` : ''} ` : ''}[${f.category}] ${f.message}`)),
     );
   }
+  // The user's own words, as they wrote them: instructions for the actor like the task itself.
+  if (messages.length) parts.push(messagesHeading(messages.map((m) => m.from)), ...messages.map((m) => `From ${m.from}:\n${m.text}`));
   return parts.filter(Boolean).join('\n\n');
 }
 

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { statSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { CappedOutput } from './cappedOutput';
 import { childRegistry } from './childRegistry';
@@ -18,8 +20,12 @@ export interface RunProcessOptions {
   cwd: string;
   /** The complete environment of the child (default: this process's). */
   env?: NodeJS.ProcessEnv;
-  /** Written to stdin, which is then closed. Without it stdin is /dev/null. */
-  input?: string;
+  /**
+   * Written to stdin: a string, after which stdin is closed; or lines as the caller produces them,
+   * stdin staying open until the iterable ends (an agent that takes input while it works). Without
+   * it stdin is /dev/null.
+   */
+  input?: string | AsyncIterable<string>;
   timeoutMs?: number;
   /** No stdout/stderr output for this long aborts the process (the watchdog). */
   idleTimeoutMs?: number;
@@ -151,7 +157,9 @@ export async function runProcess(opts: RunProcessOptions): Promise<ProcessResult
 
   if (child.stdin) {
     child.stdin.on('error', () => {}); // EPIPE when the child exits without reading its input
-    child.stdin.end(opts.input);
+    if (typeof opts.input === 'string') child.stdin.end(opts.input);
+    // A child that exits first ends the pipeline with EPIPE: what it did not read was not for it.
+    else if (opts.input) pipeline(Readable.from(opts.input), child.stdin).catch(() => undefined);
   }
 
   // Plain listeners rather than events.once, which would reject on a late 'error' event.

@@ -67,6 +67,10 @@ export interface PullRequestSummary {
   fixesPushed: number;
   fixesFailed: number;
   watch?: NonNullable<PullRequestRecord['watch']>;
+  /** Red since then with no progress, and escalated (`watch --escalate-after`). */
+  escalatedSince?: string;
+  /** Merged by `watch --auto-merge`. */
+  mergedByTaskloom?: boolean;
   /** What `watch` left alone (reviews and comments by people without write access, untrusted bots, a fork's check output), oldest first. */
   ignored: IgnoredInput[];
 }
@@ -83,6 +87,8 @@ export function pullRequestSummaries(state: RunState): PullRequestSummary[] {
     fixesPushed: pr.reactions.filter((r) => r.status === 'pushed').length,
     fixesFailed: pr.reactions.filter((r) => r.status === 'failed').length,
     ...(pr.watch ? { watch: pr.watch } : {}),
+    ...(pr.red?.escalated ? { escalatedSince: pr.red.since } : {}),
+    ...(pr.mergedByTaskloom ? { mergedByTaskloom: true } : {}),
     ignored: pr.ignored ?? [],
   }));
 }
@@ -137,5 +143,7 @@ export function pullRequestWords(pr: PullRequestSummary): string {
   const review = pr.review ? `; ${REVIEW_WORDS[pr.review]}` : '';
   const fixes = pr.fixesPushed || pr.fixesFailed ? `; ${counted(pr.fixesPushed, 'fix', 'fixes')} pushed${pr.fixesFailed ? `, ${pr.fixesFailed} failed` : ''}` : '';
   const ignored = pr.ignored.length ? `; ${counted(pr.ignored.length, 'input')} ignored` : '';
-  return `${checks}${review}${fixes}${ignored}`;
+  const escalated = pr.escalatedSince ? `; escalated: red since ${pr.escalatedSince}` : '';
+  const merged = pr.mergedByTaskloom ? '; merged by Taskloom' : '';
+  return `${checks}${review}${fixes}${ignored}${escalated}${merged}`;
 }

@@ -22,7 +22,8 @@ import { queueForMerge } from './taskLoop';
 import { taskCommits } from '../session/taskCommits';
 import { AuthorTrust } from '../deliver/authorTrust';
 import type { WatchContext } from '../deliver/pullRequestReaction';
-import { watchPass, watchPullRequests, type WatchOptions, type WatchOutcome, type WatchPass } from '../deliver/watchPullRequests';
+import { watchPass, type WatchMode, type WatchPass } from '../deliver/watchPass';
+import { watchPullRequests, type WatchOptions, type WatchOutcome } from '../deliver/watchPullRequests';
 import type { Forge } from '../forge/forge';
 import { RunStore } from '../store/runStore';
 import { ensureExcluded, inspectRepo, type RepoInfo } from '../workspace/repoInspector';
@@ -31,6 +32,7 @@ import { createRunner, RoleRunners } from '../session/agentFactory';
 import type { DriveOutcome } from './engineShutdown';
 import { RunControl } from '../session/runControl';
 import { driveRun } from './orchestrator';
+import { listenToInbox } from './runRequests';
 import { planRun, PlanningError } from './planner';
 import { fixedPlan, lastPlanRound, PlanNotReadyError } from '../plan/planReview';
 import { planTaskFindings, type PlanTaskFix } from '../domain/planFindings';
@@ -283,10 +285,13 @@ export class TaskloomEngine {
       },
       isPaused: () => paused,
     };
+    // Requests from other processes (taskloom send, the editor while a terminal drives) are taken while this drive lasts.
     this.controls.set(session.runId, control);
+    const stopListening = listenToInbox(ctx, this.store.runPaths(session.runId).dir);
     try {
       return await driveRun(ctx);
     } finally {
+      stopListening();
       this.controls.delete(session.runId);
       this.store.flush(session.runId);
     }
@@ -306,10 +311,10 @@ export class TaskloomEngine {
    * One look at the run's pull requests, reacting to what needs a fix (see watchPass): for a caller
    * that waits between passes itself, and keeps `trust` (what it learnt of authors) from one to the next.
    */
-  async watchPass(session: RunSession, forge: Forge, trust: AuthorTrust, signal: AbortSignal): Promise<WatchPass> {
+  async watchPass(session: RunSession, forge: Forge, trust: AuthorTrust, mode: WatchMode, signal: AbortSignal): Promise<WatchPass> {
     await this.readyToWork(session);
     try {
-      return await watchPass(await this.watchContext(session, forge, trust, signal));
+      return await watchPass(await this.watchContext(session, forge, trust, signal), mode);
     } finally {
       this.store.flush(session.runId);
     }

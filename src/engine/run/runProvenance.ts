@@ -35,7 +35,7 @@ export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** JSON with object keys sorted, so the fingerprint does not depend on key order. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

@@ -22,6 +22,8 @@ import { agentLabel, taskCommits } from '../session/taskCommits';
 import { cancel, handleAgentFailure, STOP, stoppedByBudget, stoppedMidStep, type StepOutcome } from './stepOutcome';
 import { startBuilding, takeInIntegration, type TaskStart } from './taskStart';
 import { setUpWorktree } from './worktreeSetup';
+import { liveMessages, takeWaitingMessages } from '../session/taskMessages';
+import { sendsBackForMessages } from './messagesAfterTurn';
 import { holdSensitiveChanges, unreleasedSensitiveChanges } from '../session/sensitiveHold';
 import { counted } from '../text/counted';
 import { baselineChoiceWords, baseName } from '../text/gateWords';
@@ -88,11 +90,14 @@ async function buildStep(ctx: RunContext, task: PlanTask, path: string, feedback
   const view = session.task(task.id);
   if (stoppedByBudget(ctx, task.id)) return STOP;
   await snapshotBeforeActor(ctx, task.id, view.attempt, path);
+  const heard = takeWaitingMessages(ctx, task.id, view.attempt);
   const result = await callAgent(ctx, {
     role: 'actor',
     taskId: task.id,
     attempt: view.attempt,
-    prompt: actorPrompt(task, session.state.goal, feedback, view.humanNote),
+    prompt: actorPrompt(task, session.state.goal, feedback, view.humanNote, heard),
+    heard,
+    messages: liveMessages(ctx, task.id, view.attempt),
     cwd: path,
     access: 'workspace-write',
     allowedCommands: actorAllowedCommands(ctx.session.state.config),
@@ -317,6 +322,7 @@ async function reviewStep(ctx: RunContext, task: PlanTask, path: string): Promis
   }
   const blocking = blockingFindings(verdict);
   session.emit({ type: 'critic_verdict', taskId: task.id, review, verdict, blocking: blocking.length, base, commit: reviewed });
+  if (blocking.length === 0 && sendsBackForMessages(ctx, task.id)) return { next: 'continue' };
   if (blocking.length === 0 && sensitive.length) {
     holdSensitiveChanges(ctx, task.id, { commit: reviewed, base, files: sensitive }, `critic: ${verdict.summary}`);
     return STOP;

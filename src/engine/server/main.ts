@@ -8,6 +8,7 @@ import {
   PreviewApplyRequest,
   OpenPullRequestRequest,
   WatchPullRequestsRequest,
+  AdoptPullRequestRequest,
   ApprovePlanRequest,
   CancelRequest,
   CheckPlanRequest,
@@ -32,14 +33,16 @@ import {
   TakeOverRequest,
   PredictOverlapsRequest,
   ContinueTaskRequest,
+  SendToTaskRequest,
   type UserFacingErrorData,
 } from '../../protocol/engineProtocol';
 import { applyIntegrationBranch, discardRun, previewApply, restoreSnapshot } from './branchRequests';
 import { cancel, resume, taskDecision, resolveByHand, continueTask } from './driveRequests';
 import { stopTaskRequest, takeOverRequest } from './personRequests';
+import { sendMessage } from './messageRequests';
 import { prepareDemo } from './demoRequests';
 import { EventBatcher } from './eventBatcher';
-import { openPullRequest, watchPullRequests } from './pullRequestRequests';
+import { adoptPullRequest, openPullRequest, watchPullRequests } from './pullRequestRequests';
 import { approvePlan, checkPlan, rejectPlan, revisePlan, startGoal } from './planRequests';
 import { diff, doctor, fileAtCommit, getRun, listRuns, predictOverlaps, runEvent, transcript } from './queryRequests';
 import { ServerLog } from './serverLog';
@@ -107,12 +110,14 @@ handle(PredictOverlapsRequest.type, REQUEST_PARAMS.run, (p) => predictOverlaps(h
 handle(ContinueTaskRequest.type, REQUEST_PARAMS.task, (p) => continueTask(hosts, output, p));
 handle(StopTaskRequest.type, REQUEST_PARAMS.task, (p) => stopTaskRequest(hosts, p));
 handle(TakeOverRequest.type, REQUEST_PARAMS.task, (p) => takeOverRequest(hosts, p));
+handle(SendToTaskRequest.type, REQUEST_PARAMS.sendToTask, (p) => sendMessage(hosts, p));
 handle(PreviewApplyRequest.type, REQUEST_PARAMS.applyIntegration, (p) => previewApply(hosts, p));
 handle(ApplyIntegrationRequest.type, REQUEST_PARAMS.applyIntegration, (p) => applyIntegrationBranch(hosts, output, p));
 handle(DiscardRunRequest.type, REQUEST_PARAMS.discardRun, (p) => discardRun(hosts, output, p));
 handle(RestoreSnapshotRequest.type, REQUEST_PARAMS.restoreSnapshot, (p) => restoreSnapshot(hosts, output, p));
 handle(PrepareDemoRequest.type, REQUEST_PARAMS.prepareDemo, (p) => prepareDemo(p));
 handle(OpenPullRequestRequest.type, REQUEST_PARAMS.openPullRequest, (p) => openPullRequest(hosts, output, p));
+handle(AdoptPullRequestRequest.type, REQUEST_PARAMS.adoptPullRequest, (p) => adoptPullRequest(hosts, output, p));
 handle(WatchPullRequestsRequest.type, REQUEST_PARAMS.watchPullRequests, (p, token) => watchPullRequests(hosts, output, p, token));
 handle(ListRunsRequest.type, REQUEST_PARAMS.listRuns, (p) => listRuns(hosts, p));
 handle(GetRunRequest.type, REQUEST_PARAMS.run, (p) => getRun(hosts, p));

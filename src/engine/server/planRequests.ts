@@ -16,6 +16,7 @@ import { PlanningError } from '../run/planner';
 import * as planApproval from '../usecases/planApproval';
 import { startRun } from '../usecases/startRun';
 import { PlanningCancelledError } from '../usecases/useCaseErrors';
+import { editorRunSettings } from './editorSettings';
 import { driveInBackground, startPlanning } from './runDriver';
 import type { ServerOutput } from './serverOutput';
 import { PlanningFailedError, UserError } from './userError';
@@ -39,11 +40,12 @@ export async function startGoal(
   const host = await hosts.forFolder(params.folder);
   // Read before taking the lock: a bad file is the user's to fix, not a run.
   const planFromFile = planFile ? loadPlanFile(resolve(params.folder, planFile)) : undefined;
+  const { settings, warning } = editorRunSettings(host.root, params.settings ?? {}, params.workspaceTrusted === true);
   const started = await host.withEngine((engine) => {
     const { session, plan } = startRun(host.door(engine, params.folder), {
       goal: goal || planFromFile!.goal,
       plan: planFromFile,
-      settings: params.settings ?? {},
+      settings,
       baseDir: params.folder,
     });
     // Captured now: once planning ends, the engine (and with it this session) may be closed.
@@ -56,7 +58,7 @@ export async function startGoal(
   });
   try {
     const plan = await started.plan;
-    return { runId: started.runId, plan, ignoredChanges: started.ignoredChanges };
+    return { runId: started.runId, plan, ignoredChanges: started.ignoredChanges, ...(warning ? { settingsWarning: warning } : {}) };
   } catch (error) {
     if (error instanceof PlanningCancelledError && token.isCancellationRequested) {
       throw new ResponseError(LSPErrorCodes.RequestCancelled, error.message);

@@ -1,10 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CancellationToken } from 'vscode-languageserver/node';
-import { PULL_REQUEST_REMOTE, type OpenPullRequestParams, type OpenPullRequestResult, type WatchPullRequestsParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
+import {
+  PULL_REQUEST_REMOTE,
+  type AdoptPullRequestParams,
+  type AdoptPullRequestResult,
+  type OpenPullRequestParams, type OpenPullRequestResult, type WatchPullRequestsParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
 import { AuthorTrust } from '../deliver/authorTrust';
-import { WATCH_INTERVAL_SECONDS, type WatchPass } from '../deliver/watchPullRequests';
+import type { WatchMode, WatchPass } from '../deliver/watchPass';
+import { WATCH_ESCALATE_AFTER_MINUTES, WATCH_INTERVAL_SECONDS } from '../deliver/watchPullRequests';
 import { watchTarget } from '../usecases/keepPullRequestsGreen';
 import * as opening from '../usecases/openPullRequest';
+import { editorRunSettings } from './editorSettings';
+import { adoptPullRequest as adopt } from '../usecases/watchPersonalPullRequest';
 import { ForgeError } from '../forge/forge';
 import { errorText } from '../domain/taskloomError';
 import { LockHeldError } from '../store/lock';
@@ -24,9 +31,22 @@ export async function openPullRequest(hosts: WorkspaceHosts, output: ServerOutpu
   });
 }
 
+/** Takes on a person's own pull request to keep green, as `taskloom watch --pr` does (src/engine/usecases/watchPersonalPullRequest.ts). */
+export async function adoptPullRequest(hosts: WorkspaceHosts, output: ServerOutput, params: AdoptPullRequestParams): Promise<AdoptPullRequestResult> {
+  const host = await hosts.forFolder(params.folder);
+  return host.withEngine(async (engine) => {
+    const { settings, warning } = editorRunSettings(host.root, params.settings, params.workspaceTrusted === true);
+    if (warning) output.log(warning);
+    const adopted = await adopt(host.door(engine, params.folder), { ...params, settings, remote: PULL_REQUEST_REMOTE, baseDir: params.folder });
+    output.log(`Pull request #${adopted.pullRequest.number} kept green by run ${adopted.runId}${adopted.reused ? ' (as before)' : ''}: ${adopted.pullRequest.url}`);
+    return { runId: adopted.runId, number: adopted.pullRequest.number, url: adopted.pullRequest.url, reused: adopted.reused };
+  });
+}
+
 /**
- * `taskloom watch` in the editor: a pass, then a wait, until the pull requests are green or
- * merged, one needs a person, or the editor cancels. Each pass takes the workspace lock and lets
+ * `taskloom watch` in the editor: a pass, then a wait, until every pull request is merged, closed
+ * or needs a person (with `once`, also green), or the editor cancels; one that needs a person is
+ * recorded as such (the run's events tell the editor) while the others are still watched. Each pass takes the workspace lock and lets
  * it go, so the CLI can work in between; while the CLI holds it, the watch waits its turn. What it
  * watches is src/engine/usecases/keepPullRequestsGreen.ts's.
  */
@@ -36,6 +56,7 @@ export async function watchPullRequests(hosts: WorkspaceHosts, output: ServerOut
   const controller = new AbortController();
   const listener = token.onCancellationRequested(() => controller.abort());
   const intervalMs = (params.intervalSeconds ?? WATCH_INTERVAL_SECONDS) * 1000;
+  const mode: WatchMode = { once: params.once === true, autoMerge: params.autoMerge === true, escalateAfterMs: (params.escalateAfterMinutes ?? WATCH_ESCALATE_AFTER_MINUTES) * 60_000 };
   try {
     const { forge } = await host.withStore((store) => watchTarget(store, params));
     // One session: what the forge said about an author's access is asked once, not on every pass.
@@ -46,7 +67,7 @@ export async function watchPullRequests(hosts: WorkspaceHosts, output: ServerOut
     while (!controller.signal.aborted) {
       let pass: WatchPass;
       try {
-        pass = await host.withEngine((engine) => engine.watchPass(host.session(engine, runId, params.folder), forge, trust, controller.signal));
+        pass = await host.withEngine((engine) => engine.watchPass(host.session(engine, runId, params.folder), forge, trust, mode, controller.signal));
         failures = 0;
       } catch (error) {
         if (error instanceof LockHeldError) pass = { kind: 'waiting', reasons: [`waiting its turn: ${errorText(error)}`] };

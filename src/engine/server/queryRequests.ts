@@ -17,6 +17,8 @@ import {
 } from '../../protocol/engineProtocol';
 import { EDITOR_SETTING_KEYS, type RunSettings } from '../../protocol/runSettings';
 import { runConfigFromSettings, SettingsError } from '../run/runConfigFromSettings';
+import { ConfigFileError } from '../run/configFile/readConfigFile';
+import { editorRunSettings } from './editorSettings';
 import type { RunEvent } from '../domain/events';
 import type { RunState } from '../domain/runState';
 import { doctorVerdict, runDoctorChecks, type DoctorOptions } from '../doctor/doctorChecks';
@@ -122,19 +124,27 @@ export async function fileAtCommit(hosts: WorkspaceHosts, params: FileAtCommitPa
 }
 
 /** The doctor's checks for the folder, with the agent paths from the settings (never a probe call). */
-export async function doctor(params: FolderParams & { settings?: Partial<RunSettings> }): Promise<{ checks: DoctorCheck[]; verdict: string }> {
+export async function doctor(params: FolderParams & { settings?: Partial<RunSettings>; workspaceTrusted?: boolean }): Promise<{ checks: DoctorCheck[]; verdict: string }> {
   if (typeof params.folder !== 'string' || params.folder === '') throw new UserError('A workspace folder is needed');
-  const options = doctorSettings(params.folder, params.settings);
+  const options = doctorSettings(params.folder, params.settings, params.workspaceTrusted === true);
   const checks = await runDoctorChecks(params.folder, options);
   return { checks, verdict: doctorVerdict(checks, options.config) };
 }
 
-/** The run config these settings make, or why they make none: the doctor checks what a run would use. */
-function doctorSettings(folder: string, settings: Partial<RunSettings> | undefined): DoctorOptions {
+/** The run config these settings (over the folder's taskloom.json) make, where each came from, or why they make none: the doctor checks what a run would use. */
+function doctorSettings(folder: string, settings: Partial<RunSettings> | undefined, workspaceTrusted: boolean): DoctorOptions {
   try {
-    return { config: runConfigFromSettings((settings ?? {}) as RunSettings, { baseDir: folder, repoRoot: folder, labels: EDITOR_SETTING_KEYS }) };
+    const editor = editorRunSettings(folder, (settings ?? {}) as RunSettings, workspaceTrusted);
+    const { values, sources, withheld, file } = editor.layered;
+    const provenance = { values, sources, ...(withheld.length ? { leftOut: { file: file!, keys: withheld.map((w) => w.key), why: 'workspace_untrusted' as const } } : {}) };
+    try {
+      return { provenance, config: runConfigFromSettings(editor.settings, { baseDir: folder, repoRoot: folder, labels: EDITOR_SETTING_KEYS }) };
+    } catch (error) {
+      if (!(error instanceof SettingsError)) throw error;
+      return { provenance, settingsProblem: { message: error.message, ...(error.hint ? { hint: error.hint } : {}) } };
+    }
   } catch (error) {
-    if (!(error instanceof SettingsError)) throw error;
+    if (!(error instanceof ConfigFileError)) throw error;
     return { settingsProblem: { message: error.message, ...(error.hint ? { hint: error.hint } : {}) } };
   }
 }

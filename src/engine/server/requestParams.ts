@@ -41,7 +41,7 @@ const params =
     schema;
 
 export const REQUEST_PARAMS = {
-  startGoal: params<protocol.StartGoalParams>()(folderParams.extend({ goal: z.string().optional(), planFile: z.string().optional(), settings })),
+  startGoal: params<protocol.StartGoalParams>()(folderParams.extend({ goal: z.string().optional(), planFile: z.string().optional(), settings, workspaceTrusted: z.boolean().optional() })),
   approvePlan: params<protocol.ApprovePlanParams>()(runParams.extend({ plan: plan.optional(), by: z.enum(['human', 'autopilot']) })),
   rejectPlan: params<protocol.RejectPlanParams>()(runParams.extend({ reason: z.string() })),
   revisePlan: params<protocol.RevisePlanParams>()(runParams.extend({ fix: planTaskFix })),
@@ -51,15 +51,26 @@ export const REQUEST_PARAMS = {
   listRuns: params<protocol.ListRunsParams>()(folderParams.extend({ skipDiskUsage: z.boolean().optional() })),
   taskDecision: params<protocol.TaskDecisionParams>()(taskParams.extend({ action: z.enum(['retry', 'accept', 'skip']), note: z.string().optional() })),
   task: params<protocol.TaskParams>()(taskParams),
+  sendToTask: params<protocol.SendToTaskParams>()(taskParams.extend({ text: z.string() })),
   applyIntegration: params<protocol.ApplyIntegrationParams>()(runParams.extend({ history: z.enum(['merge', 'squash']).optional() })),
   discardRun: params<protocol.DiscardRunParams>()(runParams.extend({ force: z.boolean().optional() })),
   openPullRequest: params<protocol.OpenPullRequestParams>()(
     runParams.extend({ ...forgeParams, remote: z.string().optional(), draft: z.boolean().optional(), stacked: z.boolean().optional() }),
   ),
-  watchPullRequests: params<protocol.WatchPullRequestsParams>()(runParams.extend({ ...forgeParams, intervalSeconds: z.number().positive().optional(), trustedBots: z.array(z.string()).optional() })),
+  adoptPullRequest: params<protocol.AdoptPullRequestParams>()(folderParams.extend({ ...forgeParams, pullRequest: z.string().min(1), settings, workspaceTrusted: z.boolean().optional() })),
+  watchPullRequests: params<protocol.WatchPullRequestsParams>()(
+    runParams.extend({
+      ...forgeParams,
+      intervalSeconds: z.number().positive().optional(),
+      trustedBots: z.array(z.string()).optional(),
+      once: z.boolean().optional(),
+      escalateAfterMinutes: z.number().nonnegative().optional(),
+      autoMerge: z.boolean().optional(),
+    }),
+  ),
   diff: params<protocol.DiffParams>()(runParams.extend({ taskId: taskId.optional(), reviewSeq: z.number().int().positive().optional() })),
   fileAtCommit: params<protocol.FileAtCommitParams>()(folderParams.extend({ commit: z.string().min(1), path: z.string().min(1) })),
-  doctor: params<protocol.FolderParams & { settings: protocol.StartGoalParams['settings'] }>()(folderParams.extend({ settings })),
+  doctor: params<protocol.FolderParams & { settings: protocol.StartGoalParams['settings']; workspaceTrusted?: boolean }>()(folderParams.extend({ settings, workspaceTrusted: z.boolean().optional() })),
   runEvent: params<protocol.RunEventParams>()(runParams.extend({ seq: z.number().int().positive() })),
   prepareDemo: params<protocol.PrepareDemoParams>()(folderParams.extend({ delayMs: z.number().int().nonnegative().optional() })),
   restoreSnapshot: params<protocol.RestoreSnapshotParams>()(runParams.extend({ seq: z.number().int().positive() })),

@@ -1,4 +1,5 @@
-import { failureDetail, withLastOutput, type RunnerInput, type RunnerResult } from '../agents/runner';
+import { failureDetail, withLastOutput, type LiveMessage, type LiveMessages, type RunnerInput, type RunnerResult } from '../agents/runner';
+import { deliveryWords } from '../text/messageWords';
 import { redactSecrets } from '../io/redactSecrets';
 import type { RunContext } from './runContext';
 import { taskEnv } from './taskEnv';
@@ -15,18 +16,22 @@ export type AgentCallResult = RunnerResult & { agent: string };
  */
 export async function callAgent(
   ctx: Pick<RunContext, 'session' | 'agents' | 'signal' | 'sandbox'>,
-  input: Omit<RunnerInput, 'idleTimeoutMs' | 'signal' | 'launch' | 'confined'>,
+  { heard = [], ...input }: Omit<RunnerInput, 'idleTimeoutMs' | 'signal' | 'launch' | 'confined'> & { heard?: readonly LiveMessage[] },
 ): Promise<AgentCallResult> {
   const started = Date.now();
   const { runner, agent, model: chosenModel } = ctx.agents.forCall(input.role, input.taskId);
   const writes = input.role === 'actor' && input.access === 'workspace-write';
   const transcript = new TranscriptRecorder((body) => ctx.session.emit(body), input);
+  // A person's messages show in the transcript where the actor heard them: in its prompt, or mid-turn.
+  for (const message of heard) transcript.add({ kind: 'status', message: deliveryWords('next_turn', message.from, input.attempt) });
+  const messages = input.messages && heardInTranscript(input.messages, transcript, input.attempt);
   let result: RunnerResult;
   try {
     const model = input.model ?? chosenModel;
     result = await runner.run(
       {
         ...input,
+        ...(messages ? { messages } : {}),
         launch: await agentLauncher(ctx, { role: input.role, cwd: input.cwd, writes }, agent),
         confined: ctx.sandbox.confinement.confined,
         env: { ...taskEnv(ctx.session.state, input.taskId), ...input.env },
@@ -67,6 +72,16 @@ export async function callAgent(
     ...(transcriptSeq !== undefined ? { transcript: transcriptSeq } : {}),
   });
   return { ...result, agent: runner.name };
+}
+
+function heardInTranscript(messages: LiveMessages, transcript: TranscriptRecorder, attempt: number): LiveMessages {
+  return {
+    subscribe: (listener) => messages.subscribe(listener),
+    delivered(message) {
+      messages.delivered(message);
+      transcript.add({ kind: 'status', message: deliveryWords('live', message.from, attempt) });
+    },
+  };
 }
 
 /** A one-line reason for a failed call, for the transition that follows it. */

@@ -1,3 +1,5 @@
+import type { TaskMessage } from '../domain/runState';
+
 /** One task's work under way in this drive: its own stop, who stopped it, and when its work ended. */
 interface TaskWork {
   controller: AbortController;
@@ -8,13 +10,16 @@ interface TaskWork {
 
 /**
  * What a person does to one task of a run while it is driven, besides deciding when it waits for
- * them: stop it (its agent or gate is stopped; the rest of the run goes on). The drive hands each
- * task's steps `taskSignal`, which aborts with the run's signal or the task's own stop. Only work
- * under way can be stopped: a stop for a task this drive is not working on is refused (false), so
- * a request that waited in the run's inbox never stops the task's later work.
+ * them: stop it (its agent or gate is stopped; the rest of the run goes on), or say something to
+ * its actor. The drive hands each task's steps `taskSignal`, which aborts with the run's signal or
+ * the task's own stop. Only work under way can be stopped: a stop for a task this drive is not
+ * working on is refused (false), so a request that waited in the run's inbox never stops the task's
+ * later work. The messages themselves are the run's state (TaskView.messages, the ones not
+ * delivered wait there); here an actor call at work hears of a new one the moment it is recorded.
  */
 export class RunControl {
   private readonly work = new Map<string, TaskWork>();
+  private readonly messageListeners = new Map<string, Set<(message: TaskMessage) => void>>();
 
   constructor(private readonly runSignal: AbortSignal) {}
 
@@ -44,11 +49,6 @@ export class RunControl {
     return this.work.get(taskId)?.by;
   }
 
-  /** Whether the task's work is under way in this drive. */
-  isWorking(taskId: string): boolean {
-    return this.work.has(taskId);
-  }
-
   /** Resolves when the task's work under way has ended (at once when none is). */
   settled(taskId: string): Promise<void> {
     return this.work.get(taskId)?.ended ?? Promise.resolve();
@@ -59,5 +59,21 @@ export class RunControl {
     const work = this.work.get(taskId);
     this.work.delete(taskId);
     work?.end();
+  }
+
+  /** A message for the task was recorded: an actor call of the task that takes input mid-turn hears it. */
+  messageArrived(taskId: string, message: TaskMessage): void {
+    for (const listener of [...(this.messageListeners.get(taskId) ?? [])]) listener(message);
+  }
+
+  /** Hears each message recorded for the task from now on, until the returned function is called. */
+  onMessage(taskId: string, listener: (message: TaskMessage) => void): () => void {
+    let listeners = this.messageListeners.get(taskId);
+    if (!listeners) this.messageListeners.set(taskId, (listeners = new Set()));
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) this.messageListeners.delete(taskId);
+    };
   }
 }

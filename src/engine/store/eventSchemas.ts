@@ -254,7 +254,7 @@ const BODY_SHAPES = {
     url: text,
     head: text,
     base: text,
-    action: z.enum(['opened', 'updated']),
+    action: z.enum(['opened', 'updated', 'adopted']),
     repo: text,
     remote: text,
   },
@@ -282,10 +282,20 @@ const BODY_SHAPES = {
   pr_replied: { number: z.number(), reaction: z.number(), commentId: text },
   pr_reaction_finished: { number: z.number(), reaction: z.number(), outcome: z.enum(['pushed', 'failed']), reason: text },
   pr_watch_ended: { number: z.number(), outcome: z.enum(['green', 'merged', 'needs_human']), reason: text },
+  pull_request_escalated: {
+    number: z.number(),
+    url: text,
+    headSha: text,
+    red: z.enum(['checks', 'conflict']),
+    failing: texts,
+    since: text,
+    afterMinutes: z.number(),
+  },
+  pull_request_merged_by_taskloom: { number: z.number(), headSha: text, method: z.enum(['merge', 'squash', 'rebase']), commit: text, approvedBy: texts },
   confinement: { mode: z.enum(SANDBOX_MODES), confined: z.boolean(), mechanism: text.optional(), reason: text.optional() },
   pr_input_ignored: {
     number: z.number(),
-    input: z.enum(['review', 'review_comment', 'check']),
+    input: z.enum(['review', 'review_comment', 'comment', 'check']),
     id: text,
     author: text,
     why: z.enum(['no_write_access', 'untrusted_bot', 'fork_check']),
@@ -304,6 +314,17 @@ const BODY_SHAPES = {
     rejectedPlan: text.optional(),
   },
   warning: { message: text, taskId: text.optional() },
+  task_message: { taskId: text, messageId: text, from: text, text },
+  task_message_delivered: { taskId: text, messageId: text, how: z.enum(['live', 'next_turn']), attempt: z.number() },
+  task_stop_requested: { taskId: text, requestId: text, by: text },
+  run_request_refused: {
+    requestId: text,
+    kind: z.enum(['message', 'stop', 'take_over']),
+    taskId: text,
+    from: text,
+    why: z.enum(['unknown_task', 'task_state']),
+    state: z.enum(TASK_STATES).optional(),
+  },
 } satisfies Record<RunEventType, z.ZodRawShape>;
 
 type BodyShapes = typeof BODY_SHAPES;

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
 import { idPattern } from '../domain/ids';
+import { MAX_MESSAGE_CHARS } from '../domain/taskMessages';
 import { writeFileAtomic } from '../io/atomicWrite';
 
-/** The longest message a person may send to a task's agent: a note, not a file. */
-export const MAX_MESSAGE_CHARS = 20_000;
+export { MAX_MESSAGE_CHARS };
 
 const taskId = z.string().regex(idPattern('task'));
 const common = { id: z.uuid(), at: z.iso.datetime(), from: z.string().min(1).max(200), taskId };

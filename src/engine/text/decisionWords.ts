@@ -1,12 +1,13 @@
 import type { DecisionFact, DecisionFactOf, FailedCommand, GateJudgement } from '../domain/decisionFact';
 import type { Plan } from '../domain/plan';
-import { checksWords, REVIEW_WORDS } from './pullRequestWords';
+import { checksWords, MERGE_METHOD_WORDS, REVIEW_WORDS } from './pullRequestWords';
 import type { Decision } from '../domain/runState';
 import { RUN_STATUS_WORDS } from '../domain/stateWords';
 import type { CriticVerdict } from '../domain/verdict';
 import { appliedAs } from './applyWords';
 import { confinementWords } from './confinementWords';
 import { counted } from './counted';
+import { deliveryWords, refusedRequestWords } from './messageWords';
 
 // The one wording of a ledger entry, for every view: the run view's ledger, DECISIONS.md, the CLI.
 
@@ -31,7 +32,7 @@ function planLines(plan: Plan): string[] {
   return details;
 }
 
-const IGNORED_INPUT_WORDS = { review: 'the review', review_comment: 'the review comment', check: 'the output of the failing check' } as const;
+const IGNORED_INPUT_WORDS = { review: 'the review', review_comment: 'the review comment', comment: 'the comment', check: 'the output of the failing check' } as const;
 
 /** "the review (changes requested) by mallory: no write access (NONE, permission none)": what `watch` left alone, from whom, and why. */
 export function ignoredInputWords(i: Pick<DecisionFactOf<'pr_input_ignored'>, 'input' | 'author' | 'why' | 'association' | 'permission' | 'state' | 'path'>): string {
@@ -112,6 +113,14 @@ function wordFact(f: DecisionFact, taskId: string): { summary: string; details?:
       const what = { retry: 'retry', accept: 'accept', skip: 'skip', resolve: 'resolve by hand', continue: 'continue after resolving by hand' }[f.action];
       return { summary: `Human chose to ${what} "${taskId}"${f.note ? `: ${f.note}` : ''}` };
     }
+    case 'task_message':
+      return { summary: `Message from ${f.from} for "${taskId}"`, details: f.text.split('\n') };
+    case 'task_message_delivered':
+      return { summary: `"${taskId}": ${deliveryWords(f.how, f.from, f.attempt)}` };
+    case 'task_stop_requested':
+      return { summary: `${f.by} asked to stop "${taskId}"` };
+    case 'run_request_refused':
+      return { summary: `"${f.taskId}": ${refusedRequestWords(f)}` };
     case 'run_applied': {
       return { summary: `Applied to ${f.branch} as ${appliedAs(f.history, f.commits)}: now at ${short(f.commit)}` };
     }
@@ -173,6 +182,10 @@ type IntegrationFact = Exclude<
       | 'gate_skipped'
       | 'critic_verdict'
       | 'human_decision'
+      | 'task_message'
+      | 'task_message_delivered'
+      | 'task_stop_requested'
+      | 'run_request_refused'
       | 'run_applied'
       | 'confinement'
       | 'run_paused'
@@ -213,6 +226,7 @@ function wordIntegrationFact(f: IntegrationFact, taskId: string): { summary: str
     case 'overlap_detected':
       return { summary: `"${taskId}" changed ${f.files.join(', ')}, also changed by "${f.otherTaskId}"` };
     case 'pull_request':
+      if (f.action === 'adopted') return { summary: `Keeping pull request #${f.number} green, a branch Taskloom did not open: ${f.url} (${f.head} → ${f.base})` };
       return { summary: `Pull request #${f.number}${taskId ? ` for "${taskId}"` : ''} ${f.action}: ${f.url} (${f.head} → ${f.base})` };
     case 'pr_observed': {
       const merge = f.mergeable === false ? '; conflicts with its base' : '';
@@ -236,6 +250,12 @@ function wordIntegrationFact(f: IntegrationFact, taskId: string): { summary: str
       const how = { green: 'is green', merged: 'was merged', needs_human: 'needs you' }[f.outcome];
       return { summary: `Pull request #${f.number} ${how}: ${f.reason}` };
     }
+    case 'pull_request_escalated': {
+      const what = f.red === 'conflict' ? 'conflicting with its base' : `failing: ${f.failing.join(', ')}`;
+      return { summary: `Pull request #${f.number} escalated: red for ${counted(f.afterMinutes, 'minute')} or more with no progress (${what}, since ${f.since})` };
+    }
+    case 'pull_request_merged_by_taskloom':
+      return { summary: `Pull request #${f.number} merged by Taskloom (${MERGE_METHOD_WORDS[f.method]}, approved by ${f.approvedBy.join(', ')}): ${short(f.commit)}` };
     case 'pr_input_ignored':
       return { summary: `Pull request #${f.number}: ignored ${ignoredInputWords(f)}`, ...(f.excerpt ? { details: [`It said: ${f.excerpt}`] } : {}) };
   }

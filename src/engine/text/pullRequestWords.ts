@@ -1,4 +1,4 @@
-import type { CheckStatus, ReviewVerdict } from '../domain/events';
+import type { CheckStatus, MergeMethod, ReviewVerdict } from '../domain/events';
 import { counted } from './counted';
 
 /** A pull request's checks in the words every view uses: "checks pass", "failing: lint", "2 checks running", "no checks". */
@@ -11,3 +11,5 @@ export function checksWords(checks: ReadonlyArray<{ name: string; status: CheckS
 }
 
 export const REVIEW_WORDS: Record<ReviewVerdict, string> = { approved: 'approved', changes_requested: 'changes requested', none: 'no decisive review' };
+
+export const MERGE_METHOD_WORDS: Record<MergeMethod, string> = { merge: 'a merge commit', squash: 'squashed', rebase: 'rebased' };

@@ -1,6 +1,6 @@
 import type { PullRequestRecord } from '../domain/runState';
 import { forgeFor } from '../deliver/pullRequests';
-import { watchedPullRequests } from '../deliver/watchPullRequests';
+import { watchedPullRequests } from '../deliver/watchPass';
 import type { Forge } from '../forge/forge';
 import type { RunStore } from '../store/runStore';
 import { namedOrNewestRun } from './namedRun';

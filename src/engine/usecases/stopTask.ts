@@ -1,6 +1,5 @@
 import { isInFlight, type TaskState } from '../domain/taskStates';
 import { RunInbox } from '../store/runInbox';
-import { runPaths } from '../store/paths';
 import type { FrontDoor } from './frontDoor';
 import { namedOrNewestRun } from './namedRun';
 import { awaitTask, outOfFlight, taskDriver } from './taskDriver';
@@ -47,7 +46,7 @@ export async function stopTask(door: FrontDoor, params: StopTaskParams, waitMs =
       return { kind: 'stopped', runId, taskId, state: session.task(taskId).state };
     case 'elsewhere':
       if (!isInFlight(task.state)) throw new NothingToStopError(taskId, task.state);
-      new RunInbox(runPaths(engine.store.paths.runsDir, runId).dir).post({ kind: 'stop', taskId, from: by });
+      new RunInbox(engine.store.runPaths(runId).dir).post({ kind: 'stop', taskId, from: by });
       return { kind: 'asked', runId, taskId, driver: driver.owner, state: (await awaitTask(engine.store, runId, taskId, waitMs, outOfFlight))?.state };
     case 'nobody':
       if (!isInFlight(task.state)) throw new NothingToStopError(taskId, task.state);

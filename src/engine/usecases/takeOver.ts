@@ -5,7 +5,6 @@ import { isInFlight } from '../domain/taskStates';
 import { takeOverInDrive } from '../run/personAtTask';
 import type { TakeOverSession } from '../session/takeOverSession';
 import { RunInbox } from '../store/runInbox';
-import { runPaths } from '../store/paths';
 import type { FrontDoor } from './frontDoor';
 import { namedOrNewestRun } from './namedRun';
 import { STOP_WAIT_MS } from './stopTask';
@@ -58,7 +57,7 @@ export async function takeOver(door: FrontDoor, params: TakeOverParams, waitMs =
     if (isInFlight(task.state)) await engine.stopUndrivenTask(session, taskId, by);
     engine.recordTakeOver(session, taskId, by);
   } else {
-    if (task.withPerson !== 'taken_over') new RunInbox(runPaths(engine.store.paths.runsDir, runId).dir).post({ kind: 'take_over', taskId, from: by });
+    if (task.withPerson !== 'taken_over') new RunInbox(engine.store.runPaths(runId).dir).post({ kind: 'take_over', taskId, from: by });
     // A task at work is waited for (its agent must be gone before the person's session opens in the same worktree); one that waits for them, briefly, for the record.
     const seen = await awaitTask(engine.store, runId, taskId, isInFlight(task.state) ? waitMs : RECORD_WAIT_MS, (t) => t.withPerson === 'taken_over' || (outOfFlight(t) && t.state !== 'NEEDS_HUMAN'));
     const now = seen ?? engine.store.loadRun(runId).state.tasks[taskId]!;

@@ -4,6 +4,7 @@ import { RUN_STATUS_WORDS, TASK_STATE_WORDS } from '../domain/stateWords';
 import type { TaskState } from '../domain/taskStates';
 import { TaskloomError } from '../domain/taskloomError';
 import { baselineChoiceWords } from '../text/gateWords';
+import { noMessagesWords } from '../text/messageWords';
 import type { BackgroundWork } from './frontDoor';
 
 // The refusals of the use cases, each with its code (domain/taskloomError.ts): every front door
@@ -112,6 +113,14 @@ export class NoPullRequestError extends TaskloomError {
   }
 }
 
+/** A pull request `watch --pr` will not take on (a fork's, a closed one, or a reference that names none), and why. */
+export class PullRequestNotWatchableError extends TaskloomError {
+  override readonly name = 'PullRequestNotWatchableError';
+  constructor(message: string, hint: string) {
+    super('bad_input', message, hint, { code: 'pull_request_not_watchable' });
+  }
+}
+
 /**
  * A plain resume of a run whose base fails a gate command that no runner explained: driven, it
  * would only pause there again. Refused instead, naming the ways on: treat the commands as
@@ -143,3 +152,14 @@ export class NoBaselineChoiceError extends TaskloomError {
 }
 
 const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** A message for a task that has no actor turn left to hear it (domain/taskMessages.ts). */
+export class TaskTakesNoMessagesError extends TaskloomError {
+  override readonly name = 'TaskTakesNoMessagesError';
+  constructor(
+    taskId: string,
+    readonly state: TaskState,
+  ) {
+    super('bad_input', `Task "${taskId}" takes no messages now: ${noMessagesWords(state)}`, undefined, { code: 'task_takes_no_messages' });
+  }
+}

@@ -29,7 +29,7 @@ export function registerTaskloomTools(services: Services): vscode.Disposable[] {
     vscode.lm.registerTool<StartGoalToolInput>(START_GOAL_TOOL, {
       prepareInvocation: ({ input }) => {
         const folder = folderOf(services, input.folder);
-        const agent = folder ? readRunSettings(folder).agent : 'the configured agent';
+        const agent = (folder ? readRunSettings(folder).agent : undefined) ?? 'the configured agent';
         return {
           invocationMessage: `Planning "${short(input.goal)}" with Taskloom`,
           confirmationMessages: {

@@ -1,12 +1,12 @@
-import { githubApiUrl, keepsPullRequestsGreen, pullRequestPollSeconds, trustedPullRequestBots } from '../settings';
+import { autoMergesPullRequests, githubApiUrl, keepsPullRequestsGreen, pullRequestEscalateAfterMinutes, pullRequestPollSeconds, readRunSettings, trustedPullRequestBots } from '../settings';
 import * as vscode from 'vscode';
-import { OpenPullRequestRequest, WatchPullRequestsRequest, type ForgeParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
+import { AdoptPullRequestRequest, OpenPullRequestRequest, WatchPullRequestsRequest, type ForgeParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
 import { errorWords } from '../connection/errorNotice';
 import { nextStepButton } from '../connection/nextStepButtons';
 import { showError, userData } from '../connection/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
-import { pickRun, pickRunFor } from '../targets/pickTarget';
+import { pickFolder, pickRun, pickRunFor } from '../targets/pickTarget';
 import type { RunRef } from '../targets/runRef';
 
 const key = (ref: RunRef) => `${ref.folder}\n${ref.runId}`;
@@ -60,7 +60,7 @@ export async function openPullRequest(services: Services, arg?: unknown, options
     const [first] = result.pullRequests;
     if (!first) return;
     const what = result.pullRequests.length > 1 ? `${result.pullRequests.length} stacked pull requests` : `Pull request #${first.number}`;
-    void vscode.window.showInformationMessage(`Taskloom: ${what} ${first.action}. Taskloom keeps it green while this window is open.`, 'Open in Browser').then((choice) => {
+    void vscode.window.showInformationMessage(`Taskloom: ${what} ${first.action}. While this window is open, Taskloom keeps it green until it is merged.`, 'Open in Browser').then((choice) => {
       if (choice === 'Open in Browser') void vscode.env.openExternal(vscode.Uri.parse(first.url));
     });
     void keepPullRequestGreen(services, ref);
@@ -70,9 +70,10 @@ export async function openPullRequest(services: Services, arg?: unknown, options
 }
 
 /**
- * Watches the run's pull requests until they are green (every check passes, the latest review
- * approves) or merged, or one needs the user: agents fix failing checks and requested changes
- * meanwhile. Progress shows in the status bar; the end is a notification with what to do next.
+ * Watches the run's pull requests until every one is merged or closed, or needs the user with
+ * nothing else left to watch: agents fix failing checks, requested changes and conflicts meanwhile,
+ * each pull request on its own. Progress shows in the status bar; one that needs the user or is
+ * escalated is told as it happens (pullRequestNotices.ts); the end is a notification with what to do next.
  */
 export function keepPullRequestGreen(services: Services, ref: RunRef): Promise<void> {
   const running = services.pullRequestWatches.get(key(ref));
@@ -80,10 +81,11 @@ export function keepPullRequestGreen(services: Services, ref: RunRef): Promise<v
   const watch = (async () => {
     try {
       const intervalSeconds = pullRequestPollSeconds(ref.folder);
-      const trustedBots = trustedPullRequestBots(ref.folder);
+      const escalateAfterMinutes = pullRequestEscalateAfterMinutes(ref.folder);
+      const settings = { ...(intervalSeconds ? { intervalSeconds } : {}), ...(escalateAfterMinutes !== undefined ? { escalateAfterMinutes } : {}), trustedBots: trustedPullRequestBots(ref.folder), autoMerge: autoMergesPullRequests(ref.folder) };
       const result = await withForge(ref.folder, (forge) =>
-        vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Taskloom: keeping the pull request green', cancellable: true }, (_progress, token) =>
-          services.engine.request(WatchPullRequestsRequest.type, { ...ref, ...(intervalSeconds ? { intervalSeconds } : {}), trustedBots, ...forge }, token),
+        vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Taskloom: keeping the pull requests green until merged', cancellable: true }, (_progress, token) =>
+          services.engine.request(WatchPullRequestsRequest.type, { ...ref, ...settings, ...forge }, token),
         ),
       );
       if (!result) return;
@@ -105,6 +107,36 @@ export async function keepPullRequestGreenCommand(services: Services, arg?: unkn
   if (ref) await keepPullRequestGreen(services, ref);
 }
 
+/**
+ * Keep This Pull Request Green…: asks for a pull request of the user's own (its number or URL),
+ * takes it on as `taskloom watch --pr` does (its run, made the first time) and keeps it green like
+ * a run's own. A fork's or a closed pull request is refused, saying why.
+ */
+export async function keepOwnPullRequestGreen(services: Services, folderArg?: string, given?: string): Promise<void> {
+  const folder = await pickFolder(services.controller, folderArg);
+  if (!folder) return;
+  const pullRequest =
+    given ??
+    (await vscode.window.showInputBox({
+      title: 'Taskloom: Keep This Pull Request Green',
+      prompt: 'A pull request of this repository, from one of its branches: agents fix its failing checks and what reviewers with write access ask for, and push to its branch only.',
+      placeHolder: '12, or https://github.com/OWNER/REPO/pull/12',
+      validateInput: (text) => (/^\s*(#?\d+|https?:\/\/\S+\/pull\/\d+\S*)\s*$/.test(text) ? undefined : 'A number (12) or a pull request URL'),
+    }));
+  if (!pullRequest) return;
+  try {
+    const adopted = await withForge(folder, (forge) => services.engine.request(AdoptPullRequestRequest.type, { folder, pullRequest, settings: readRunSettings(folder), workspaceTrusted: vscode.workspace.isTrusted, ...forge }));
+    if (!adopted) return;
+    // A run made just now is not in the list yet.
+    await services.controller.refresh(folder);
+    await services.controller.loadRun(folder, adopted.runId);
+    void vscode.window.showInformationMessage(`Taskloom: keeping pull request #${adopted.number} green while this window is open; fixes go to its own branch.`);
+    void keepPullRequestGreen(services, { folder, runId: adopted.runId });
+  } catch (error) {
+    showError('keep the pull request green', error);
+  }
+}
+
 /** Opens a run's pull request (the one of the whole run, or the first of a stack) in the browser. */
 export async function openPullRequestInBrowser(services: Services, arg?: unknown): Promise<void> {
   const ref = await pickRun(services.controller, arg, (e) => Object.keys(e.state?.pullRequests ?? {}).length > 0, 'Taskloom: no run has a pull request yet.');
@@ -115,8 +147,8 @@ export async function openPullRequestInBrowser(services: Services, arg?: unknown
 }
 
 /**
- * When the window opens, the pull requests Taskloom opened here and left unfinished (never green,
- * merged or handed to the user) are watched again, so fixes go on where they stopped.
+ * When the window opens, the pull requests Taskloom opened here and left unfinished (still open,
+ * neither merged nor handed to the user) are watched again, so fixes go on where they stopped.
  */
 export function watchUnfinishedPullRequests(services: Services): void {
   for (const folder of services.controller.folders()) {

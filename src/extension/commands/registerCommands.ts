@@ -13,12 +13,13 @@ import { pickRun, pickRunFor } from '../targets/pickTarget';
 import { isTaskRef, type RunRef, type TaskRef } from '../targets/runRef';
 import { runDemo } from './demoCommand';
 import { showIntegrationDiff, showTaskDiff } from './diffCommands';
-import { keepPullRequestGreenCommand, openPullRequest, openPullRequestInBrowser } from './pullRequestCommands';
+import { keepOwnPullRequestGreen, keepPullRequestGreenCommand, openPullRequest, openPullRequestInBrowser } from './pullRequestCommands';
 import { restoreSnapshot } from './restoreSnapshot';
 import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeLastRun, resumeRun, showRunCommand, treatAsAdvisory, keepAsRequired } from './runCommands';
 import { startGoal } from './startGoal';
 import { continueTask, decideTask, openTaskWorktree, resolveTask } from './taskCommands';
 import { stopTask, takeOverTask } from './personCommands';
+import { sendMessageToTask } from './sendMessage';
 
 /**
  * Every `taskloom.*` command (commandIds.ts: one handler for each, by type); each reports its own
@@ -60,12 +61,14 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.handBackTask': (arg?: unknown) => continueTask(services, arg, 'handBack'),
     'taskloom.stopTask': (arg?: unknown) => stopTask(services, arg),
     'taskloom.takeOverTask': (arg?: unknown) => takeOverTask(services, arg),
+    'taskloom.sendMessageToTask': (arg?: unknown) => sendMessageToTask(services, arg),
     'taskloom.openTaskWorktree': (arg?: unknown, where?: 'newWindow' | 'workspace') => openTaskWorktree(services, arg, where),
     'taskloom.showTaskDiff': (arg?: unknown) => showTaskDiff(services, arg),
     'taskloom.showIntegrationDiff': (arg?: unknown) => showIntegrationDiff(services, arg),
     'taskloom.applyIntegration': (arg?: unknown) => applyIntegration(services, arg),
     'taskloom.openPullRequest': (arg?: unknown, options?: Parameters<typeof openPullRequest>[2]) => openPullRequest(services, arg, options),
     'taskloom.keepPullRequestGreen': (arg?: unknown) => keepPullRequestGreenCommand(services, arg),
+    'taskloom.keepOwnPullRequestGreen': (folder?: string, pullRequest?: string) => keepOwnPullRequestGreen(services, folder, pullRequest),
     'taskloom.openPullRequestInBrowser': (arg?: unknown) => openPullRequestInBrowser(services, arg),
     'taskloom.openDecisionsLedger': (arg?: unknown) => openDecisionsLedger(services, arg),
     'taskloom.showRun': (arg?: unknown) => showRunCommand(services, arg),

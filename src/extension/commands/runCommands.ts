@@ -180,7 +180,7 @@ export async function doctor(services: Services, folderArg?: string): Promise<vo
   const folder = await pickFolder(services.controller, folderArg);
   if (!folder) return;
   try {
-    const { checks, verdict } = await services.engine.request(DoctorRequest.type, { folder, settings: readRunSettings(folder) });
+    const { checks, verdict } = await services.engine.request(DoctorRequest.type, { folder, settings: readRunSettings(folder), workspaceTrusted: vscode.workspace.isTrusted });
     const mark = { ok: '✓', warn: '!', fail: '✗' } as const;
     log.info(`Doctor for ${folder}:\n${checks.map((c) => `${mark[c.status]} ${c.label.padEnd(12)} ${c.text}`).join('\n')}`);
     const show = checks.some((c) => c.status === 'fail') ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;

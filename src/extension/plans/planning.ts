@@ -33,13 +33,13 @@ export async function planGoal(services: Services, folder: string, source: Start
     result = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: source.goal ? `Taskloom: planning "${source.goal.slice(0, 60)}" with ${settings.agent}` : 'Taskloom: loading the plan',
+        title: source.goal ? `Taskloom: planning "${source.goal.slice(0, 60)}" with ${settings.agent ?? 'the configured agent'}` : 'Taskloom: loading the plan',
         cancellable: true,
       },
       (_progress, token) =>
         services.engine.request(
           StartGoalRequest.type,
-          { folder, settings, ...(source.goal ? { goal: source.goal } : {}), ...(source.planFile ? { planFile: source.planFile } : {}) },
+          { folder, settings, workspaceTrusted: vscode.workspace.isTrusted, ...(source.goal ? { goal: source.goal } : {}), ...(source.planFile ? { planFile: source.planFile } : {}) },
           token,
         ),
     );
@@ -52,6 +52,7 @@ export async function planGoal(services: Services, folder: string, source: Start
   }
   await services.controller.loadRun(folder, result.runId);
   services.controller.model.setActive(folder, result.runId, false);
+  if (result.settingsWarning) void vscode.window.showWarningMessage(`Taskloom: ${result.settingsWarning}`);
   if (result.ignoredChanges.length) {
     void vscode.window.showInformationMessage(
       `Taskloom works from your last commit; ${counted(result.ignoredChanges.length, 'uncommitted change')} left out of the run: ${result.ignoredChanges.slice(0, 5).join(', ')}${result.ignoredChanges.length > 5 ? '…' : ''}`,

@@ -271,6 +271,11 @@ export class RunViewPanel extends Disposable {
       case 'loadTranscript':
         if (Array.isArray(message.calls)) await this.sendTranscript(message.calls.filter((seq) => Number.isInteger(seq)));
         return;
+      case 'sendToTask':
+        if (typeof message.taskId === 'string' && typeof message.text === 'string') {
+          await runCommand('taskloom.sendMessageToTask', { ...ref, taskId: message.taskId, text: message.text });
+        }
+        return;
       case 'openPullRequest': {
         // Only a pull request the run recorded: the webview names it, it does not hand over a URL.
         const url = (await this.services.controller.state(ref.folder, ref.runId))?.pullRequests[message.key]?.url;

@@ -51,6 +51,7 @@ export const RUN_LOOK: Record<RunPhase, Look> = {
   integrating: { icon: 'git-merge', color: 'charts.blue' },
   paused: { icon: 'debug-pause', color: 'charts.yellow' },
   stopped: { icon: 'debug-pause', color: 'charts.yellow' },
+  watching: { icon: 'git-pull-request', color: 'charts.green' },
   completed: { icon: 'pass-filled', color: 'testing.iconPassed' },
   needs_human: { icon: 'warning', color: 'errorForeground' },
   cancelled: { icon: 'circle-slash', color: 'disabledForeground' },

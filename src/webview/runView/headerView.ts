@@ -76,7 +76,7 @@ export class HeaderView {
       ...pullRequestSummaries(state).flatMap((pr) => [
         h(
           'p',
-          { class: `run-pull-request ${pr.watch?.outcome === 'needs_human' ? 'tone-red' : ''}` },
+          { class: `run-pull-request ${pr.watch?.outcome === 'needs_human' || pr.escalatedSince ? 'tone-red' : ''}` },
           h('button', { class: 'link', type: 'button', ...actionAttrs('pull-request', { key: pr.taskId ?? '' }), title: pr.url }, icon('git-pull-request'), `Pull request #${pr.number}${pr.taskId ? ` (${pr.taskId})` : ''}`),
           ` ${pr.state ?? 'open'} · ${pullRequestWords(pr)}`,
           pr.watch?.outcome === 'needs_human' ? ` · needs you: ${oneLine(pr.watch.reason, 300)}` : '',

@@ -83,6 +83,7 @@ export class RunViewApp {
       (task) => host.persist({ transcriptTask: task }),
       (calls) => host.post({ type: 'loadTranscript', calls }),
       () => this.invalidate('transcript'),
+      (taskId, text) => host.post({ type: 'sendToTask', taskId, text }),
     );
     this.views = {
       graph: this.graph,

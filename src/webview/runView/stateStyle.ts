@@ -52,6 +52,7 @@ export const RUN_PHASE_TONE: Record<RunPhase, Tone> = {
   running: 'blue',
   paused: 'yellow',
   stopped: 'yellow',
+  watching: 'green',
   integrating: 'purple',
   completed: 'green',
   needs_human: 'red',

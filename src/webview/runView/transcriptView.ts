@@ -13,6 +13,7 @@ import { displayText, oneLine } from './text';
 import { callWords } from '../../engine/text/callWords';
 import { latestKey, lineClock, recordsOf, RUN_KEY, transcriptGroups, TranscriptLines, type ShownLine } from './transcriptModel';
 import { counted } from '../../engine/text/counted';
+import { MessageBox } from './messageBox';
 
 const FOLLOW = 'follow';
 const KIND_ICON: Record<TranscriptLine['kind'], string> = { text: 'comment', tool: 'tools', status: 'info' };
@@ -39,13 +40,16 @@ export class TranscriptView {
   private readonly calls = new Map<number, CallView>();
   /** Calls the user opened or closed; the others are open when they are the newest. */
   private readonly toggled = new Map<number, boolean>();
+  private readonly messageBox: MessageBox;
 
   constructor(
     initialChoice: string | undefined,
     private readonly onChoice: (key: string | undefined) => void,
     private readonly load: (calls: number[]) => void,
     private readonly requestRender: () => void,
+    onSend: (taskId: string, text: string) => void,
   ) {
+    this.messageBox = new MessageBox(onSend);
     this.choice = initialChoice;
     this.picker.addEventListener('change', () => {
       const value = this.picker.value;
@@ -53,7 +57,7 @@ export class TranscriptView {
       this.onChoice(this.choice);
       this.requestRender();
     });
-    this.element.append(h('div', { class: 'toolbar' }, h('label', { class: 'muted' }, 'Calls of ', this.picker), this.note), this.scroller);
+    this.element.append(h('div', { class: 'toolbar' }, h('label', { class: 'muted' }, 'Calls of ', this.picker), this.note), this.scroller, this.messageBox.element);
   }
 
   /** An answer from the log. */
@@ -69,6 +73,7 @@ export class TranscriptView {
   render(state: RunState, live: boolean): void {
     this.renderPicker(state);
     const key = this.choice ?? latestKey(state);
+    this.messageBox.render(state, key === RUN_KEY ? undefined : key);
     if (key !== this.shownKey) {
       this.shownKey = key;
       this.calls.clear();

@@ -73,9 +73,10 @@ describe('the editor offers steps, not command lines', () => {
       mergeByHand: { kind: 'mergeByHand', source: 'taskloom/r1/integration' },
       nameRepository: { kind: 'nameRepository' },
       nameBaseBranch: { kind: 'nameBaseBranch' },
+      allowConfigFile: { kind: 'allowConfigFile' },
     };
-    // The editor asks "Discard Anyway?" itself, and has no setting for a pull request's repository or base.
-    const cliOnly = new Set<NextStep['kind']>(['discardAnyway', 'nameRepository', 'nameBaseBranch']);
+    // The editor asks "Discard Anyway?" itself, has no setting for a pull request's repository or base, and lets Workspace Trust decide what taskloom.json may run.
+    const cliOnly = new Set<NextStep['kind']>(['discardAnyway', 'nameRepository', 'nameBaseBranch', 'allowConfigFile']);
     for (const step of Object.values(example)) {
       assert.ok(commandLineIn(nextStepCommand(step)), `${step.kind}: the CLI prints a command line (${nextStepCommand(step)})`);
       const button = nextStepButton(step);

@@ -14,6 +14,8 @@ import { newestRun, settled, taskloom, taskStates, waitFor, workspaceFolder } fr
  * the run view's Transcript tab and the task's row in the Runs tree follow it while it works;
  * after a window reload the run view shows the same transcript, read back from the log.
  */
+const STEERING_MESSAGE = 'Please keep the farewell short';
+
 suite('Agent transcripts', function () {
   this.timeout(240_000);
   const folder = workspaceFolder();
@@ -63,9 +65,24 @@ suite('Agent transcripts', function () {
       for (let i = 0; i < 9; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
       await takeScreenshot('transcript-live');
 
+      // A message typed under the transcript while the actor works: the scripted agent cannot take it
+      // mid-turn, so it waits, and the approved attempt goes back to the actor for it.
+      // The run's progress toast sits over the box's corner, as it would for a person, who closes it.
+      await vscode.commands.executeCommand('notifications.hideToasts');
+      await runView.sendMessage(STEERING_MESSAGE);
+      assert.match((await runView.messageBoxReason()).join(' '), /^Sent to farewell/);
+      const delivered = await waitFor('the message to go into the next attempt’s prompt', async () =>
+        (await runView.transcriptLines()).find((line) => /^message from .+ went into the prompt of attempt 2$/.test(line)),
+      );
+      await takeScreenshot('transcript-message-delivered');
+      const told = controller.model.run(folder, runId)!.state!.tasks.farewell!;
+      assert.deepEqual(told.messages.map((m) => [m.text, m.delivered?.how, m.delivered?.attempt]), [[STEERING_MESSAGE, 'next_turn', 2]], `${delivered}: recorded once, and delivered`);
+
       const entry = await settled(api, folder, runId);
       assert.deepEqual(taskStates(entry), { farewell: 'MERGED', docs: 'MERGED' });
       assert.ok(!String(runsTree.getTreeItem(taskNode).description).includes(' — '), 'a finished task row shows no agent line');
+      await runView.messageBoxDisabledShown();
+      assert.deepEqual(await runView.messageBoxReason(), ['No messages for farewell: it is merged: its actor takes no more turns.']);
       await reloadWindow();
     });
     return;

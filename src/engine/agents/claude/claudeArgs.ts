@@ -54,8 +54,10 @@ export interface ClaudeArgsExtra {
 }
 
 /**
- * The arguments of `claude` for a call. The prompt is NOT among them: it goes to stdin.
- *   -p --output-format stream-json --verbose --include-partial-messages [--model M]
+ * The arguments of `claude` for a call. The prompt is NOT among them: it goes to stdin, as the
+ * first user message of a stream-json conversation (claudeConversation.ts).
+ *   -p --input-format stream-json --replay-user-messages
+ *   --output-format stream-json --verbose --include-partial-messages [--model M]
  *   (--session-id <new uuid> | --resume <id>)
  *   --restricted --strict-mcp-config --permission-prompts none
  *   workspace-write: --permission-mode acceptEdits --tools Read,Edit,Write,Glob,Grep,Bash
@@ -76,7 +78,7 @@ export function claudeArgs(
   input: Pick<RunnerInput, 'role' | 'access' | 'model' | 'resumeSessionId' | 'outputSchema' | 'allowedCommands' | 'confined'>,
   extra: ClaudeArgsExtra = {},
 ): string[] {
-  const args = ['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages'];
+  const args = ['-p', '--input-format', 'stream-json', '--replay-user-messages', '--output-format', 'stream-json', '--verbose', '--include-partial-messages'];
   if (input.model) args.push('--model', input.model);
   if (input.resumeSessionId) args.push('--resume', input.resumeSessionId);
   else if (extra.sessionId) args.push('--session-id', extra.sessionId);

@@ -6,6 +6,7 @@ import { failureOf, type AgentRunner, type RunnerActivity, type RunnerInput, typ
 import { accessFor, claudeArgs, claudeNotFoundMessage } from './claudeArgs';
 import { callUsage, classifyFailedResult, classifyMissingResult, isSuccess } from './claudeOutcome';
 import { ClaudeStreamParser } from './claudeStreamParser';
+import { ClaudeConversation } from './claudeConversation';
 import { RecentMap } from '../recentMap';
 import { newCallMarker } from '../../process/markedProcesses';
 import { join } from 'node:path';
@@ -61,7 +62,10 @@ const MAX_REMEMBERED_SESSIONS = 500;
  */
 const EXIT_AFTER_RESULT_MS = 2000;
 
-/** Runs Claude Code (`claude -p --output-format stream-json`) as a child process group per call. */
+/**
+ * Runs Claude Code (`claude -p --input-format stream-json --output-format stream-json`) as a child
+ * process group per call; what a person says while it works joins the turn (ClaudeConversation).
+ */
 export class ClaudeRunner implements AgentRunner {
   readonly name = 'claude';
   /** Cumulative cost of the sessions this runner saw, for a CLI that reports no per-call figures. */
@@ -80,6 +84,7 @@ export class ClaudeRunner implements AgentRunner {
     let exited = false;
 
     const parser = new ClaudeStreamParser();
+    const conversation = new ClaudeConversation(input.prompt, input.messages);
     const recent: string[] = [];
     const notify = activityEmitter(onActivity);
     const emit = (a: RunnerActivity) => {
@@ -89,7 +94,8 @@ export class ClaudeRunner implements AgentRunner {
     };
     const onStdoutLine = (line: string) => {
       parser.push(line).forEach(emit);
-      if (parser.state.result && exitTimer === undefined && !exited) {
+      const answeredAll = conversation.heard(parser.state);
+      if (answeredAll && parser.state.result && exitTimer === undefined && !exited) {
         exitTimer = setTimeout(() => afterResult.abort(), EXIT_AFTER_RESULT_MS);
       }
     };
@@ -109,7 +115,7 @@ export class ClaudeRunner implements AgentRunner {
       // Claude Code runs each Bash command in a session of its own: swept after the call by this marker.
       marker: newCallMarker(),
       agentName: 'claude',
-      input: input.prompt,
+      input: conversation,
       idleTimeoutMs: input.idleTimeoutMs,
       signal: AbortSignal.any([input.signal, afterResult.signal]),
       killGraceMs: this.options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
@@ -118,6 +124,7 @@ export class ClaudeRunner implements AgentRunner {
     });
     exited = true;
     clearTimeout(exitTimer);
+    conversation.close();
 
     // stdout first: what the CLI said decides, not its exit code.
     const state = parser.state;

@@ -19,6 +19,9 @@ import { clipEnd, oneLine } from '../../text/clip';
  *      — an API failure is a synthetic one: "model":"<synthetic>", "error":"rate_limit",
  *        "is_api_error_message":true, "api_error_status":429, text "API Error: …"
  *   {"type":"user","message":{"content":[{"type":"tool_result","is_error"?,…}]}}
+ *   {"type":"user","message":{"content":[{"type":"text",…}]},"uuid","isReplay":true}
+ *      — a user message we wrote on stdin, echoed as claude takes it into the conversation
+ *        (--replay-user-messages): at once for the prompt, at the next tool result mid-turn
  *   {"type":"rate_limit_event","rate_limit_info":{"status":"allowed"|"allowed_warning"|
  *      "rejected","resetsAt","rateLimitType",…}}                       (subscription logins)
  *   {"type":"result","subtype":"success"|"error_max_turns"|"error_during_execution"|…,
@@ -89,6 +92,12 @@ export interface ClaudeStreamState {
    */
   result?: ClaudeResult;
   resultCount: number;
+  /**
+   * The id of the user message the latest line echoed (--replay-user-messages): claude took the
+   * message we wrote into its conversation, and `replays` counts them.
+   */
+  lastReplay?: string;
+  replays: number;
   /** Per-call usage (`model_usage_since_last_result`) of the result lines after the first. */
   laterResultsUsage?: ClaudeTokenCounts & { costUsd: number };
   /** `total_cost_usd` of the latest result line: the session's cost so far. */
@@ -166,6 +175,8 @@ const assistantLine = z.looseObject({
 });
 
 const userLine = z.looseObject({
+  isReplay: z.boolean().optional(),
+  uuid: z.string().optional(),
   message: z.looseObject({ content: z.union([z.string(), z.array(block)]).catch([]) }),
 });
 
@@ -215,6 +226,7 @@ export class ClaudeStreamParser {
     assistantMessages: 0,
     toolCalls: 0,
     resultCount: 0,
+    replays: 0,
     streamedUsage: { ...ZERO_TOKENS },
     otherLines: 0,
   };
@@ -345,7 +357,13 @@ export class ClaudeStreamParser {
 
   private onUser(event: Record<string, unknown>): RunnerActivity[] {
     const parsed = userLine.safeParse(event);
-    if (!parsed.success || typeof parsed.data.message.content === 'string') return [];
+    if (!parsed.success) return [];
+    if (parsed.data.isReplay && parsed.data.uuid) {
+      this.s.lastReplay = parsed.data.uuid;
+      this.s.replays++;
+      return [];
+    }
+    if (typeof parsed.data.message.content === 'string') return [];
     const activities: RunnerActivity[] = [];
     for (const b of parsed.data.message.content) {
       if (b.type === 'tool_result' && b.is_error) {

@@ -1,6 +1,6 @@
 // The run view as the suites see it: its webview's elements by what they are, so a change of
 // markup in src/webview is fixed here once, not in every test that reads the view.
-import { click, readTexts, selectOption, waitFor, WEBVIEW_FRAMES, type PageTarget } from '../runnerControl';
+import { click, pressKey, readTexts, selectOption, typeText, waitFor, WEBVIEW_FRAMES, type PageTarget } from '../runnerControl';
 
 type Tab = 'ledger' | 'timeline' | 'usage' | 'transcript';
 type Choice = 'retry' | 'accept' | 'skip' | 'resolve' | 'continue';
@@ -107,4 +107,13 @@ export const runView = {
   transcriptGroupTexts: (title: string) => readTexts(inView(`${transcriptGroup(title)} :is(.transcript-call-head strong, .transcript-text)`)),
   transcriptTaskPickerShown: () => waitFor(inView('select.transcript-task', 30_000)),
   pickTranscriptTask: (value: string) => selectOption({ ...inView('select.transcript-task'), value }),
+
+  /** The message box under a task's transcript: type a message and press Enter, as a person does. */
+  sendMessage: async (text: string) => {
+    await click(inView('.message-box textarea:not([disabled])'));
+    await typeText(text);
+    await pressKey('Enter');
+  },
+  messageBoxReason: () => readTexts(inView('.message-box .message-reason')),
+  messageBoxDisabledShown: () => waitFor(inView('.message-box textarea[disabled]', 30_000)),
 };
