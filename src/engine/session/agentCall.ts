@@ -1,5 +1,6 @@
 import { failureDetail, withLastOutput, type LiveMessage, type LiveMessages, type RunnerInput, type RunnerResult } from '../agents/runner';
 import { deliveryWords } from '../text/messageWords';
+import { oneLine } from '../text/clip';
 import { redactSecrets } from '../io/redactSecrets';
 import type { RunContext } from './runContext';
 import { taskEnv } from './taskEnv';
@@ -23,7 +24,7 @@ export async function callAgent(
   const writes = input.role === 'actor' && input.access === 'workspace-write';
   const transcript = new TranscriptRecorder((body) => ctx.session.emit(body), input);
   // A person's messages show in the transcript where the actor heard them: in its prompt, or mid-turn.
-  for (const message of heard) transcript.add({ kind: 'status', message: deliveryWords('next_turn', message.from, input.attempt) });
+  for (const message of heard) transcript.add({ kind: 'status', message: heardWords('next_turn', message, input.attempt) });
   const messages = input.messages && heardInTranscript(input.messages, transcript, input.attempt);
   let result: RunnerResult;
   try {
@@ -74,12 +75,16 @@ export async function callAgent(
   return { ...result, agent: runner.name };
 }
 
+/** What the transcript says where the actor heard a message: how, from whom, and the words themselves. */
+const heardWords = (how: 'live' | 'next_turn', message: LiveMessage, attempt: number): string => `${deliveryWords(how, message.from, attempt)}: “${oneLine(message.text, HEARD_CHARS)}”`;
+const HEARD_CHARS = 300;
+
 function heardInTranscript(messages: LiveMessages, transcript: TranscriptRecorder, attempt: number): LiveMessages {
   return {
     subscribe: (listener) => messages.subscribe(listener),
     delivered(message) {
       messages.delivered(message);
-      transcript.add({ kind: 'status', message: deliveryWords('live', message.from, attempt) });
+      transcript.add({ kind: 'status', message: heardWords('live', message, attempt) });
     },
   };
 }
