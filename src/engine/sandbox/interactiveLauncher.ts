@@ -1,16 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ProgramNeeds } from '../process/launcher';
 import { resolveExecutable } from '../process/findOnPath';
 import { probeBubblewrap } from './bubblewrap';
-import { bubblewrapArgs } from './bubblewrapArgs';
-import { EgressProxy } from './egressProxy';
 import { allowedEnvNames, filterEnv } from './envAllowList';
-import { pathKind, policyFor } from './policyFor';
-import { relayEntry } from './relayEntry';
-import { graceful, relayFor, type SandboxContext, type TaskProcessRequest } from './taskLauncher';
+import { withSandboxedCommand } from './sandboxedCommand';
+import { graceful, type SandboxContext, type TaskProcessRequest } from './taskLauncher';
 
 export interface InteractiveLaunch {
   command: string;
@@ -38,27 +32,10 @@ export async function launchInteractive(context: SandboxContext, request: TaskPr
   if (!context.confinement.confined) return inTerminal(executable, launch.args, request.checkout, env);
   const bubblewrap = await probeBubblewrap();
   if (!bubblewrap.usable) return { started: false, reason: bubblewrap.reason };
-  for (const dir of launch.needs?.writable ?? []) mkdirSync(dir, { recursive: true });
-  const scratch = mkdtempSync(join(tmpdir(), 'taskloom-session-'));
-  let control: string | undefined;
-  let proxy: EgressProxy | undefined;
-  try {
-    const policy = policyFor(context.settings, request, { scratch, home: env.HOME, needs: launch.needs });
-    const command = [executable, ...launch.args];
-    let relay: { argv: string[]; env: Record<string, string> } | undefined;
-    if (policy.hosts.length > 0) {
-      control = mkdtempSync(join(tmpdir(), 'taskloom-net-'));
-      const socket = join(control, 'egress.sock');
-      proxy = await EgressProxy.listen(socket, policy.hosts);
-      relay = relayFor(socket, policy.hosts, command);
-      policy.readable.push(relayEntry(), socket);
-    }
-    const wrapped = graceful(bubblewrap.path, ['--new-session', ...bubblewrapArgs(policy, pathKind), '--'], relay?.argv ?? command);
-    return await inTerminal(wrapped.command, wrapped.args, request.checkout, { ...env, TMPDIR: scratch, TMP: scratch, TEMP: scratch, ...relay?.env }, true);
-  } finally {
-    await proxy?.close();
-    for (const dir of [scratch, control]) if (dir) rmSync(dir, { recursive: true, force: true });
-  }
+  return withSandboxedCommand(context.settings, request, { command: [executable, ...launch.args], home: env.HOME, needs: launch.needs }, (sandboxed) => {
+    const wrapped = graceful(bubblewrap.path, ['--new-session', ...sandboxed.bubblewrapArgs, '--'], sandboxed.argv);
+    return inTerminal(wrapped.command, wrapped.args, request.checkout, { ...env, ...sandboxed.env }, true);
+  });
 }
 
 /**

@@ -1,19 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { constants, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { constants } from 'node:os';
 import type { AgentKind } from '../domain/runConfig';
 import type { Confinement, SandboxSettings } from '../domain/sandboxSettings';
 import { launchUnconfined, type LaunchOptions, type ProcessLauncher } from '../process/launcher';
 import { runProcess, type ProcessResult } from '../process/processGroup';
 import { resolveExecutable } from '../process/findOnPath';
 import { probeBubblewrap } from './bubblewrap';
-import { bubblewrapArgs } from './bubblewrapArgs';
-import { EgressProxy } from './egressProxy';
 import { allowedEnvNames, filterEnv } from './envAllowList';
-import { formatHostPort, isLoopback, type HostPort } from './hostPort';
-import { pathKind, policyFor } from './policyFor';
-import type { RelaySpec } from './relaySpec';
-import { relayEntry } from './relayEntry';
+import { formatHostPort } from './hostPort';
+import { withSandboxedCommand } from './sandboxedCommand';
 import type { ProcessRole } from './sandboxPolicy';
 
 /** One kind of process a run starts: who it works for and in which checkout. */
@@ -43,8 +37,6 @@ export const HOSTS_SETTING: Record<ProcessRole, string> = {
   critic: 'taskloom.sandbox.allowedHosts',
 };
 
-/** Inside the sandbox, where the relay listens for HTTPS_PROXY when no allowed port of the loopback is already this one. */
-const PROXY_PORT = 3128;
 
 /**
  * The launcher for one kind of process of a run: every start goes through here. Confined, each
@@ -67,51 +59,16 @@ async function launchConfined(settings: SandboxSettings, request: TaskProcessReq
   // Looked up here, as the caller would be told: inside, a missing program is only bubblewrap's exit 1.
   const executable = resolveExecutable(options.command, env.PATH);
   if (!executable) return runProcess({ ...processOptions, env });
-  // An agent's state must outlive the call (its sessions, which a resume continues): a folder that
-  // is not there yet is made outside, not left to appear in the sandbox's throw-away home.
-  for (const dir of needs?.writable ?? []) mkdirSync(dir, { recursive: true });
-  const scratch = mkdtempSync(join(tmpdir(), 'taskloom-call-'));
-  let control: string | undefined;
-  let proxy: EgressProxy | undefined;
-  try {
-    const policy = policyFor(settings, request, { scratch, home: env.HOME, needs });
-    const command = [executable, ...options.args];
-    // npm asks the registry for a newer npm at every start of a home it has not seen: each sandbox's home is new.
-    const scratchEnv = { TMPDIR: scratch, TMP: scratch, TEMP: scratch, npm_config_update_notifier: 'false' };
-    let relay: { argv: string[]; env: Record<string, string> } | undefined;
-    if (policy.hosts.length > 0) {
-      control = mkdtempSync(join(tmpdir(), 'taskloom-net-'));
-      const socket = join(control, 'egress.sock');
-      proxy = await EgressProxy.listen(socket, policy.hosts);
-      relay = relayFor(socket, policy.hosts, command);
-      policy.readable.push(relayEntry(), socket);
-    }
-    const args = bubblewrapArgs(policy, pathKind);
+  return withSandboxedCommand(settings, request, { command: [executable, ...options.args], home: env.HOME, needs }, async (sandboxed) => {
     const result = await runProcess({
       ...processOptions,
-      ...graceful(bubblewrap.path, [...args, '--'], relay?.argv ?? command),
-      env: { ...env, ...scratchEnv, ...relay?.env },
+      ...graceful(bubblewrap.path, [...sandboxed.bubblewrapArgs, '--'], sandboxed.argv),
+      // npm asks the registry for a newer npm at every start of a home it has not seen: each sandbox's home is new.
+      env: { ...env, ...sandboxed.env, npm_config_update_notifier: 'false' },
       statusPipe: true,
     });
-    return withSandboxOutcome(result, { hosts: policy.hosts.map(formatHostPort), blocked: proxy?.blocked ?? [], hostsSetting: HOSTS_SETTING[request.role] });
-  } finally {
-    await proxy?.close();
-    for (const dir of [scratch, control]) if (dir) rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** The relay's command line and the variables that send HTTPS through it; loopback hosts are forwarded on their own ports. */
-export function relayFor(socket: string, hosts: readonly HostPort[], command: string[]): { argv: string[]; env: Record<string, string> } {
-  const forwards = hosts.filter((h) => isLoopback(h.host));
-  let proxyPort = PROXY_PORT;
-  while (forwards.some((f) => f.port === proxyPort)) proxyPort++;
-  const spec: RelaySpec = { socket, proxyPort, forwards, command };
-  const proxyUrl = `http://127.0.0.1:${proxyPort}`;
-  const noProxy = 'localhost,127.0.0.1,::1';
-  return {
-    argv: [process.execPath, relayEntry(), JSON.stringify(spec)],
-    env: { HTTPS_PROXY: proxyUrl, https_proxy: proxyUrl, HTTP_PROXY: proxyUrl, http_proxy: proxyUrl, NO_PROXY: noProxy, no_proxy: noProxy },
-  };
+    return withSandboxOutcome(result, { hosts: sandboxed.policy.hosts.map(formatHostPort), blocked: sandboxed.blocked(), hostsSetting: HOSTS_SETTING[request.role] });
+  });
 }
 
 /**
