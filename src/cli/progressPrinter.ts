@@ -2,6 +2,7 @@ import type { EventOf, RunEvent } from '../engine/domain/events';
 import type { RunState } from '../engine/domain/runState';
 import { bold, colorState, dim, green, red, yellow } from './format';
 import { counted } from '../engine/text/counted';
+import { oneLine } from '../engine/text/clip';
 import { wordDecision } from '../engine/text/decisionWords';
 import { gateJudgement } from '../engine/domain/gateTests';
 import { baselineChoiceMadeWords, baselineWords, baseName, cachedFromWords, judgementParts, listedNames } from '../engine/text/gateWords';
@@ -17,6 +18,8 @@ export function createProgressPrinter(write: (line: string) => void = (l) => pro
 }
 
 const QUEUE = bold('merge queue'.padEnd(14));
+/** A person's message in one progress line: its start, the ledger has all of it. */
+const MESSAGE_CHARS = 120;
 const BASELINE = bold('baseline'.padEnd(14));
 /** Continuation lines sit under the text of the line above, past the stamp ("  12.3s  ") and the name column. */
 const UNDER = ' '.repeat(9 + 15);
@@ -82,6 +85,13 @@ function describe(e: RunEvent, state: RunState): string | undefined {
       return green(`${bold('pull request'.padEnd(14))} ${lastDecisionSummary(state) ?? e.type}`);
     case 'pr_input_ignored':
       return yellow(`${'pull request'.padEnd(14)} ${lastDecisionSummary(state) ?? e.type}`);
+    case 'task_message':
+      return `${bold(e.taskId.padEnd(14))} message from ${e.from}: “${oneLine(e.text, MESSAGE_CHARS)}”`;
+    case 'task_message_delivered':
+    case 'task_stop_requested':
+      return `${bold(e.taskId.padEnd(14))} ${lastDecisionSummary(state) ?? e.type}`;
+    case 'run_request_refused':
+      return yellow(`${e.taskId.padEnd(14)} ${lastDecisionSummary(state) ?? e.type}`);
     case 'pr_replied':
       return `${bold('pull request'.padEnd(14))} replied on review comment ${e.commentId}`;
     default:

@@ -76,7 +76,7 @@ describe('taskloom send to an actor that cannot take input mid-turn', () => {
     assert.doesNotMatch(actorPrompts[0]!.prompt, /steered/);
     assert.match(actorPrompts[1]!.prompt, /Messages from .+ while you worked:\n\nFrom .+:\nPlease also add a line saying "steered"\./);
     const log = events(r);
-    assert.ok(log.some((e) => e.type === 'task_transition' && e.event === 'CRITIC_CHANGES_REQUIRED' && /^a message from /.test(e.reason)));
+    assert.ok(log.some((e) => e.type === 'task_transition' && e.event === 'MESSAGE_SENT_BACK' && /^a message from /.test(e.reason)));
     assert.deepEqual(
       log.flatMap((e) => (e.type === 'task_message_delivered' ? [[e.how, e.attempt]] : [])),
       [['next_turn', 2]],

@@ -21,7 +21,8 @@ export type AgentRole = 'planner' | 'actor' | 'critic';
  * `run_request_refused` (a person steering a running task through the run's inbox), and
  * `pull_request_escalated` and `pull_request_merged_by_taskloom` (`watch` as a service), and the
  * HUMAN_STOPPED, HUMAN_TOOK_OVER and HANDED_BACK transitions (a person stops one task, works on it
- * themselves, and hands it back).
+ * themselves, and hands it back) and MESSAGE_SENT_BACK (a person's message sends an approved
+ * attempt back to its actor).
  */
 export const EVENT_SCHEMA_VERSION = 6;
 

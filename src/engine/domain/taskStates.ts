@@ -65,6 +65,8 @@ export const TASK_EVENTS = [
   'HUMAN_TOOK_OVER',
   /** A person hands the task's worktree back: what is there is gated and reviewed like an actor's attempt. */
   'HANDED_BACK',
+  /** A person's message reached no actor turn before the review: the task goes back to its actor for it (not a critic's request). */
+  'MESSAGE_SENT_BACK',
 ] as const;
 export type TaskEvent = (typeof TASK_EVENTS)[number];
 
