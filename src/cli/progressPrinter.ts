@@ -104,6 +104,8 @@ function describe(e: RunEvent, state: RunState): string | undefined {
  * failed): "gate passed — already failing on main: x (not this task's); flaky: y". The integration gate always.
  */
 function gateLine(e: EventOf<'gate_result'>, state: RunState): string | undefined {
+  // A pull request's fix recorded as the integration's (it merged no task): its own gate line said it already.
+  if (e.taskId === null && e.taskIds?.length === 0) return undefined;
   const outcome = e.passed ? green('passed') : red('failed');
   // A cached result was told when it ran: where it comes from is the news.
   const parts = e.cachedFrom ? [cachedFromWords(e.cachedFrom)] : judgementParts(gateJudgement(e.commands), baseName(state), e.taskId === null ? 'integration' : 'task');
