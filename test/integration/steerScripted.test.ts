@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -108,5 +109,43 @@ describe('taskloom send to an actor that cannot take input mid-turn', () => {
     assert.deepEqual(readdirSync(join(runDir(r)!, 'inbox')), []);
     const actorPrompts = prompts().filter((p) => p.role === 'actor');
     assert.match(actorPrompts.at(-1)!.prompt, /Messages from ada while you worked:\n\nFrom ada:\nPlease also add a line/);
+  });
+
+  it('queues a message for a command agent (a CLI by template) and quotes it in its next turn', { timeout: 240_000 }, async () => {
+    const r = makeTempRepo();
+    repos.push(r);
+    // The command agent: records each prompt it gets, works a while on the first, writes what the prompt asks.
+    const agent = writeInputs({ 'agent.js': '' })['agent.js']!;
+    const promptLog = join(dirname(agent), 'command-prompts.jsonl');
+    writeFileSync(
+      agent,
+      `const fs = require('node:fs');
+const prompt = fs.readFileSync(process.argv[2], 'utf8');
+fs.appendFileSync(${JSON.stringify(promptLog)}, JSON.stringify(prompt) + '\\n');
+const steered = prompt.includes('steered');
+if (!steered) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 6000);
+fs.writeFileSync('done.txt', steered ? 'first\\nsteered\\n' : 'first\\n');
+console.log('done');
+`,
+    );
+    const inputs = writeInputs({ 'plan.json': { goal: 'steer', tasks: [task('t1')] }, 'scenario.json': { tasks: { t1: { critic: [green, green] } } } });
+    const { done } = startCli([
+      'run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--yes', '--gate', 'test -f done.txt', '--on-base-failure', 'required',
+      '--actor-agent', 'command', '--command', JSON.stringify([process.execPath, agent, '{prompt_file}']),
+      '--critic-agent', 'scripted', '--script', inputs['scenario.json']!,
+      // The agent's script and its prompt log live beside the repository, which a confined agent cannot see.
+      '--sandbox', 'off',
+    ]);
+    await until('the actor at work', building(r));
+    const sent = runCli(['send', 't1', MESSAGE, '--cwd', r.dir]);
+    const result = await done;
+
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(sent.stdout, /Queued for "t1"'s next actor turn: a command agent cannot take input mid-turn\./);
+    const prompts = readFileSync(promptLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as string);
+    assert.equal(prompts.length, 2, 'a second turn, for the message');
+    assert.match(prompts[1]!, /Messages from .+ while you worked:\n\nFrom .+:\nPlease also add a line saying "steered"\./);
+    const runId = readdirSync(join(r.dir, '.taskloom', 'runs'))[0]!;
+    assert.equal(execFileSync('git', ['-C', r.dir, 'show', `taskloom/${runId}/integration:done.txt`], { encoding: 'utf8' }), 'first\nsteered\n', 'what the second turn wrote is what merged');
   });
 });
