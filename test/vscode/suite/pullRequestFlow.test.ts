@@ -106,15 +106,32 @@ suite('A pull request kept green from the editor', function () {
       api.services.controller.model.runs(folder).find((e) => e.summary.goal === 'Keep pull request #2 green (ada/readme)'),
     );
     const runId = entry.summary.runId;
-    // Ada's branch passes CI and alice approves it: the window's watch ends green with nothing to fix.
+    // Ada's branch passes CI and alice approves it: green with nothing to fix, and still watched until it is merged.
     await waitFor(
-      "Ada's pull request to be green",
-      () => api.services.controller.model.run(folder, runId)?.state?.pullRequests['']?.watch?.outcome === 'green',
+      "Ada's pull request to be seen green",
+      () => {
+        const observed = api.services.controller.model.run(folder, runId)?.state?.pullRequests['']?.observed;
+        return observed?.review === 'approved' && observed.checks.length > 0 && observed.checks.every((c) => c.status === 'success');
+      },
       180_000,
     );
     const row = api.services.runsTree.getTreeItem(api.services.runsTree.runNode(folder, runId));
     assert.match(String(row.label), /^watching a pull request/);
     await api.services.runsView.reveal(api.services.runsTree.runNode(folder, runId), { expand: true });
     await takeScreenshot('keep-own-pull-request-green-row');
+    const apiUrl = vscode.workspace.getConfiguration('taskloom').inspect<string>('github.apiUrl')!.globalValue!;
+    const merged = await fetch(`${apiUrl}/repos/octo/greeter/pulls/2/merge`, {
+      method: 'PUT',
+      headers: { authorization: `token ${process.env.GITHUB_TOKEN ?? ''}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ merge_method: 'merge' }),
+    });
+    assert.equal(merged.status, 200, await merged.text());
+    await waitFor("the watch of Ada's pull request to end at its merge", () => api.services.controller.model.run(folder, runId)?.state?.pullRequests['']?.watch?.outcome === 'merged', 120_000);
+    const tree = api.services.runsTree;
+    await waitFor("Ada's pull request row to read merged", async () => {
+      const node = (await tree.getChildren(tree.runNode(folder, runId))).find((n: RunsNode) => n.kind === 'pullRequest');
+      return node && tree.getTreeItem(node).contextValue === 'pullRequest.merged' ? true : undefined;
+    });
+    await takeScreenshot('keep-own-pull-request-merged-row');
   });
 });
