@@ -17,11 +17,14 @@ export interface ToolAnswer {
 
 export const answer = (text: string): ToolAnswer => ({ content: [{ type: 'text', text }] });
 
+/** The CLI's step names its --allow-config flag too, which no tool takes: the user allows the file in a terminal. */
+const ALLOW_CONFIG = 'taskloom config allow   (the user, in a terminal in the repository, after checking what the file sets)';
+
 /** A TaskloomError is the caller's to act on: its words and next steps. Anything else is a bug, said as one. */
 export function errorAnswer(error: unknown): ToolAnswer {
   const text =
     error instanceof TaskloomError
-      ? [errorText(error), ...error.next.map((step) => `  ${nextStepCommand(step)}`)].join('\n')
+      ? [errorText(error), ...error.next.map((step) => `  ${step.kind === 'allowConfigFile' ? ALLOW_CONFIG : nextStepCommand(step)}`)].join('\n')
       : `Taskloom did not expect this (a bug, not your input): ${(error as Error).message ?? String(error)}`;
   return { ...answer(text), isError: true };
 }

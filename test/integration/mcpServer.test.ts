@@ -121,6 +121,20 @@ describe('taskloom mcp: Taskloom as an MCP server over stdio', () => {
     assert.equal((await call(client, 'taskloom_listRuns')).isError, false);
   });
 
+  it("refuses a taskloom.json that sets what starts programs until it is allowed on this machine, naming the command", async () => {
+    const other = makeTempRepo({ files: { 'taskloom.json': JSON.stringify({ 'gate.commands': ['true'] }) } });
+    const otherClient = await connect(other.dir);
+    try {
+      const refused = await call(otherClient, 'taskloom_startGoal', { goal: 'anything', agent: 'scripted' });
+      assert.equal(refused.isError, true, refused.text);
+      assert.match(refused.text, /"gate\.commands"[\s\S]*not allowed on this machine[\s\S]*taskloom config allow/);
+      assert.equal(runCli(['runs', '--json', '--cwd', other.dir]).stdout.trim(), '[]', 'nothing was started');
+    } finally {
+      await otherClient.close();
+      other.cleanup();
+    }
+  });
+
   it('reports progress while a goal is planned, when the client asks for it', async () => {
     const scenario = { defaults: { delayMs: 0 }, planner: [{ output: { goal: 'x', tasks: [task('one')] } }], fallback: { actor: [write({ 'f.txt': 'f' })], critic: [green] } };
     const inputs = writeInputs({ 'scenario.json': scenario });
