@@ -27,8 +27,28 @@ const common = {
   metafile: true,
 };
 
+// What the MCP SDK imports for what Taskloom's server never does (~210 KB minified, which would break
+// the bundle limit): zod 3 and its JSON Schema converter, for tools whose schemas are zod 3 (ours are
+// zod 4, which converts itself), and ajv, which validates only the answers to an elicitation (the
+// server asks none). Each is replaced, inside the SDK only, by a stub that says so if ever reached.
+const MCP_SDK_UNUSED = {
+  'zod/v3': 'export {};',
+  'zod-to-json-schema': "export function zodToJsonSchema() { throw new Error('Taskloom bundles no zod 3 support: its MCP tools take zod 4 schemas'); }",
+  '../validation/ajv-provider.js':
+    "export class AjvJsonSchemaValidator { getValidator() { throw new Error('Taskloom bundles no JSON Schema validator: its MCP server asks no elicitation'); } }",
+};
+const mcpSdkTrim = {
+  name: 'mcp-sdk-trim',
+  setup(build) {
+    build.onResolve({ filter: /^(zod\/v3|zod-to-json-schema|\.\.\/validation\/ajv-provider\.js)$/ }, ({ path, importer }) =>
+      importer.includes('@modelcontextprotocol/sdk') ? { path, namespace: 'mcp-sdk-unused' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'mcp-sdk-unused' }, ({ path }) => ({ contents: MCP_SDK_UNUSED[path], loader: 'js' }));
+  },
+};
+
 // jsonc-parser's UMD build requires its parts at run time, which a bundle cannot resolve: bundle its ESM build.
-const nodeOptions = { ...common, platform: 'node', target: 'node20', format: 'cjs', alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' } };
+const nodeOptions = { ...common, platform: 'node', target: 'node20', format: 'cjs', alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' }, plugins: [mcpSdkTrim] };
 
 const contexts = await Promise.all([
   esbuild.context({

@@ -143,6 +143,18 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/mcp/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrict(
+        [
+          { group: ['**/extension/**', '**/webview/**'], message: 'The MCP server is a front door over the engine.' },
+          { group: ['**/engine/server', '**/engine/server/**'], message: 'The MCP server and the engine server are two front doors over the engine: neither imports the other.' },
+        ],
+        [noVscode],
+      ),
+    },
+  },
+  {
     files: ['src/cli/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': restrict(

@@ -11,6 +11,7 @@ import { discardCommand } from './commands/discard';
 import { demoCommand } from './commands/demo';
 import { doctorCommand } from './commands/doctor';
 import { gcCommand } from './commands/gc';
+import { mcpCommand } from './commands/mcp';
 import { prCommand } from './commands/pr';
 import { watchCommand } from './commands/watch';
 import { resumeCommand } from './commands/resume';
@@ -63,6 +64,9 @@ Usage:
   taskloom config allow                         allow this repository's taskloom.json, as it is now, to set what starts programs
                                                 (gate and setup commands, agent paths, sandbox keys…) on this machine; a change asks again
   taskloom demo [--dir DIR] [--delay MS]        a full run on a sample project, no API key needed
+  taskloom mcp [--cwd DIR] [--print-config]     serve this repository to an MCP client (Claude Code, Codex, VS Code…) over stdio:
+                                                start goals, approve plans, decide, apply, read runs; --print-config: the
+                                                snippets that add it to each client
 
 Settings: flags > TASKLOOM_<KEY> variables (TASKLOOM_MAX_PARALLEL=4, TASKLOOM_GATE_COMMANDS='["npm test"]') > taskloom.json
   at the repository's root (the editor's taskloom.* keys without "taskloom.") > defaults; --allow-config: allow the file (CI).
@@ -91,6 +95,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   doctor: doctorCommand,
   config: configCommand,
   demo: demoCommand,
+  mcp: mcpCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
