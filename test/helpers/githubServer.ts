@@ -11,6 +11,8 @@ import { listenOnLoopback } from './loopback';
  * A test scripts CI and reviewers through `onHead` (called for each new head sha) and the setters.
  * Every review and comment carries GitHub's `author_association` and `user.type`; the collaborator
  * permission endpoint answers from `setPermission` (anyone else may read, as on a public repository).
+ * Issues (`addIssue`) answer with their comments (the same conversation as a pull request's) and
+ * their `labeled` events with who labelled them; issue comments can be posted and edited.
  * A merge (PUT /pulls/N/merge) really merges in the bare repository, with the methods `mergeMethods`
  * allows, refusing a head that moved (409) or a conflict (405), as GitHub does.
  */
@@ -42,6 +44,16 @@ export interface ScriptedComment {
   body: string;
 }
 
+export interface ScriptedIssue {
+  title: string;
+  body: string;
+  user: string;
+  /** GitHub's author_association for the opener; default COLLABORATOR. */
+  association?: ScriptedReview['association'];
+  /** Labels put on it, and by whom. */
+  labels?: Array<{ label: string; by: string }>;
+}
+
 type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read';
 type Author = { user: string; association: string; bot: boolean };
 
@@ -67,6 +79,12 @@ export interface GitHubServer {
   /** Replies posted on review comments, and comments on the pull requests. */
   replies: Array<{ commentId: number; body: string }>;
   issueComments: Array<{ number: number; body: string }>;
+  /** Opens issue `number`. */
+  addIssue(number: number, issue: ScriptedIssue): void;
+  /** The comments on issue (or pull request) `number` as they are now, with their authors. */
+  commentsOn(number: number): Array<{ id: number; user: string; body: string }>;
+  /** Each edit of a comment (PATCH /issues/comments/ID). */
+  commentEdits: Array<{ commentId: number; body: string }>;
   /** Called once per new head sha of a pull request: what CI reports on it. */
   onHead(fn: (sha: string, pull: PullState) => ScriptedCheck[]): void;
   /** The repository's allowed merge methods (allow_merge_commit, allow_squash_merge, allow_rebase_merge); default: all. */
@@ -107,6 +125,8 @@ export async function startGitHubServer(options: {
     conversation.set(number, list);
     return posted;
   };
+  const issues = new Map<number, ScriptedIssue>();
+  const commentEdits: GitHubServer['commentEdits'] = [];
   const checksBySha = new Map<string, Array<ScriptedCheck & { id: number }>>();
   const reviews = new Map<number, Array<Author & { id: number; state: string; body: string; submitted_at: string }>>();
   const comments = new Map<number, Array<Author & { id: number; pull_request_review_id: number | null; path: string; line: number; body: string; in_reply_to_id?: number }>>();
@@ -252,6 +272,25 @@ export async function startGitHubServer(options: {
       issueComments.push({ number: Number(m[1]), body: String(body.body) });
       return send(201, authored(converse(Number(m[1]), { user: 'taskloom-bot', association: 'MEMBER', bot: false, body: String(body.body) })));
     }
+    if ((m = /^\/issues\/comments\/(\d+)$/.exec(path)) && req.method === 'PATCH') {
+      const comment = [...conversation.values()].flat().find((c) => c.id === Number(m![1]));
+      if (!comment) return send(404, { message: 'Not Found' });
+      comment.body = String(body.body);
+      commentEdits.push({ commentId: comment.id, body: comment.body });
+      return send(200, authored(comment));
+    }
+    if ((m = /^\/issues\/(\d+)$/.exec(path))) {
+      const number = Number(m[1]);
+      const issue = issues.get(number);
+      const pull = pulls.find((p) => p.number === number);
+      if (pull) return send(200, { number, html_url: `https://github.example/${slug}/pull/${number}`, title: pull.title, body: pull.body, state: pull.state, pull_request: { url: '' }, ...authored({ user: 'taskloom-bot', association: 'MEMBER', bot: false }) });
+      if (!issue) return send(404, { message: 'Not Found' });
+      return send(200, { number, html_url: `https://github.example/${slug}/issues/${number}`, title: issue.title, body: issue.body, state: 'open', ...authored({ user: issue.user, association: issue.association ?? 'COLLABORATOR', bot: false }) });
+    }
+    if ((m = /^\/issues\/(\d+)\/events$/.exec(path))) {
+      const labels = issues.get(Number(m[1]))?.labels ?? [];
+      return send(200, labels.map((l, i) => ({ id: i + 1, event: 'labeled', label: { name: l.label }, actor: userJson({ user: l.by, association: 'NONE', bot: false }), created_at: new Date().toISOString() })));
+    }
     if ((m = /^\/issues\/(\d+)\/comments$/.exec(path))) return send(200, (conversation.get(Number(m[1])) ?? []).map(authored));
     return send(404, { message: `Not Found (${req.method} ${path})` });
   }
@@ -269,6 +308,11 @@ export async function startGitHubServer(options: {
     },
     mergeMethods,
     merges,
+    addIssue(number, issue) {
+      issues.set(number, issue);
+    },
+    commentsOn: (number) => (conversation.get(number) ?? []).map((c) => ({ id: c.id, user: c.user, body: c.body })),
+    commentEdits,
     addReview(number, review) {
       const id = nextId++;
       const author: Author = { user: review.user, association: review.association ?? 'COLLABORATOR', bot: review.bot === true };

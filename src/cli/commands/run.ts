@@ -7,6 +7,8 @@ import { TaskloomEngine } from '../../engine/run/engine';
 import { PlanningError } from '../../engine/run/planner';
 import type { RunSession } from '../../engine/session/runSession';
 import { askYesNo } from '../askYesNo';
+import { settleIssueStatus, startIssueRun } from '../issueRun';
+import type { StartedIssueRun } from '../../engine/usecases/startRunFromIssue';
 import { EXIT, UsageError } from '../cliErrors';
 import { driveWithProgress } from '../driveWithProgress';
 import { createProgressPrinter } from '../progressPrinter';
@@ -26,7 +28,7 @@ import { ALLOW_CONFIG_OPTION, commandSettings, settingLabels } from '../commandS
 import { parseCommandArgs } from '../parseCommandArgs';
 import { RUN_START_KEYS } from '../../engine/domain/settingKeys';
 
-export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT) [--agent claude|codex|command|scripted] [--parallel N] [--yes]
+export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT | --issue OWNER/REPO#N|URL|#N [--trust-issue]) [--agent claude|codex|command|scripted] [--parallel N] [--yes]
        [--planner-agent A] [--actor-agent A] [--critic-agent A]
        [--model M] [--planner-model M] [--actor-model M] [--critic-model M] [--claude-path P] [--codex-path P]
        [--codex-config KEY=VALUE]... [--command ARGV] [--script FILE]
@@ -41,24 +43,33 @@ export async function runCommand(argv: string[]): Promise<number> {
   const { values, cwd } = parseCommandArgs(argv, {
     plan: { type: 'string' },
     goal: { type: 'string' },
+    issue: { type: 'string' },
+    'trust-issue': { type: 'boolean' },
     yes: { type: 'boolean', short: 'y' },
     ...RUN_CONFIG_OPTIONS,
     ...ALLOW_CONFIG_OPTION,
   });
   const goalFlag = values.goal as string | undefined;
-  if (!values.plan && !goalFlag?.trim()) {
-    throw new UsageError('run needs a plan or a goal: --plan FILE (JSON or a Markdown checklist), or --goal TEXT for the planner', RUN_USAGE);
+  const issueFlag = values.issue as string | undefined;
+  if (!values.plan && !goalFlag?.trim() && !issueFlag?.trim()) {
+    throw new UsageError('run needs a plan or a goal: --plan FILE (JSON or a Markdown checklist), --goal TEXT for the planner, or --issue OWNER/REPO#N', RUN_USAGE);
   }
+  if (issueFlag !== undefined && (values.plan || goalFlag !== undefined)) throw new UsageError('--issue takes the goal from the issue: give it without --plan or --goal', RUN_USAGE);
   const planFromFile = values.plan ? loadPlanFile(resolve(cwd, values.plan as string)) : undefined;
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom run' });
+  let fromIssue: StartedIssueRun | undefined;
   try {
     printNewWarnings(engine);
     const flags = values as RunConfigFlags;
-    const resolved = await commandSettings(engine.repo.root, flagValues(flags), { allowConfig: values['allow-config'] === true, onWithheld: 'ask', reads: RUN_START_KEYS });
+    const resolved = await commandSettings(engine.repo.root, flagValues(flags), { allowConfig: values['allow-config'] === true, onWithheld: 'ask', reads: issueFlag ? [...RUN_START_KEYS, 'github.apiUrl'] : RUN_START_KEYS });
     if (!resolved) return EXIT.needsHuman;
     const layered = withAddingFlags(resolved, flags);
     const door = foregroundDoor(engine, settingLabels(layered.sources));
-    const started = startRun(door, { goal: goalFlag ?? planFromFile!.goal, plan: planFromFile, settings: runSettingsFrom(layered, flags), baseDir: cwd });
+    const settings = runSettingsFrom(layered, flags);
+    const apiUrl = layered.values['github.apiUrl'] as string | undefined;
+    if (issueFlag) fromIssue = await startIssueRun(door, { issue: issueFlag, trustIssue: values['trust-issue'] === true, ...(apiUrl ? { apiUrl } : {}) }, { settings, baseDir: cwd });
+    if (issueFlag && !fromIssue) return EXIT.needsHuman;
+    const started = fromIssue ?? startRun(door, { goal: goalFlag ?? planFromFile!.goal, plan: planFromFile, settings, baseDir: cwd });
     printNewWarnings(engine);
     const { session } = started;
     const { state } = session;
@@ -83,8 +94,10 @@ export async function runCommand(argv: string[]): Promise<number> {
       return EXIT.needsHuman;
     }
     const approved = approvePlan(door, { runId: session.runId, by: autopilot ? 'autopilot' : 'human' });
+    fromIssue?.issueStatus.follow(approved.session);
     return await driveWithProgress(engine, approved.session);
   } finally {
+    await settleIssueStatus(fromIssue);
     engine.close();
   }
 }

@@ -59,7 +59,7 @@ export async function openPullRequests(session: RunSession, options: PullRequest
   const branch = state.integration.branch!;
   const wanted = options.stacked
     ? stackedPullRequests(session, base)
-    : [{ taskId: null, commit: head, head: branch, base, title: pullRequestTitle(state), body: pullRequestBody(state) }];
+    : [{ taskId: null, commit: head, head: branch, base, title: pullRequestTitle(state), body: pullRequestBody(state, forge.slug) }];
   const opened: OpenedPullRequest[] = [];
   for (const pr of wanted) {
     await pushBranch(root, options.remote, pr.commit, pr.head);

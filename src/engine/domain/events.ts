@@ -22,9 +22,9 @@ export type AgentRole = 'planner' | 'actor' | 'critic';
  * `pull_request_escalated` and `pull_request_merged_by_taskloom` (`watch` as a service), and the
  * HUMAN_STOPPED, HUMAN_TOOK_OVER and HANDED_BACK transitions (a person stops one task, works on it
  * themselves, and hands it back) and MESSAGE_SENT_BACK (a person's message sends an approved
- * attempt back to its actor).
+ * attempt back to its actor). Version 7 added `run_issue` (a run whose goal is a forge issue).
  */
-export const EVENT_SCHEMA_VERSION = 6;
+export const EVENT_SCHEMA_VERSION = 7;
 
 /** Two tasks whose files (hints, or files really changed) meet; `first` comes first in dependency order. */
 export interface OverlapPair {
@@ -334,6 +334,24 @@ export type RunEventBody =
       path?: string;
       excerpt: string;
     }
+  /**
+   * The run's goal is issue `number` of `repo` (`taskloom run --issue`): opened by `author`, who has
+   * write access (`authorTrusted`) or whose issue a person confirmed (`confirmedBy`); the comments
+   * of people with write access went into the goal (`usedComments`: their authors), the others were
+   * left out (`leftOut`: one per comment, who wrote it and why).
+   */
+  | {
+      type: 'run_issue';
+      repo: string;
+      number: number;
+      url: string;
+      title: string;
+      author: string;
+      authorTrusted: boolean;
+      confirmedBy?: 'human';
+      usedComments: string[];
+      leftOut: IssueCommentLeftOut[];
+    }
   | { type: 'run_paused'; reason: string }
   | { type: 'run_resumed'; reason: string }
   /** `rejectedPlan`: planning failed, and this is the planner's last answer, for a person to fix and start from. */
@@ -377,6 +395,14 @@ export type MergeMethod = 'merge' | 'squash' | 'rebase';
 /** `comment`: a comment in the pull request's conversation (not on a line of code). */
 export type IgnoredInputKind = 'review' | 'review_comment' | 'comment' | 'check';
 /** Why `watch` left an input alone: its author cannot write to the repository, is a bot nobody trusted, or it is a fork's check output. */
+/** An issue comment kept out of a run's goal: who wrote it and why it was not trusted. */
+export interface IssueCommentLeftOut {
+  id: string;
+  author: string;
+  why: Exclude<IgnoredInputReason, 'fork_check'>;
+  association: string;
+}
+
 export type IgnoredInputReason = 'no_write_access' | 'untrusted_bot' | 'fork_check';
 
 /** How many of a run's tasks are where, as the run's end records it (absent in 0.1 logs). */

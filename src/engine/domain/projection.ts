@@ -65,6 +65,10 @@ const HANDLERS: Handlers = {
   ...TRANSCRIPT_HANDLERS,
   ...MESSAGE_HANDLERS,
   run_created: () => {},
+  run_issue(state, e) {
+    state.issue = { repo: e.repo, number: e.number, url: e.url };
+    decide(state, e, 'run', { type: 'run_issue', repo: e.repo, number: e.number, author: e.author, authorTrusted: e.authorTrusted, usedComments: e.usedComments, leftOut: e.leftOut, ...(e.confirmedBy ? { confirmedBy: e.confirmedBy } : {}) });
+  },
   plan_proposed(state, e) {
     if (Object.values(state.tasks).some((t) => t.transitions.length > 0)) {
       throw new Error(`Event ${e.seq}: a new plan cannot replace one whose tasks have started`);

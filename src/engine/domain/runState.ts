@@ -314,7 +314,7 @@ export interface QueueBatchRecord {
  * Bumped whenever what the projection derives changes shape: a snapshot made by another
  * version is not replayed onto, the run is rebuilt from its log instead.
  */
-export const PROJECTION_VERSION = 12;
+export const PROJECTION_VERSION = 13;
 
 export interface PullRequestReaction {
   id: number;
@@ -400,6 +400,8 @@ export interface RunState {
   finishedCounts?: RunCounts;
   /** Planning failed: the planner's last answer, for a person to open, fix and start a run from. */
   rejectedPlan?: string;
+  /** The forge issue the run's goal came from (`taskloom run --issue`): its pull request closes it. */
+  issue?: { repo: string; number: number; url: string };
   /** The run's pull requests, by task id ('' for the one of the whole run). */
   pullRequests: Record<string, PullRequestRecord>;
   /** The last time the run was applied to a branch of the user's. */

@@ -54,7 +54,8 @@ export type ErrorCode =
   | 'no_baseline_choice'
   | 'config_not_allowed'
   | 'no_config_file'
-  | 'task_takes_no_messages';
+  | 'task_takes_no_messages'
+  | 'untrusted_issue';
 
 /**
  * A failure the user can act on: what happened (the message), what to do next (the hint, in words

@@ -94,6 +94,25 @@ export interface PullRequestStatus {
   conversation: ConversationComment[];
 }
 
+/** An issue on the forge (`taskloom run --issue`): who opened it and what it says. */
+export interface Issue {
+  number: number;
+  url: string;
+  title: string;
+  body: string;
+  author: string;
+  association: AuthorAssociation;
+  bot: boolean;
+  state: 'open' | 'closed';
+}
+
+/** Someone put a label on an issue (the issue's `labeled` events). */
+export interface IssueLabeling {
+  label: string;
+  actor: string;
+  at: string;
+}
+
 export interface PullRequestDraft {
   head: string;
   base: string;
@@ -114,6 +133,15 @@ export interface Forge {
   status(number: number): Promise<PullRequestStatus>;
   replyToComment(number: number, commentId: string, body: string): Promise<void>;
   comment(number: number, body: string): Promise<void>;
+  /** Issue `number`; a ForgeError (not_found) when there is none, or it is a pull request. */
+  issue(number: number): Promise<Issue>;
+  /** The comments on issue (or pull request) `number`, oldest first. */
+  issueComments(number: number): Promise<ConversationComment[]>;
+  /** Who labelled issue `number` with what, oldest first. */
+  issueLabelings(number: number): Promise<IssueLabeling[]>;
+  /** Posts a comment on issue `number`; its id. */
+  createIssueComment(number: number, body: string): Promise<string>;
+  editIssueComment(commentId: string, body: string): Promise<void>;
   /** What `login` may do in the repository (the collaborator permission; 'none' for someone who is not one). */
   permission(login: string): Promise<RepositoryPermission>;
   /** The ways the repository lets pull requests be merged, in the forge's order of preference. */

@@ -9,6 +9,8 @@ import {
   type CheckResult,
   type ConversationComment,
   type Forge,
+  type Issue,
+  type IssueLabeling,
   type MergeResult,
   type PullRequest,
   type PullRequestDraft,
@@ -151,16 +153,7 @@ export class GitHubForge implements Forge {
           inReplyTo: c.in_reply_to_id ? String(c.in_reply_to_id) : null,
         }),
       ),
-      conversation: conversation.data.map(
-        (c): ConversationComment => ({
-          id: String(c.id),
-          author: c.user?.login ?? 'someone',
-          association: c.author_association,
-          bot: isBot(c.user),
-          body: c.body ?? '',
-          createdAt: c.created_at,
-        }),
-      ),
+      conversation: conversation.data.map(conversationComment),
     };
   }
 
@@ -172,6 +165,46 @@ export class GitHubForge implements Forge {
 
   async comment(number: number, body: string): Promise<void> {
     await this.call(() => this.octokit.issues.createComment({ owner: this.owner, repo: this.repo, issue_number: number, body }));
+  }
+
+  async issue(number: number): Promise<Issue> {
+    const missing = new ForgeError(`${this.slug} has no issue #${number}`, 'Check the issue number (a pull request is not an issue).', 'not_found');
+    const { data } = await this.call(() => this.octokit.issues.get({ owner: this.owner, repo: this.repo, issue_number: number })).catch((error: unknown) => {
+      throw error instanceof ForgeError && error.failure === 'not_found' ? missing : error;
+    });
+    if (data.pull_request) throw missing;
+    return {
+      number: data.number,
+      url: data.html_url,
+      title: data.title,
+      body: data.body ?? '',
+      author: data.user?.login ?? 'someone',
+      association: data.author_association ?? 'NONE',
+      bot: isBot(data.user),
+      state: data.state === 'closed' ? 'closed' : 'open',
+    };
+  }
+
+  async issueComments(number: number): Promise<ConversationComment[]> {
+    const comments = await this.call(() => this.octokit.paginate(this.octokit.issues.listComments, { owner: this.owner, repo: this.repo, issue_number: number, per_page: 100 }));
+    return comments.map(conversationComment);
+  }
+
+  async issueLabelings(number: number): Promise<IssueLabeling[]> {
+    const events = await this.call(() => this.octokit.paginate(this.octokit.issues.listEvents, { owner: this.owner, repo: this.repo, issue_number: number, per_page: 100 }));
+    return events.flatMap((e) => {
+      const label = (e as { label?: { name?: string } }).label?.name;
+      return e.event === 'labeled' && label && e.actor ? [{ label, actor: e.actor.login, at: e.created_at }] : [];
+    });
+  }
+
+  async createIssueComment(number: number, body: string): Promise<string> {
+    const { data } = await this.call(() => this.octokit.issues.createComment({ owner: this.owner, repo: this.repo, issue_number: number, body }));
+    return String(data.id);
+  }
+
+  async editIssueComment(commentId: string, body: string): Promise<void> {
+    await this.call(() => this.octokit.issues.updateComment({ owner: this.owner, repo: this.repo, comment_id: Number(commentId), body }));
   }
 
   async permission(login: string): Promise<RepositoryPermission> {
@@ -254,6 +287,10 @@ export class GitHubForge implements Forge {
         return new ForgeError(`GitHub request failed on ${where}: ${said}`, 'Check the network and GITHUB_API_URL, then try again.', 'unreachable', { cause: error });
     }
   }
+}
+
+function conversationComment(c: { id: number; user: { login: string; type?: string } | null; author_association: string; body?: string; created_at: string }): ConversationComment {
+  return { id: String(c.id), author: c.user?.login ?? 'someone', association: c.author_association, bot: isBot(c.user), body: c.body ?? '', createdAt: c.created_at };
 }
 
 /** GitHub marks apps' accounts (`dependabot[bot]`) as type Bot. */

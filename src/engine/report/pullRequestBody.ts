@@ -11,10 +11,15 @@ export function pullRequestTitle(state: RunState): string {
   return clipEnd(state.goal.split('\n')[0]!.trim(), 120);
 }
 
-/** The pull request's description, from the ledger: the plan, each task (state, attempts, cost), the integration gate. */
-export function pullRequestBody(state: RunState): string {
+/**
+ * The pull request's description, from the ledger: the plan, each task (state, attempts, cost), the
+ * integration gate; for a run started from an issue, `Closes` it (by number on `repo`, the pull
+ * request's repository, by OWNER/REPO#N on another), so merging closes the issue.
+ */
+export function pullRequestBody(state: RunState, repo?: string): string {
   const gate = state.integration.lastGate;
   const lines = [state.goal.trim(), ''];
+  if (state.issue) lines.push(`Closes ${state.issue.repo.toLowerCase() === repo?.toLowerCase() ? '' : state.issue.repo}#${state.issue.number}`, '');
   if (state.plan.rationale) lines.push(`**Plan.** ${state.plan.rationale.trim()}`, '');
   lines.push('| Task | | State | Attempts | Cost |', '| --- | --- | --- | ---: | ---: |');
   for (const id of state.taskOrder) {

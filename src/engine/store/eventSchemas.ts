@@ -305,6 +305,17 @@ const BODY_SHAPES = {
     path: text.optional(),
     excerpt: text,
   },
+  run_issue: {
+    repo: text,
+    number: z.number(),
+    url: text,
+    title: text,
+    author: text,
+    authorTrusted: z.boolean(),
+    confirmedBy: z.literal('human').optional(),
+    usedComments: texts,
+    leftOut: z.array(z.object({ id: text, author: text, why: z.enum(['no_write_access', 'untrusted_bot']), association: text })),
+  },
   run_paused: { reason: text },
   run_resumed: { reason: text },
   run_finished: {

@@ -7,6 +7,7 @@ import type { CriticVerdict } from '../domain/verdict';
 import { appliedAs } from './applyWords';
 import { confinementWords } from './confinementWords';
 import { counted } from './counted';
+import { runIssueWords } from './issueWords';
 import { deliveryWords, refusedRequestWords } from './messageWords';
 
 // The one wording of a ledger entry, for every view: the run view's ledger, DECISIONS.md, the CLI.
@@ -126,6 +127,8 @@ function wordFact(f: DecisionFact, taskId: string): { summary: string; details?:
     }
     case 'confinement':
       return { summary: confinementWords(f) };
+    case 'run_issue':
+      return runIssueWords(f);
     case 'run_paused':
       return { summary: `Run paused: ${f.reason}` };
     case 'run_resumed':
@@ -188,6 +191,7 @@ type IntegrationFact = Exclude<
       | 'run_request_refused'
       | 'run_applied'
       | 'confinement'
+      | 'run_issue'
       | 'run_paused'
       | 'run_resumed'
       | 'run_finished';

@@ -1,4 +1,5 @@
-import { openPullRequests, type OpenedPullRequest } from '../deliver/pullRequests';
+import { postIssueStatus } from '../deliver/issueStatus';
+import { forgeFor, openPullRequests, type OpenedPullRequest } from '../deliver/pullRequests';
 import { assertNotBusy } from './busyRuns';
 import type { FrontDoor } from './frontDoor';
 import { namedOrNewestRun } from './namedRun';
@@ -21,8 +22,18 @@ export interface OpenPullRequestParams {
   apiUrl?: string;
 }
 
-/** Pushes a completed run and opens its pull request (or updates the one it has), or one per task when stacked. */
-export async function openPullRequest(door: FrontDoor, params: OpenPullRequestParams): Promise<{ runId: string; opened: OpenedPullRequest[] }> {
+export interface OpenedRunPullRequests {
+  runId: string;
+  opened: OpenedPullRequest[];
+  /** The run came from an issue and its status comment could not be updated: the pull request is open all the same. */
+  issueStatusFailure?: Error;
+}
+
+/**
+ * Pushes a completed run and opens its pull request (or updates the one it has), or one per task
+ * when stacked; a run started from an issue then says so in the issue's status comment.
+ */
+export async function openPullRequest(door: FrontDoor, params: OpenPullRequestParams): Promise<OpenedRunPullRequests> {
   const runId = namedOrNewestRun(door.engine.store, params.runId);
   assertNotBusy(door, runId);
   const opened = await openPullRequests(door.session(runId), {
@@ -34,5 +45,13 @@ export async function openPullRequest(door: FrontDoor, params: OpenPullRequestPa
     ...(params.token ? { token: params.token } : {}),
     ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}),
   });
-  return { runId, opened };
+  const { issue } = door.engine.store.state(runId);
+  if (!issue) return { runId, opened };
+  const forgeParams = { ...(params.token ? { token: params.token } : {}), ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}) };
+  try {
+    await postIssueStatus(await forgeFor(door.engine.repo.root, { remote: params.remote ?? 'origin', repo: issue.repo, ...forgeParams }), door.engine.store.state(runId));
+    return { runId, opened };
+  } catch (error) {
+    return { runId, opened, issueStatusFailure: error as Error };
+  }
 }

@@ -163,3 +163,16 @@ export class TaskTakesNoMessagesError extends TaskloomError {
     super('bad_input', `Task "${taskId}" takes no messages now: ${noMessagesWords(state)}`, undefined, { code: 'task_takes_no_messages' });
   }
 }
+
+/** An issue opened by someone without write access starts a run only with a person's explicit confirmation of its text. */
+export class UntrustedIssueError extends TaskloomError {
+  override readonly name = 'UntrustedIssueError';
+  constructor(
+    readonly issue: string,
+    readonly author: string,
+    /** The goal that would be used, for the person to read before confirming. */
+    readonly goal: string,
+  ) {
+    super('bad_input', `Issue ${issue} was opened by @${author}, who has no write access to the repository`, 'Read the goal it would give and confirm it to start: its text steers the agents.', { code: 'untrusted_issue' });
+  }
+}

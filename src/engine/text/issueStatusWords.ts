@@ -1,0 +1,44 @@
+import type { RunState } from '../domain/runState';
+import { isDone, isWaitingForHuman } from '../domain/taskStates';
+import { counted } from './counted';
+
+/** Marks Taskloom's one status comment on an issue, for the run `runId`: how it is found again, after a restart too. */
+export function issueStatusMarker(runId: string): string {
+  return `<!-- taskloom:issue-status run=${runId} -->`;
+}
+
+/** Where the run stands, in one line for the issue: planned / running n of m / needs you / pull request opened / its end. */
+export function issueStatusLine(state: RunState): string {
+  const ids = state.taskOrder;
+  const done = ids.filter((id) => isDone(state.tasks[id]!.state)).length;
+  const waiting = ids.filter((id) => isWaitingForHuman(state.tasks[id]!.state));
+  const pullRequest = state.pullRequests[''];
+  if (pullRequest) return `Pull request opened: #${pullRequest.number} (${pullRequest.url})`;
+  switch (state.status) {
+    case 'planning':
+      return state.taskOrder.length ? `Planned: ${counted(ids.length, 'task')}, waiting for approval` : 'Planning';
+    case 'running':
+    case 'integrating':
+    case 'paused':
+      if (waiting.length) return `Needs you: ${waiting.map((id) => `\`${id}\``).join(', ')} (running ${done} of ${ids.length})`;
+      return `Running: ${done} of ${ids.length} tasks done`;
+    case 'completed':
+      return `Completed: ${counted(done, 'task')} done; the pull request follows`;
+    case 'needs_human':
+      return `Needs you: ${waiting.length ? waiting.map((id) => `\`${id}\``).join(', ') : 'the run stopped'} (${done} of ${ids.length} done)`;
+    case 'cancelled':
+      return 'Cancelled';
+    case 'failed':
+      return 'Failed';
+  }
+}
+
+/** The whole comment: the marker, the status and where its decisions are recorded. */
+export function issueStatusComment(state: RunState): string {
+  return [
+    issueStatusMarker(state.runId),
+    `**Taskloom** · run \`${state.runId}\` · ${issueStatusLine(state)}`,
+    '',
+    `<sub>This comment is edited in place as the run moves; every decision is in \`.taskloom/runs/${state.runId}/DECISIONS.md\`.</sub>`,
+  ].join('\n');
+}

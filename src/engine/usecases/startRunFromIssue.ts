@@ -1,0 +1,63 @@
+import { forgeFor } from '../deliver/pullRequests';
+import { readIssueGoal, type IssueGoal } from '../deliver/issueGoal';
+import { keepIssueStatus, type IssueStatusKeeper } from '../deliver/issueStatus';
+import type { ExtraRunSettings, RunSettings } from '../domain/runSettings';
+import type { Forge } from '../forge/forge';
+import { parseIssueRef } from '../forge/issueRef';
+import type { FrontDoor } from './frontDoor';
+import { startRun, type StartedRun } from './startRun';
+import { UntrustedIssueError } from './useCaseErrors';
+
+export interface IssueParams {
+  /** `OWNER/REPO#N`, the issue's URL, or `#N` for the repository of the remote. */
+  issue: string;
+  /** The remote whose repository `#N` names; default `origin`. */
+  remote?: string;
+  /** A token the caller has (the editor's GitHub sign-in); otherwise from the environment. */
+  token?: string;
+  /** GitHub Enterprise's API; otherwise GITHUB_API_URL, else api.github.com. */
+  apiUrl?: string;
+}
+
+/** An issue read and made a goal, with the forge it lives on: what a door shows (and, for an outsider's issue, asks about) before starting. */
+export interface ReadIssue extends IssueGoal {
+  forge: Forge;
+}
+
+/** Reads the issue and makes its goal from the trusted text (deliver/issueGoal.ts); starts nothing. */
+export async function readIssue(door: FrontDoor, params: IssueParams): Promise<ReadIssue> {
+  const ref = parseIssueRef(params.issue);
+  const forge = await forgeFor(door.engine.repo.root, {
+    remote: params.remote ?? 'origin',
+    ...(ref.repo ? { repo: ref.repo } : {}),
+    ...(params.token ? { token: params.token } : {}),
+    ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}),
+  });
+  return { ...(await readIssueGoal(forge, ref.number)), forge };
+}
+
+export interface StartFromIssueParams {
+  issue: ReadIssue;
+  /** A person read the goal of an issue opened by someone without write access and said to use it. */
+  confirmed: boolean;
+  settings: RunSettings & ExtraRunSettings;
+  baseDir: string;
+}
+
+export interface StartedIssueRun extends StartedRun {
+  /** Keeps the issue's one status comment current while this process drives the run. */
+  issueStatus: IssueStatusKeeper;
+}
+
+/**
+ * Starts a run whose goal is the issue (startRun), records the issue in the run's log (its pull
+ * request closes it) and starts keeping the issue's status comment. An issue whose author has no
+ * write access is refused (UntrustedIssueError, with the goal it would give) unless confirmed.
+ */
+export function startRunFromIssue(door: FrontDoor, params: StartFromIssueParams): StartedIssueRun {
+  const { record, goal, forge } = params.issue;
+  if (!record.authorTrusted && !params.confirmed) throw new UntrustedIssueError(`${record.repo}#${record.number}`, record.author, goal);
+  const started = startRun(door, { goal, settings: params.settings, baseDir: params.baseDir });
+  started.session.emit({ type: 'run_issue', ...record, ...(record.authorTrusted ? {} : { confirmedBy: 'human' as const }) });
+  return { ...started, issueStatus: keepIssueStatus(started.session, forge) };
+}
