@@ -17,7 +17,10 @@ const production = process.argv.includes('--production');
 const outIndex = process.argv.indexOf('--out');
 const outRoot = outIndex >= 0 ? process.argv[outIndex + 1] : '.';
 const dist = join(outRoot, 'dist');
-const SHIPPED_LIMIT_BYTES = 3_000_000;
+// 3.2 MB since the MCP front door (its SDK, trimmed below, is ~80 KB of the CLI). The engine is in
+// both the CLI and the engine server bundle: one Node bundle serving both would halve it, the
+// lever to pull before this limit moves again.
+const SHIPPED_LIMIT_BYTES = 3_200_000;
 
 const common = {
   bundle: true,

@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 
-/** What the .vsix ships stays small: the production build prints its bundles' total, and it is at most 3 MB. */
+/** What the .vsix ships stays small: the production build prints its bundles' total, and it is at most 3.2 MB (esbuild.mjs says why). */
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 const out = mkdtempSync(join(tmpdir(), 'taskloom-bundles-'));
 after(() => rmSync(out, { recursive: true, force: true }));
 
-const LIMIT_BYTES = 3_000_000;
+const LIMIT_BYTES = 3_200_000;
 
 function jsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -22,7 +22,7 @@ function jsFiles(dir: string): string[] {
 }
 
 describe('the production bundles', () => {
-  it('total at most 3 MB, and the build prints that total truthfully', () => {
+  it('total at most 3.2 MB, and the build prints that total truthfully', () => {
     const build = spawnSync(process.execPath, ['esbuild.mjs', '--production', '--out', out], { cwd: repoRoot, encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr);
     const printed = /taskloom bundles: (\d+) KB in all/.exec(build.stdout);
