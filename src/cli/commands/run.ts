@@ -24,6 +24,7 @@ import { RUN_CONFIG_OPTIONS, type RunConfigFlags } from '../runOptions';
 import { flagValues, runSettingsFrom, withAddingFlags } from '../flagSettings';
 import { ALLOW_CONFIG_OPTION, commandSettings, settingLabels } from '../commandSettings';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { NOTIFY_OPTION, notifyTargets } from '../notifyOption';
 import { RUN_START_KEYS } from '../../engine/domain/settingKeys';
 
 export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT) [--agent claude|codex|command|scripted] [--parallel N] [--yes]
@@ -34,7 +35,7 @@ export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT) [--agent clau
        [--budget-usd N] [--budget-tokens N] [--task-budget-usd N] [--task-budget-tokens N]
        [--overlap serialize|warn|off] [--copy PATTERN]... [--setup CMD]... [--worktree-root inside|DIR]
        [--sandbox auto|on|off] [--allow-host HOST:PORT]... [--setup-host HOST:PORT]... [--gate-host HOST:PORT]...
-       [--pass-env NAME]... [--hide-path PATH]... [--read-path PATH]... [--agents-see-included-files] [--sensitive-path GLOB]... [--allow-config] [--cwd DIR]
+       [--pass-env NAME]... [--hide-path PATH]... [--read-path PATH]... [--agents-see-included-files] [--sensitive-path GLOB]... [--notify URL]... [--allow-config] [--cwd DIR]
                                                 settings: flags > TASKLOOM_<KEY> variables > taskloom.json > defaults (docs/settings.md)`;
 
 export async function runCommand(argv: string[]): Promise<number> {
@@ -44,13 +45,14 @@ export async function runCommand(argv: string[]): Promise<number> {
     yes: { type: 'boolean', short: 'y' },
     ...RUN_CONFIG_OPTIONS,
     ...ALLOW_CONFIG_OPTION,
+    ...NOTIFY_OPTION,
   });
   const goalFlag = values.goal as string | undefined;
   if (!values.plan && !goalFlag?.trim()) {
     throw new UsageError('run needs a plan or a goal: --plan FILE (JSON or a Markdown checklist), or --goal TEXT for the planner', RUN_USAGE);
   }
   const planFromFile = values.plan ? loadPlanFile(resolve(cwd, values.plan as string)) : undefined;
-  const engine = await TaskloomEngine.open(cwd, { command: 'taskloom run' });
+  const engine = await TaskloomEngine.open(cwd, { command: 'taskloom run', notify: notifyTargets(values) });
   try {
     printNewWarnings(engine);
     const flags = values as RunConfigFlags;
@@ -85,6 +87,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     const approved = approvePlan(door, { runId: session.runId, by: autopilot ? 'autopilot' : 'human' });
     return await driveWithProgress(engine, approved.session);
   } finally {
+    await engine.drainNotifications();
     engine.close();
   }
 }

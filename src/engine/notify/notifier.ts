@@ -1,0 +1,163 @@
+import { EMPTY_NOTICE_MEMORY, noticesFor, type Notice, type NoticeMemory } from '../domain/notices';
+import type { RunState } from '../domain/runState';
+import type { RunSession } from '../session/runSession';
+import { counted } from '../text/counted';
+import { noticeMessage } from '../text/noticeWords';
+import { notifyRequest, type NotifyRequest } from './notifyRequest';
+import type { NotifyTarget } from './notifyTargets';
+
+export interface NotifierOptions {
+  /** Notices of one run within this window go out as one message. */
+  coalesceMs?: number;
+  /** Tries per message and target, the wait before the second (doubled each time), and how long one try may take. */
+  tries?: number;
+  backoffMs?: number;
+  tryTimeoutMs?: number;
+  /** Messages being delivered at most; one more is dropped (and said), so a dead receiver cannot grow memory. */
+  maxInFlight?: number;
+  /** After `drain`, how long deliveries still under way may go on before they are abandoned. */
+  closeGraceMs?: number;
+  /** A message that could not be delivered: recorded as the run's `warning`. Never throws into the notifier. */
+  onFailure: (runId: string, message: string) => void;
+}
+
+interface RunBurst {
+  memory: NoticeMemory;
+  pending: Notice[];
+  timer?: NodeJS.Timeout;
+  latest?: RunState;
+}
+
+export const NOTIFY_DEFAULTS = { coalesceMs: 15_000, tries: 3, backoffMs: 1_000, tryTimeoutMs: 10_000, maxInFlight: 20, closeGraceMs: 10_000 };
+
+/**
+ * Sends word of the runs it follows to the user's targets, from the Taskloom process (never an
+ * agent's sandbox). It only listens: a run never waits on it, and a delivery that fails is
+ * retried, then recorded as a warning, never thrown. The notices come from the pure
+ * `noticesFor`; the words from `noticeMessage`.
+ */
+export class Notifier {
+  private readonly runs = new Map<string, RunBurst>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly abort = new AbortController();
+  private readonly options: Required<NotifierOptions>;
+
+  constructor(
+    private readonly targets: readonly NotifyTarget[],
+    options: NotifierOptions,
+  ) {
+    this.options = { ...NOTIFY_DEFAULTS, ...options };
+  }
+
+  /** Listens to `session`'s events until the returned function is called. */
+  follow(session: RunSession): () => void {
+    return session.onEvent((event, state) => {
+      const burst = this.burstOf(session.runId);
+      const { notices, memory } = noticesFor(burst.memory, event, state);
+      burst.memory = memory;
+      burst.latest = state;
+      if (notices.length === 0) return;
+      burst.pending.push(...notices);
+      // The end of a run is the last word: it goes at once, with whatever waited.
+      if (notices.some((notice) => notice.kind === 'run_finished')) this.flush(session.runId);
+      else burst.timer ??= unref(setTimeout(() => this.flush(session.runId), this.options.coalesceMs));
+    });
+  }
+
+  /**
+   * Sends every waiting burst now and waits for the deliveries under way, at most closeGraceMs;
+   * what is still undelivered then is abandoned (and its warning recorded while the store is open).
+   */
+  async drain(): Promise<void> {
+    for (const runId of this.runs.keys()) this.flush(runId);
+    if (this.inFlight.size === 0) return;
+    // Not unref'd: it keeps a CLI that is done alive for the retries' waits, up to the grace.
+    const grace = setTimeout(() => this.abort.abort(), this.options.closeGraceMs);
+    await this.settled();
+    clearTimeout(grace);
+  }
+
+  /** Resolves once every delivery started so far has ended (delivered, failed or abandoned). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private burstOf(runId: string): RunBurst {
+    let burst = this.runs.get(runId);
+    if (!burst) this.runs.set(runId, (burst = { memory: EMPTY_NOTICE_MEMORY, pending: [] }));
+    return burst;
+  }
+
+  private flush(runId: string): void {
+    const burst = this.runs.get(runId);
+    if (!burst?.latest) return;
+    clearTimeout(burst.timer);
+    burst.timer = undefined;
+    const state = burst.latest;
+    // A plan approved within the window (autopilot, or a quick person) no longer waits for anyone.
+    const notices = burst.pending.filter((notice) => notice.kind !== 'plan_ready' || !state.planApproved);
+    burst.pending = [];
+    if (notices.length === 0) return;
+    const message = noticeMessage(runId, state.goal, notices);
+    for (const target of this.targets) {
+      if (this.inFlight.size >= this.options.maxInFlight) {
+        this.fail(runId, `a notification to ${target.shown} was dropped: ${counted(this.inFlight.size, 'message')} still being delivered`);
+        continue;
+      }
+      const delivery = this.deliver(runId, target, notifyRequest(target, runId, state.goal, message)).finally(() => this.inFlight.delete(delivery));
+      this.inFlight.add(delivery);
+    }
+  }
+
+  private async deliver(runId: string, target: NotifyTarget, request: NotifyRequest): Promise<void> {
+    let lastProblem = '';
+    for (let attempt = 1; attempt <= this.options.tries; attempt++) {
+      if (attempt > 1 && !(await this.wait(this.options.backoffMs * 2 ** (attempt - 2)))) break;
+      const problem = await this.tryOnce(request);
+      if (problem === undefined) return;
+      lastProblem = problem;
+      if (this.abort.signal.aborted) break;
+    }
+    const why = this.abort.signal.aborted ? 'abandoned when Taskloom stopped' : `not delivered after ${counted(this.options.tries, 'try', 'tries')}`;
+    this.fail(runId, `notification to ${target.shown} ${why}${lastProblem ? ` (${lastProblem})` : ''}`);
+  }
+
+  /** One POST: undefined when the receiver took it, else what went wrong (no URL: it holds the token). */
+  private async tryOnce(request: NotifyRequest): Promise<string | undefined> {
+    try {
+      const signal = AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.tryTimeoutMs)]);
+      const response = await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body, signal });
+      await response.body?.cancel();
+      return response.ok ? undefined : `the receiver answered ${response.status}`;
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name === 'TimeoutError') return `no answer within ${this.options.tryTimeoutMs / 1000} s`;
+      if (name === 'AbortError') return 'stopped waiting for an answer';
+      const code = ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code;
+      return code ? `cannot connect: ${code}` : 'cannot connect';
+    }
+  }
+
+  /** Waits `ms` unless the notifier is closing; says whether to go on. */
+  private wait(ms: number): Promise<boolean> {
+    if (this.abort.signal.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = unref(setTimeout(() => resolve(true), ms));
+      this.abort.signal.addEventListener('abort', () => (clearTimeout(timer), resolve(false)), { once: true });
+    });
+  }
+
+  private fail(runId: string, message: string): void {
+    try {
+      this.options.onFailure(runId, message);
+    } catch {
+      // The run's store may be closed by now; delivery never fails anything.
+    }
+  }
+}
+
+/** A timer that does not keep the process alive: a CLI that is done exits without waiting on word to a target. */
+function unref(timer: NodeJS.Timeout): NodeJS.Timeout {
+  timer.unref();
+  return timer;
+}
