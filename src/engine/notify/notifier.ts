@@ -6,29 +6,22 @@ import { noticeMessage } from '../text/noticeWords';
 import { notifyRequest, type NotifyRequest } from './notifyRequest';
 import type { NotifyTarget } from './notifyTargets';
 
-export interface NotifierOptions {
-  /** Notices of one run within this window go out as one message. */
-  coalesceMs?: number;
-  /** Tries per message and target, the wait before the second (doubled each time), and how long one try may take. */
-  tries?: number;
-  backoffMs?: number;
-  tryTimeoutMs?: number;
-  /** Messages being delivered at most; one more is dropped (and said), so a dead receiver cannot grow memory. */
-  maxInFlight?: number;
-  /** After `drain`, how long deliveries still under way may go on before they are abandoned. */
-  closeGraceMs?: number;
-  /** A message that could not be delivered: recorded as the run's `warning`. Never throws into the notifier. */
-  onFailure: (runId: string, message: string) => void;
-}
-
 interface RunBurst {
+  /** The session last followed: a failed delivery is its `warning`, seen live (run view, CLI progress) and in the ledger. */
+  session: RunSession;
   memory: NoticeMemory;
   pending: Notice[];
   timer?: NodeJS.Timeout;
   latest?: RunState;
 }
 
-export const NOTIFY_DEFAULTS = { coalesceMs: 15_000, tries: 3, backoffMs: 1_000, tryTimeoutMs: 10_000, maxInFlight: 20, closeGraceMs: 10_000 };
+/**
+ * How word is sent (docs/notifications.md › How it is delivered): notices of one run within
+ * coalesceMs are one message; each message gets `tries` tries of at most tryTimeoutMs, waiting
+ * backoffMs before the second (doubled after); at most maxInFlight messages are under way, so a
+ * dead receiver cannot grow memory; `drain` gives those under way closeGraceMs.
+ */
+export const NOTIFY_TIMING = { coalesceMs: 15_000, tries: 3, backoffMs: 1_000, tryTimeoutMs: 10_000, maxInFlight: 20, closeGraceMs: 10_000 } as const;
 
 /**
  * Sends word of the runs it follows to the user's targets, from the Taskloom process (never an
@@ -40,19 +33,14 @@ export class Notifier {
   private readonly runs = new Map<string, RunBurst>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly abort = new AbortController();
-  private readonly options: Required<NotifierOptions>;
+  private readonly options = NOTIFY_TIMING;
 
-  constructor(
-    private readonly targets: readonly NotifyTarget[],
-    options: NotifierOptions,
-  ) {
-    this.options = { ...NOTIFY_DEFAULTS, ...options };
-  }
+  constructor(private readonly targets: readonly NotifyTarget[]) {}
 
   /** Listens to `session`'s events until the returned function is called. */
   follow(session: RunSession): () => void {
     return session.onEvent((event, state) => {
-      const burst = this.burstOf(session.runId);
+      const burst = this.burstOf(session);
       const { notices, memory } = noticesFor(burst.memory, event, state);
       burst.memory = memory;
       burst.latest = state;
@@ -82,9 +70,10 @@ export class Notifier {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  private burstOf(runId: string): RunBurst {
-    let burst = this.runs.get(runId);
-    if (!burst) this.runs.set(runId, (burst = { memory: EMPTY_NOTICE_MEMORY, pending: [] }));
+  private burstOf(session: RunSession): RunBurst {
+    let burst = this.runs.get(session.runId);
+    if (!burst) this.runs.set(session.runId, (burst = { session, memory: EMPTY_NOTICE_MEMORY, pending: [] }));
+    burst.session = session;
     return burst;
   }
 
@@ -148,11 +137,14 @@ export class Notifier {
   }
 
   private fail(runId: string, message: string): void {
-    try {
-      this.options.onFailure(runId, message);
-    } catch {
-      // The run's store may be closed by now; delivery never fails anything.
-    }
+    // Later, not inside the emit of the event that caused it: listeners see events in log order.
+    queueMicrotask(() => {
+      try {
+        this.runs.get(runId)?.session.emit({ type: 'warning', message });
+      } catch {
+        // The run's store may be closed by now; delivery never fails anything.
+      }
+    });
   }
 }
 

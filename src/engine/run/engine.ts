@@ -52,7 +52,7 @@ import { handBack, recordTakeOver, stopUndrivenTask } from './personAtTask';
 import { runTakeOverSession, takeOverSession, type TakeOverSession } from '../session/takeOverSession';
 import type { InteractiveEnd } from '../sandbox/interactiveLauncher';
 import type { RunState } from '../domain/runState';
-import { Notifier, type NotifierOptions } from '../notify/notifier';
+import { Notifier } from '../notify/notifier';
 import type { NotifyTarget } from '../notify/notifyTargets';
 
 export interface EngineOptions {
@@ -68,8 +68,6 @@ export interface EngineOptions {
   gitObserver?: GitObserver;
   /** Where word of the runs it drives goes (plan ready, a task needs you, run finished, …): docs/notifications.md. */
   notify?: readonly NotifyTarget[];
-  /** Overrides of the notifier's timing (tests). */
-  notifyTiming?: Omit<NotifierOptions, 'onFailure'>;
 }
 
 /** The decisions that record a choice and let the run go on; `resolve` and `continue` have their own calls. */
@@ -92,10 +90,7 @@ export class TaskloomEngine {
     private readonly options: EngineOptions,
   ) {
     const targets = options.notify ?? [];
-    this.notifier =
-      targets.length > 0 && !options.readOnly
-        ? new Notifier(targets, { ...options.notifyTiming, onFailure: (runId, message) => this.store.append(runId, { type: 'warning', message }) })
-        : undefined;
+    this.notifier = targets.length > 0 && !options.readOnly ? new Notifier(targets) : undefined;
   }
 
   static async open(cwd: string, options: EngineOptions): Promise<TaskloomEngine> {
