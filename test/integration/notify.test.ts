@@ -1,53 +1,24 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
 import { runCli, startCli, writeInputs, type CliResult } from '../helpers/cli';
-import { listenOnLoopback } from '../helpers/loopback';
+import { notifyReceiver } from '../helpers/notifyReceiver';
 import { green, task, write } from '../helpers/scriptedRun';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
 const repos: TempRepo[] = [];
 const closers: Array<() => Promise<void>> = [];
+const receiver = async (answer?: (n: number) => number | 'never') => {
+  const target = await notifyReceiver(answer);
+  closers.push(target.close);
+  return target;
+};
 after(async () => {
   repos.forEach((r) => r.cleanup());
   await Promise.all(closers.map((close) => close()));
 });
-
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/**
- * A receiver on 127.0.0.1: `answer` says what the n-th request (from 1) gets: a status, or
- * 'never' (the request hangs; `abandoned` counts those the sender gave up on). `accepted`: the
- * requests answered 2xx.
- */
-async function receiver(answer: (n: number) => number | 'never' = () => 200) {
-  const accepted: Received[] = [];
-  let requests = 0;
-  let abandoned = 0;
-  const server = createServer((req, res: ServerResponse) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => {
-      const reply = answer(++requests);
-      if (reply === 'never') {
-        res.on('close', () => abandoned++);
-        return;
-      }
-      if (reply < 300) accepted.push({ path: req.url ?? '', headers: req.headers, body });
-      res.writeHead(reply).end();
-    });
-  });
-  const { port, close } = await listenOnLoopback(server);
-  closers.push(close);
-  return { base: `http://127.0.0.1:${port}`, accepted, requests: () => requests, abandoned: () => abandoned };
-}
 
 /** `taskloom run` with the scripted agent, as a child process (the receivers live in this one), timed. */
 async function run(plan: object, scenario: object, notify: string[], env: NodeJS.ProcessEnv = {}) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RunEvent, RunEventBody } from '../../src/engine/domain/events';
-import { EMPTY_NOTICE_MEMORY, noticesFor, type Notice, type NoticeMemory } from '../../src/engine/domain/notices';
+import { noticeMemoryOf, noticesFor, type Notice, type NoticeMemory } from '../../src/engine/domain/notices';
 import { foldEvents } from '../../src/engine/domain/projection';
 import type { RunState } from '../../src/engine/domain/runState';
 import { notifyRequest } from '../../src/engine/notify/notifyRequest';
@@ -14,7 +14,7 @@ function noticesOf(bodies: RunEventBody[]): Notice[][] {
   const run = new EventBuilder();
   const created = run.events[0] as Extract<RunEvent, { type: 'run_created' }>;
   created.config = { ...created.config, budgets: { runUsd: 1 } };
-  let memory: NoticeMemory = EMPTY_NOTICE_MEMORY;
+  let memory: NoticeMemory = noticeMemoryOf(foldEvents(run.events) as RunState);
   return bodies.map((body) => {
     run.add(body);
     const state = foldEvents(run.events) as RunState;
@@ -41,6 +41,16 @@ describe('word of a run: what a person away from the editor is told', () => {
     assert.deepEqual(kinds.map((notices) => notices.map((n) => (n.kind === 'checks_changed' ? `${n.to}:${n.failing.join(',')}` : n.kind))), [
       [], [], [], ['red:check-0'], [], ['green:'],
     ]);
+  });
+
+  it('a process that follows a run later starts from the checks as last recorded, so a flip meanwhile is told', () => {
+    const run = new EventBuilder();
+    run.add({ type: 'pull_request', taskId: null, number: 7, url: 'https://github.com/o/r/pull/7', head: 'taskloom/x', base: 'main', action: 'opened', repo: 'o/r', remote: 'origin' });
+    run.add(observed(['failure']));
+    const memory = noticeMemoryOf(foldEvents(run.events) as RunState);
+    run.add(observed(['success']));
+    const { notices } = noticesFor(memory, run.events[run.events.length - 1]!, foldEvents(run.events) as RunState);
+    assert.deepEqual(notices.map((n) => n.kind === 'checks_changed' && n.to), ['green']);
   });
 
   it('a run budget gives word once, when 80 % of it is spent', () => {

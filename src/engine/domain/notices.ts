@@ -22,7 +22,19 @@ export interface NoticeMemory {
   budgetWarned: boolean;
 }
 
-export const EMPTY_NOTICE_MEMORY: NoticeMemory = Object.freeze({ checks: Object.freeze({}), budgetWarned: false });
+/**
+ * What following `state` from now on starts from: the checks' colors as last recorded (a flip
+ * while no Taskloom process watched is told at the next look), and the budget warning as sent
+ * when the run already spent that much.
+ */
+export function noticeMemoryOf(state: RunState): NoticeMemory {
+  const checks: Record<number, ChecksColor> = {};
+  for (const pr of Object.values(state.pullRequests)) {
+    const color = pr.observed && checksColor(pr.observed.checks.map((check) => check.status));
+    if (color) checks[pr.number] = color;
+  }
+  return { checks, budgetWarned: budgetNear(state) !== undefined };
+}
 
 /** A budget's share at which the user is told, once per run, before the run stops on it. */
 export const BUDGET_WARNING_SHARE = 0.8;

@@ -1,4 +1,4 @@
-import { EMPTY_NOTICE_MEMORY, noticesFor, type Notice, type NoticeMemory } from '../domain/notices';
+import { noticeMemoryOf, noticesFor, type Notice, type NoticeMemory } from '../domain/notices';
 import type { RunState } from '../domain/runState';
 import type { RunSession } from '../session/runSession';
 import { counted } from '../text/counted';
@@ -39,6 +39,8 @@ export class Notifier {
 
   /** Listens to `session`'s events until the returned function is called. */
   follow(session: RunSession): () => void {
+    // Made now, before the next event is folded: its memory is the state as it was.
+    this.burstOf(session);
     return session.onEvent((event, state) => {
       const burst = this.burstOf(session);
       const { notices, memory } = noticesFor(burst.memory, event, state);
@@ -72,7 +74,7 @@ export class Notifier {
 
   private burstOf(session: RunSession): RunBurst {
     let burst = this.runs.get(session.runId);
-    if (!burst) this.runs.set(session.runId, (burst = { session, memory: EMPTY_NOTICE_MEMORY, pending: [] }));
+    if (!burst) this.runs.set(session.runId, (burst = { session, memory: noticeMemoryOf(session.state), pending: [] }));
     burst.session = session;
     return burst;
   }
