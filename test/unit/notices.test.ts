@@ -63,6 +63,18 @@ describe('word of a run: what a person away from the editor is told', () => {
     assert.deepEqual(notices[1], [{ kind: 'budget_near', spent: "$0.85 of the run's $1.00 budget" }]);
   });
 
+  it('a reviewed plan is word that it waits for approval; a task needing you and the run’s end are word too', () => {
+    const notices = noticesOf([
+      { type: 'plan_reviewed', round: 1, verdict: { decision: 'green', summary: 'fine', findings: [] }, blocking: 0 },
+      { type: 'run_finished', status: 'paused', summary: 'paused by you' },
+      { type: 'run_finished', status: 'failed', summary: 'the integration gate failed' },
+    ]);
+    assert.deepEqual(notices, [[{ kind: 'plan_ready', tasks: 2 }], [], [{ kind: 'run_finished', status: 'failed', summary: 'the integration gate failed' }]]);
+    const message = noticeMessage('run-1', 'two tasks', [...notices[0]!, ...notices[2]!]);
+    assert.deepEqual(message.lines, ['The plan (2 tasks) is ready for your approval', 'The run failed: the integration gate failed']);
+    assert.equal(message.state, 'failed');
+  });
+
   it('several tasks needing you at once are one line naming them all', () => {
     const message = noticeMessage('run-1', 'ship it', [
       { kind: 'task_needs_you', taskId: 'a', reason: 'gate failed' },
