@@ -7,6 +7,7 @@ import type { RunState } from '../../src/engine/domain/runState';
 import { notifyRequest } from '../../src/engine/notify/notifyRequest';
 import { parseNotifyTarget } from '../../src/engine/notify/notifyTargets';
 import { noticeMessage } from '../../src/engine/text/noticeWords';
+import { redactSecrets } from '../../src/engine/io/redactSecrets';
 import { EventBuilder } from '../helpers/eventBuilder';
 
 /** The notices each body gives, in order, on a run with a $1.00 budget, remembering between them as the notifier does. */
@@ -94,6 +95,13 @@ describe('word of a run: what a person away from the editor is told', () => {
     assert.equal(parseNotifyTarget('https://example.com/hook?token=abc').format, 'webhook');
     assert.throws(() => parseNotifyTarget('teams+https://example.com/hooktoken123'), (error: Error) => /"teams" is not a notification format/.test(error.message) && !error.message.includes('hooktoken123'));
     assert.throws(() => parseNotifyTarget('ntfy://ntfy.sh/a/b'), /one topic/);
+  });
+
+  it('a target’s token is hidden from what Taskloom writes, and the words around it are not', () => {
+    parseNotifyTarget('https://hooks.slack.com/services/T0A1B2C3/B0D4E5F6/abcdefghijklmnopqrstuvwx');
+    parseNotifyTarget('ntfy://ntfy.sh/quiet-topic');
+    const text = 'posted to services T0A1B2C3 with abcdefghijklmnopqrstuvwx and the quiet-topic';
+    assert.equal(redactSecrets(text, {}), 'posted to services [REDACTED] with [REDACTED] and the [REDACTED]');
   });
 
   it('each format gets its own request: webhook JSON, Slack text and blocks, ntfy headers', () => {

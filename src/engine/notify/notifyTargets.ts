@@ -55,7 +55,7 @@ export function parseNotifyTarget(given: string): NotifyTarget {
   if (format === 'ntfy' && url.pathname.split('/').filter(Boolean).length !== 1) {
     throw new NotifyTargetError(text, 'an ntfy target is a server and one topic, as in ntfy://ntfy.sh/my-topic');
   }
-  hideValues(secretParts(url));
+  hideValues(secretParts(url, format));
   return { format, url: url.href, shown: shownUrl(url.href) };
 }
 
@@ -64,10 +64,14 @@ export function notifyTargetsFromEnv(value: string | undefined): string[] {
   return (value ?? '').split(/[\s,]+/).filter(Boolean);
 }
 
-/** Every part of a URL a token may hide in: the whole, its path and its segments, its query values, its user info. */
-function secretParts(url: URL): string[] {
-  const parts = [url.href, url.pathname, url.search, url.username, url.password];
-  parts.push(...url.pathname.split('/'), ...[...url.searchParams.values()]);
+/**
+ * Every part of a URL a token may hide in: the whole, its path, its query values, its user info,
+ * and the path segments that look like tokens (a digit, or 16 characters and more), so a word
+ * such as Slack's `services` is not hidden from every text. An ntfy topic is the secret itself.
+ */
+function secretParts(url: URL, format: NotifyFormat): string[] {
+  const segments = url.pathname.split('/').filter((segment) => format === 'ntfy' || /\d/.test(segment) || segment.length >= 16);
+  const parts = [url.href, url.pathname, url.search, url.username, url.password, ...segments, ...url.searchParams.values()];
   return parts.filter((part) => part.length > 0);
 }
 
