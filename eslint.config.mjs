@@ -16,7 +16,7 @@ import tseslint from 'typescript-eslint';
  */
 export const ENGINE_LAYERS = [
   'domain', 'text', 'report', 'plan', 'schedule', 'io', 'process', 'store', 'forge', 'loop', 'sandbox', 'agents',
-  'gate', 'workspace', 'session', 'queue', 'deliver', 'doctor', 'demo', 'run', 'usecases', 'server',
+  'gate', 'workspace', 'session', 'queue', 'notify', 'deliver', 'doctor', 'demo', 'run', 'usecases', 'server',
 ];
 const PURE_CORE = ['domain', 'text', 'report'];
 

@@ -26,7 +26,7 @@ const USAGE = `Taskloom: plans a goal into tasks and runs each through an actor,
 
 Usage:
   ${RUN_USAGE}
-  taskloom resume [RUN_ID] [--yes] [--advisory | --required] [--cwd DIR]
+  taskloom resume [RUN_ID] [--yes] [--advisory | --required] [--notify URL]... [--cwd DIR]
                                                 continue the last unfinished run (or RUN_ID); --yes: also one not started here;
                                                 gate commands failing on the run's base where no test runner says which tests:
                                                 --advisory: their failures fail no gate in this run;
@@ -48,7 +48,7 @@ Usage:
   taskloom discard [RUN_ID] [--yes] [--force]   remove a run's worktrees, branches and record (--force: even unapplied work)
   taskloom pr [RUN_ID] [--remote NAME] [--repo OWNER/REPO] [--base BRANCH] [--draft] [--stacked] [--allow-config]
                                                 push a completed run and open (or update) its GitHub pull request
-  taskloom watch [RUN_ID] [--once] [--interval S] [--timeout S] [--escalate-after MIN] [--auto-merge] [--trusted-bot LOGIN]... [--allow-config]
+  taskloom watch [RUN_ID] [--once] [--interval S] [--timeout S] [--escalate-after MIN] [--auto-merge] [--trusted-bot LOGIN]... [--notify URL]... [--allow-config]
                                                 keep the run's pull requests green until merged or closed: agents fix failing
                                                 checks, reviews and conflicts (--once: until green; --escalate-after: minutes red
                                                 before escalating, 0 never; --auto-merge: merge once green and approved by a writer)
@@ -70,6 +70,8 @@ Usage:
 
 Settings: flags > TASKLOOM_<KEY> variables (TASKLOOM_MAX_PARALLEL=4, TASKLOOM_GATE_COMMANDS='["npm test"]') > taskloom.json
   at the repository's root (the editor's taskloom.* keys without "taskloom.") > defaults; --allow-config: allow the file (CI).
+Notifications (run, resume, watch): --notify URL or TASKLOOM_NOTIFY='URL …' sends word when a plan is ready, a task needs
+  you, a run ends, checks flip or a budget nears its end: webhook URL, Slack incoming webhook, ntfy://HOST/TOPIC (docs/notifications.md).
 
 Exit codes: 0 all green and merged, 1 something needs a human (or was paused/cancelled), 2 bad usage, input or setup,\n  70 internal error (a bug in Taskloom), 74 the run's record could not be written or read (free space, then resume),\n  75 another Taskloom process is driving the workspace (try again once it is done).`;
 

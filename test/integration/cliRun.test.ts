@@ -302,6 +302,6 @@ describe('taskloom COMMAND --help', () => {
     assert.match(result.stdout, /^taskloom run \(--plan FILE \| --goal TEXT\)/);
     assert.match(result.stdout, /--critic-agent A/);
     assert.ok(!existsSync(`${r.dir}/.taskloom`), 'no run was made');
-    assert.match(runCli(['watch', '-h']).stdout, /^taskloom watch \[RUN_ID\] \[--once\] \[--interval S\] \[--timeout S\] \[--escalate-after MIN\] \[--auto-merge\] \[--trusted-bot LOGIN\]\.\.\. \[--allow-config\]\n +keep the run's pull requests green until merged or closed/);
+    assert.match(runCli(['watch', '-h']).stdout, /^taskloom watch \[RUN_ID\] \[--once\] \[--interval S\] \[--timeout S\] \[--escalate-after MIN\] \[--auto-merge\] \[--trusted-bot LOGIN\]\.\.\. \[--notify URL\]\.\.\. \[--allow-config\]\n +keep the run's pull requests green until merged or closed/);
   });
 });

@@ -9,6 +9,7 @@ import { withForeignRunConfirmed } from '../confirmForeignRun';
 import { driveWithProgress } from '../driveWithProgress';
 import { printNewWarnings } from '../engineWarnings';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { NOTIFY_OPTION, notifyTargets } from '../notifyOption';
 import { formatRunSummary } from '../summary';
 import { planNextSteps, savePlanToFix } from '../planNextSteps';
 
@@ -19,10 +20,10 @@ import { planNextSteps, savePlanToFix } from '../planNextSteps';
  * for this run, --required keeps them as checks of work still to be done.
  */
 export async function resumeCommand(argv: string[]): Promise<number> {
-  const { values, positionals, cwd } = parseCommandArgs(argv, { yes: { type: 'boolean', short: 'y' }, advisory: { type: 'boolean' }, required: { type: 'boolean' } });
+  const { values, positionals, cwd } = parseCommandArgs(argv, { yes: { type: 'boolean', short: 'y' }, advisory: { type: 'boolean' }, required: { type: 'boolean' }, ...NOTIFY_OPTION });
   const baselineChoice = baselineChoiceOf(values);
   const withChoice = baselineChoice ? { baselineChoice } : {};
-  const engine = await TaskloomEngine.open(cwd, { command: 'taskloom resume' });
+  const engine = await TaskloomEngine.open(cwd, { command: 'taskloom resume', notify: notifyTargets(values) });
   try {
     const door = foregroundDoor(engine, FLAG_LABELS);
     let ready: ReadyToDrive | undefined;
@@ -35,6 +36,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
     if (!ready) return EXIT.needsHuman;
     return await driveWithProgress(engine, ready.session);
   } finally {
+    await engine.drainNotifications();
     engine.close();
   }
 }

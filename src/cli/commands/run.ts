@@ -26,6 +26,7 @@ import { RUN_CONFIG_OPTIONS, type RunConfigFlags } from '../runOptions';
 import { flagValues, runSettingsFrom, withAddingFlags } from '../flagSettings';
 import { ALLOW_CONFIG_OPTION, commandSettings, settingLabels } from '../commandSettings';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { NOTIFY_OPTION, notifyTargets } from '../notifyOption';
 import { RUN_START_KEYS } from '../../engine/domain/settingKeys';
 
 export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT | --issue OWNER/REPO#N|URL|#N [--trust-issue]) [--agent claude|codex|command|scripted] [--parallel N] [--yes]
@@ -36,7 +37,7 @@ export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT | --issue OWNE
        [--budget-usd N] [--budget-tokens N] [--task-budget-usd N] [--task-budget-tokens N]
        [--overlap serialize|warn|off] [--copy PATTERN]... [--setup CMD]... [--worktree-root inside|DIR]
        [--sandbox auto|on|off] [--allow-host HOST:PORT]... [--setup-host HOST:PORT]... [--gate-host HOST:PORT]...
-       [--pass-env NAME]... [--hide-path PATH]... [--read-path PATH]... [--agents-see-included-files] [--sensitive-path GLOB]... [--allow-config] [--cwd DIR]
+       [--pass-env NAME]... [--hide-path PATH]... [--read-path PATH]... [--agents-see-included-files] [--sensitive-path GLOB]... [--notify URL]... [--allow-config] [--cwd DIR]
                                                 settings: flags > TASKLOOM_<KEY> variables > taskloom.json > defaults (docs/settings.md)`;
 
 export async function runCommand(argv: string[]): Promise<number> {
@@ -48,6 +49,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     yes: { type: 'boolean', short: 'y' },
     ...RUN_CONFIG_OPTIONS,
     ...ALLOW_CONFIG_OPTION,
+    ...NOTIFY_OPTION,
   });
   const goalFlag = values.goal as string | undefined;
   const issueFlag = values.issue as string | undefined;
@@ -56,7 +58,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   if (issueFlag !== undefined && (values.plan || goalFlag !== undefined)) throw new UsageError('--issue takes the goal from the issue: give it without --plan or --goal', RUN_USAGE);
   const planFromFile = values.plan ? loadPlanFile(resolve(cwd, values.plan as string)) : undefined;
-  const engine = await TaskloomEngine.open(cwd, { command: 'taskloom run' });
+  const engine = await TaskloomEngine.open(cwd, { command: 'taskloom run', notify: notifyTargets(values) });
   let fromIssue: StartedIssueRun | undefined;
   try {
     printNewWarnings(engine);
@@ -98,6 +100,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     return await driveWithProgress(engine, approved.session);
   } finally {
     await settleIssueStatus(fromIssue);
+    await engine.drainNotifications();
     engine.close();
   }
 }

@@ -5,6 +5,7 @@ import { EXIT, UsageError } from '../cliErrors';
 import { dim, green, red, yellow } from '../format';
 import { nextStepLines } from '../nextStepCommands';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { NOTIFY_OPTION, notifyTargets } from '../notifyOption';
 import { ALLOW_CONFIG_OPTION, commandSettings, definedOnly } from '../commandSettings';
 import { flagValues, runSettingsFrom, withAddingFlags } from '../flagSettings';
 import type { RunConfigFlags } from '../runOptions';
@@ -13,7 +14,7 @@ import { createProgressPrinter } from '../progressPrinter';
 import { adoptNamedPullRequest, WATCH_PR_OPTIONS } from './watchPr';
 
 export const WATCH_USAGE =
-  'taskloom watch [RUN_ID | --pr NUMBER|URL [--remote NAME] [--repo OWNER/REPO] [run flags]] [--once] [--interval SECONDS] [--timeout SECONDS] [--escalate-after MINUTES] [--auto-merge] [--trusted-bot LOGIN]... [--allow-config] [--cwd DIR]';
+  'taskloom watch [RUN_ID | --pr NUMBER|URL [--remote NAME] [--repo OWNER/REPO] [run flags]] [--once] [--interval SECONDS] [--timeout SECONDS] [--escalate-after MINUTES] [--auto-merge] [--trusted-bot LOGIN]... [--notify URL]... [--allow-config] [--cwd DIR]';
 
 /**
  * `taskloom watch`: keeps the run's pull requests green (failing checks, reviews that request
@@ -35,6 +36,7 @@ export async function watchCommand(argv: string[]): Promise<number> {
     'trusted-bot': { type: 'string', multiple: true },
     ...ALLOW_CONFIG_OPTION,
     ...WATCH_PR_OPTIONS,
+    ...NOTIFY_OPTION,
   });
   const flags = {
     'pullRequests.pollSeconds': seconds(values.interval as string | undefined, '--interval'),
@@ -44,7 +46,7 @@ export async function watchCommand(argv: string[]): Promise<number> {
   };
   const timeoutSeconds = seconds(values.timeout as string | undefined, '--timeout');
   const once = values.once === true;
-  const engine = await TaskloomEngine.open(cwd, { command: 'taskloom watch' });
+  const engine = await TaskloomEngine.open(cwd, { command: 'taskloom watch', notify: notifyTargets(values) });
   const controller = new AbortController();
   const onSignal = () => {
     process.stderr.write(yellow('\nStopping watch (a fix under way stops too; run watch again to finish it)…\n'));
@@ -96,6 +98,7 @@ export async function watchCommand(argv: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    await engine.drainNotifications();
     engine.close();
   }
 }

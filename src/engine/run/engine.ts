@@ -52,6 +52,8 @@ import { handBack, recordTakeOver, stopUndrivenTask } from './personAtTask';
 import { runTakeOverSession, takeOverSession, type TakeOverSession } from '../session/takeOverSession';
 import type { InteractiveEnd } from '../sandbox/interactiveLauncher';
 import type { RunState } from '../domain/runState';
+import { Notifier } from '../notify/notifier';
+import type { NotifyTarget } from '../notify/notifyTargets';
 
 export interface EngineOptions {
   /** What is driving the workspace, shown to a second process that finds the lock. */
@@ -64,6 +66,8 @@ export interface EngineOptions {
   onActivity?: (runId: string, taskId: string | null, role: AgentRole, activity: RunnerActivity) => void;
   /** Told about every git process the engine runs in the repository (benchmarks and tests time them). */
   gitObserver?: GitObserver;
+  /** Where word of the runs it drives goes (plan ready, a task needs you, run finished, …): docs/notifications.md. */
+  notify?: readonly NotifyTarget[];
 }
 
 /** The decisions that record a choice and let the run go on; `resolve` and `continue` have their own calls. */
@@ -76,13 +80,18 @@ export type TaskDecision = Extract<HumanAction, 'retry' | 'accept' | 'skip'>;
 export class TaskloomEngine {
   /** The say a person has over each run this engine drives now, by run id. */
   private readonly controls = new Map<string, RunControl>();
+  /** Sends word of the runs driven here; none for a read-only engine, which drives nothing. */
+  private readonly notifier: Notifier | undefined;
 
   private constructor(
     readonly repo: RepoInfo,
     readonly store: RunStore,
     readonly warnings: string[],
     private readonly options: EngineOptions,
-  ) {}
+  ) {
+    const targets = options.notify ?? [];
+    this.notifier = targets.length > 0 && !options.readOnly ? new Notifier(targets) : undefined;
+  }
 
   static async open(cwd: string, options: EngineOptions): Promise<TaskloomEngine> {
     const repo = await inspectRepo(cwd, options.gitObserver);
@@ -127,7 +136,7 @@ export class TaskloomEngine {
       ignoredChanges: this.repo.dirtyPaths,
       createdBy: { host: hostname(), pid: process.pid },
     });
-    return new RunSession(this.store, runId);
+    return this.followed(new RunSession(this.store, runId));
   }
 
   /** Created (or trusted) by this user on this machine; otherwise driving it must be confirmed first. */
@@ -144,7 +153,13 @@ export class TaskloomEngine {
   session(runId: string): RunSession {
     const { warnings } = this.store.loadRun(runId);
     this.warnings.push(...warnings);
-    return new RunSession(this.store, runId);
+    return this.followed(new RunSession(this.store, runId));
+  }
+
+  /** `session`, with the notifier (if any) listening to what it emits. */
+  private followed(session: RunSession): RunSession {
+    this.notifier?.follow(session);
+    return session;
   }
 
   /** Has the planner draft the run's plan (the critic reviews it); the run then awaits approval. */
@@ -370,6 +385,15 @@ export class TaskloomEngine {
       if (!listen) return runner;
       return observedRunner(runner, (input, activity) => listen(session.runId, input.taskId, input.role, activity));
     });
+  }
+
+  /**
+   * Sends the word still waiting and gives it a bounded time to arrive (a run already ended:
+   * nothing waits on it but the process's exit), so a failed delivery is still recorded. A
+   * front door that exits calls it before `close`.
+   */
+  async drainNotifications(): Promise<void> {
+    await this.notifier?.drain();
   }
 
   close(): void {
