@@ -299,7 +299,7 @@ describe('taskloom COMMAND --help', () => {
     const r = repo();
     const result = runCli(['run', '--help', '--cwd', r.dir]);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /^taskloom run \(--plan FILE \| --goal TEXT\)/);
+    assert.match(result.stdout, /^taskloom run \(--plan FILE \| --goal TEXT \| --issue OWNER\/REPO#N\|URL\|#N \[--trust-issue\]\)/);
     assert.match(result.stdout, /--critic-agent A/);
     assert.ok(!existsSync(`${r.dir}/.taskloom`), 'no run was made');
     assert.match(runCli(['watch', '-h']).stdout, /^taskloom watch \[RUN_ID\] \[--once\] \[--interval S\] \[--timeout S\] \[--escalate-after MIN\] \[--auto-merge\] \[--trusted-bot LOGIN\]\.\.\. \[--notify URL\]\.\.\. \[--allow-config\]\n +keep the run's pull requests green until merged or closed/);
