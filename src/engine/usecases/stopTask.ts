@@ -1,9 +1,9 @@
 import { isInFlight, type TaskState } from '../domain/taskStates';
 import { RunInbox } from '../store/runInbox';
 import type { FrontDoor } from './frontDoor';
-import { namedOrNewestRun } from './namedRun';
+import { namedTask } from './namedRun';
 import { awaitTask, outOfFlight, taskDriver } from './taskDriver';
-import { NothingToStopError, UnknownTaskError } from './useCaseErrors';
+import { NothingToStopError } from './useCaseErrors';
 
 export interface StopTaskParams {
   /** By default the newest run. */
@@ -34,10 +34,7 @@ export const STOP_WAIT_MS = 30_000;
 export async function stopTask(door: FrontDoor, params: StopTaskParams, waitMs = STOP_WAIT_MS): Promise<StopTaskOutcome> {
   const { engine } = door;
   const { taskId, by } = params;
-  const runId = namedOrNewestRun(engine.store, params.runId);
-  const session = door.session(runId);
-  const task = session.state.tasks[taskId];
-  if (!task) throw new UnknownTaskError(runId, taskId, session.state.taskOrder);
+  const { runId, session, task } = namedTask(door, params.runId, taskId);
   const driver = taskDriver(door, runId);
   switch (driver.kind) {
     case 'here':

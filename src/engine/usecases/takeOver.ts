@@ -6,10 +6,10 @@ import { takeOverInDrive } from '../run/personAtTask';
 import type { TakeOverSession } from '../session/takeOverSession';
 import { RunInbox } from '../store/runInbox';
 import type { FrontDoor } from './frontDoor';
-import { namedOrNewestRun } from './namedRun';
+import { namedTask } from './namedRun';
 import { STOP_WAIT_MS } from './stopTask';
 import { awaitTask, outOfFlight, taskDriver } from './taskDriver';
-import { NothingToTakeOverError, UnknownTaskError } from './useCaseErrors';
+import { NothingToTakeOverError } from './useCaseErrors';
 
 export interface TakeOverParams {
   /** By default the newest run. */
@@ -43,10 +43,7 @@ const RECORD_WAIT_MS = 3_000;
 export async function takeOver(door: FrontDoor, params: TakeOverParams, waitMs = STOP_WAIT_MS): Promise<TakenOver> {
   const { engine } = door;
   const { taskId, by } = params;
-  const runId = namedOrNewestRun(engine.store, params.runId);
-  const session = door.session(runId);
-  const task = session.state.tasks[taskId];
-  if (!task) throw new UnknownTaskError(runId, taskId, session.state.taskOrder);
+  const { runId, session, task } = namedTask(door, params.runId, taskId);
   if (!isInFlight(task.state) && task.state !== 'NEEDS_HUMAN') throw new NothingToTakeOverError(taskId, `it is ${TASK_STATE_WORDS[task.state]}`);
   if (!task.worktreePath || !existsSync(task.worktreePath)) throw new NothingToTakeOverError(taskId, 'it has no worktree');
   let recorded = true;

@@ -16,6 +16,17 @@ import { EXTENSION_ID, newestRun, taskloom, waitFor, workspaceFolder } from './v
  * until it is approved, and keeps watching it until a person merges it. The pull request's row
  * and the run view say where it stands.
  */
+/** A maintainer presses the scripted GitHub's merge button on pull request `number`. */
+async function mergeAsMaintainer(number: number): Promise<void> {
+  const apiUrl = vscode.workspace.getConfiguration('taskloom').inspect<string>('github.apiUrl')!.globalValue!;
+  const merged = await fetch(`${apiUrl}/repos/octo/greeter/pulls/${number}/merge`, {
+    method: 'PUT',
+    headers: { authorization: `token ${process.env.GITHUB_TOKEN ?? ''}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ merge_method: 'merge' }),
+  });
+  assert.equal(merged.status, 200, await merged.text());
+}
+
 suite('A pull request kept green from the editor', function () {
   this.timeout(300_000);
   const folder = workspaceFolder();
@@ -76,13 +87,7 @@ suite('A pull request kept green from the editor', function () {
     await takeScreenshot('pull-request-run-view');
 
     // A maintainer presses GitHub's merge button: the watch sees it merged and ends.
-    const apiUrl = vscode.workspace.getConfiguration('taskloom').inspect<string>('github.apiUrl')!.globalValue!;
-    const merged = await fetch(`${apiUrl}/repos/octo/greeter/pulls/1/merge`, {
-      method: 'PUT',
-      headers: { authorization: `token ${process.env.GITHUB_TOKEN ?? ''}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ merge_method: 'merge' }),
-    });
-    assert.equal(merged.status, 200, await merged.text());
+    await mergeAsMaintainer(1);
     await waitFor('the watch to end at the merge', () => (api.services.pullRequestWatches.has(`${folder}\n${ref.runId}`) ? undefined : true), 60_000);
     const after = api.services.controller.model.run(folder, ref.runId)!.state!;
     assert.equal(after.pullRequests['']!.watch?.outcome, 'merged');
@@ -119,13 +124,7 @@ suite('A pull request kept green from the editor', function () {
     assert.match(String(row.label), /^watching a pull request/);
     await api.services.runsView.reveal(api.services.runsTree.runNode(folder, runId), { expand: true });
     await takeScreenshot('keep-own-pull-request-green-row');
-    const apiUrl = vscode.workspace.getConfiguration('taskloom').inspect<string>('github.apiUrl')!.globalValue!;
-    const merged = await fetch(`${apiUrl}/repos/octo/greeter/pulls/2/merge`, {
-      method: 'PUT',
-      headers: { authorization: `token ${process.env.GITHUB_TOKEN ?? ''}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ merge_method: 'merge' }),
-    });
-    assert.equal(merged.status, 200, await merged.text());
+    await mergeAsMaintainer(2);
     await waitFor("the watch of Ada's pull request to end at its merge", () => api.services.controller.model.run(folder, runId)?.state?.pullRequests['']?.watch?.outcome === 'merged', 120_000);
     const tree = api.services.runsTree;
     await waitFor("Ada's pull request row to read merged", async () => {
