@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after } from 'node:test';
 import type { TraceReport } from '../../src/engine/report/traceReport';
 import { runCli, writeInputs } from './cli';
 import { startGitHubServer, type GitHubServer, type ScriptedCheck } from './githubServer';
@@ -78,18 +79,40 @@ export interface Delivery {
 }
 
 /**
- * A completed run of PLAN in a fresh repository whose origin is a bare repository served by a
- * scripted GitHub. With `reviewer`, that reviewer asks for a change on src/greet.js the first time
- * CI is green on the pull request, and approves the next green head.
+ * Gives `r` an origin at github.example/OWNER/REPO that is really a fresh bare repository (git's
+ * insteadOf), with main pushed to it; returns the bare repository, for a scripted GitHub to serve.
  */
-export async function deliveredRun(options: { scenario?: object; plan?: object; runArgs?: string[]; replyDelayMs?: number; reviewer?: string } = {}): Promise<Delivery> {
-  const r = makeTempRepo({ files: FILES });
+export function withGitHubOrigin(r: TempRepo): string {
   const bare = mkdtempSync(join(tmpdir(), 'taskloom-remote-'));
   execFileSync('git', ['init', '-q', '--bare', bare]);
   execFileSync('git', ['--git-dir', bare, 'symbolic-ref', 'HEAD', 'refs/heads/main']);
   r.git(['remote', 'add', 'origin', REMOTE_URL]);
   r.git(['config', `url.${bare}.insteadOf`, REMOTE_URL]);
   r.git(['push', '-q', 'origin', 'main']);
+  return bare;
+}
+
+const deliveries: Delivery[] = [];
+// Root-level: in each test file (its own process) that makes deliveries, they are removed after its tests.
+after(async () => {
+  for (const d of deliveries.splice(0)) await d.cleanup();
+});
+
+/** deliveredRun, cleaned up (its scripted GitHub closed, its folders removed) after the test file's tests. */
+export async function delivered(options?: Parameters<typeof deliveredRun>[0]): Promise<Delivery> {
+  const d = await deliveredRun(options);
+  deliveries.push(d);
+  return d;
+}
+
+/**
+ * A completed run of PLAN in a fresh repository whose origin is a bare repository served by a
+ * scripted GitHub. With `reviewer`, that reviewer asks for a change on src/greet.js the first time
+ * CI is green on the pull request, and approves the next green head.
+ */
+export async function deliveredRun(options: { scenario?: object; plan?: object; runArgs?: string[]; replyDelayMs?: number; reviewer?: string } = {}): Promise<Delivery> {
+  const r = makeTempRepo({ files: FILES });
+  const bare = withGitHubOrigin(r);
   const inputs = writeInputs({ 'plan.json': options.plan ?? PLAN, 'scenario.json': options.scenario ?? SCENARIO });
   const run = runCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--gate', 'node --test', ...(options.runArgs ?? [])]);
   assert.equal(run.code, 0, run.stdout + run.stderr);

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
 import { startCli, writeInputs, type CliResult } from '../helpers/cli';
 import { startGitHubServer, type GitHubServer } from '../helpers/githubServer';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
+import { OWNER, REPO, withGitHubOrigin } from '../helpers/deliveryRepo';
 import { eventsFile, readEvents } from '../faults/faultHelpers';
 
 /**
@@ -17,9 +16,6 @@ import { eventsFile, readEvents } from '../faults/faultHelpers';
  * block this one (the scripted GitHub answers from here).
  */
 
-const OWNER = 'octo';
-const REPO = 'greeter';
-const REMOTE_URL = `https://github.example/${OWNER}/${REPO}.git`;
 const green = { verdict: { decision: 'green', summary: 'fine', findings: [] } };
 const PLAN = { goal: 'x', tasks: [{ id: 'exclaim', title: 'End greetings with !', description: 'Add the mark', acceptance: [], dependsOn: [], files: ['greet.txt'] }] };
 const SCENARIO = { defaults: { delayMs: 0 }, planner: [{ output: PLAN }], planReview: [green], tasks: { exclaim: { actor: [{ write: { 'greet.txt': 'Hello!\n' } }], critic: [green] } } };
@@ -39,12 +35,7 @@ after(async () => {
 
 async function issueRepo(): Promise<IssueRepo> {
   const r = makeTempRepo({ files: { 'greet.txt': 'Hello\n' } });
-  const bare = mkdtempSync(join(tmpdir(), 'taskloom-remote-'));
-  execFileSync('git', ['init', '-q', '--bare', bare]);
-  execFileSync('git', ['--git-dir', bare, 'symbolic-ref', 'HEAD', 'refs/heads/main']);
-  r.git(['remote', 'add', 'origin', REMOTE_URL]);
-  r.git(['config', `url.${bare}.insteadOf`, REMOTE_URL]);
-  r.git(['push', '-q', 'origin', 'main']);
+  const bare = withGitHubOrigin(r);
   const server = await startGitHubServer({ owner: OWNER, repo: REPO, bareRepo: bare });
   cleanups.push(async () => {
     await server.close();

@@ -3,10 +3,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
 import { startCli, type CliResult } from '../helpers/cli';
-import { deliveredRun, type Delivery } from '../helpers/deliveryRepo';
+import { delivered, type Delivery } from '../helpers/deliveryRepo';
 import { readEvents } from '../faults/faultHelpers';
 
 /**
@@ -14,17 +14,6 @@ import { readEvents } from '../faults/faultHelpers';
  * repository as the remote and a CI that really lints and tests each pushed head. The CLI runs
  * as a child process that does not block this one: the scripted GitHub answers from here.
  */
-
-const deliveries: Delivery[] = [];
-after(async () => {
-  for (const d of deliveries) await d.cleanup();
-});
-
-async function delivered(options?: Parameters<typeof deliveredRun>[0]): Promise<Delivery> {
-  const d = await deliveredRun(options);
-  deliveries.push(d);
-  return d;
-}
 
 const cli = (d: Delivery, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> =>
   startCli([...args, '--cwd', d.r.dir], { ...d.env, ...env }).done;

@@ -27,15 +27,21 @@ function logHas(dir: string, text: string): boolean {
   return log !== '' && existsSync(log) && readFileSync(log, 'utf8').includes(text);
 }
 
+/** `taskloom run` driving the two tasks in the background of a new repository, once a's actor is at work (or after two minutes). */
+async function drivenUntilActorStarts(): Promise<{ r: TempRepo; driving: ReturnType<typeof startCli> }> {
+  const r = makeTempRepo();
+  repos.push(r);
+  const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': scenario });
+  const gate = ['--gate', 'test -f a.txt || test -f b.txt', '--no-baseline'];
+  const driving = startCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...gate]);
+  for (let i = 0; i < 1200 && !logHas(r.dir, 'scripted actor started'); i++) await sleep(100);
+  return { r, driving };
+}
+
 describe('taskloom stop and take-over, from a second terminal while `taskloom run` drives', () => {
   it('stops one task: it waits for you, "stopped by you", the other merges, and continue hands it back', async () => {
-    const r = makeTempRepo();
-    repos.push(r);
-    const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': scenario });
-    const gate = ['--gate', 'test -f a.txt || test -f b.txt', '--no-baseline'];
-    const driving = startCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...gate]);
+    const { r, driving } = await drivenUntilActorStarts();
     try {
-      for (let i = 0; i < 1200 && !logHas(r.dir, 'scripted actor started'); i++) await sleep(100);
       assert.ok(logHas(r.dir, 'scripted actor started'), 'a\'s actor started');
       const stopped = runCli(['stop', 'a', '--cwd', r.dir]);
       assert.equal(stopped.code, 0, stopped.stderr);
@@ -66,13 +72,8 @@ describe('taskloom stop and take-over, from a second terminal while `taskloom ru
   });
 
   it('takes a task over from a second terminal: the driving process stops it and records it, the session runs there, and continue hands it back', async () => {
-    const r = makeTempRepo();
-    repos.push(r);
-    const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': scenario });
-    const gate = ['--gate', 'test -f a.txt || test -f b.txt', '--no-baseline'];
-    const driving = startCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...gate]);
+    const { r, driving } = await drivenUntilActorStarts();
     try {
-      for (let i = 0; i < 1200 && !logHas(r.dir, 'scripted actor started'); i++) await sleep(100);
       // The session is a shell (the scripted agent has none of its own), reading what the person types.
       const taken = runCli(['take-over', 'a', '--cwd', r.dir], { input: 'echo "by hand" > a.txt\nexit\n' });
       assert.equal(taken.code, 1, `${taken.stdout}\n${taken.stderr}`);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
 import { runCli, startCli, type CliResult } from '../helpers/cli';
-import { deliveredRun, pushAsPerson, SCENARIO, type Delivery } from '../helpers/deliveryRepo';
+import { delivered, pushAsPerson, SCENARIO, type Delivery } from '../helpers/deliveryRepo';
 import type { ScriptedCheck } from '../helpers/githubServer';
 import { readEvents } from '../faults/faultHelpers';
 
@@ -14,17 +14,6 @@ import { readEvents } from '../faults/faultHelpers';
  * on its own; fix budgets re-arm after green; a red one is escalated; a stacked child waits for its
  * parent's conflict; `--auto-merge` merges only on an approval from someone with write access.
  */
-
-const deliveries: Delivery[] = [];
-after(async () => {
-  for (const d of deliveries) await d.cleanup();
-});
-
-async function delivered(options?: Parameters<typeof deliveredRun>[0]): Promise<Delivery> {
-  const d = await deliveredRun(options);
-  deliveries.push(d);
-  return d;
-}
 
 const cli = (d: Delivery, args: string[]): Promise<CliResult> => startCli([...args, '--cwd', d.r.dir], d.env).done;
 
