@@ -3,7 +3,6 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
 import type { TraceReport } from '../../src/engine/report/traceReport';
 import { runCli, writeInputs } from './cli';
 import { startGitHubServer, type GitHubServer, type ScriptedCheck } from './githubServer';
@@ -90,19 +89,6 @@ export function withGitHubOrigin(r: TempRepo): string {
   r.git(['config', `url.${bare}.insteadOf`, REMOTE_URL]);
   r.git(['push', '-q', 'origin', 'main']);
   return bare;
-}
-
-const deliveries: Delivery[] = [];
-// Root-level: in each test file (its own process) that makes deliveries, they are removed after its tests.
-after(async () => {
-  for (const d of deliveries.splice(0)) await d.cleanup();
-});
-
-/** deliveredRun, cleaned up (its scripted GitHub closed, its folders removed) after the test file's tests. */
-export async function delivered(options?: Parameters<typeof deliveredRun>[0]): Promise<Delivery> {
-  const d = await deliveredRun(options);
-  deliveries.push(d);
-  return d;
 }
 
 /**

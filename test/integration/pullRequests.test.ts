@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
 import { startCli, type CliResult } from '../helpers/cli';
-import { delivered, type Delivery } from '../helpers/deliveryRepo';
+import { delivered } from '../helpers/deliveredInTests';
+import type { Delivery } from '../helpers/deliveryRepo';
 import { readEvents } from '../faults/faultHelpers';
 
 /**

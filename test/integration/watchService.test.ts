@@ -4,7 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
 import { runCli, startCli, type CliResult } from '../helpers/cli';
-import { delivered, pushAsPerson, SCENARIO, type Delivery } from '../helpers/deliveryRepo';
+import { delivered } from '../helpers/deliveredInTests';
+import { pushAsPerson, SCENARIO, type Delivery } from '../helpers/deliveryRepo';
 import type { ScriptedCheck } from '../helpers/githubServer';
 import { readEvents } from '../faults/faultHelpers';
 
