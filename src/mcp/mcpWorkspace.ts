@@ -5,7 +5,7 @@ import type { DriveOutcome } from '../engine/run/engineShutdown';
 import type { RunSession } from '../engine/session/runSession';
 import type { RunStore } from '../engine/store/runStore';
 import { foregroundDoor, type FrontDoor } from '../engine/usecases/frontDoor';
-import { FLAG_LABELS } from '../cli/runOptions';
+import { mcpSettingNames } from './startGoalInput';
 
 const COMMAND = 'taskloom mcp';
 
@@ -90,7 +90,7 @@ export class McpWorkspace {
 
   private door(engine: TaskloomEngine): FrontDoor {
     return {
-      ...foregroundDoor(engine, FLAG_LABELS),
+      ...foregroundDoor(engine, mcpSettingNames()),
       backgroundWork: (runId) => (this.drives.has(runId) ? 'driving' : undefined),
       takeUpInDrive: (runId) => {
         const drive = this.drives.get(runId);
