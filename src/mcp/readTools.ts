@@ -20,7 +20,7 @@ export function registerReadTools(server: McpServer, workspace: McpWorkspace): v
     },
     ({ runId }) => tool(() => workspace.withStore((store) => runStateText(getRun(store, { runId }), traceRun(store, { runId })))),
   );
-  server.registerTool('taskloom_listRuns', { description: 'The runs in this repository, newest first, with their phase.', inputSchema: {} }, () =>
+  server.registerTool('taskloom_listRuns', { description: 'The runs in this repository, newest first: each id (what the other tools take as runId), phase, tasks merged and goal.', inputSchema: {} }, () =>
     tool(() => workspace.withStore((store) => runsText(listRuns(store)))),
   );
   server.registerTool(

@@ -6,6 +6,7 @@ import { stepWords, timingWords } from '../engine/report/timingWords';
 import { pullRequestWords } from '../engine/report/traceReport';
 import { formatDuration, formatTokens, formatUsd } from '../engine/text/amountWords';
 import { oneLine } from '../engine/text/clip';
+import { counted } from '../engine/text/counted';
 import type { RunTrace } from '../engine/usecases/traceRun';
 import { needsYouText } from './mcpText';
 
@@ -21,8 +22,8 @@ export function runStateText(state: RunState, { report, live, phase }: RunTrace)
     `Run ${id}: ${RUN_PHASE_WORDS[phase]}${state.finishedSummary ? ` — ${oneLine(state.finishedSummary, 300)}` : ''}`,
     `Goal: ${oneLine(state.goal, 300)}`,
     `Tasks (${countSentence(report.counts)}):`,
-    ...report.tasks.map((t) => `  ${t.id}  ${taskStateWords(t.state, run)}  (${t.attempts} attempts, ${formatTokens(t.usage)}, ${formatUsd(t.usage.costUsd)})  ${oneLine(t.title, 80)}`),
-    `Usage: ${formatTokens(report.usage.total)}, ${formatUsd(report.usage.total.costUsd)} over ${report.usage.calls} agent calls.`,
+    ...report.tasks.map((t) => `  ${t.id}  ${taskStateWords(t.state, run)}  (${counted(t.attempts, 'attempt')}, ${formatTokens(t.usage)}, ${formatUsd(t.usage.costUsd)})  ${oneLine(t.title, 80)}`),
+    `Usage: ${formatTokens(report.usage.total)}, ${formatUsd(report.usage.total.costUsd)} over ${counted(report.usage.calls, 'agent call')}.`,
   ];
   if (report.integration.branch) lines.push(`Integration branch ${report.integration.branch}: merged ${report.integration.merged.join(', ') || 'nothing yet'}.`);
   lines.push('', nextText(state, phase));
@@ -55,7 +56,7 @@ export function traceText({ report, live, phase }: RunTrace): string {
     if (steps) lines.push(`  steps: ${steps}`);
     lines.push(...t.transitions.map((tr) => `  #${tr.seq} ${tr.from} → ${tr.to} [${tr.event}] ${tr.reason}`));
   }
-  lines.push('', `Usage: ${formatTokens(report.usage.total)}, ${formatUsd(report.usage.total.costUsd)} over ${report.usage.calls} agent calls`);
+  lines.push('', `Usage: ${formatTokens(report.usage.total)}, ${formatUsd(report.usage.total.costUsd)} over ${counted(report.usage.calls, 'agent call')}`);
   for (const [role, usage] of Object.entries(report.usage.byRole)) lines.push(`  ${role}: ${formatTokens(usage)}, ${formatUsd(usage.costUsd)}`);
   if (report.integration.branch) {
     lines.push('', `Integration ${report.integration.branch}: merged ${report.integration.merged.join(', ') || 'nothing'}`);

@@ -26,7 +26,10 @@ export function registerRunTools(server: McpServer, workspace: McpWorkspace): vo
   );
   server.registerTool(
     'taskloom_approvePlan',
-    { description: 'Approve the plan a run waits with, and drive the run in the background.', inputSchema: { runId } },
+    {
+      description: "Approve the plan a run waits with (as taskloom_startGoal or taskloom_needsYou showed it) and drive the run in the background; follow it with taskloom_runState, or subscribe to its trace resource.",
+      inputSchema: { runId },
+    },
     ({ runId }) =>
       tool(() =>
         workspace.withDoor((door) => {
@@ -54,7 +57,7 @@ export function registerRunTools(server: McpServer, workspace: McpWorkspace): vo
   );
   server.registerTool(
     'taskloom_apply',
-    { description: "Land a completed run on the user's current branch (merge history: one commit per task joined by a merge commit; squash: the task commits on the branch itself).", inputSchema: { runId: runId.optional(), history: z.enum(['merge', 'squash']).optional() } },
+    { description: "Land a completed run on the user's current branch (merge history: one commit per task joined by a merge commit; squash: the task commits on the branch itself). Answers what landed; a run not completed is refused.", inputSchema: { runId: runId.optional(), history: z.enum(['merge', 'squash']).optional() } },
     (input) =>
       tool(() =>
         workspace.withDoor(async (door) => {

@@ -52,7 +52,7 @@ export async function startGoal(workspace: McpWorkspace, input: StartGoalInput, 
     const approved = approvePlan(named, { runId: session.runId, by: 'autopilot' });
     workspace.driveInBackground(door.engine, approved.session);
     report(`Run ${session.runId} approved and under way`);
-    return `${planText(session.runId, plan).split('\n').slice(1, -1).join('\n')}\n${underWay(session.runId)}`;
+    return [`Plan approved without asking (${input.autoApprove ? 'autoApprove' : 'autopilot in taskloom.json'}).`, ...planText(session.runId, plan).split('\n').slice(1, -1), underWay(session.runId)].join('\n');
   });
 }
 

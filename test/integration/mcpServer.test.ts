@@ -28,7 +28,9 @@ describe('taskloom mcp: Taskloom as an MCP server over stdio', () => {
     assert.deepEqual(decide.inputSchema.required, ['taskId', 'action']);
     assert.deepEqual((decide.inputSchema.properties!.action as { enum: string[] }).enum, ['retry', 'accept', 'skip']);
     const start = tools.find((t) => t.name === 'taskloom_startGoal')!;
-    assert.ok(['goal', 'planFile', 'agent', 'autoApprove'].every((p) => p in start.inputSchema.properties!), JSON.stringify(start.inputSchema));
+    assert.ok(['goal', 'planFile', 'agent', 'model', 'agents', 'gate', 'budget', 'autoApprove'].every((p) => p in start.inputSchema.properties!), JSON.stringify(start.inputSchema));
+    assert.equal(start.inputSchema.additionalProperties, false, 'a misspelt option is refused, not dropped');
+    assert.ok(tools.every((t) => (t.description ?? '').length > 40), 'every tool says what it does for a model');
   });
 
   it('starts a plan file, approves it, decides on a task that needs you, and applies the run, all through the tools', async () => {
@@ -69,6 +71,9 @@ describe('taskloom mcp: Taskloom as an MCP server over stdio', () => {
     assert.match(applied.text, /Applied run .* to main/);
     assert.equal(r.git(['show', 'HEAD:b.txt']), 'b');
     assert.match((await call(client, 'taskloom_runState', { runId })).text, /Applied to main: nothing is left to do/);
+    const mergedTask = await call(client, 'taskloom_decide', { runId, taskId: 'b', action: 'retry', note: 'again' });
+    assert.equal(mergedTask.isError, true, 'a decision the task\'s state does not allow');
+    assert.match(mergedTask.text, /"b" \(merged\) cannot be retried now/);
 
     assert.match((await call(client, 'taskloom_listRuns')).text, new RegExp(`${runId}\\s+completed\\s+2/2 merged`));
     assert.match((await call(client, 'taskloom_trace', { runId })).text, /cannot do this yet/);
@@ -85,9 +90,14 @@ describe('taskloom mcp: Taskloom as an MCP server over stdio', () => {
     const outside = await call(client, 'taskloom_startGoal', { planFile: '../elsewhere/plan.json', agent: 'scripted' });
     assert.equal(outside.isError, true);
     assert.match(outside.text, /outside the repository/);
+    const unknownRunDecided = await call(client, 'taskloom_decide', { runId: 'no-such-run', taskId: 'a', action: 'skip' });
+    assert.equal(unknownRunDecided.isError, true);
+    assert.match(unknownRunDecided.text, /No run "no-such-run"[\s\S]*taskloom_listRuns/, 'names the tool that lists the runs');
+    const absolute = await call(client, 'taskloom_startGoal', { planFile: '/etc/hosts', agent: 'scripted' });
+    assert.match(absolute.text, /outside the repository/);
     const unknownTask = await call(client, 'taskloom_decide', { taskId: 'zzz', action: 'skip' });
     assert.equal(unknownTask.isError, true);
-    assert.match(unknownTask.text, /zzz/);
+    assert.match(unknownTask.text, /no task "zzz"\. Its tasks: a, b/);
     const notAllowed = await call(client, 'taskloom_decide', { taskId: 'a', action: 'retry' });
     assert.equal(notAllowed.isError, true, notAllowed.text);
     const badSchema = await call(client, 'taskloom_decide', { taskId: 'a', action: 'explode' });
