@@ -64,6 +64,7 @@ export async function watchCommand(argv: string[]): Promise<number> {
     const intervalSeconds = (settings.values['pullRequests.pollSeconds'] as number | undefined) ?? WATCH_INTERVAL_SECONDS;
     const escalateAfterMinutes = (settings.values['pullRequests.escalateAfterMinutes'] as number | undefined) ?? WATCH_ESCALATE_AFTER_MINUTES;
     const apiUrl = settings.values['github.apiUrl'] as string | undefined;
+    engine.reachForgeWith(apiUrl ? { apiUrl } : {});
     const runId = adopting ? await adoptNamedPullRequest(engine, values, cwd, runSettingsFrom(withAddingFlags(settings, values as RunConfigFlags), values as RunConfigFlags), apiUrl) : positionals[0];
     const target = await watchTarget(engine.store, { runId, ...(apiUrl ? { apiUrl } : {}) });
     const session = engine.session(target.runId);

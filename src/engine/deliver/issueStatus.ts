@@ -51,9 +51,10 @@ export interface IssueStatusKeeper {
  * Updates the issue's status comment whenever the run's one-line status changes (planned, running
  * n of m, needs you, its end), one update at a time: changes that come while one is on its way are
  * folded into the next, which shows the run as it is then (a fast run costs few forge calls). A
- * forge that fails is tried again with the next change and never stops the run.
+ * forge that fails (or cannot be reached at all: `forge` rejected) is tried again with the next
+ * change and never stops the run.
  */
-export function keepIssueStatus(session: RunSession, forge: Forge): IssueStatusKeeper {
+export function keepIssueStatus(session: RunSession, forge: Forge | Promise<Forge>): IssueStatusKeeper {
   const failures: Error[] = [];
   let shown = '';
   let commentId: string | undefined;
@@ -64,7 +65,7 @@ export function keepIssueStatus(session: RunSession, forge: Forge): IssueStatusK
       again = false;
       const state = session.state;
       shown = issueStatusLine(state);
-      await postIssueStatus(forge, state, commentId).then(
+      await Promise.resolve(forge).then((reached) => postIssueStatus(reached, state, commentId)).then(
         (id) => {
           commentId = id;
         },
