@@ -23,6 +23,9 @@ export const ISSUE_SCENARIO = {
 export interface IssueRepo {
   r: TempRepo;
   server: GitHubServer;
+  /** The scripted agents' scenario file, and the environment that reaches the scripted GitHub. */
+  script: string;
+  env: NodeJS.ProcessEnv;
   /** `taskloom run ARGS` with the scripted agents. */
   run(args: string[]): Promise<CliResult>;
   /** `taskloom COMMAND ARGS` in the repository, reaching the scripted GitHub (and the scripted agents, for commands that take --script). */
@@ -50,6 +53,8 @@ export async function issueRepo(scenario: object = ISSUE_SCENARIO): Promise<Issu
   return {
     r,
     server,
+    script,
+    env,
     run: (args) => cli('run', [...args, '--script', script, '--gate', 'true']),
     cli,
     pr: (args = []) => cli('pr', args),

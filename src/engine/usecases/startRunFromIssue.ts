@@ -41,6 +41,8 @@ export interface StartFromIssueParams {
   issue: ReadIssue;
   /** A person read the goal of an issue opened by someone without write access and said to use it. */
   confirmed: boolean;
+  /** The person with write access whose label started it (`watch --issues`): their label is the say-so. */
+  labelledBy?: string;
   settings: RunSettings & ExtraRunSettings;
   baseDir: string;
 }
@@ -49,12 +51,14 @@ export interface StartFromIssueParams {
  * Starts a run whose goal is the issue (startRun) and records the issue in the run's log: its pull
  * request closes it, and the engine keeps the issue's status comment current from then on, whatever
  * moves the run (TaskloomEngine.reachForgeWith says how it reaches the forge). An issue whose
- * author has no write access is refused (UntrustedIssueError, with the goal it would give) unless confirmed.
+ * author has no write access is refused (UntrustedIssueError, with the goal it would give) unless
+ * confirmed, or labelled by someone with write access (`watch --issues`).
  */
 export function startRunFromIssue(door: FrontDoor, params: StartFromIssueParams): StartedRun {
   const { record, goal } = params.issue;
-  if (!record.authorTrusted && !params.confirmed) throw new UntrustedIssueError(`${record.repo}#${record.number}`, record.author, goal);
+  if (!record.authorTrusted && !params.confirmed && !params.labelledBy) throw new UntrustedIssueError(`${record.repo}#${record.number}`, record.author, goal);
   const started = startRun(door, { goal, settings: params.settings, baseDir: params.baseDir });
-  started.session.emit({ type: 'run_issue', ...record, ...(record.authorTrusted ? {} : { confirmedBy: 'human' as const }) });
+  const confirmedBy = record.authorTrusted || params.labelledBy ? {} : { confirmedBy: 'human' as const };
+  started.session.emit({ type: 'run_issue', ...record, ...confirmedBy, ...(params.labelledBy ? { labelledBy: params.labelledBy } : {}) });
   return started;
 }
