@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
 import { startCli } from '../helpers/cli';
 import { issueRepo, taskloomComments, type IssueRepo } from '../helpers/issueRepo';
+import { notifyReceiver } from '../helpers/notifyReceiver';
 
 /**
  * `taskloom watch --issues LABEL` against the scripted GitHub: who put the label on decides
@@ -20,15 +21,17 @@ const runIssue = (events: RunEvent[]) => events.find((e): e is Extract<RunEvent,
 const watchIssues = (repo: IssueRepo, args: string[] = ['--once']) => repo.cli('watch', ['--issues', 'taskloom', '--script', repo.script, '--gate', 'true', ...args]);
 
 describe('taskloom watch --issues', () => {
-  it('runs the issues a maintainer labelled one after the other, each to a pull request that closes it, and never twice', async () => {
+  it('runs the issues a maintainer labelled one after the other, each to a pull request that closes it, with word of each, and never twice', async () => {
     const repo = await issueRepo();
+    const receiver = await notifyReceiver();
+    after(receiver.close);
     const { r, server } = repo;
     server.setPermission('maintainer', 'write');
     server.addIssue(4, { title: 'Greetings feel cold', body: 'End greetings with !', user: 'reporter', association: 'NONE', labels: [{ label: 'taskloom', by: 'maintainer' }] });
     server.addIssue(5, { title: 'Greet louder', body: 'Exclaim.', user: 'maintainer', association: 'OWNER', labels: [{ label: 'bug', by: 'maintainer' }, { label: 'taskloom', by: 'maintainer' }] });
     server.addIssue(6, { title: 'Not for Taskloom', body: 'Later.', user: 'maintainer', association: 'OWNER', labels: [{ label: 'bug', by: 'maintainer' }] });
 
-    const watched = await watchIssues(repo);
+    const watched = await watchIssues(repo, ['--once', '--notify', `${receiver.base}/hook`]);
     assert.equal(watched.code, 0, watched.stdout + watched.stderr);
     const runs = runsOf(r.dir).sort((a, b) => runIssue(a)!.number - runIssue(b)!.number);
     assert.deepEqual(runs.map((events) => runIssue(events)!.number), [4, 5], 'a run for each issue with the label, none for the other');
@@ -43,6 +46,8 @@ describe('taskloom watch --issues', () => {
     const decisions = readFileSync(join(r.dir, '.taskloom', 'runs', first!.issue.runId, 'DECISIONS.md'), 'utf8');
     assert.match(decisions, /Goal from issue octo\/greeter#4, opened by @reporter \(no write access; labelled by @maintainer, who has write access\)/);
     assert.deepEqual(server.pulls.map((pull) => pull.body.match(/^Closes #\d+$/m)?.[0]), ['Closes #4', 'Closes #5']);
+    const finished = receiver.accepted.map((received) => JSON.parse(received.body)).filter((body) => body.state === 'completed');
+    assert.deepEqual(finished.map((body) => body.run.goal.split('\n')[0]), ['Greetings feel cold', 'Greet louder'], 'word of each run as it ended');
     for (const number of [4, 5]) {
       const comments = taskloomComments(server, number);
       assert.equal(comments.length, 1);
