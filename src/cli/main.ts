@@ -125,13 +125,14 @@ async function main(argv: string[]): Promise<number> {
   return command(rest);
 }
 
-/** The lines of USAGE that describe one command: its own and the continuation lines under it. */
+/** The lines of USAGE that describe one command: each of its forms (`watch`, `watch --pr`, `watch --issues`) and the continuation lines under them. */
 function commandUsage(name: string): string {
   const lines = USAGE.split('\n');
-  const start = lines.findIndex((l) => l.trimStart().startsWith(`taskloom ${name} `) || l.trim() === `taskloom ${name}`);
+  const isForm = (line: string) => line.trimStart().startsWith(`taskloom ${name} `) || line.trim() === `taskloom ${name}`;
+  const start = lines.findIndex(isForm);
   if (start < 0) return USAGE;
   let end = start + 1;
-  while (end < lines.length && /^ {6,}\S/.test(lines[end]!) && !lines[end]!.trimStart().startsWith('taskloom ')) end++;
+  while (end < lines.length && ((/^ {6,}\S/.test(lines[end]!) && !lines[end]!.trimStart().startsWith('taskloom ')) || isForm(lines[end]!))) end++;
   return lines.slice(start, end).map((l) => l.replace(/^ {2}/, '')).join('\n');
 }
 

@@ -51,7 +51,8 @@ export async function watchCommand(argv: string[]): Promise<number> {
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom watch', notify: notifyTargets(values) });
   const controller = new AbortController();
   const onSignal = () => {
-    process.stderr.write(yellow('\nStopping watch (a fix under way stops too; run watch again to finish it)…\n'));
+    const underWay = values.issues !== undefined ? 'the run under way stops too; taskloom resume finishes it' : 'a fix under way stops too; run watch again to finish it';
+    process.stderr.write(yellow(`\nStopping watch (${underWay})…\n`));
     controller.abort();
   };
   process.on('SIGINT', onSignal);
