@@ -29,7 +29,7 @@ export interface IssueRepo {
   /** `taskloom run ARGS` with the scripted agents. */
   run(args: string[]): Promise<CliResult>;
   /** `taskloom COMMAND ARGS` in the repository, reaching the scripted GitHub (and the scripted agents, for commands that take --script). */
-  cli(command: string, args?: string[]): Promise<CliResult>;
+  cli(command: string, args?: string[], env?: NodeJS.ProcessEnv): Promise<CliResult>;
   pr(args?: string[]): Promise<CliResult>;
 }
 
@@ -49,7 +49,7 @@ export async function issueRepo(scenario: object = ISSUE_SCENARIO): Promise<Issu
   });
   const script = writeInputs({ 'scenario.json': scenario })['scenario.json']!;
   const env = { GITHUB_TOKEN: server.token, GH_TOKEN: '', GITHUB_API_URL: server.url };
-  const cli = (command: string, args: string[] = []) => startCli([command, ...args, '--cwd', r.dir], env).done;
+  const cli = (command: string, args: string[] = [], moreEnv: NodeJS.ProcessEnv = {}) => startCli([command, ...args, '--cwd', r.dir], { ...env, ...moreEnv }).done;
   return {
     r,
     server,

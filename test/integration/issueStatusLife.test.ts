@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readEvents } from '../faults/faultHelpers';
 import { ISSUE_SCENARIO, issueRepo, taskloomComments, verdictGreen } from '../helpers/issueRepo';
 
 /**
@@ -39,5 +40,19 @@ describe("the issue's status comment over the run's whole life", () => {
     assert.equal(watched.code, 0, watched.stdout + watched.stderr);
     assert.match(status(), /Merged: #1 \(https:\/\/github\.example\/octo\/greeter\/pull\/1\)/);
     assert.equal(server.issueComments.filter((c) => c.number === 3).length, 1, 'posted once, then only edited');
+  });
+
+  it('a forge that refuses the update is one warning in the run, and the run goes on', async () => {
+    const { r, server, run, cli } = await issueRepo(FAILS_FIRST);
+    server.addIssue(3, { title: 'Greetings feel cold', body: 'End greetings with !', user: 'maintainer', association: 'OWNER' });
+    const stopped = await run(['--issue', '#3', '--yes', '--max-attempts', '1']);
+    assert.equal(stopped.code, 1, stopped.stdout + stopped.stderr);
+
+    const retried = await cli('retry', ['exclaim'], { GITHUB_TOKEN: 'ghs_revoked' });
+    assert.equal(retried.code, 0, retried.stdout + retried.stderr);
+    const warnings = readEvents(r.dir).flatMap((e) => (e.type === 'warning' ? [e.message] : []));
+    assert.deepEqual(warnings, ["the issue's status comment was not updated: GitHub refused the token (401: Bad credentials)"]);
+    assert.match(retried.stdout, /the issue's status comment was not updated/, 'said as the run goes');
+    assert.match(taskloomComments(server, 3)[0]!.body, /Needs you: `exclaim`/, 'the comment is as it was');
   });
 });

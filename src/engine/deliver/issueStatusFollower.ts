@@ -14,11 +14,10 @@ export interface ForgeAccess {
  * session the engine opens (run, resume, retry, accept, pr, watch…) is followed, one keeper per
  * run, so two sessions of a run never race to post two comments. A run that becomes one from an
  * issue (its `run_issue` event) is followed from then on. What the forge refused is a warning in
- * the run once per distinct failure, never an error of the step that moved it.
+ * the run (seen live, and in the ledger) once per distinct failure, never an error of the step that moved it.
  */
 export class IssueStatusFollower {
-  /** Each run's keeper, with the session its warnings go to. */
-  private readonly keepers = new Map<string, { keeper: IssueStatusKeeper; session: RunSession }>();
+  private readonly keepers = new Map<string, IssueStatusKeeper>();
   private access: ForgeAccess = {};
 
   constructor(private readonly repoRoot: string) {}
@@ -37,32 +36,32 @@ export class IssueStatusFollower {
     });
   }
 
-  /** Posts each run's status as it is now and waits for it; what failed is a warning in the run, once per distinct failure. */
+  /** Posts each run's status as it is now and waits for it. */
   async settle(): Promise<void> {
-    const kept = [...this.keepers.values()];
+    const keepers = [...this.keepers.values()];
     this.keepers.clear();
-    await Promise.all(
-      kept.map(async ({ keeper, session }) => {
-        for (const message of new Set((await keeper.settle()).map((failure) => failure.message))) {
-          try {
-            session.emit({ type: 'warning', message: `the issue's status comment was not updated: ${message}` });
-          } catch {
-            // The run's store may be closed by now; the comment never fails anything.
-          }
-        }
-      }),
-    );
+    await Promise.all(keepers.map((keeper) => keeper.settle()));
   }
 
   private keep(session: RunSession): void {
     const kept = this.keepers.get(session.runId);
-    if (kept) return kept.keeper.follow(session);
-    this.keepers.set(session.runId, { keeper: keepIssueStatus(session, this.forgeOf(session.state.issue!.repo)), session });
+    if (kept) return kept.follow(session);
+    const warned = new Set<string>();
+    const warn = (error: Error) => {
+      if (warned.has(error.message)) return;
+      warned.add(error.message);
+      try {
+        session.emit({ type: 'warning', message: `the issue's status comment was not updated: ${error.message}` });
+      } catch {
+        // The run's store may be closed by now; the comment never fails anything.
+      }
+    };
+    this.keepers.set(session.runId, keepIssueStatus(session, this.forgeOf(session.state.issue!.repo), warn));
   }
 
   private forgeOf(repo: string): Promise<Forge> {
     const forge = forgeFor(this.repoRoot, { remote: 'origin', repo, ...this.access });
-    // Its failure is each update's, said when settled; not an unhandled rejection meanwhile.
+    // Its failure is each update's, told as a warning; not an unhandled rejection meanwhile.
     forge.catch(() => undefined);
     return forge;
   }
