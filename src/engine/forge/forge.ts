@@ -137,6 +137,8 @@ export interface Forge {
   issue(number: number): Promise<Issue>;
   /** The comments on issue (or pull request) `number`, oldest first. */
   issueComments(number: number): Promise<ConversationComment[]>;
+  /** The open issues (not pull requests) labelled `label`, oldest first. */
+  openIssues(label: string): Promise<Issue[]>;
   /** Who labelled issue `number` with what, oldest first. */
   issueLabelings(number: number): Promise<IssueLabeling[]>;
   /** Posts a comment on issue `number`; its id. */

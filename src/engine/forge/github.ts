@@ -173,16 +173,15 @@ export class GitHubForge implements Forge {
       throw error instanceof ForgeError && error.failure === 'not_found' ? missing : error;
     });
     if (data.pull_request) throw missing;
-    return {
-      number: data.number,
-      url: data.html_url,
-      title: data.title,
-      body: data.body ?? '',
-      author: data.user?.login ?? 'someone',
-      association: data.author_association ?? 'NONE',
-      bot: isBot(data.user),
-      state: data.state === 'closed' ? 'closed' : 'open',
-    };
+    return issueOf(data);
+  }
+
+  async openIssues(label: string): Promise<Issue[]> {
+    const listed = await this.call(() =>
+      this.octokit.paginate(this.octokit.issues.listForRepo, { owner: this.owner, repo: this.repo, labels: label, state: 'open', sort: 'created', direction: 'asc', per_page: 100 }),
+    );
+    // GitHub lists pull requests among the issues.
+    return listed.filter((data) => !data.pull_request).map((data) => issueOf(data));
   }
 
   async issueComments(number: number): Promise<ConversationComment[]> {
@@ -287,6 +286,19 @@ export class GitHubForge implements Forge {
         return new ForgeError(`GitHub request failed on ${where}: ${said}`, 'Check the network and GITHUB_API_URL, then try again.', 'unreachable', { cause: error });
     }
   }
+}
+
+function issueOf(data: { number: number; html_url: string; title: string; body?: string | null; user: { login: string; type?: string } | null; author_association?: string; state: string }): Issue {
+  return {
+    number: data.number,
+    url: data.html_url,
+    title: data.title,
+    body: data.body ?? '',
+    author: data.user?.login ?? 'someone',
+    association: data.author_association ?? 'NONE',
+    bot: isBot(data.user),
+    state: data.state === 'closed' ? 'closed' : 'open',
+  };
 }
 
 function conversationComment(c: { id: number; user: { login: string; type?: string } | null; author_association: string; body?: string; created_at: string }): ConversationComment {
