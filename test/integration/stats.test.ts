@@ -6,7 +6,9 @@ import { after, describe, it } from 'node:test';
 import type { RunStats } from '../../src/engine/report/runStats';
 import { runStats } from '../../src/engine/usecases/runStats';
 import { LOG_FIXTURES_DIR, type FixtureMeta } from '../fixtures/logs/fixtureCases';
+import { RunStatsRequest } from '../../src/protocol/engineProtocol';
 import { runCli } from '../helpers/cli';
+import { EngineServerProcess } from '../helpers/engineServer';
 import { runScripted, task, write } from '../helpers/scriptedRun';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
@@ -46,7 +48,7 @@ const RUN_1 = {
 };
 
 describe('taskloom stats', () => {
-  it('prints, for scripted runs of two agents, the figures worked out by hand', () => {
+  it('prints, for scripted runs of two agents, the figures worked out by hand; the editor gets the same', async () => {
     const r = makeTempRepo();
     repos.push(r);
     assert.equal(runScripted(r.dir, RUN_1.plan, RUN_1.scenario, '--gate', GATE, '--max-reviews', '2').code, 1);
@@ -113,6 +115,17 @@ describe('taskloom stats', () => {
     assert.match(text.stdout, /^First-pass gate {2}80% of 5 gated tasks$/m);
     assert.match(text.stdout, /^Critic send-back 42\.9% of 7 reviews; blocking findings: correctness 2, requirements 1$/m);
     assert.match(text.stdout, /^Human decisions {2}0\.6 per merged task \(retry 1, accept 1, skip 1\)$/m);
+
+    const server = await EngineServerProcess.start();
+    try {
+      const { since, ...stats } = s;
+      const answered = await server.request(RunStatsRequest.type, { folder: r.dir });
+      assert.deepEqual({ since: answered.since, stats: answered.stats }, { since, stats });
+      const onlyTwo = await server.request(RunStatsRequest.type, { folder: r.dir, runIds: [run2!.runId] });
+      assert.deepEqual(onlyTwo.stats.perRun.map((x) => x.runId), [run2!.runId]);
+    } finally {
+      await server.stop();
+    }
   });
 
   it('refuses a date it cannot read and a run that is not here, saying what to give instead', () => {
