@@ -35,7 +35,7 @@ export function formatStats(s: RunStats, since: string | null): string {
   for (const [title, groups] of [['By agent', s.byAgent], ['By model', s.byModel], ['By role', s.byRole]] as const) out.push('', bold(title), groupTable(groups));
   if (s.topFailingCommands.length) {
     out.push('', bold('Gate commands that failed most'));
-    for (const c of s.topFailingCommands) out.push(`  ${c.command}  ${dim(`failed ${c.failures} of ${counted(c.runs, 'run')}, in ${counted(c.runIds.length, 'Taskloom run')}`)}`);
+    for (const c of s.topFailingCommands) out.push(`  ${c.command}  ${dim(`failed ${c.failures} of the ${counted(c.ran, 'time')} it ran, in ${counted(c.runIds.length, 'run')}`)}`);
   }
   for (const [title, tests] of [['Tests that failed a gate most', s.topFailingTests], ['Flaky tests', s.flakyTests]] as const) {
     if (!tests.length) continue;

@@ -34,7 +34,8 @@ export interface RunStats {
   byAgent: Record<string, GroupStats>;
   byModel: Record<string, GroupStats>;
   byRole: Record<string, GroupStats>;
-  topFailingCommands: Array<{ command: string; runs: number; failures: number; runIds: string[] }>;
+  /** `ran`: times the command ran; `failures`: times it failed; `runIds`: the runs where it failed. */
+  topFailingCommands: Array<{ command: string; ran: number; failures: number; runIds: string[] }>;
   topFailingTests: TestStats[];
   flakyTests: TestStats[];
   /** Each run's own figures, oldest first: for figures over time, and the way to the runs behind a figure. */
@@ -125,8 +126,8 @@ function topFailingCommands(runs: readonly RunSummary[]): RunStats['topFailingCo
   const all = new Map<string, RunStats['topFailingCommands'][number]>();
   for (const r of runs) {
     for (const [command, c] of Object.entries(r.gateCommands)) {
-      const entry = all.get(command) ?? { command, runs: 0, failures: 0, runIds: [] };
-      entry.runs += c.runs;
+      const entry = all.get(command) ?? { command, ran: 0, failures: 0, runIds: [] };
+      entry.ran += c.runs;
       entry.failures += c.failures;
       if (c.failures > 0) entry.runIds.push(r.runId);
       all.set(command, entry);
