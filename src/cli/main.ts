@@ -17,6 +17,7 @@ import { watchCommand } from './commands/watch';
 import { resumeCommand } from './commands/resume';
 import { RUN_USAGE, runCommand } from './commands/run';
 import { runsCommand } from './commands/runs';
+import { statsCommand } from './commands/stats';
 import { traceCommand } from './commands/trace';
 import { sendCommand } from './commands/send';
 import { exitWith } from './cliProcess';
@@ -61,6 +62,10 @@ Usage:
   taskloom runs [--json]                        list the runs in this repository, with the disk their worktrees take
   taskloom gc [--yes] [--dry-run]               remove what finished runs left (worktrees, branches, refs); says what it freed
   taskloom trace [RUN_ID] [--json]              tasks, transitions with reasons, attempts, usage
+  taskloom stats [--since DATE] [--run ID]... [--json]
+                                                what the runs here cost and how they went: tasks merged, first-pass gate and
+                                                critic send-back rates, your decisions, cost per merged task, by agent, model
+                                                and role; failing gate commands and tests (docs/stats.md)
   taskloom doctor [--probe] [--allow-config] [run flags]
                                                 check git, the repository, and the agents and gate a run with these flags uses,
                                                 and say where each setting came from (flag, environment, taskloom.json, default)
@@ -98,6 +103,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   gc: gcCommand,
   runs: runsCommand,
   trace: traceCommand,
+  stats: statsCommand,
   doctor: doctorCommand,
   config: configCommand,
   demo: demoCommand,

@@ -33,6 +33,7 @@ export const COMMAND_IDS = [
   'taskloom.openPullRequestInBrowser',
   'taskloom.openDecisionsLedger',
   'taskloom.showRun',
+  'taskloom.showInsights',
   'taskloom.doctor',
   'taskloom.discardRun',
   'taskloom.reviewPlan',

@@ -16,6 +16,7 @@ import { watchPlanEdits } from './plans/planEdits';
 import { promptToResume } from './resumePrompt';
 import { RunsController } from './runsController';
 import { RunViews } from './runView/runViews';
+import { Insights } from './insights/insightsPanel';
 import type { Services } from './services';
 import { isResumable } from './state/resumable';
 import { RunStatusBar } from './statusBar';
@@ -53,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
   const needsYou = new NeedsYouTreeProvider(controller);
   const needsYouView = vscode.window.createTreeView(TREE_VIEWS.needsYou, { treeDataProvider: needsYou });
   let runViews: RunViews | undefined;
+  let insights: Insights | undefined;
   const services: Services = {
     context,
     engine,
@@ -61,6 +63,9 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
     runsView,
     needsYou,
     // Made on first use: a run view needs the services it is part of.
+    get insights() {
+      return (insights ??= new Insights(services));
+    },
     get runViews() {
       return (runViews ??= new RunViews(services));
     },
@@ -80,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
     needsYou,
     needsYouView,
     services.runViews,
+    { dispose: () => insights?.dispose() },
     services.readOnlyText,
     services.planDiagnostics,
     new RunStatusBar(controller, engine),

@@ -7,6 +7,7 @@ import type { Plan } from '../engine/domain/plan';
 import type { PlanTaskFix } from '../engine/domain/planFindings';
 import type { RunState } from '../engine/domain/runState';
 import type { RunIndexEntry } from '../engine/domain/runIndex';
+import type { RunStats } from '../engine/report/runStats';
 import type { TextSpan } from '../engine/domain/textSpan';
 import type { TaskState } from '../engine/domain/taskStates';
 import type { ErrorCode, ErrorKind } from '../engine/domain/taskloomError';
@@ -343,6 +344,22 @@ export interface ListRunsParams extends FolderParams {
   skipDiskUsage?: boolean;
 }
 export const ListRunsRequest = request<ListRunsParams, ListRunsResult>('taskloom/listRuns');
+
+export interface RunStatsParams extends FolderParams {
+  /** Only runs started at or after this date (YYYY-MM-DD, midnight UTC, or an ISO time). */
+  since?: string;
+  /** Only these runs; by default every run recorded in the folder's repository. */
+  runIds?: string[];
+}
+export interface RunStatsResult {
+  stats: RunStats;
+  /** `since` as the ISO time it was read as, or null. */
+  since: string | null;
+  /** Runs left out (a log that does not load), and what reading the logs had to say. */
+  warnings: string[];
+}
+/** What the runs here cost and how they went, across runs (src/engine/usecases/runStats.ts; docs/stats.md). */
+export const RunStatsRequest = request<RunStatsParams, RunStatsResult>('taskloom/runStats');
 
 /** The remote the editor pushes a run's branch to when it opens a pull request. */
 export const PULL_REQUEST_REMOTE = 'origin';

@@ -52,9 +52,9 @@ export const sessions = [
   },
   {
     name: 'problems',
-    description: 'findings that open the branch file, read-only gate output, plan edits with a schema, walkthrough, keybindings, LM tools, @taskloom',
+    description: 'findings that open the branch file, read-only gate output, plan edits with a schema, walkthrough, keybindings, LM tools, @taskloom; Insights over its runs',
     extension: 'development',
-    suites: ['problemsFlow'],
+    suites: ['problemsFlow', 'insightsFlow'],
     workspace: demoWorkspace(50, 'manual', 'demo'),
     timeoutSeconds: 480,
   },

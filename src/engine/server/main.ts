@@ -19,6 +19,7 @@ import {
   FileAtCommitRequest,
   GetRunRequest,
   ListRunsRequest,
+  RunStatsRequest,
   RejectPlanRequest,
   RevisePlanRequest,
   ResumeRequest,
@@ -45,6 +46,7 @@ import { EventBatcher } from './eventBatcher';
 import { adoptPullRequest, openPullRequest, watchPullRequests } from './pullRequestRequests';
 import { approvePlan, checkPlan, rejectPlan, revisePlan, startGoal } from './planRequests';
 import { diff, doctor, fileAtCommit, getRun, listRuns, predictOverlaps, runEvent, transcript } from './queryRequests';
+import { runStatsRequest } from './statsRequests';
 import { ServerLog } from './serverLog';
 import type { ServerOutput } from './serverOutput';
 import { toResponseError } from './userError';
@@ -121,6 +123,7 @@ handle(AdoptPullRequestRequest.type, REQUEST_PARAMS.adoptPullRequest, (p) => ado
 handle(WatchPullRequestsRequest.type, REQUEST_PARAMS.watchPullRequests, (p, token) => watchPullRequests(hosts, output, p, token));
 handle(ListRunsRequest.type, REQUEST_PARAMS.listRuns, (p) => listRuns(hosts, p));
 handle(GetRunRequest.type, REQUEST_PARAMS.run, (p) => getRun(hosts, p));
+handle(RunStatsRequest.type, REQUEST_PARAMS.runStats, (p) => runStatsRequest(hosts, p));
 handle(DiffRequest.type, REQUEST_PARAMS.diff, (p) => diff(hosts, p));
 handle(FileAtCommitRequest.type, REQUEST_PARAMS.fileAtCommit, (p) => fileAtCommit(hosts, p));
 handle(DoctorRequest.type, REQUEST_PARAMS.doctor, (p) => doctor(p));

@@ -49,6 +49,7 @@ export const REQUEST_PARAMS = {
   run: params<protocol.RunParams>()(runParams),
   folder: params<protocol.FolderParams>()(folderParams),
   listRuns: params<protocol.ListRunsParams>()(folderParams.extend({ skipDiskUsage: z.boolean().optional() })),
+  runStats: params<protocol.RunStatsParams>()(folderParams.extend({ since: z.string().optional(), runIds: z.array(runId).optional() })),
   taskDecision: params<protocol.TaskDecisionParams>()(taskParams.extend({ action: z.enum(['retry', 'accept', 'skip']), note: z.string().optional() })),
   task: params<protocol.TaskParams>()(taskParams),
   sendToTask: params<protocol.SendToTaskParams>()(taskParams.extend({ text: z.string() })),

@@ -17,6 +17,7 @@ import { keepOwnPullRequestGreen, keepPullRequestGreenCommand, openPullRequest, 
 import { restoreSnapshot } from './restoreSnapshot';
 import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeLastRun, resumeRun, showRunCommand, treatAsAdvisory, keepAsRequired } from './runCommands';
 import { startGoal } from './startGoal';
+import { showInsights } from './showInsights';
 import { continueTask, decideTask, openTaskWorktree, resolveTask } from './taskCommands';
 import { stopTask, takeOverTask } from './personCommands';
 import { sendMessageToTask } from './sendMessage';
@@ -72,6 +73,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.openPullRequestInBrowser': (arg?: unknown) => openPullRequestInBrowser(services, arg),
     'taskloom.openDecisionsLedger': (arg?: unknown) => openDecisionsLedger(services, arg),
     'taskloom.showRun': (arg?: unknown) => showRunCommand(services, arg),
+    'taskloom.showInsights': (folder?: string) => showInsights(services, folder),
     'taskloom.doctor': (folder?: string) => doctor(services, folder),
     'taskloom.discardRun': (arg?: unknown) => discardRun(services, arg),
     // Reviewed while it waits, though a task left to fill in keeps it from being approved yet.
