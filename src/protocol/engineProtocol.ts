@@ -481,3 +481,16 @@ export interface CheckPlanResult {
 }
 /** Validates an edited plan with the engine's own rules (the same ones approval applies). */
 export const CheckPlanRequest = request<CheckPlanParams, CheckPlanResult>('taskloom/checkPlan');
+
+export interface SetNotifyTargetsParams {
+  /**
+   * Where word of the runs this server drives goes from now on (docs/notifications.md): URLs as
+   * the CLI's `--notify` takes them, their secret references already resolved by the editor.
+   */
+  targets: string[];
+}
+/**
+ * Replaces the notification targets of every run the server drives from its next engine open on;
+ * a bad URL is a user-facing error naming only its scheme and host, and leaves the targets as they were.
+ */
+export const SetNotifyTargetsRequest = request<SetNotifyTargetsParams, void>('taskloom/setNotifyTargets');

@@ -68,6 +68,12 @@ export interface EngineOptions {
   gitObserver?: GitObserver;
   /** Where word of the runs it drives goes (plan ready, a task needs you, run finished, …): docs/notifications.md. */
   notify?: readonly NotifyTarget[];
+  /**
+   * Sends word instead of a notifier of its own (then `notify` is not read): the engine server
+   * keeps one per workspace across the engines it opens and closes, so a burst begun while
+   * planning is coalesced with the approval that follows.
+   */
+  notifier?: Notifier;
 }
 
 /** The decisions that record a choice and let the run go on; `resolve` and `continue` have their own calls. */
@@ -90,7 +96,8 @@ export class TaskloomEngine {
     private readonly options: EngineOptions,
   ) {
     const targets = options.notify ?? [];
-    this.notifier = targets.length > 0 && !options.readOnly ? new Notifier(targets) : undefined;
+    if (options.readOnly) this.notifier = undefined;
+    else this.notifier = options.notifier ?? (targets.length > 0 ? new Notifier(targets) : undefined);
   }
 
   static async open(cwd: string, options: EngineOptions): Promise<TaskloomEngine> {

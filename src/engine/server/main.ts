@@ -34,6 +34,7 @@ import {
   PredictOverlapsRequest,
   ContinueTaskRequest,
   SendToTaskRequest,
+  SetNotifyTargetsRequest,
   type UserFacingErrorData,
 } from '../../protocol/engineProtocol';
 import { applyIntegrationBranch, discardRun, previewApply, restoreSnapshot } from './branchRequests';
@@ -127,6 +128,7 @@ handle(DoctorRequest.type, REQUEST_PARAMS.doctor, (p) => doctor(p));
 handle(RunEventRequest.type, REQUEST_PARAMS.runEvent, (p) => runEvent(hosts, p));
 handle(TranscriptRequest.type, REQUEST_PARAMS.transcript, (p) => transcript(hosts, p));
 handle(CheckPlanRequest.type, REQUEST_PARAMS.checkPlan, (p) => checkPlan(p));
+handle(SetNotifyTargetsRequest.type, REQUEST_PARAMS.setNotifyTargets, async (p) => hosts.setNotifyTargets(p.targets));
 
 connection.onInitialize(() => ({ capabilities: {}, serverInfo: { name: 'taskloom-engine' } }));
 

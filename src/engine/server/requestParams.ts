@@ -76,6 +76,7 @@ export const REQUEST_PARAMS = {
   restoreSnapshot: params<protocol.RestoreSnapshotParams>()(runParams.extend({ seq: z.number().int().positive() })),
   transcript: params<protocol.TranscriptParams>()(runParams.extend({ seqs: z.array(z.number().int().positive()).max(10_000) })),
   checkPlan: params<protocol.CheckPlanParams>()(z.object({ text: z.string(), source: z.string() })),
+  setNotifyTargets: params<protocol.SetNotifyTargetsParams>()(z.object({ targets: z.array(z.string()).max(20) })),
 };
 
 /** The params as the schema allows them, or a UserError naming each field that is off. */
