@@ -47,6 +47,8 @@ export const COMMAND_IDS = [
   'taskloom.fillInPlanTask',
   'taskloom.dropPlanTask',
   'taskloom.restoreSnapshot',
+  'taskloom.addNotificationTarget',
+  'taskloom.removeNotificationTarget',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -129,6 +129,14 @@ export const sessions = [
     timeoutSeconds: 360,
   },
   {
+    name: 'notify',
+    description: 'Add Notification Target… (password box, secret storage, only secret:NAME in the settings); a run sends plan ready and its end to a webhook on loopback; Remove Notification Target…',
+    extension: 'development',
+    suites: ['notifyFlow'],
+    workspace: demoWorkspace(50, 'manual'),
+    timeoutSeconds: 420,
+  },
+  {
     name: 'smoke',
     description: 'the harness: workspace open, extension present and active, a screenshot',
     extension: 'development',

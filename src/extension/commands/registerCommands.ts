@@ -15,6 +15,7 @@ import { runDemo } from './demoCommand';
 import { showIntegrationDiff, showTaskDiff } from './diffCommands';
 import { keepOwnPullRequestGreen, keepPullRequestGreenCommand, openPullRequest, openPullRequestInBrowser } from './pullRequestCommands';
 import { restoreSnapshot } from './restoreSnapshot';
+import { addNotificationTarget, removeNotificationTarget } from './notifyCommands';
 import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeLastRun, resumeRun, showRunCommand, treatAsAdvisory, keepAsRequired } from './runCommands';
 import { startGoal } from './startGoal';
 import { continueTask, decideTask, openTaskWorktree, resolveTask } from './taskCommands';
@@ -90,6 +91,8 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.fillInPlanTask': onPlanTask((ref) => fillPlanTask(services, ref, ref.taskId)),
     'taskloom.dropPlanTask': onPlanTask((ref) => dropPlanTask(services, ref, ref.taskId)),
     'taskloom.restoreSnapshot': (arg?: unknown) => restoreSnapshot(services, arg),
+    'taskloom.addNotificationTarget': () => addNotificationTarget(services),
+    'taskloom.removeNotificationTarget': () => removeNotificationTarget(services),
   };
   return Object.entries(commands).map(([id, body]) =>
     vscode.commands.registerCommand(id, reporting(id.replace('taskloom.', ''), body as (...args: unknown[]) => Promise<unknown>)),

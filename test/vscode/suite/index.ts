@@ -26,6 +26,7 @@ const testModules: Record<string, () => unknown> = {
   planningRecovery: () => require('./planningRecovery.test'),
   actionsFlow: () => require('./actionsFlow.test'),
   takeOverFlow: () => require('./takeOverFlow.test'),
+  notifyFlow: () => require('./notifyFlow.test'),
 };
 
 function selectedModules(): string[] {
