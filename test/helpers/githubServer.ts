@@ -279,6 +279,14 @@ export async function startGitHubServer(options: {
       commentEdits.push({ commentId: comment.id, body: comment.body });
       return send(200, authored(comment));
     }
+    if (path === '/issues' && req.method === 'GET') {
+      // As GitHub does: pull requests are issues too, marked by pull_request.
+      const open = [
+        ...[...issues].map(([number, issue]) => ({ number, html_url: `https://github.example/${slug}/issues/${number}`, title: issue.title, body: issue.body, state: 'open', ...authored({ user: issue.user, association: issue.association ?? 'COLLABORATOR', bot: false }) })),
+        ...pulls.filter((p) => p.state === 'open').map((p) => ({ number: p.number, html_url: `https://github.example/${slug}/pull/${p.number}`, title: p.title, body: p.body, state: 'open', pull_request: { url: '' }, ...authored({ user: 'taskloom-bot', association: 'MEMBER', bot: false }) })),
+      ];
+      return send(200, open.sort((a, b) => b.number - a.number));
+    }
     if ((m = /^\/issues\/(\d+)$/.exec(path))) {
       const number = Number(m[1]);
       const issue = issues.get(number);

@@ -167,22 +167,19 @@ export class GitHubForge implements Forge {
     await this.call(() => this.octokit.issues.createComment({ owner: this.owner, repo: this.repo, issue_number: number, body }));
   }
 
+  async openIssues(limit: number): Promise<Issue[]> {
+    // GitHub lists pull requests among issues: asked for a page more than wanted, those are dropped.
+    const { data } = await this.call(() => this.octokit.issues.listForRepo({ owner: this.owner, repo: this.repo, state: 'open', sort: 'created', direction: 'desc', per_page: Math.min(100, limit * 2) }));
+    return data.filter((item) => !item.pull_request).slice(0, limit).map(issueOf);
+  }
+
   async issue(number: number): Promise<Issue> {
     const missing = new ForgeError(`${this.slug} has no issue #${number}`, 'Check the issue number (a pull request is not an issue).', 'not_found');
     const { data } = await this.call(() => this.octokit.issues.get({ owner: this.owner, repo: this.repo, issue_number: number })).catch((error: unknown) => {
       throw error instanceof ForgeError && error.failure === 'not_found' ? missing : error;
     });
     if (data.pull_request) throw missing;
-    return {
-      number: data.number,
-      url: data.html_url,
-      title: data.title,
-      body: data.body ?? '',
-      author: data.user?.login ?? 'someone',
-      association: data.author_association ?? 'NONE',
-      bot: isBot(data.user),
-      state: data.state === 'closed' ? 'closed' : 'open',
-    };
+    return issueOf(data);
   }
 
   async issueComments(number: number): Promise<ConversationComment[]> {
@@ -309,4 +306,19 @@ function reviewState(state: string): Review['state'] {
     default:
       return 'commented';
   }
+}
+
+type IssueData = Awaited<ReturnType<Octokit['issues']['get']>>['data'];
+
+function issueOf(data: IssueData): Issue {
+  return {
+    number: data.number,
+    url: data.html_url,
+    title: data.title,
+    body: data.body ?? '',
+    author: data.user?.login ?? 'someone',
+    association: data.author_association ?? 'NONE',
+    bot: isBot(data.user),
+    state: data.state === 'closed' ? 'closed' : 'open',
+  };
 }

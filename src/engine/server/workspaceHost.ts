@@ -15,6 +15,7 @@ import type { FrontDoor } from '../usecases/frontDoor';
 import { RunBusyError } from '../usecases/useCaseErrors';
 import { EDITOR_SETTING_KEYS } from '../../protocol/runSettings';
 import { NOTIFY_TIMING, type Notifier } from '../notify/notifier';
+import type { IssueStatusKeeper } from '../deliver/issueStatus';
 
 /** Shown to a CLI that finds the workspace locked by this server. */
 export const SERVER_COMMAND = 'Taskloom engine server (VS Code)';
@@ -46,6 +47,8 @@ export class WorkspaceHost {
   private leases = 0;
   private readonly work = new Map<string, ActiveWork>();
   private follower: ElsewhereFollower | undefined;
+  /** The status comments on the issues of runs started here from one, kept while this server lives. */
+  private readonly issueKeepers = new Map<string, IssueStatusKeeper>();
   /** The notifier the open engine sends word through, if any. */
   private openNotifier: Notifier | undefined;
 
@@ -158,7 +161,13 @@ export class WorkspaceHost {
     const session = engine.session(runId);
     for (const warning of engine.warnings.slice(known)) this.output.log(`Run ${runId}: ${warning}`);
     forwardRunEvents(session, folder, this.batcher, this.output);
+    this.issueKeepers.get(runId)?.follow(session);
     return session;
+  }
+
+  /** Keeps run `runId`'s issue status comment current through every session of it this server opens. */
+  keepIssueStatus(runId: string, keeper: IssueStatusKeeper): void {
+    this.issueKeepers.set(runId, keeper);
   }
 
   /**
