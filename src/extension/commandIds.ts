@@ -6,6 +6,7 @@
  */
 export const COMMAND_IDS = [
   'taskloom.startGoal',
+  'taskloom.startGoalFromIssue',
   'taskloom.resumeLastRun',
   'taskloom.resumeRun',
   'taskloom.treatAsAdvisory',

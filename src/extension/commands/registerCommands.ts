@@ -46,6 +46,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
   };
   const commands: Record<CommandId, (...args: never[]) => Promise<unknown>> = {
     'taskloom.startGoal': (args?: Parameters<typeof startGoal>[1]) => startGoal(services, args),
+    'taskloom.startGoalFromIssue': (args?: Parameters<typeof startGoal>[1]) => startGoal(services, args, true),
     'taskloom.resumeLastRun': (arg?: unknown) => resumeLastRun(services, arg),
     'taskloom.resumeRun': (arg?: unknown) => resumeRun(services, arg),
     'taskloom.treatAsAdvisory': (arg?: unknown) => treatAsAdvisory(services, arg),

@@ -27,6 +27,7 @@ const testModules: Record<string, () => unknown> = {
   actionsFlow: () => require('./actionsFlow.test'),
   takeOverFlow: () => require('./takeOverFlow.test'),
   notifyFlow: () => require('./notifyFlow.test'),
+  issueFlow: () => require('./issueFlow.test'),
 };
 
 function selectedModules(): string[] {
