@@ -6,6 +6,7 @@
  */
 export const COMMAND_IDS = [
   'taskloom.startGoal',
+  'taskloom.startGoalFromIssue',
   'taskloom.resumeLastRun',
   'taskloom.resumeRun',
   'taskloom.treatAsAdvisory',
@@ -48,6 +49,8 @@ export const COMMAND_IDS = [
   'taskloom.fillInPlanTask',
   'taskloom.dropPlanTask',
   'taskloom.restoreSnapshot',
+  'taskloom.addNotificationTarget',
+  'taskloom.removeNotificationTarget',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -21,6 +21,7 @@ import type { Services } from './services';
 import { isResumable } from './state/resumable';
 import { RunStatusBar } from './statusBar';
 import { NeedsYouNotices } from './needsYouNotices';
+import { NotifyTargetSync } from './notify/notifyTargetSync';
 import { PullRequestNotices } from './pullRequestNotices';
 import { BaselineChoiceNotices } from './baselineChoiceNotices';
 import { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
@@ -46,7 +47,9 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
     void vscode.window.showErrorMessage(`Taskloom: ${errorText(unsupported)}`);
     return undefined;
   }
-  const engine = new EngineClient(context.asAbsolutePath('dist/engine-server.js'));
+  const notifyTargets = new NotifyTargetSync(context.secrets);
+  const engine = new EngineClient(context.asAbsolutePath('dist/engine-server.js'), (send) => notifyTargets.sendTo(send));
+  notifyTargets.follow(engine);
   activeEngine = engine;
   const controller = new RunsController(engine);
   const runsTree = new RunsTreeProvider(controller);
@@ -79,6 +82,7 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
   };
   context.subscriptions.push(
     log,
+    notifyTargets,
     controller,
     runsTree,
     runsView,

@@ -283,10 +283,16 @@ export async function startGitHubServer(options: {
       return send(200, authored(comment));
     }
     if (path === '/issues' && req.method === 'GET') {
+      // As GitHub does: pull requests are issues too, marked by pull_request; a label narrows the list.
       const label = url.searchParams.get('labels');
-      const labelled = [...issues.entries()].filter(([, issue]) => !label || issue.labels?.some((l) => l.label === label)).sort(([a], [b]) => a - b);
-      const issueJson = ([number, issue]: [number, ScriptedIssue]) => ({ number, html_url: `https://github.example/${slug}/issues/${number}`, title: issue.title, body: issue.body, state: 'open', ...authored({ user: issue.user, association: issue.association ?? 'COLLABORATOR', bot: false }) });
-      return send(200, labelled.map(issueJson));
+      const open = [
+        ...[...issues]
+          .filter(([, issue]) => !label || issue.labels?.some((l) => l.label === label))
+          .map(([number, issue]) => ({ number, html_url: `https://github.example/${slug}/issues/${number}`, title: issue.title, body: issue.body, state: 'open', ...authored({ user: issue.user, association: issue.association ?? 'COLLABORATOR', bot: false }) })),
+        ...(label ? [] : pulls.filter((p) => p.state === 'open').map((p) => ({ number: p.number, html_url: `https://github.example/${slug}/pull/${p.number}`, title: p.title, body: p.body, state: 'open', pull_request: { url: '' }, ...authored({ user: 'taskloom-bot', association: 'MEMBER', bot: false }) }))),
+      ];
+      const ascending = url.searchParams.get('direction') === 'asc';
+      return send(200, open.sort((a, b) => (ascending ? a.number - b.number : b.number - a.number)));
     }
     if ((m = /^\/issues\/(\d+)$/.exec(path))) {
       const number = Number(m[1]);

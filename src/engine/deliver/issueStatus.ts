@@ -59,10 +59,13 @@ export function keepIssueStatus(session: RunSession, forge: Forge | Promise<Forg
   let commentId: string | undefined;
   let inFlight: Promise<void> | undefined;
   let again = false;
+  // The session last followed: an earlier one may be closed by now (the engine server closes its
+  // engine between planning and driving).
+  let current = session;
   const post = async (): Promise<void> => {
     do {
       again = false;
-      const state = session.state;
+      const state = current.state;
       shown = issueStatusLine(state);
       await Promise.resolve(forge).then((reached) => postIssueStatus(reached, state, commentId)).then(
         (id) => {
@@ -77,7 +80,7 @@ export function keepIssueStatus(session: RunSession, forge: Forge | Promise<Forg
     inFlight = undefined;
   };
   const update = () => {
-    if (issueStatusLine(session.state) === shown) return;
+    if (issueStatusLine(current.state) === shown) return;
     if (inFlight) again = true;
     else inFlight = post();
   };
@@ -85,6 +88,7 @@ export function keepIssueStatus(session: RunSession, forge: Forge | Promise<Forg
   update();
   return {
     follow(other) {
+      current = other;
       stops.push(other.onEvent(update));
     },
     async settle() {

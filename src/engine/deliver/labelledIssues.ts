@@ -15,7 +15,7 @@ export interface LabelledIssue {
  * collaborator permission (a label event carries no author association; triage is not write).
  */
 export async function labelledIssues(forge: Forge, label: string, handled: ReadonlySet<number>, trust: AuthorTrust): Promise<LabelledIssue[]> {
-  const open = (await forge.openIssues(label)).filter((issue) => !handled.has(issue.number));
+  const open = (await forge.openIssuesLabelled(label)).filter((issue) => !handled.has(issue.number));
   const found: LabelledIssue[] = [];
   for (const issue of open) {
     const labelledBy = (await forge.issueLabelings(issue.number)).filter((labeling) => labeling.label === label).at(-1)?.actor;

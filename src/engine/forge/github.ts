@@ -167,6 +167,12 @@ export class GitHubForge implements Forge {
     await this.call(() => this.octokit.issues.createComment({ owner: this.owner, repo: this.repo, issue_number: number, body }));
   }
 
+  async openIssues(limit: number): Promise<Issue[]> {
+    // GitHub lists pull requests among issues: asked for a page more than wanted, those are dropped.
+    const { data } = await this.call(() => this.octokit.issues.listForRepo({ owner: this.owner, repo: this.repo, state: 'open', sort: 'created', direction: 'desc', per_page: Math.min(100, limit * 2) }));
+    return data.filter((item) => !item.pull_request).slice(0, limit).map(issueOf);
+  }
+
   async issue(number: number): Promise<Issue> {
     const missing = new ForgeError(`${this.slug} has no issue #${number}`, 'Check the issue number (a pull request is not an issue).', 'not_found');
     const { data } = await this.call(() => this.octokit.issues.get({ owner: this.owner, repo: this.repo, issue_number: number })).catch((error: unknown) => {
@@ -176,7 +182,7 @@ export class GitHubForge implements Forge {
     return issueOf(data);
   }
 
-  async openIssues(label: string): Promise<Issue[]> {
+  async openIssuesLabelled(label: string): Promise<Issue[]> {
     const listed = await this.call(() =>
       this.octokit.paginate(this.octokit.issues.listForRepo, { owner: this.owner, repo: this.repo, labels: label, state: 'open', sort: 'created', direction: 'asc', per_page: 100 }),
     );

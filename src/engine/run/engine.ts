@@ -69,6 +69,12 @@ export interface EngineOptions {
   gitObserver?: GitObserver;
   /** Where word of the runs it drives goes (plan ready, a task needs you, run finished, …): docs/notifications.md. */
   notify?: readonly NotifyTarget[];
+  /**
+   * Sends word instead of a notifier of its own (then `notify` is not read): the engine server
+   * keeps one per workspace across the engines it opens and closes, so a burst begun while
+   * planning is coalesced with the approval that follows.
+   */
+  notifier?: Notifier;
 }
 
 /** The decisions that record a choice and let the run go on; `resolve` and `continue` have their own calls. */
@@ -93,7 +99,7 @@ export class TaskloomEngine {
     private readonly options: EngineOptions,
   ) {
     const targets = options.notify ?? [];
-    this.notifier = targets.length > 0 && !options.readOnly ? new Notifier(targets) : undefined;
+    this.notifier = options.readOnly ? undefined : (options.notifier ?? (targets.length > 0 ? new Notifier(targets) : undefined));
     this.issueStatus = options.readOnly ? undefined : new IssueStatusFollower(repo.root);
   }
 

@@ -35,6 +35,10 @@ import {
   PredictOverlapsRequest,
   ContinueTaskRequest,
   SendToTaskRequest,
+  SetNotifyTargetsRequest,
+  OpenIssuesRequest,
+  IssueGoalRequest,
+  StartIssueGoalRequest,
   type UserFacingErrorData,
 } from '../../protocol/engineProtocol';
 import { applyIntegrationBranch, discardRun, previewApply, restoreSnapshot } from './branchRequests';
@@ -44,6 +48,7 @@ import { sendMessage } from './messageRequests';
 import { prepareDemo } from './demoRequests';
 import { EventBatcher } from './eventBatcher';
 import { adoptPullRequest, openPullRequest, watchPullRequests } from './pullRequestRequests';
+import { issueGoal, openIssues, startIssueGoal } from './issueRequests';
 import { approvePlan, checkPlan, rejectPlan, revisePlan, startGoal } from './planRequests';
 import { diff, doctor, fileAtCommit, getRun, listRuns, predictOverlaps, runEvent, transcript } from './queryRequests';
 import { runStatsRequest } from './statsRequests';
@@ -130,6 +135,10 @@ handle(DoctorRequest.type, REQUEST_PARAMS.doctor, (p) => doctor(p));
 handle(RunEventRequest.type, REQUEST_PARAMS.runEvent, (p) => runEvent(hosts, p));
 handle(TranscriptRequest.type, REQUEST_PARAMS.transcript, (p) => transcript(hosts, p));
 handle(CheckPlanRequest.type, REQUEST_PARAMS.checkPlan, (p) => checkPlan(p));
+handle(OpenIssuesRequest.type, REQUEST_PARAMS.openIssues, (p) => openIssues(hosts, p));
+handle(IssueGoalRequest.type, REQUEST_PARAMS.issueGoal, (p) => issueGoal(hosts, p));
+handle(StartIssueGoalRequest.type, REQUEST_PARAMS.startIssueGoal, (p, token) => startIssueGoal(hosts, output, p, token));
+handle(SetNotifyTargetsRequest.type, REQUEST_PARAMS.setNotifyTargets, async (p) => hosts.setNotifyTargets(p.targets));
 
 connection.onInitialize(() => ({ capabilities: {}, serverInfo: { name: 'taskloom-engine' } }));
 

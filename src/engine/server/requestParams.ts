@@ -77,6 +77,12 @@ export const REQUEST_PARAMS = {
   restoreSnapshot: params<protocol.RestoreSnapshotParams>()(runParams.extend({ seq: z.number().int().positive() })),
   transcript: params<protocol.TranscriptParams>()(runParams.extend({ seqs: z.array(z.number().int().positive()).max(10_000) })),
   checkPlan: params<protocol.CheckPlanParams>()(z.object({ text: z.string(), source: z.string() })),
+  openIssues: params<protocol.OpenIssuesParams>()(folderParams.extend(forgeParams)),
+  issueGoal: params<protocol.IssueGoalParams>()(folderParams.extend({ ...forgeParams, issue: z.string().min(1) })),
+  startIssueGoal: params<protocol.StartIssueGoalParams>()(
+    folderParams.extend({ ...forgeParams, issue: z.string().min(1), confirmedGoal: z.string().optional(), settings, workspaceTrusted: z.boolean().optional() }),
+  ),
+  setNotifyTargets: params<protocol.SetNotifyTargetsParams>()(z.object({ targets: z.array(z.string()).max(20) })),
 };
 
 /** The params as the schema allows them, or a UserError naming each field that is off. */

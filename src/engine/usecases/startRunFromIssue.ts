@@ -1,7 +1,7 @@
 import { forgeFor } from '../deliver/pullRequests';
 import { readIssueGoal, type IssueGoal } from '../deliver/issueGoal';
 import type { ExtraRunSettings, RunSettings } from '../domain/runSettings';
-import type { Forge } from '../forge/forge';
+import type { Forge, Issue } from '../forge/forge';
 import { parseIssueRef } from '../forge/issueRef';
 import type { FrontDoor } from './frontDoor';
 import { startRun, type StartedRun } from './startRun';
@@ -35,6 +35,19 @@ export async function readIssue(door: FrontDoor, params: IssueParams): Promise<R
   // The status comment of the run it starts is reached the same way.
   door.engine.reachForgeWith({ ...(params.token ? { token: params.token } : {}), ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}) });
   return { ...(await readIssueGoal(forge, ref.number)), forge };
+}
+
+/** How many open issues a picker is offered: the newest; an older one is named by its number. */
+export const OPEN_ISSUES_SHOWN = 50;
+
+/** The open issues of the remote's repository, newest first (a door's picker of issues to start from). */
+export async function listOpenIssues(door: FrontDoor, params: Omit<IssueParams, 'issue'>): Promise<{ repo: string; issues: Issue[] }> {
+  const forge = await forgeFor(door.engine.repo.root, {
+    remote: params.remote ?? 'origin',
+    ...(params.token ? { token: params.token } : {}),
+    ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}),
+  });
+  return { repo: forge.slug, issues: await forge.openIssues(OPEN_ISSUES_SHOWN) };
 }
 
 export interface StartFromIssueParams {

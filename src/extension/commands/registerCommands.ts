@@ -15,6 +15,7 @@ import { runDemo } from './demoCommand';
 import { showIntegrationDiff, showTaskDiff } from './diffCommands';
 import { keepOwnPullRequestGreen, keepPullRequestGreenCommand, openPullRequest, openPullRequestInBrowser } from './pullRequestCommands';
 import { restoreSnapshot } from './restoreSnapshot';
+import { addNotificationTarget, removeNotificationTarget } from './notifyCommands';
 import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeLastRun, resumeRun, showRunCommand, treatAsAdvisory, keepAsRequired } from './runCommands';
 import { startGoal } from './startGoal';
 import { showInsights } from './showInsights';
@@ -46,6 +47,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
   };
   const commands: Record<CommandId, (...args: never[]) => Promise<unknown>> = {
     'taskloom.startGoal': (args?: Parameters<typeof startGoal>[1]) => startGoal(services, args),
+    'taskloom.startGoalFromIssue': (args?: Parameters<typeof startGoal>[1]) => startGoal(services, args, true),
     'taskloom.resumeLastRun': (arg?: unknown) => resumeLastRun(services, arg),
     'taskloom.resumeRun': (arg?: unknown) => resumeRun(services, arg),
     'taskloom.treatAsAdvisory': (arg?: unknown) => treatAsAdvisory(services, arg),
@@ -92,6 +94,8 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.fillInPlanTask': onPlanTask((ref) => fillPlanTask(services, ref, ref.taskId)),
     'taskloom.dropPlanTask': onPlanTask((ref) => dropPlanTask(services, ref, ref.taskId)),
     'taskloom.restoreSnapshot': (arg?: unknown) => restoreSnapshot(services, arg),
+    'taskloom.addNotificationTarget': () => addNotificationTarget(services),
+    'taskloom.removeNotificationTarget': () => removeNotificationTarget(services),
   };
   return Object.entries(commands).map(([id, body]) =>
     vscode.commands.registerCommand(id, reporting(id.replace('taskloom.', ''), body as (...args: unknown[]) => Promise<unknown>)),

@@ -27,6 +27,8 @@ const testModules: Record<string, () => unknown> = {
   planningRecovery: () => require('./planningRecovery.test'),
   actionsFlow: () => require('./actionsFlow.test'),
   takeOverFlow: () => require('./takeOverFlow.test'),
+  notifyFlow: () => require('./notifyFlow.test'),
+  issueFlow: () => require('./issueFlow.test'),
 };
 
 function selectedModules(): string[] {
