@@ -10,6 +10,7 @@ import { runCommand } from './runCommand';
 import { RUN_STATUS_WORDS, TASK_STATE_WORDS } from '../engine/domain/stateWords';
 import { countWords } from '../engine/domain/taskCounts';
 import { allowedRunActions, type RunAction } from '../engine/domain/runActions';
+import { goalHeadline } from '../engine/text/clip';
 
 /**
  * A progress notification for a run the engine is driving: merged/total and what is happening,
@@ -79,7 +80,7 @@ function notifyRunEnded(controller: RunsController, ref: RunRef): void {
   const entry = controller.model.run(ref.folder, ref.runId);
   if (!entry || entry.summary.active) return;
   const { summary, state } = entry;
-  const goal = `"${plainText(summary.goal, 60)}"`;
+  const goal = `"${plainText(goalHeadline(summary.goal), 60)}"`;
   const counts = countWords(summary);
   const open = (choice: string | undefined) => {
     const command = choice && NEXT_STEPS[choice];

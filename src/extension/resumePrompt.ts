@@ -10,6 +10,7 @@ import { isRunOver } from '../engine/domain/runState';
 import { countSentence } from '../engine/domain/taskCounts';
 import { runCommand } from './runCommand';
 import { baselineChoiceWords, baseName } from '../engine/text/gateWords';
+import { goalHeadline } from '../engine/text/clip';
 
 /** How long to wait for the previous window's engine to let go of the workspace after a reload. */
 const PREVIOUS_ENGINE_GRACE_MS = 8_000;
@@ -42,7 +43,7 @@ async function offer(services: Services, entry: RunEntry): Promise<void> {
   const ref = { folder: entry.folder, runId: entry.summary.runId };
   const state = await services.controller.state(ref.folder, ref.runId);
   const phase = runPhase(entry.summary, state);
-  const goal = plainText(entry.summary.goal, 80);
+  const goal = plainText(goalHeadline(entry.summary.goal), 80);
   if (phase === 'awaitingApproval') {
     const choice = await vscode.window.showInformationMessage(`Taskloom run '${goal}' has a plan waiting for your approval.`, 'Review Plan', 'Discard');
     if (choice === 'Review Plan') await runCommand('taskloom.reviewPlan', ref);

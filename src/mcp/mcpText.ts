@@ -5,7 +5,7 @@ import { RUN_PHASE_WORDS, runPhase } from '../engine/domain/runPhase';
 import type { RunState } from '../engine/domain/runState';
 import { errorText, TaskloomError } from '../engine/domain/taskloomError';
 import { isWaitingForHuman } from '../engine/domain/taskStates';
-import { oneLine } from '../engine/text/clip';
+import { goalHeadline, oneLine } from '../engine/text/clip';
 import { terminalCommand } from '../commandLine/terminalCommands';
 import type { RunListing } from '../engine/usecases/readRuns';
 import { mcpSettingNames } from './startGoalInput';
@@ -68,6 +68,6 @@ export function needsYouText(state: RunState): string {
 export function runsText(listing: RunListing): string {
   if (!listing.runs.length) return 'No runs yet in this repository. Start one with taskloom_startGoal.';
   return listing.runs
-    .map((r) => `${r.runId}  ${RUN_PHASE_WORDS[runPhase(r.status, listing.driven, r.state)]}  ${r.merged}/${r.total} merged  ${oneLine(r.goal, 80)}`)
+    .map((r) => `${r.runId}  ${RUN_PHASE_WORDS[runPhase(r.status, listing.driven, r.state)]}  ${r.merged}/${r.total} merged  ${oneLine(goalHeadline(r.goal), 80)}`)
     .join('\n');
 }

@@ -5,7 +5,7 @@ import { dim, formatBytes, table, yellow } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
 import { counted } from '../../engine/text/counted';
 import { isRunOver } from '../../engine/domain/runState';
-import { oneLine } from '../../engine/text/clip';
+import { goalHeadline, oneLine } from '../../engine/text/clip';
 import { formatClock } from '../../engine/text/clock';
 import { RUN_PHASE_WORDS, runPhase } from '../../engine/domain/runPhase';
 import { listRuns } from '../../engine/usecases/readRuns';
@@ -31,7 +31,7 @@ export async function runsCommand(argv: string[]): Promise<number> {
       for (const r of runs) {
         // A status that says the run goes on is only true while a process holds the workspace lock: otherwise it stopped (resume it).
         const status = RUN_PHASE_WORDS[runPhase(r.status, listing.driven, r.state)];
-        rows.push([r.runId, status, formatClock(r.updatedAt), String(r.lastSeq), r.diskBytes ? formatBytes(r.diskBytes) : '-', (r.state && runGateBrief(r.state)) ?? '-', oneLine(r.goal, 80)]);
+        rows.push([r.runId, status, formatClock(r.updatedAt), String(r.lastSeq), r.diskBytes ? formatBytes(r.diskBytes) : '-', (r.state && runGateBrief(r.state)) ?? '-', oneLine(goalHeadline(r.goal), 80)]);
       }
       const total = runs.reduce((sum, r) => sum + r.diskBytes, 0);
       const finished = runs.filter((r) => r.diskBytes > 0 && isRunOver(r.status));

@@ -10,3 +10,9 @@ export const clipEnd = (text: string, max: number): string => (text.length > max
 
 /** One line for a label, a status or a table cell: whitespace runs collapsed, cut at `max` characters. */
 export const oneLine = (text: string, max = Infinity): string => clipEnd(text.replace(/\s+/g, ' ').trim(), max);
+
+/**
+ * A goal's headline, for a label or a title: its first line. A goal from an issue is its title, then
+ * the issue's text quoted; a label of all of it would read as one run-on line.
+ */
+export const goalHeadline = (goal: string): string => goal.split('\n').find((line) => line.trim() !== '') ?? goal;

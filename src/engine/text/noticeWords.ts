@@ -1,6 +1,6 @@
 import type { Notice } from '../domain/notices';
 import { counted } from './counted';
-import { oneLine } from './clip';
+import { goalHeadline, oneLine } from './clip';
 
 /** One message for the notices of one run gathered in a burst: what every target format is made from. */
 export interface NoticeMessage {
@@ -53,7 +53,7 @@ export function noticeMessage(runId: string, goal: string, notices: Notice[]): N
   );
   const link = notices.map((notice) => ('url' in notice ? notice.url : undefined)).find((url) => url !== undefined);
   return {
-    title: `Taskloom ${runId}: ${oneLine(goal, 80)}`,
+    title: `Taskloom ${runId}: ${oneLine(goalHeadline(goal), 80)}`,
     lines,
     urgent,
     state: stateOf(last),

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { clipEnd } from '../../engine/text/clip';
+import { clipEnd, goalHeadline } from '../../engine/text/clip';
 import { approveAndDrive, planGoal } from '../plans/planning';
 import { reviewPlan } from '../plans/planReview';
 import type { Services } from '../services';
@@ -97,5 +97,5 @@ function requireFolder(services: Services, given: string | undefined): string {
   throw new Error(`Say which workspace folder (the "folder" input): ${folders.join(', ')}${given ? ` (not ${given})` : ''}.`);
 }
 
-const short = (goal: string): string => clipEnd(goal, 80);
+const short = (goal: string): string => clipEnd(goalHeadline(goal), 80);
 const text = (value: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(value)]);

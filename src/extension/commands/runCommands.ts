@@ -20,6 +20,7 @@ import type { RunRef } from '../targets/runRef';
 import { requestTrustingRun } from '../connection/trustingRun';
 import { appliedAs, HISTORY_WORDS } from '../../engine/text/applyWords';
 import { counted } from '../../engine/text/counted';
+import { goalHeadline } from '../../engine/text/clip';
 
 /** Resume Run: the run of the row (or notification) it is run from, or the user's pick among the runs a resume would take on. */
 export async function resumeRun(services: Services, arg?: unknown): Promise<void> {
@@ -81,7 +82,7 @@ export async function discardRun(services: Services, arg?: unknown): Promise<voi
   if (!ref) return;
   const goal = services.controller.model.run(ref.folder, ref.runId)?.summary.goal ?? ref.runId;
   const discard = await services.confirm(
-    `Discard the run "${plainText(goal, 80)}"?`,
+    `Discard the run "${plainText(goalHeadline(goal), 80)}"?`,
     'Its worktrees, its taskloom/ branches, snapshot refs and record are deleted. Work applied to your branch stays.',
     'Discard',
   );
@@ -125,7 +126,7 @@ export async function applyIntegration(services: Services, arg?: unknown): Promi
     }
     const leftOut = preview.leftOut.length ? ` Not included (skipped): ${preview.leftOut.map((t) => t.taskId).join(', ')}.` : '';
     const apply = await services.confirm(
-      `Apply "${plainText(state.goal, 80)}" to ${preview.branch} as ${counted(preview.commits, 'commit')}?`,
+      `Apply "${plainText(goalHeadline(state.goal), 80)}" to ${preview.branch} as ${counted(preview.commits, 'commit')}?`,
       `With ${history} history: ${HISTORY_WORDS[history]}.${leftOut} The agents' drafts stay with the run until you discard it.`,
       'Apply',
     );

@@ -8,6 +8,7 @@ import { plainText } from '../tree/presentation';
 import { showPlanProblems, storedPlanFile } from './planFiles';
 import type { RunRef } from '../targets/runRef';
 import { runCommand } from '../runCommand';
+import { goalHeadline } from '../../engine/text/clip';
 
 /** Plans the run's goal again, in a new run. */
 export async function planAgain(services: Services, ref: RunRef): Promise<void> {
@@ -20,7 +21,7 @@ export async function startAgainWithPlan(services: Services, ref: RunRef): Promi
   const state = await services.controller.state(ref.folder, ref.runId);
   if (!state) return;
   if (state.plan.tasks.length === 0) {
-    void vscode.window.showInformationMessage(`Taskloom: run "${plainText(state.goal, 80)}" has no plan to start from; plan its goal again instead.`);
+    void vscode.window.showInformationMessage(`Taskloom: run "${plainText(goalHeadline(state.goal), 80)}" has no plan to start from; plan its goal again instead.`);
     return;
   }
   const file = await storedPlanFile(services, `${ref.runId}.again.plan.json`, `${JSON.stringify(state.plan, null, 2)}\n`);

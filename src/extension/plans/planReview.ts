@@ -10,6 +10,7 @@ import { runActionApplies } from '../targets/applicability';
 import type { RunRef } from '../targets/runRef';
 import { plainText } from '../tree/presentation';
 import { askToFinishPlan } from './planTaskFixes';
+import { goalHeadline } from '../../engine/text/clip';
 
 /** The notification's buttons run the commands, which check that the plan still waits when one is pressed. */
 const REVIEW_CHOICES = { Approve: 'taskloom.approvePlan', Edit: 'taskloom.editPlan', 'Cancel Run': 'taskloom.rejectPlan' } as const satisfies Record<string, CommandId>;
@@ -31,7 +32,7 @@ export async function reviewPlan(services: Services, ref: RunRef): Promise<void>
     return;
   }
   const choice = await vscode.window.showInformationMessage(
-    `Taskloom drafted ${counted(tasks, 'task')} for "${plainText(state.goal, 80)}". Start the run with this plan?`,
+    `Taskloom drafted ${counted(tasks, 'task')} for "${plainText(goalHeadline(state.goal), 80)}". Start the run with this plan?`,
     ...(Object.keys(REVIEW_CHOICES) as Array<keyof typeof REVIEW_CHOICES>),
   );
   if (choice) await runCommand(REVIEW_CHOICES[choice], ref);

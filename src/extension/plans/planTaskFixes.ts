@@ -9,6 +9,7 @@ import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
 import type { RunRef } from '../targets/runRef';
 import { runCommand } from '../runCommand';
+import { goalHeadline } from '../../engine/text/clip';
 
 /**
  * A drafted plan with tasks left incomplete cannot be approved: the notification names them and
@@ -18,7 +19,7 @@ export async function askToFinishPlan(services: Services, ref: RunRef, goal: str
   const [first] = findings as [PlanTaskFinding];
   // Three short buttons fit a notification; Cancel Run is above the plan in the run view.
   const choice = await vscode.window.showWarningMessage(
-    `Taskloom drafted ${counted(plan.tasks.length, 'task')} for "${plainText(goal, 80)}", but ${planFindingsSentence(findings)}: fill it in or drop the task before the run can start.`,
+    `Taskloom drafted ${counted(plan.tasks.length, 'task')} for "${plainText(goalHeadline(goal), 80)}", but ${planFindingsSentence(findings)}: fill it in or drop the task before the run can start.`,
     'Fill In…',
     'Drop Task',
     'Edit Plan',

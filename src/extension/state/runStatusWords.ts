@@ -4,6 +4,7 @@ import { isWaitingForHuman } from '../../engine/domain/taskStates';
 import { counted } from '../../engine/text/counted';
 import { formatCost, phaseWords, plainText, RUN_LOOK, runPhase } from '../tree/presentation';
 import type { RunEntry } from './runsModel';
+import { goalHeadline } from '../../engine/text/clip';
 
 /** What the status bar item says of a run, and whether it asks for attention. */
 export interface RunStatusWords {
@@ -24,7 +25,7 @@ export function runStatusWords(entry: RunEntry): RunStatusWords {
   const waiting = state ? state.taskOrder.filter((id) => isWaitingForHuman(state.tasks[id]!.state)) : [];
   const cost = state ? ` · ${formatCost(state.usage.total.costUsd)}` : '';
   const needs = waiting.length ? ` · ${counted(waiting.length, 'needs you', 'need you')}` : '';
-  const lines = [plainText(summary.goal, 120), `${phaseWords(phase)}: ${countSentence(summary)}.`];
+  const lines = [plainText(goalHeadline(summary.goal), 120), `${phaseWords(phase)}: ${countSentence(summary)}.`];
   if (waiting.length) lines.push(`${listed(waiting)} ${waiting.length === 1 ? 'needs' : 'need'} you: see Needs You.`);
   // Paused for a choice about its base, a plain Resume would only pause again: the reason names the ways on.
   if (phase === 'paused' && state?.pausedReason && undecidedBaselineFailures(state).length) lines.push(`Paused for your choice: ${plainText(state.pausedReason, 600)}.`);

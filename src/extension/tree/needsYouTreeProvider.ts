@@ -6,6 +6,7 @@ import { attentionItems, type AttentionItem } from '../state/attention';
 import { startAgainOf } from '../state/resumable';
 import { attentionContextValue, runContextValue, taskContextValue } from './contextValues';
 import { plainText, runWhen } from './presentation';
+import { goalHeadline } from '../../engine/text/clip';
 
 const ICONS: Record<AttentionItem['kind'], string> = {
   task: 'warning',
@@ -53,7 +54,7 @@ export class NeedsYouTreeProvider extends Disposable implements vscode.TreeDataP
     const tree = new vscode.TreeItem(plainText(item.label, 120), vscode.TreeItemCollapsibleState.None);
     // Which run it belongs to: two runs of one goal differ by when they started.
     const summary = this.controller.model.run(item.folder, item.runId)?.summary;
-    const run = summary ? `${plainText(summary.goal || summary.runId, 32)}, ${runWhen(summary.createdAt)}` : item.runId;
+    const run = summary ? `${plainText(goalHeadline(summary.goal) || summary.runId, 32)}, ${runWhen(summary.createdAt)}` : item.runId;
     tree.description = 'taskId' in item ? `${plainText(item.reason, 100)} · ${run}` : plainText(item.reason, 160);
     tree.tooltip = new vscode.MarkdownString()
       .appendText(`Run "${plainText(summary?.goal || item.runId, 200)}" (${item.runId}), started ${summary ? new Date(summary.createdAt).toLocaleString() : '?'}`)

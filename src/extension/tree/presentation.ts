@@ -7,6 +7,7 @@ import type { TaskState } from '../../engine/domain/taskStates';
 import { totalTokens, type TokenUsage } from '../../engine/domain/usage';
 import type { RunListEntry } from '../../protocol/engineProtocol';
 import { displayLine } from '../../engine/text/terminalText';
+import { goalHeadline } from '../../engine/text/clip';
 
 /** A codicon id and a theme colour id: how a state looks in the tree and the status bar. */
 export interface Look {
@@ -77,7 +78,7 @@ export const phaseWords = (phase: RunPhase): string => RUN_PHASE_WORDS[phase];
  * goal, as much as fits (the tooltip has it whole, and when the run started).
  */
 export function runRow(summary: Pick<RunListEntry, 'goal' | 'runId' | 'merged' | 'total'>, phase: RunPhase): { label: string; description: string } {
-  return { label: `${phaseWords(phase)} · ${summary.merged}/${summary.total}`, description: plainText(summary.goal || summary.runId, 120) };
+  return { label: `${phaseWords(phase)} · ${summary.merged}/${summary.total}`, description: plainText(goalHeadline(summary.goal) || summary.runId, 120) };
 }
 
 /**
@@ -86,7 +87,7 @@ export function runRow(summary: Pick<RunListEntry, 'goal' | 'runId' | 'merged' |
  */
 export function runViewTitle(goal: string | undefined, runId: string): string {
   const tag = /^\d{8}-\d{6}-([0-9a-f]+)$/.exec(runId)?.[1] ?? plainText(runId, 24);
-  return `${plainText(goal || 'Taskloom run', 32)} · ${tag}`;
+  return `${plainText(goalHeadline(goal ?? '') || 'Taskloom run', 32)} · ${tag}`;
 }
 
 /** When a run was started, short enough for a row: "17:02" today, "Nov 30, 17:02" before. */

@@ -30,6 +30,7 @@ import { taskTimings } from '../../engine/domain/taskTimings';
 import { timingWords } from '../../engine/report/timingWords';
 import { countSentence } from '../../engine/domain/taskCounts';
 import { formatBytes } from '../../engine/text/formatBytes';
+import { goalHeadline } from '../../engine/text/clip';
 
 export type RunsNode =
   | { kind: 'folder'; id: string; folder: string }
@@ -305,7 +306,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
 
   private buildRunItem(node: Extract<RunsNode, { kind: 'run' }>): vscode.TreeItem {
     const entry = this.controller.model.run(node.folder, node.runId);
-    const item = new vscode.TreeItem(plainText(entry?.summary.goal || node.runId, 120), vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(plainText(goalHeadline(entry?.summary.goal ?? '') || node.runId, 120), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = node.id;
     if (!entry) return item;
     const { summary, state } = entry;

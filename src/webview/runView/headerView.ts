@@ -9,7 +9,7 @@ import { formatTokens, formatUsd } from './format';
 import { runProgress } from './runModel';
 import { TASK_STATES } from '../../engine/domain/taskStates';
 import { RUN_PHASE_TONE, TASK_STATE_LOOK, toneClass } from './stateStyle';
-import { displayText, oneLine } from './text';
+import { displayText, goalHeadline, oneLine } from './text';
 import { counted } from '../../engine/text/counted';
 import { ignoredInputWords } from '../../engine/text/decisionWords';
 import { countSentence } from '../../engine/domain/taskCounts';
@@ -50,7 +50,7 @@ export class HeaderView {
     }
 
     const parts: Array<Node | null> = [
-      h('h1', { class: 'run-goal', title: displayText(state.goal) }, oneLine(state.goal, 400)),
+      h('h1', { class: 'run-goal', title: displayText(state.goal) }, oneLine(goalHeadline(state.goal), 400)),
       h(
         'div',
         { class: 'run-facts' },

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatDuration, formatTokens, formatUsd } from '../../../src/webview/runView/format';
+import { goalHeadline } from '../../../src/engine/text/clip';
+import { issueGoalText } from '../../../src/engine/text/issueWords';
 import { displayText, oneLine } from '../../../src/webview/runView/text';
 
 describe('text for display', () => {
@@ -34,5 +36,11 @@ describe('number formats', () => {
     assert.deepEqual([830, 1234, 54_600, 999_999, 1_250_000, 12_345_678].map(formatTokens), ['830', '1.2k', '55k', '1M', '1.25M', '12.3M']);
     assert.deepEqual([0, 0.0042, 0.1599, 12.5, 1234.4].map(formatUsd), ['$0', '$0.0042', '$0.16', '$12.50', '$1,234']);
     assert.deepEqual([850, 12_000, 185_000, 7_800_000].map(formatDuration), ['850ms', '12s', '3m 05s', '2h 10m']);
+  });
+
+  it("labels a goal from an issue by the issue's title, not its whole quoted text", () => {
+    const goal = issueGoalText({ repo: 'octo/greeter', number: 11, title: 'Greetings feel cold', author: 'ada', body: 'Say hello warmly.', comments: [] });
+    assert.equal(goalHeadline(goal), 'Greetings feel cold');
+    assert.equal(goalHeadline('\n  \nAdd a farewell'), 'Add a farewell');
   });
 });
