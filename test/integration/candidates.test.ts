@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
+import { writeFileSync } from 'node:fs';
+import { runCli, writeInputs } from '../helpers/cli';
 import { tempRepos } from '../helpers/fileScoped';
 import { green, runEvents, runScripted, trace, write } from '../helpers/scriptedRun';
 
@@ -100,5 +102,33 @@ describe('candidates (taskloom run, real processes)', () => {
     const refused = runScripted(repo({ 'check.js': CHECK }).dir, plan(), scenario, ...GATE, '--candidates', '2', '--candidate-agents', 'scripted,gpt');
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /--candidate-agents must be one of claude, codex, command, scripted, got "gpt"/);
+  });
+
+  it('lets a person choose another candidate while the task waits for them: that one is reviewed and merged', () => {
+    const r = repo({ 'check.js': CHECK, 'answer.txt': 'no\n' });
+    const changes = { verdict: { decision: 'changes_required', summary: 'not this one', findings: [{ severity: 'major', category: 'requirements', message: 'wrong file' }] }, delayMs: 0 };
+    const scenario = (critic: object) => ({
+      tasks: {
+        answer: {
+          candidates: [{ actor: [write({ 'answer.txt': 'ok\n', 'by.txt': 'one\n' })] }, { actor: [write({ 'answer.txt': 'ok\n', 'by.txt': 'two\n' })] }],
+          compare: [{ output: { pick: 2, reasons: 'two is shorter' }, delayMs: 0 }],
+          critic: [critic],
+        },
+      },
+    });
+    const inputs = writeInputs({ 'plan.json': plan(2), 'scenario.json': scenario(changes) });
+    const first = runCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...GATE, '--max-reviews', '1']);
+    assert.equal(trace(r.dir).tasks[0]!.state, 'NEEDS_HUMAN', first.stdout + first.stderr);
+    const unknown = runCli(['choose', 'answer', '5', '--cwd', r.dir]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /Task "answer" has no candidate 5 with work to take[\s\S]*Its candidates with work: 1, 2/);
+    // The reviewer now approves: the person's choice goes through the same review.
+    writeFileSync(inputs['scenario.json']!, JSON.stringify(scenario(green)));
+    const chosen = runCli(['choose', 'answer', '1', '--note', 'one names itself', '--cwd', r.dir]);
+    assert.equal(chosen.code, 0, chosen.stdout + chosen.stderr);
+    assert.equal(trace(r.dir).tasks[0]!.state, 'MERGED');
+    assert.equal(r.git(['show', `taskloom/${trace(r.dir).runId}/integration:by.txt`]).trim(), 'one', 'the merged tree is the chosen candidate\'s');
+    assert.match(ledger(r.dir), /Candidate 1 picked by a person[^\n]*\n\s*- chosen by you: one names itself/);
+    assert.equal(ofType(r.dir, 'candidate_started').length, 2, 'no candidate was built again');
   });
 });

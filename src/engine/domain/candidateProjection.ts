@@ -48,8 +48,8 @@ export const CANDIDATE_HANDLERS = {
   candidate_picked(state, e) {
     const view = candidatesOf(state, e.taskId);
     view.picked = { candidate: e.candidate, by: e.by, reasons: e.reasons, passed: e.passed };
-    // A person's choice replaces the work already in the task's worktree: the task goes on from it at once.
-    view.settled = e.by === 'person';
+    // Until the task's build takes it in (a person's choice too: their retry builds the task on it).
+    view.settled = false;
     decide(state, e, e.by === 'person' ? 'human' : e.by, { type: 'candidate_picked', candidate: e.candidate, by: e.by, reasons: e.reasons, passed: e.passed }, e.taskId);
   },
 } satisfies Partial<ProjectionHandlers>;

@@ -65,7 +65,7 @@ export interface CandidatesView {
   /** Candidates a budget kept from starting, with the reason. */
   skipped: Array<{ candidate: number; reason: string }>;
   picked?: CandidatePick;
-  /** The pick is in the task's worktree and the task's own loop goes on from it. */
+  /** The pick is in the task's worktree and the task's own loop goes on from it (false again after a person chose another). */
   settled: boolean;
 }
 
