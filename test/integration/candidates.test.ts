@@ -49,7 +49,9 @@ describe('candidates (taskloom run, real processes)', () => {
     const task = runEvents(r.dir).filter((e) => e.type === 'gate_result' && e.taskId === 'answer');
     assert.equal(task.length, 1, 'the task\'s own gate of the pick is served from the candidate\'s result');
     assert.ok(task[0]?.type === 'gate_result' && task[0].cachedFrom, 'served from the cache');
-    const other = r.git(['show', `taskloom/${trace(r.dir).runId}/@candidates/answer/2:by.txt`]).trim();
+    const traced = trace(r.dir).tasks[0]!.candidates!;
+    assert.deepEqual(traced.entries.map((c) => [c.candidate, c.passed, c.gate.map((g) => g.exitCode)]), [[1, false, [1]], [2, true, [0]], [3, true, [0]]]);
+    const other = r.git(['show', `${traced.entries[1]!.branch}:by.txt`]).trim();
     assert.equal(other, 'two', 'the candidates not picked stay reachable on their branches');
   });
 

@@ -2,6 +2,8 @@ import type { GateCommandResult } from './events';
 import type { PlanTask } from './plan';
 import type { RoleAgent, RunConfig } from './runConfig';
 import { budgetStop } from './budget';
+import { humanActionRefusal } from './humanActions';
+import type { TaskView } from './runState';
 import type { RunState } from './runState';
 import { totalTokens, type TokenUsage } from './usage';
 
@@ -105,3 +107,7 @@ export function candidateBudgetStop(state: RunState, taskId: string): string | u
   }
   return undefined;
 }
+
+/** Whether a person may choose another of the task's candidates now: it ran as several, and it waits for them (a retry is open to it). */
+export const candidateChoiceOpen = (task: TaskView): boolean =>
+  (task.candidates?.entries.some((c) => c.commit) ?? false) && !task.queueProblem && humanActionRefusal(task, 'retry') === undefined;

@@ -1,4 +1,4 @@
-import { humanActionRefusal } from '../domain/humanActions';
+import { candidateChoiceOpen } from '../domain/candidates';
 import { TASK_STATE_WORDS } from '../domain/stateWords';
 import { assertAgentsInstalled } from '../run/assertAgentInstalled';
 import type { RunGoesOn } from './decideTask';
@@ -43,7 +43,7 @@ export async function chooseCandidate(door: FrontDoor, params: ChooseCandidatePa
     const finished = entries.filter((c) => c.commit).map((c) => c.candidate);
     throw new CandidateChoiceError(`Task "${taskId}" has no candidate ${candidate} with work to take`, `Its candidates with work: ${finished.join(', ') || 'none'}.`);
   }
-  if (task.queueProblem || humanActionRefusal(task, 'retry')) {
+  if (!candidateChoiceOpen(task)) {
     throw new CandidateChoiceError(
       `Task "${taskId}" is ${TASK_STATE_WORDS[task.state]}: its candidate can be chosen only while it waits for you`,
       'Stop the task first if it is running; a task that merged keeps its work.',
