@@ -133,4 +133,13 @@ describe('candidates (taskloom run, real processes)', () => {
     assert.match(ledger(r.dir), /Candidate 1 picked by a person[^\n]*\n\s*- chosen by you: one names itself/);
     assert.equal(ofType(r.dir, 'candidate_started').length, 2, 'no candidate was built again');
   });
+
+  it('sets each candidate\'s worktree up as a task\'s before its actor starts', () => {
+    const ready = "if (!require('node:fs').existsSync('.ready')) process.exit(3);\n";
+    const r = repo({ 'check.js': ready + CHECK, 'answer.txt': 'no\n', '.gitignore': '.ready\n' });
+    const scenario = { tasks: { answer: { actor: [write({ 'answer.txt': 'ok\n' })], critic: [green] } } };
+    const result = runScripted(r.dir, plan(2), scenario, ...GATE, '--setup', 'touch .ready');
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.deepEqual(ofType(r.dir, 'candidate_finished').map((e) => [e.candidate, e.passed]).sort(), [[1, true], [2, true]]);
+  });
 });

@@ -44,7 +44,7 @@ export interface CandidateView {
   /** Absent while it runs. */
   passed?: boolean;
   commands: GateCommandResult[];
-  /** Why its actor failed, when it did (the candidate then counts as failed, with no gate). */
+  /** Why its setup or its actor failed, when one did (the candidate then counts as failed, with no gate). */
   failure?: string;
   usage: TokenUsage;
   /** Its actor's conversation: the task's own once it is picked, so a retry continues it. */

@@ -233,7 +233,7 @@ export type RunEventBody =
   | { type: 'candidate_started'; taskId: string; candidate: number; agent: string; model?: string; branch: string; path: string; baseCommit: string }
   /**
    * A candidate's actor finished and its work was gated (`passed`, `commands`); `failure` when its
-   * actor failed instead (no gate ran). `tree`/`key` as in gate_result: the task's gate of the same tree is served from it.
+   * worktree setup (then `commands` are the setup's) or its actor failed instead, and no gate ran. `tree`/`key` as in gate_result: the task's gate of the same tree is served from it.
    */
   | {
       type: 'candidate_finished';

@@ -7,6 +7,11 @@ import { callAgent } from '../session/agentCall';
 import { gateJudging } from '../session/baseline';
 import { gateKey, servedFromCache } from '../session/gateCache';
 import { runProjectGate } from '../session/projectGate';
+import { runGate, type GateResult } from '../gate/runGate';
+import { copyIncludedFiles } from '../workspace/worktreeInclude';
+import { taskEnv } from '../session/taskEnv';
+import { commandLauncher } from '../session/taskProcesses';
+import { ZERO_USAGE } from '../domain/usage';
 import type { RunContext } from '../session/runContext';
 import { agentLabel, taskCommits } from '../session/taskCommits';
 import { counted } from '../text/counted';
@@ -74,6 +79,12 @@ async function buildCandidate(ctx: RunContext, task: PlanTask, k: number): Promi
   const prepared = await worktrees.prepareCandidateWorktree(task.id, k, baseCommit);
   const { runner, model } = ctx.agents.forCall('actor', task.id, k);
   session.emit({ type: 'candidate_started', taskId: task.id, candidate: k, agent: runner.name, ...(model ? { model } : {}), branch: prepared.branch, path: prepared.path, baseCommit });
+  const setup = await setUpCandidate(ctx, task.id, prepared.path);
+  if (setup.cancelled) return { status: 'cancelled', text: '', usage: ZERO_USAGE, model: model ?? '', durationMs: 0 };
+  if (!setup.passed) {
+    session.emit({ type: 'candidate_finished', taskId: task.id, candidate: k, passed: false, commands: setup.commands, commit: baseCommit, filesChanged: [], failure: 'its worktree setup failed' });
+    return undefined;
+  }
   const result = await callAgent(ctx, {
     role: 'actor',
     taskId: task.id,
@@ -90,7 +101,7 @@ async function buildCandidate(ctx: RunContext, task: PlanTask, k: number): Promi
   const commit = await worktrees.headCommit(prepared.path);
   const filesChanged = committed?.filesChanged ?? [];
   if (result.status !== 'ok') {
-    const failure = `${result.status}${result.error ? `: ${result.error}` : ''}`;
+    const failure = `its actor failed (${result.status}${result.error ? `: ${result.error}` : ''})`;
     session.emit({ type: 'candidate_finished', taskId: task.id, candidate: k, passed: false, commands: [], commit, filesChanged, failure });
     return undefined;
   }
@@ -98,12 +109,32 @@ async function buildCandidate(ctx: RunContext, task: PlanTask, k: number): Promi
   const changedFrom = config.gate?.affectedOnly ? baseCommit : undefined;
   const judging = await gateJudging(ctx, changedFrom ? await worktrees.changedPaths(prepared.path, changedFrom) : undefined);
   const key = gateKey(ctx, tree, { kind: 'gate', ...(changedFrom ? { changedFrom } : {}) });
-  const setUp = (config.worktree?.setup.length ?? 0) > 0 || (config.worktree?.copy.length ?? 0) > 0;
-  const gate = servedFromCache(ctx, key)?.gate ?? (await runProjectGate(ctx, prepared.path, { taskId: task.id, judging, setUp }));
+  const gate = servedFromCache(ctx, key)?.gate ?? (await runProjectGate(ctx, prepared.path, { taskId: task.id, judging }));
   if (gate.cancelled) return { ...result, status: 'cancelled' };
   const settled = !gate.stuck && !gate.sandboxFailure;
   session.emit({ type: 'candidate_finished', taskId: task.id, candidate: k, passed: gate.passed, commands: gate.commands, commit, filesChanged, ...(settled ? { tree, key } : {}) });
   return undefined;
+}
+
+/**
+ * Makes a candidate's worktree ready as a task's (worktreeSetup.ts): the untracked files the
+ * project names are copied in and its setup commands run, so its actor and gate find what they need.
+ */
+async function setUpCandidate(ctx: RunContext, taskId: string, path: string): Promise<GateResult> {
+  const { config, repoRoot } = ctx.session.state;
+  await copyIncludedFiles(repoRoot, path, config.worktree?.copy ?? []);
+  const commands = config.worktree?.setup ?? [];
+  if (commands.length === 0) return { passed: true, stuck: false, cancelled: false, commands: [] };
+  // The project's own setup (npm ci, a venv), through the run's launcher: confined as a task's setup is.
+  return runGate({
+    commands,
+    launch: commandLauncher(ctx, 'setup', path),
+    cwd: path,
+    timeoutMs: config.gateTimeoutSeconds * 1000,
+    idleTimeoutMs: config.stuckThresholdSeconds * 1000,
+    signal: ctx.signal,
+    env: { ...process.env, ...taskEnv(ctx.session.state, taskId) },
+  });
 }
 
 /**

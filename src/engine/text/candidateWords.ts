@@ -9,7 +9,7 @@ const PICKER_WORDS: Record<CandidatePicker, string> = { critic: 'the critic', ga
 export function candidateDecisionWords(f: CandidateFact): { summary: string; details?: string[] } {
   switch (f.type) {
     case 'candidate_finished': {
-      if (f.failure) return { summary: `Candidate ${f.candidate}: its actor failed, so it counts as failed — ${f.failure}` };
+      if (f.failure) return { summary: `Candidate ${f.candidate} counts as failed: ${f.failure}` };
       if (f.passed) return { summary: `Candidate ${f.candidate}: gate passed` };
       const failed = f.failed;
       const how = failed ? `\`${failed.command}\` ${failed.timedOut ? 'timed out' : `exited ${failed.exitCode}`}` : 'no change to gate';

@@ -46,4 +46,4 @@ export async function chooseCandidate(services: Services, arg?: unknown): Promis
 
 /** "claude · gate passed · 2 files": a candidate in a line. */
 const candidateLine = (c: CandidateView): string =>
-  [c.model ? `${c.agent} (${c.model})` : c.agent, c.failure ? 'its agent failed' : c.passed ? 'gate passed' : 'gate failed', `${c.filesChanged.length} file${c.filesChanged.length === 1 ? '' : 's'}`].join(' · ');
+  [c.model ? `${c.agent} (${c.model})` : c.agent, c.failure ? 'failed before its gate' : c.passed ? 'gate passed' : 'gate failed', `${c.filesChanged.length} file${c.filesChanged.length === 1 ? '' : 's'}`].join(' · ');
