@@ -34,7 +34,7 @@ interface Measured {
 }
 
 /**
- * Section 13. Candidates: the same 40 independent tasks run once with one candidate each and once
+ * Section 14. Candidates: the same 40 independent tasks run once with one candidate each and once
  * with three, through the built CLI with the scripted agent, real git worktrees and a real gate.
  * Each candidate passes its gate with probability 0.5, drawn once per task and candidate (the N = 1
  * run meets each task's candidate 1); a retry always passes. A task is green without a retry when
@@ -49,7 +49,7 @@ export function benchCandidates(): Section {
   const share = (m: Measured) => (m.firstPass / TASKS).toFixed(3);
   const row = (n: number, m: Measured, expected: number) => [String(n), share(m), expected.toFixed(3), `$${m.costUsd.toFixed(2)}`, String(m.calls), (m.costUsd / one.costUsd).toFixed(2), m.seconds.toFixed(1)];
   return {
-    title: '13. Candidates',
+    title: '14. Candidates',
     method:
       `${TASKS} independent tasks, each writing its own file, run twice through the built CLI (\`taskloom run --plan … --script …\`, maxParallel 4, real git worktrees, ` +
       `gate \`node check.js\`): once with one candidate per task, once with \`--candidates 3\`. Each candidate passes the gate with probability ${PASS_PROBABILITY}, ` +

@@ -36,7 +36,9 @@ export async function buildCandidates(ctx: RunContext, task: PlanTask): Promise<
   const { session } = ctx;
   const count = candidateCount(session.state.config, task);
   if (!session.task(task.id).candidates?.picked) {
-    const done = new Set((session.task(task.id).candidates?.entries ?? []).filter((c) => c.passed !== undefined).map((c) => c.candidate));
+    const known = session.task(task.id).candidates;
+    // Finished, or kept from starting by a budget: neither starts again after a resume.
+    const done = new Set([...(known?.entries ?? []).filter((c) => c.passed !== undefined).map((c) => c.candidate), ...(known?.skipped ?? []).map((s) => s.candidate)]);
     const waiting = Array.from({ length: count }, (_, i) => i + 1).filter((k) => !done.has(k));
     const stopped: RunnerResult[] = [];
     const buildNext = async (): Promise<void> => {
