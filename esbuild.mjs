@@ -2,7 +2,7 @@
 // - node: the CLI, the engine server and the scripted agent (plain Node, CommonJS; lowdb is
 //   ESM-only, so everything is bundled and nothing is resolved from node_modules at run time);
 // - extension: the VS Code extension host bundle, with `vscode` external;
-// - webview: the run view's browser code (IIFE), and the codicons it serves as they are;
+// - webview: the run view's and the Insights page's browser code (IIFE), and the codicons they serve as they are;
 // - vscode tests: the mocha suites that run inside a real extension host.
 // Prints the size of what ships (every bundle but the tests'); a production build over
 // SHIPPED_LIMIT_BYTES fails, since the three Node bundles are read at every start.
@@ -76,7 +76,10 @@ const contexts = await Promise.all([
     platform: 'browser',
     target: 'es2022',
     format: 'iife',
-    entryPoints: [{ in: 'src/webview/runView/main.ts', out: 'runView' }],
+    entryPoints: [
+      { in: 'src/webview/runView/main.ts', out: 'runView' },
+      { in: 'src/webview/insights/main.ts', out: 'insights' },
+    ],
     outdir: join(dist, 'webview'),
   }),
   esbuild.context({

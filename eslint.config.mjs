@@ -7,6 +7,8 @@
 //                   command modules import no other, and only the registry and activation import them
 //   webview         the protocol, the pure core and itself: no Node, no VS Code API, no extension
 //   CLI             the engine; not the engine server (a front door beside it), the editor or the webview
+//   MCP             the engine; not the engine server or the CLI (front doors beside it), the editor or the webview
+//   commandLine     the command lines the CLI and the MCP server hand a user: the pure core only
 import tseslint from 'typescript-eslint';
 
 /**
@@ -143,11 +145,22 @@ export default tseslint.config(
     },
   },
   {
+    // The command lines the terminal doors (the CLI, the MCP server) hand a user: words over the pure core, below both doors.
+    files: ['src/commandLine/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrict(
+        [{ group: [...IO_ENGINE, '**/extension/**', '**/webview/**', '**/cli/**', '**/mcp/**', 'node:*'], message: 'src/commandLine holds words over the pure core only: every terminal door imports it.' }],
+        [noVscode],
+      ),
+    },
+  },
+  {
     files: ['src/mcp/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': restrict(
         [
           { group: ['**/extension/**', '**/webview/**'], message: 'The MCP server is a front door over the engine.' },
+          { group: ['**/cli/**'], message: 'The MCP server is a front door beside the CLI, not on top of it: what both need lives in the engine (a use case, or its words in engine/text).' },
           { group: ['**/engine/server', '**/engine/server/**'], message: 'The MCP server and the engine server are two front doors over the engine: neither imports the other.' },
         ],
         [noVscode],

@@ -1,3 +1,5 @@
+import { USER_ONLY_KEYS } from '../src/engine/domain/settingKeys';
+
 /** Where the extension ships taskloom.json's JSON schema (package.json `jsonValidation` names it). */
 export const CONFIG_FILE_SCHEMA_FILE = 'schemas/taskloom.schema.json';
 
@@ -20,6 +22,7 @@ export function configFileJsonSchema(properties: Record<string, ManifestSetting>
   const schemaProperties: Record<string, unknown> = { $schema: { type: 'string' } };
   for (const [name, setting] of Object.entries(properties)) {
     const key = name.replace(/^taskloom\./, '');
+    if ((USER_ONLY_KEYS as readonly string[]).includes(key)) continue;
     const kept = Object.fromEntries(KEPT.filter((field) => setting[field] !== undefined).map((field) => [field, setting[field]]));
     const trust = needsTrust(key) ? '\n\nStarts programs, carries a credential or loosens confinement: the CLI uses it once you allowed this file on your machine (`taskloom config allow`), the editor in a trusted workspace.' : '';
     schemaProperties[key] = { ...kept, markdownDescription: `${setting.markdownDescription ?? ''}${trust}` };

@@ -1,7 +1,5 @@
 import { stripVTControlCharacters } from 'node:util';
 import type { TaskState } from '../engine/domain/taskStates';
-import type { TokenUsage } from '../engine/domain/usage';
-import { totalTokens } from '../engine/domain/usage';
 import { isInterruptedStep, isNotStartedByCancel, taskStateWords, type TaskRunContext } from '../engine/domain/stateWords';
 
 const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
@@ -33,10 +31,7 @@ export function colorState(state: TaskState, run: TaskRunContext = AS_IT_HAPPENE
   return cyan(words);
 }
 
-export const formatUsd = (usd: number): string => `$${usd.toFixed(4)}`;
-export const formatTokens = (u: TokenUsage): string => `${totalTokens(u).toLocaleString('en-US')} tok`;
-export const formatDuration = (ms: number): string =>
-  ms < 1000 ? `${ms} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+export { formatDuration, formatTokens, formatUsd } from '../engine/text/amountWords';
 /** Bytes on disk in binary units: 0 B, 812 KiB, 4.2 MiB, 1.3 GiB. */
 export { formatBytes } from '../engine/text/formatBytes';
 

@@ -1,5 +1,6 @@
 import type { FrontDoor } from '../engine/usecases/frontDoor';
-import { readIssue, startRunFromIssue, type StartFromIssueParams, type StartedIssueRun } from '../engine/usecases/startRunFromIssue';
+import { readIssue, startRunFromIssue, type StartFromIssueParams } from '../engine/usecases/startRunFromIssue';
+import type { StartedRun } from '../engine/usecases/startRun';
 import { leftOutWords } from '../engine/text/issueWords';
 import { askYesNo } from './askYesNo';
 import { bold, dim, yellow } from './format';
@@ -16,7 +17,7 @@ export interface IssueRunFlags {
  * by someone without write access shows the exact goal and asks (or takes --trust-issue; never
  * --yes, which approves plans, not people). Undefined when the user said no.
  */
-export async function startIssueRun(door: FrontDoor, flags: IssueRunFlags, start: Omit<StartFromIssueParams, 'issue' | 'confirmed'>): Promise<StartedIssueRun | undefined> {
+export async function startIssueRun(door: FrontDoor, flags: IssueRunFlags, start: Omit<StartFromIssueParams, 'issue' | 'confirmed'>): Promise<StartedRun | undefined> {
   const read = await readIssue(door, { issue: flags.issue, ...(flags.apiUrl ? { apiUrl: flags.apiUrl } : {}) });
   const { record } = read;
   process.stdout.write(`${bold('Issue')} ${record.repo}#${record.number} by @${record.author}: ${record.url}\n`);
@@ -37,9 +38,3 @@ export async function startIssueRun(door: FrontDoor, flags: IssueRunFlags, start
   return startRunFromIssue(door, { ...start, issue: read, confirmed: true });
 }
 
-/** Says what the issue's status comment could not be told (the run itself went on). */
-export async function settleIssueStatus(started: StartedIssueRun | undefined): Promise<void> {
-  for (const failure of (await started?.issueStatus.settle()) ?? []) {
-    process.stdout.write(yellow(`The issue's status comment was not updated: ${failure.message}\n`));
-  }
-}

@@ -18,6 +18,7 @@ import { watchCommand } from './commands/watch';
 import { resumeCommand } from './commands/resume';
 import { RUN_USAGE, runCommand } from './commands/run';
 import { runsCommand } from './commands/runs';
+import { statsCommand } from './commands/stats';
 import { traceCommand } from './commands/trace';
 import { sendCommand } from './commands/send';
 import { exitWith } from './cliProcess';
@@ -58,9 +59,17 @@ Usage:
                                                 before escalating, 0 never; --auto-merge: merge once green and approved by a writer)
   taskloom watch --pr NUMBER|URL [--remote NAME] [--repo OWNER/REPO] [run flags] [watch flags]
                                                 keep your own pull request green: fixes pushed to its branch only (not a fork's)
+  taskloom watch --issues LABEL [--once] [--interval S] [--remote NAME] [run flags] [--notify URL]...
+                                                run the open issues with LABEL one at a time, each labelled by someone with write
+                                                access (an outsider's label starts nothing; an issue with a run never runs twice):
+                                                plan approved by the label, run within its budgets, pull request with Closes #N
   taskloom runs [--json]                        list the runs in this repository, with the disk their worktrees take
   taskloom gc [--yes] [--dry-run]               remove what finished runs left (worktrees, branches, refs); says what it freed
   taskloom trace [RUN_ID] [--json]              tasks, transitions with reasons, attempts, usage
+  taskloom stats [--since DATE] [--run ID]... [--json]
+                                                what the runs here cost and how they went: tasks merged, first-pass gate and
+                                                critic send-back rates, your decisions, cost per merged task, by agent, model
+                                                and role; failing gate commands and tests (docs/stats.md)
   taskloom doctor [--probe] [--allow-config] [run flags]
                                                 check git, the repository, and the agents and gate a run with these flags uses,
                                                 and say where each setting came from (flag, environment, taskloom.json, default)
@@ -99,6 +108,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   gc: gcCommand,
   runs: runsCommand,
   trace: traceCommand,
+  stats: statsCommand,
   doctor: doctorCommand,
   config: configCommand,
   demo: demoCommand,
@@ -126,13 +136,14 @@ async function main(argv: string[]): Promise<number> {
   return command(rest);
 }
 
-/** The lines of USAGE that describe one command: its own and the continuation lines under it. */
+/** The lines of USAGE that describe one command: each of its forms (`watch`, `watch --pr`, `watch --issues`) and the continuation lines under them. */
 function commandUsage(name: string): string {
   const lines = USAGE.split('\n');
-  const start = lines.findIndex((l) => l.trimStart().startsWith(`taskloom ${name} `) || l.trim() === `taskloom ${name}`);
+  const isForm = (line: string) => line.trimStart().startsWith(`taskloom ${name} `) || line.trim() === `taskloom ${name}`;
+  const start = lines.findIndex(isForm);
   if (start < 0) return USAGE;
   let end = start + 1;
-  while (end < lines.length && /^ {6,}\S/.test(lines[end]!) && !lines[end]!.trimStart().startsWith('taskloom ')) end++;
+  while (end < lines.length && ((/^ {6,}\S/.test(lines[end]!) && !lines[end]!.trimStart().startsWith('taskloom ')) || isForm(lines[end]!))) end++;
   return lines.slice(start, end).map((l) => l.replace(/^ {2}/, '')).join('\n');
 }
 

@@ -1,51 +1,9 @@
 import type { NextStep } from '../engine/domain/nextStep';
+import { terminalCommand } from '../commandLine/terminalCommands';
 import { FLAG_LABELS } from './runOptions';
 
 /** The command line a next step is in the CLI (the editor offers the same step as a button). */
-export function nextStepCommand(step: NextStep): string {
-  switch (step.kind) {
-    case 'resume':
-      return `taskloom resume${step.runId ? ` ${step.runId}` : ''}`;
-    case 'treatAsAdvisory':
-      return `taskloom resume --advisory ${step.runId}`;
-    case 'keepAsRequired':
-      return `taskloom resume --required ${step.runId}`;
-    case 'cancelRun':
-      return `taskloom cancel ${step.runId}`;
-    case 'apply':
-      return `taskloom apply ${step.runId}`;
-    case 'discardAnyway':
-      return `taskloom discard ${step.runId} --force`;
-    case 'listRuns':
-      return 'taskloom runs';
-    case 'doctor':
-      return 'taskloom doctor';
-    case 'keepPullRequestGreen':
-      return `taskloom watch ${step.runId}`;
-    case 'openPullRequest':
-      return `taskloom pr ${step.runId}`;
-    case 'startFromPlanFile':
-      return 'taskloom run --plan FILE';
-    case 'changeSetting':
-      return `${FLAG_LABELS[step.setting]} ${step.value ?? '…'}`;
-    case 'initRepository':
-      return 'git init && git add -A && git commit -m "first commit"';
-    case 'trustRepository':
-      return `git config --global --add safe.directory ${step.path}`;
-    case 'addRemote':
-      return 'git remote add origin URL   (or name another remote: --remote NAME)';
-    case 'fetchBranch':
-      return `git fetch ${step.remote} ${step.branch}`;
-    case 'mergeByHand':
-      return `git merge ${step.source}`;
-    case 'nameRepository':
-      return '--repo OWNER/REPO';
-    case 'nameBaseBranch':
-      return '--base BRANCH';
-    case 'allowConfigFile':
-      return 'taskloom config allow   (or pass --allow-config)';
-  }
-}
+export const nextStepCommand = (step: NextStep): string => terminalCommand(step, FLAG_LABELS);
 
 /** The lines under an error or a watch's end: one command a line, indented under the words. */
 export const nextStepLines = (steps: readonly NextStep[]): string => steps.map((step) => `  ${nextStepCommand(step)}\n`).join('');

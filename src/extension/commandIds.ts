@@ -6,6 +6,7 @@
  */
 export const COMMAND_IDS = [
   'taskloom.startGoal',
+  'taskloom.startGoalFromIssue',
   'taskloom.resumeLastRun',
   'taskloom.resumeRun',
   'taskloom.treatAsAdvisory',
@@ -34,6 +35,7 @@ export const COMMAND_IDS = [
   'taskloom.openPullRequestInBrowser',
   'taskloom.openDecisionsLedger',
   'taskloom.showRun',
+  'taskloom.showInsights',
   'taskloom.doctor',
   'taskloom.discardRun',
   'taskloom.reviewPlan',
@@ -48,6 +50,8 @@ export const COMMAND_IDS = [
   'taskloom.fillInPlanTask',
   'taskloom.dropPlanTask',
   'taskloom.restoreSnapshot',
+  'taskloom.addNotificationTarget',
+  'taskloom.removeNotificationTarget',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -16,10 +16,12 @@ import { watchPlanEdits } from './plans/planEdits';
 import { promptToResume } from './resumePrompt';
 import { RunsController } from './runsController';
 import { RunViews } from './runView/runViews';
+import { Insights } from './insights/insightsPanel';
 import type { Services } from './services';
 import { isResumable } from './state/resumable';
 import { RunStatusBar } from './statusBar';
 import { NeedsYouNotices } from './needsYouNotices';
+import { NotifyTargetSync } from './notify/notifyTargetSync';
 import { PullRequestNotices } from './pullRequestNotices';
 import { BaselineChoiceNotices } from './baselineChoiceNotices';
 import { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
@@ -45,7 +47,9 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
     void vscode.window.showErrorMessage(`Taskloom: ${errorText(unsupported)}`);
     return undefined;
   }
-  const engine = new EngineClient(context.asAbsolutePath('dist/engine-server.js'));
+  const notifyTargets = new NotifyTargetSync(context.secrets);
+  const engine = new EngineClient(context.asAbsolutePath('dist/engine-server.js'), (send) => notifyTargets.sendTo(send));
+  notifyTargets.follow(engine);
   activeEngine = engine;
   const controller = new RunsController(engine);
   const runsTree = new RunsTreeProvider(controller);
@@ -53,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
   const needsYou = new NeedsYouTreeProvider(controller);
   const needsYouView = vscode.window.createTreeView(TREE_VIEWS.needsYou, { treeDataProvider: needsYou });
   let runViews: RunViews | undefined;
+  let insights: Insights | undefined;
   const services: Services = {
     context,
     engine,
@@ -61,6 +66,9 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
     runsView,
     needsYou,
     // Made on first use: a run view needs the services it is part of.
+    get insights() {
+      return (insights ??= new Insights(services));
+    },
     get runViews() {
       return (runViews ??= new RunViews(services));
     },
@@ -74,12 +82,14 @@ export function activate(context: vscode.ExtensionContext): TaskloomTestApi | un
   };
   context.subscriptions.push(
     log,
+    notifyTargets,
     controller,
     runsTree,
     runsView,
     needsYou,
     needsYouView,
     services.runViews,
+    { dispose: () => insights?.dispose() },
     services.readOnlyText,
     services.planDiagnostics,
     new RunStatusBar(controller, engine),

@@ -5,6 +5,7 @@ import type { ReadOnlyTexts } from './documents/readOnlyText';
 import type { DriveProgress } from './driveProgress';
 import type { RunsController } from './runsController';
 import type { RunViews } from './runView/runViews';
+import type { Insights } from './insights/insightsPanel';
 import type { RunRef } from './targets/runRef';
 import type { NeedsYouTreeProvider } from './tree/needsYouTreeProvider';
 import type { RunsNode, RunsTreeProvider } from './tree/runsTreeProvider';
@@ -18,6 +19,8 @@ export interface Services {
   runsView: vscode.TreeView<RunsNode>;
   needsYou: NeedsYouTreeProvider;
   readonly runViews: RunViews;
+  /** The Insights page: the figures of `taskloom stats` across the folder's runs. */
+  readonly insights: Insights;
   readOnlyText: ReadOnlyTexts;
   driveProgress: DriveProgress;
   /** Every modal confirmation (the test API answers them in the user's place). */

@@ -1,12 +1,14 @@
 import { allowedHumanActions } from '../engine/domain/humanActions';
+import type { NextStep } from '../engine/domain/nextStep';
 import type { Plan } from '../engine/domain/plan';
 import { RUN_PHASE_WORDS, runPhase } from '../engine/domain/runPhase';
 import type { RunState } from '../engine/domain/runState';
 import { errorText, TaskloomError } from '../engine/domain/taskloomError';
 import { isWaitingForHuman } from '../engine/domain/taskStates';
 import { oneLine } from '../engine/text/clip';
+import { terminalCommand } from '../commandLine/terminalCommands';
 import type { RunListing } from '../engine/usecases/readRuns';
-import { nextStepCommand } from '../cli/nextStepCommands';
+import { mcpSettingNames } from './startGoalInput';
 
 /** A tool's answer: plain text a model can act on; `isError` for what the caller should fix. */
 export interface ToolAnswer {
@@ -17,16 +19,31 @@ export interface ToolAnswer {
 
 export const answer = (text: string): ToolAnswer => ({ content: [{ type: 'text', text }] });
 
-/** The CLI's step names its --allow-config flag too, which no tool takes: the user allows the file in a terminal. */
-const ALLOW_CONFIG = 'taskloom config allow   (the user, in a terminal in the repository, after checking what the file sets)';
-
 /** A TaskloomError is the caller's to act on: its words and next steps. Anything else is a bug, said as one. */
 export function errorAnswer(error: unknown): ToolAnswer {
   const text =
     error instanceof TaskloomError
-      ? [errorText(error), ...error.next.map((step) => `  ${step.kind === 'allowConfigFile' ? ALLOW_CONFIG : nextStepCommand(step)}`)].join('\n')
+      ? [errorText(error), ...error.next.map((step) => `  ${nextStepWords(step)}`)].join('\n')
       : `Taskloom did not expect this (a bug, not your input): ${(error as Error).message ?? String(error)}`;
   return { ...answer(text), isError: true };
+}
+
+/** A next step as the tool call that takes it; one no tool takes is the user's, in a terminal. */
+function nextStepWords(step: NextStep): string {
+  switch (step.kind) {
+    case 'apply':
+      return `taskloom_apply { "runId": "${step.runId}" }`;
+    case 'listRuns':
+      return 'taskloom_listRuns';
+    case 'startFromPlanFile':
+      return 'taskloom_startGoal with a planFile (a plan written into the repository)';
+    case 'changeSetting':
+      return `set ${mcpSettingNames()[step.setting]}${step.value ? ` to ${step.value}` : ''}`;
+    case 'allowConfigFile':
+      return 'taskloom config allow   (the user, in a terminal in the repository, after checking what the file sets)';
+    default:
+      return `${terminalCommand(step, mcpSettingNames())}   (the user, in a terminal: no tool does this)`;
+  }
 }
 
 export function planText(runId: string, plan: Plan): string {

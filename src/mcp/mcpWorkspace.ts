@@ -5,7 +5,8 @@ import type { DriveOutcome } from '../engine/run/engineShutdown';
 import type { RunSession } from '../engine/session/runSession';
 import type { RunStore } from '../engine/store/runStore';
 import { foregroundDoor, type FrontDoor } from '../engine/usecases/frontDoor';
-import { FLAG_LABELS } from '../cli/runOptions';
+import { runNotice, type RunNotice } from './runNotices';
+import { mcpSettingNames } from './startGoalInput';
 
 const COMMAND = 'taskloom mcp';
 
@@ -31,7 +32,11 @@ export class McpWorkspace {
   private users = 0;
   private readonly drives = new Map<string, Drive>();
 
-  constructor(readonly cwd: string) {}
+  /** `tell`: says a run's milestones (a task needs you, merged, the run's end) to the client, for the runs driven here. */
+  constructor(
+    readonly cwd: string,
+    private readonly tell: (notice: RunNotice) => void = () => undefined,
+  ) {}
 
   /** Runs `change` with the writable engine's front door, holding the lock meanwhile (LockHeldError when another process drives). */
   async withDoor<T>(change: (door: FrontDoor) => Promise<T> | T): Promise<T> {
@@ -59,6 +64,10 @@ export class McpWorkspace {
     this.users += 1;
     const work: Drive = { controller: new AbortController(), done: Promise.resolve(), redrive: false };
     const { signal } = work.controller;
+    const quiet = session.onEvent((event) => {
+      const notice = runNotice(session.runId, event);
+      if (notice) this.tell(notice);
+    });
     const drive = async () => {
       for (;;) {
         const outcome = await engine.drive(session, signal);
@@ -75,6 +84,7 @@ export class McpWorkspace {
         session.emit({ type: 'run_finished', status: 'failed', summary: why });
       })
       .finally(() => {
+        quiet();
         this.drives.delete(session.runId);
         this.release();
       });
@@ -90,7 +100,7 @@ export class McpWorkspace {
 
   private door(engine: TaskloomEngine): FrontDoor {
     return {
-      ...foregroundDoor(engine, FLAG_LABELS),
+      ...foregroundDoor(engine, mcpSettingNames()),
       backgroundWork: (runId) => (this.drives.has(runId) ? 'driving' : undefined),
       takeUpInDrive: (runId) => {
         const drive = this.drives.get(runId);

@@ -3,10 +3,9 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import * as z from 'zod';
 import { getRun, listRuns } from '../engine/usecases/readRuns';
 import { traceRun } from '../engine/usecases/traceRun';
-import { formatRunSummary } from '../cli/summary';
-import { formatTrace } from '../cli/commands/trace';
 import type { McpWorkspace } from './mcpWorkspace';
 import { needsYouText, runsText } from './mcpText';
+import { runStateText, traceText } from './runStateText';
 import { tool } from './runTools';
 
 const newestUnlessNamed = { runId: z.string().min(1).optional().describe('The run; by default the newest') };
@@ -15,10 +14,13 @@ const newestUnlessNamed = { runId: z.string().min(1).optional().describe('The ru
 export function registerReadTools(server: McpServer, workspace: McpWorkspace): void {
   server.registerTool(
     'taskloom_runState',
-    { description: "A run's tasks, their states and usage, and what is left for the user, with the ways on.", inputSchema: newestUnlessNamed },
-    ({ runId }) => tool(() => workspace.withStore((store) => formatRunSummary(getRun(store, { runId })).trim())),
+    {
+      description: "Where a run stands: its phase, each task's state and usage, and what to call next with its arguments (a decision that waits for you, taskloom_apply once it is completed).",
+      inputSchema: newestUnlessNamed,
+    },
+    ({ runId }) => tool(() => workspace.withStore((store) => runStateText(getRun(store, { runId }), traceRun(store, { runId })))),
   );
-  server.registerTool('taskloom_listRuns', { description: 'The runs in this repository, newest first, with their phase.', inputSchema: {} }, () =>
+  server.registerTool('taskloom_listRuns', { description: 'The runs in this repository, newest first: each id (what the other tools take as runId), phase, tasks merged and goal.', inputSchema: {} }, () =>
     tool(() => workspace.withStore((store) => runsText(listRuns(store)))),
   );
   server.registerTool(
@@ -29,7 +31,7 @@ export function registerReadTools(server: McpServer, workspace: McpWorkspace): v
   server.registerTool(
     'taskloom_trace',
     { description: "A run's tasks, transitions with their reasons, attempts, timings and usage.", inputSchema: newestUnlessNamed },
-    ({ runId }) => tool(() => workspace.withStore((store) => traceText(store, runId))),
+    ({ runId }) => tool(() => workspace.withStore((store) => traceText(traceRun(store, { runId })))),
   );
 
   const runs = (kind: string) => async () => ({
@@ -48,11 +50,6 @@ export function registerReadTools(server: McpServer, workspace: McpWorkspace): v
     'trace',
     new ResourceTemplate('taskloom://runs/{runId}/trace', { list: runs('trace') }),
     { description: "A run's trace: tasks, transitions with their reasons, attempts, timings, usage", mimeType: 'text/plain' },
-    async (uri, { runId }) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: await workspace.withStore((store) => traceText(store, String(runId))) }] }),
+    async (uri, { runId }) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: await workspace.withStore((store) => traceText(traceRun(store, { runId: String(runId) }))) }] }),
   );
-}
-
-function traceText(store: Parameters<typeof traceRun>[0], runId: string | undefined): string {
-  const { report, live, phase } = traceRun(store, { runId });
-  return formatTrace(report, live, phase);
 }

@@ -7,6 +7,7 @@ import type { Plan } from '../engine/domain/plan';
 import type { PlanTaskFix } from '../engine/domain/planFindings';
 import type { RunState } from '../engine/domain/runState';
 import type { RunIndexEntry } from '../engine/domain/runIndex';
+import type { RunStats } from '../engine/report/runStats';
 import type { TextSpan } from '../engine/domain/textSpan';
 import type { TaskState } from '../engine/domain/taskStates';
 import type { ErrorCode, ErrorKind } from '../engine/domain/taskloomError';
@@ -352,6 +353,22 @@ export interface ListRunsParams extends FolderParams {
 }
 export const ListRunsRequest = request<ListRunsParams, ListRunsResult>('taskloom/listRuns');
 
+export interface RunStatsParams extends FolderParams {
+  /** Only runs started at or after this date (YYYY-MM-DD, midnight UTC, or an ISO time). */
+  since?: string;
+  /** Only these runs; by default every run recorded in the folder's repository. */
+  runIds?: string[];
+}
+export interface RunStatsResult {
+  stats: RunStats;
+  /** `since` as the ISO time it was read as, or null. */
+  since: string | null;
+  /** Runs left out (a log that does not load), and what reading the logs had to say. */
+  warnings: string[];
+}
+/** What the runs here cost and how they went, across runs (src/engine/usecases/runStats.ts; docs/stats.md). */
+export const RunStatsRequest = request<RunStatsParams, RunStatsResult>('taskloom/runStats');
+
 /** The remote the editor pushes a run's branch to when it opens a pull request. */
 export const PULL_REQUEST_REMOTE = 'origin';
 
@@ -489,3 +506,57 @@ export interface CheckPlanResult {
 }
 /** Validates an edited plan with the engine's own rules (the same ones approval applies). */
 export const CheckPlanRequest = request<CheckPlanParams, CheckPlanResult>('taskloom/checkPlan');
+
+export interface SetNotifyTargetsParams {
+  /**
+   * Where word of the runs this server drives goes from now on (docs/notifications.md): URLs as
+   * the CLI's `--notify` takes them, their secret references already resolved by the editor.
+   */
+  targets: string[];
+}
+/**
+ * Replaces the notification targets of every run the server drives from its next engine open on;
+ * a bad URL is a user-facing error naming only its scheme and host, and leaves the targets as they were.
+ */
+export const SetNotifyTargetsRequest = request<SetNotifyTargetsParams, void>('taskloom/setNotifyTargets');
+
+export interface OpenIssuesParams extends FolderParams, ForgeParams {}
+export interface OpenIssuesResult {
+  /** `owner/repo` of the remote's repository. */
+  repo: string;
+  /** Newest first, at most 50. */
+  issues: Array<{ number: number; title: string; author: string; url: string }>;
+}
+/** The open issues of the repository of the `origin` remote, for "Start Goal from GitHub Issue…" to pick from. */
+export const OpenIssuesRequest = request<OpenIssuesParams, OpenIssuesResult>('taskloom/openIssues');
+
+export interface IssueGoalParams extends FolderParams, ForgeParams {
+  /** `OWNER/REPO#N`, the issue's URL, or `#N` / `N` for the remote's repository. */
+  issue: string;
+}
+export interface IssueGoalPreview {
+  repo: string;
+  number: number;
+  url: string;
+  author: string;
+  /** The author has write access: the goal is used without asking. */
+  authorTrusted: boolean;
+  /** The run's goal, exactly: the issue's title and body and the comments of people with write access. */
+  goal: string;
+  /** Comments left out (their authors have no write access), in words; empty when none were. */
+  leftOut: string;
+}
+/** Reads the issue and makes its goal, as `taskloom run --issue` shows it; starts nothing. */
+export const IssueGoalRequest = request<IssueGoalParams, IssueGoalPreview>('taskloom/issueGoal');
+
+export interface StartIssueGoalParams extends IssueGoalParams {
+  /**
+   * For an issue opened by someone without write access: the goal the person read and said to use
+   * (IssueGoalPreview.goal). Refused (`untrusted_issue`) when it is not the goal the issue gives now.
+   */
+  confirmedGoal?: string;
+  settings: RunSettings;
+  workspaceTrusted?: boolean;
+}
+/** Starts a run whose goal is the issue (as `taskloom run --issue`) and plans it; answers as StartGoalRequest does. */
+export const StartIssueGoalRequest = request<StartIssueGoalParams, StartGoalResult>('taskloom/startIssueGoal');

@@ -12,7 +12,8 @@ import { listenOnLoopback } from './loopback';
  * Every review and comment carries GitHub's `author_association` and `user.type`; the collaborator
  * permission endpoint answers from `setPermission` (anyone else may read, as on a public repository).
  * Issues (`addIssue`) answer with their comments (the same conversation as a pull request's) and
- * their `labeled` events with who labelled them; issue comments can be posted and edited.
+ * their `labeled` events with who labelled them (`labelIssue` adds one later); the open issues are
+ * listed by label; issue comments can be posted and edited.
  * A merge (PUT /pulls/N/merge) really merges in the bare repository, with the methods `mergeMethods`
  * allows, refusing a head that moved (409) or a conflict (405), as GitHub does.
  */
@@ -81,6 +82,8 @@ export interface GitHubServer {
   issueComments: Array<{ number: number; body: string }>;
   /** Opens issue `number`. */
   addIssue(number: number, issue: ScriptedIssue): void;
+  /** `by` puts `label` on issue `number`. */
+  labelIssue(number: number, label: string, by: string): void;
   /** The comments on issue (or pull request) `number` as they are now, with their authors. */
   commentsOn(number: number): Array<{ id: number; user: string; body: string }>;
   /** Each edit of a comment (PATCH /issues/comments/ID). */
@@ -279,6 +282,18 @@ export async function startGitHubServer(options: {
       commentEdits.push({ commentId: comment.id, body: comment.body });
       return send(200, authored(comment));
     }
+    if (path === '/issues' && req.method === 'GET') {
+      // As GitHub does: pull requests are issues too, marked by pull_request; a label narrows the list.
+      const label = url.searchParams.get('labels');
+      const open = [
+        ...[...issues]
+          .filter(([, issue]) => !label || issue.labels?.some((l) => l.label === label))
+          .map(([number, issue]) => ({ number, html_url: `https://github.example/${slug}/issues/${number}`, title: issue.title, body: issue.body, state: 'open', ...authored({ user: issue.user, association: issue.association ?? 'COLLABORATOR', bot: false }) })),
+        ...(label ? [] : pulls.filter((p) => p.state === 'open').map((p) => ({ number: p.number, html_url: `https://github.example/${slug}/pull/${p.number}`, title: p.title, body: p.body, state: 'open', pull_request: { url: '' }, ...authored({ user: 'taskloom-bot', association: 'MEMBER', bot: false }) }))),
+      ];
+      const ascending = url.searchParams.get('direction') === 'asc';
+      return send(200, open.sort((a, b) => (ascending ? a.number - b.number : b.number - a.number)));
+    }
     if ((m = /^\/issues\/(\d+)$/.exec(path))) {
       const number = Number(m[1]);
       const issue = issues.get(number);
@@ -310,6 +325,10 @@ export async function startGitHubServer(options: {
     merges,
     addIssue(number, issue) {
       issues.set(number, issue);
+    },
+    labelIssue(number, label, by) {
+      const issue = issues.get(number)!;
+      issue.labels = [...(issue.labels ?? []), { label, by }];
     },
     commentsOn: (number) => (conversation.get(number) ?? []).map((c) => ({ id: c.id, user: c.user, body: c.body })),
     commentEdits,

@@ -302,6 +302,10 @@ describe('taskloom COMMAND --help', () => {
     assert.match(result.stdout, /^taskloom run \(--plan FILE \| --goal TEXT \| --issue OWNER\/REPO#N\|URL\|#N \[--trust-issue\]\)/);
     assert.match(result.stdout, /--critic-agent A/);
     assert.ok(!existsSync(`${r.dir}/.taskloom`), 'no run was made');
-    assert.match(runCli(['watch', '-h']).stdout, /^taskloom watch \[RUN_ID\] \[--once\] \[--interval S\] \[--timeout S\] \[--escalate-after MIN\] \[--auto-merge\] \[--trusted-bot LOGIN\]\.\.\. \[--notify URL\]\.\.\. \[--allow-config\]\n +keep the run's pull requests green until merged or closed/);
+    const watchUsage = runCli(['watch', '-h']).stdout;
+    assert.match(watchUsage, /^taskloom watch \[RUN_ID\] \[--once\] \[--interval S\] \[--timeout S\] \[--escalate-after MIN\] \[--auto-merge\] \[--trusted-bot LOGIN\]\.\.\. \[--notify URL\]\.\.\. \[--allow-config\]\n +keep the run's pull requests green until merged or closed/);
+    assert.match(watchUsage, /^taskloom watch --pr NUMBER\|URL /m, 'each form of the command');
+    assert.match(watchUsage, /^taskloom watch --issues LABEL /m);
+    assert.doesNotMatch(watchUsage, /taskloom runs /, 'and no other command');
   });
 });

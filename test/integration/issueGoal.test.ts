@@ -1,59 +1,22 @@
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
-import { startCli, writeInputs, type CliResult } from '../helpers/cli';
-import { startGitHubServer, type GitHubServer } from '../helpers/githubServer';
-import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
-import { OWNER, REPO, withGitHubOrigin } from '../helpers/deliveryRepo';
+import { OWNER, REPO } from '../helpers/deliveryRepo';
+import { ISSUE_PLAN, ISSUE_SCENARIO, issueRepo, taskloomComments, verdictGreen } from '../helpers/issueRepo';
 import { eventsFile, readEvents } from '../faults/faultHelpers';
 
 /**
  * `taskloom run --issue` against a scripted GitHub on loopback: the goal is the issue's trusted
  * text, an outsider's issue needs a person's confirmation, the pull request closes the issue, and
- * the issue gets one status comment, edited in place. The CLI is a child process that does not
- * block this one (the scripted GitHub answers from here).
+ * the issue gets one status comment, edited in place (test/helpers/issueRepo.ts).
  */
 
-const green = { verdict: { decision: 'green', summary: 'fine', findings: [] } };
-const PLAN = { goal: 'x', tasks: [{ id: 'exclaim', title: 'End greetings with !', description: 'Add the mark', acceptance: [], dependsOn: [], files: ['greet.txt'] }] };
-const SCENARIO = { defaults: { delayMs: 0 }, planner: [{ output: PLAN }], planReview: [green], tasks: { exclaim: { actor: [{ write: { 'greet.txt': 'Hello!\n' } }], critic: [green] } } };
-
-interface IssueRepo {
-  r: TempRepo;
-  server: GitHubServer;
-  /** `taskloom run ARGS` with the scripted agents. */
-  run(args: string[]): Promise<CliResult>;
-  pr(): Promise<CliResult>;
-}
-
-const cleanups: Array<() => Promise<void>> = [];
-after(async () => {
-  for (const cleanup of cleanups) await cleanup();
-});
-
-async function issueRepo(): Promise<IssueRepo> {
-  const r = makeTempRepo({ files: { 'greet.txt': 'Hello\n' } });
-  const bare = withGitHubOrigin(r);
-  const server = await startGitHubServer({ owner: OWNER, repo: REPO, bareRepo: bare });
-  cleanups.push(async () => {
-    await server.close();
-    r.cleanup();
-    rmSync(bare, { recursive: true, force: true });
-  });
-  const script = writeInputs({ 'scenario.json': SCENARIO })['scenario.json']!;
-  const env = { GITHUB_TOKEN: server.token, GH_TOKEN: '', GITHUB_API_URL: server.url };
-  return {
-    r,
-    server,
-    run: (args) => startCli(['run', ...args, '--cwd', r.dir, '--script', script, '--gate', 'true'], env).done,
-    pr: () => startCli(['pr', '--cwd', r.dir], env).done,
-  };
-}
+const TWO_TASKS = { goal: 'x', tasks: [...ISSUE_PLAN.tasks, { id: 'wave', title: 'Wave too', description: 'Add a wave', acceptance: [], dependsOn: ['exclaim'], files: ['wave.txt'] }] };
+const TWO_TASK_SCENARIO = { ...ISSUE_SCENARIO, planner: [{ output: TWO_TASKS }], tasks: { ...ISSUE_SCENARIO.tasks, wave: { actor: [{ write: { 'wave.txt': 'o/\n' } }], critic: [verdictGreen] } } };
 
 const ofType = <T extends RunEvent['type']>(events: RunEvent[], type: T) => events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
-const taskloomComments = (server: GitHubServer, number: number) => server.commentsOn(number).filter((c) => c.body.includes('<!-- taskloom:issue-status'));
 
 describe('taskloom run --issue', () => {
   it("takes the issue's title, body and members' comments as the goal, leaves an outsider's out, closes the issue from its pull request, and keeps one status comment", async () => {
@@ -109,5 +72,22 @@ describe('taskloom run --issue', () => {
     const trusted = await run(['--issue', `https://github.com/${OWNER}/${REPO}/issues/9`, '--yes', '--trust-issue']);
     assert.equal(trusted.code, 0, trusted.stdout + trusted.stderr);
     assert.equal(ofType(readEvents(r.dir), 'run_issue')[0]!.confirmedBy, 'human');
+  });
+
+  it('a stack of pull requests closes the issue from its top one only, which lands last; the ones below refer to it', async () => {
+    const { server, run, pr } = await issueRepo(TWO_TASK_SCENARIO);
+    server.addIssue(8, { title: 'Greetings feel cold', body: 'Exclaim, then wave.', user: 'maintainer', association: 'OWNER' });
+    const started = await run(['--issue', '#8', '--yes']);
+    assert.equal(started.code, 0, started.stdout + started.stderr);
+
+    const opened = await pr(['--stacked']);
+    assert.equal(opened.code, 0, opened.stdout + opened.stderr);
+    const [bottom, top] = server.pulls;
+    assert.equal(server.pulls.length, 2);
+    assert.equal(top!.base, bottom!.head, 'the top one is based on the bottom one');
+    assert.doesNotMatch(bottom!.body, /Closes/);
+    assert.match(bottom!.body, /^Part of #8; the top of the stack closes it\.$/m);
+    assert.match(top!.body, /^Closes #8$/m);
+    assert.match(taskloomComments(server, 8)[0]!.body, /Pull requests? opened/);
   });
 });

@@ -2,39 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CLI, runCli, writeInputs } from '../helpers/cli';
+import { call, connect, runIdIn, textOf, waitForState } from '../helpers/mcpClient';
 import { green, task, write } from '../helpers/scriptedRun';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
-
-type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
-const textOf = (result: unknown): string => (result as ToolResult).content.map((c) => c.text ?? '').join('\n');
-
-/** The SDK's own client, talking to the built `taskloom mcp` over stdio as Claude Code or VS Code would. */
-async function connect(dir: string): Promise<Client> {
-  const client = new Client({ name: 'taskloom-test', version: '1.0.0' });
-  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--cwd', dir], env: { ...env, NO_COLOR: '1' }, stderr: 'inherit' }));
-  return client;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
-  const result = await client.callTool({ name, arguments: args });
-  return { text: textOf(result), isError: (result as ToolResult).isError === true };
-}
-
-/** Asks taskloom_runState until `done` holds of its answer (the run is driven in the server's background). */
-async function waitForState(client: Client, runId: string, done: (text: string) => boolean): Promise<string> {
-  for (let i = 0; i < 600; i++) {
-    const { text } = await call(client, 'taskloom_runState', { runId });
-    if (done(text)) return text;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`run ${runId} never got there`);
-}
-
-const runIdIn = (text: string): string => /Run (\S+) /.exec(text)![1]!;
 
 describe('taskloom mcp: Taskloom as an MCP server over stdio', () => {
   let r: TempRepo;
@@ -56,7 +28,9 @@ describe('taskloom mcp: Taskloom as an MCP server over stdio', () => {
     assert.deepEqual(decide.inputSchema.required, ['taskId', 'action']);
     assert.deepEqual((decide.inputSchema.properties!.action as { enum: string[] }).enum, ['retry', 'accept', 'skip']);
     const start = tools.find((t) => t.name === 'taskloom_startGoal')!;
-    assert.ok(['goal', 'planFile', 'agent', 'autoApprove'].every((p) => p in start.inputSchema.properties!), JSON.stringify(start.inputSchema));
+    assert.ok(['goal', 'planFile', 'agent', 'model', 'agents', 'gate', 'budget', 'autoApprove'].every((p) => p in start.inputSchema.properties!), JSON.stringify(start.inputSchema));
+    assert.equal(start.inputSchema.additionalProperties, false, 'a misspelt option is refused, not dropped');
+    assert.ok(tools.every((t) => (t.description ?? '').length > 40), 'every tool says what it does for a model');
   });
 
   it('starts a plan file, approves it, decides on a task that needs you, and applies the run, all through the tools', async () => {
@@ -79,7 +53,8 @@ describe('taskloom mcp: Taskloom as an MCP server over stdio', () => {
 
     const approved = await call(client, 'taskloom_approvePlan', { runId });
     assert.match(approved.text, /under way/, approved.text);
-    await waitForState(client, runId, (text) => /Needs you:/.test(text));
+    const waiting = await waitForState(client, runId, (text) => /Waits for you\./.test(text));
+    assert.match(waiting, /task b \(NEEDS_HUMAN\)[\s\S]*taskloom_decide/, 'runState names the tool that moves the run on');
 
     const needsYou = await call(client, 'taskloom_needsYou', { runId });
     assert.match(needsYou.text, /task b \(NEEDS_HUMAN\): [^\n]*cannot do this yet/, needsYou.text);
@@ -87,13 +62,18 @@ describe('taskloom mcp: Taskloom as an MCP server over stdio', () => {
 
     const decided = await call(client, 'taskloom_decide', { runId, taskId: 'b', action: 'retry', note: 'try once more' });
     assert.equal(decided.isError, false, decided.text);
-    const done = await waitForState(client, runId, (text) => /completed/.test(text));
-    assert.match(done, /\bb\b.*merged/);
+    const done = await waitForState(client, runId, (text) => text.startsWith(`Run ${runId}: completed`));
+    assert.match(done, /^ {2}b {2}merged/m);
+    assert.ok(done.includes(`Next: land it on the user's branch with taskloom_apply { "runId": "${runId}" }`), done);
 
     const applied = await call(client, 'taskloom_apply', { runId });
     assert.equal(applied.isError, false, applied.text);
     assert.match(applied.text, /Applied run .* to main/);
     assert.equal(r.git(['show', 'HEAD:b.txt']), 'b');
+    assert.match((await call(client, 'taskloom_runState', { runId })).text, /Applied to main: nothing is left to do/);
+    const mergedTask = await call(client, 'taskloom_decide', { runId, taskId: 'b', action: 'retry', note: 'again' });
+    assert.equal(mergedTask.isError, true, 'a decision the task\'s state does not allow');
+    assert.match(mergedTask.text, /"b" \(merged\) cannot be retried now/);
 
     assert.match((await call(client, 'taskloom_listRuns')).text, new RegExp(`${runId}\\s+completed\\s+2/2 merged`));
     assert.match((await call(client, 'taskloom_trace', { runId })).text, /cannot do this yet/);
@@ -110,9 +90,14 @@ describe('taskloom mcp: Taskloom as an MCP server over stdio', () => {
     const outside = await call(client, 'taskloom_startGoal', { planFile: '../elsewhere/plan.json', agent: 'scripted' });
     assert.equal(outside.isError, true);
     assert.match(outside.text, /outside the repository/);
+    const unknownRunDecided = await call(client, 'taskloom_decide', { runId: 'no-such-run', taskId: 'a', action: 'skip' });
+    assert.equal(unknownRunDecided.isError, true);
+    assert.match(unknownRunDecided.text, /No run "no-such-run"[\s\S]*taskloom_listRuns/, 'names the tool that lists the runs');
+    const absolute = await call(client, 'taskloom_startGoal', { planFile: '/etc/hosts', agent: 'scripted' });
+    assert.match(absolute.text, /outside the repository/);
     const unknownTask = await call(client, 'taskloom_decide', { taskId: 'zzz', action: 'skip' });
     assert.equal(unknownTask.isError, true);
-    assert.match(unknownTask.text, /zzz/);
+    assert.match(unknownTask.text, /no task "zzz"\. Its tasks: a, b/);
     const notAllowed = await call(client, 'taskloom_decide', { taskId: 'a', action: 'retry' });
     assert.equal(notAllowed.isError, true, notAllowed.text);
     const badSchema = await call(client, 'taskloom_decide', { taskId: 'a', action: 'explode' });
@@ -144,7 +129,7 @@ describe('taskloom mcp: Taskloom as an MCP server over stdio', () => {
       undefined,
       { onprogress: (p) => progress.push(p.message ?? '') },
     );
-    assert.equal((result as ToolResult).isError, undefined, textOf(result));
+    assert.equal((result as { isError?: boolean }).isError, undefined, textOf(result));
     assert.match(textOf(result), /one: Task one/);
     assert.ok(progress.some((m) => /created/.test(m)) && progress.some((m) => /planning: plan proposed/.test(m)), JSON.stringify(progress));
   });

@@ -21,12 +21,12 @@ after(async () => {
 });
 
 /** `taskloom run` with the scripted agent, as a child process (the receivers live in this one), timed. */
-async function run(plan: object, scenario: object, notify: string[], env: NodeJS.ProcessEnv = {}) {
+async function run(plan: object, scenario: object, notify: string[], env: NodeJS.ProcessEnv = {}, flags: string[] = []) {
   const r = makeTempRepo();
   repos.push(r);
   const inputs = writeInputs({ 'plan.json': plan, 'scenario.json': scenario });
   const started = Date.now();
-  const args = ['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--gate', 'true'];
+  const args = ['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', '--gate', 'true', ...flags];
   const result: CliResult = await startCli([...args, ...notify.flatMap((url) => ['--notify', url])], env).done;
   const runsDir = join(r.dir, '.taskloom', 'runs');
   const runId = readdirSync(runsDir)[0]!;
@@ -88,6 +88,21 @@ describe('notifications: word of a run to webhooks, Slack and ntfy', () => {
     assert.equal(ntfy[0]!.headers.priority, 'high');
     assert.equal(ntfy[0]!.headers.tags, 'warning,taskloom');
     assert.equal(ntfy[0]!.headers.title, `=?UTF-8?B?${Buffer.from(`Taskloom ${runId}: three at once`).toString('base64')}?=`);
+  });
+
+  it('a task that spends 80 % of its task budget is word once, naming the task', async () => {
+    const target = await receiver();
+    const plan = { goal: 'a costly task', tasks: [task('costly'), task('cheap')] };
+    const scenario = {
+      tasks: {
+        costly: { actor: [{ write: { 'costly.txt': 'ok\n' }, costUsd: 0.85, delayMs: 0 }], critic: [green] },
+        cheap: { actor: [{ write: { 'cheap.txt': 'ok\n' }, costUsd: 0.1, delayMs: 0 }], critic: [green] },
+      },
+    };
+    const { result } = await run(plan, scenario, [`${target.base}/hook`], {}, ['--task-budget-usd', '1']);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const lines = target.accepted.map((received) => JSON.parse(received.body)).flatMap((body) => body.lines as string[]);
+    assert.deepEqual(lines.filter((line) => /budget/.test(line)), ['Task costly spent $0.85 of its $1.00 budget']);
   });
 
   it('a receiver that answers 500 then 200 gets the message once, and no warning is recorded', async () => {

@@ -46,6 +46,12 @@ describe('the engine layers lint rule (eslint.config.mjs)', () => {
     assert.equal((await refusedImports('src/cli/planted.ts', "import { WorkspaceHosts } from '../engine/server/workspaceHosts';\nexport const planted = WorkspaceHosts;\n")).length, 1);
   });
 
+  it('keeps the MCP server beside the CLI, not on top of it', async () => {
+    assert.equal((await refusedImports('src/mcp/planted.ts', "import { FLAG_LABELS } from '../cli/runOptions';\nexport const planted = FLAG_LABELS;\n")).length, 1);
+    assert.equal((await refusedImports('src/commandLine/planted.ts', "import { FLAG_LABELS } from '../cli/runOptions';\nexport const planted = FLAG_LABELS;\n")).length, 1);
+    assert.equal((await refusedImports('src/mcp/planted.ts', "import { terminalCommand } from '../commandLine/terminalCommands';\nexport const planted = terminalCommand;\n")).length, 0);
+  });
+
   it('keeps the engine core\'s own rules in every folder: no I/O in the pure core, protocol types only, no VS Code', async () => {
     const refused = [
       ['src/engine/text/planted.ts', "import { readFileSync } from 'node:fs';\nexport const planted = readFileSync;\n"],

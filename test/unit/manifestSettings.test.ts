@@ -21,6 +21,7 @@ const EDITOR_ONLY_DEFAULTS: Record<string, unknown> = {
   'taskloom.pullRequests.trustedBots': [],
   'taskloom.pullRequests.escalateAfterMinutes': WATCH_ESCALATE_AFTER_MINUTES,
   'taskloom.pullRequests.autoMerge': false,
+  'taskloom.notify': [],
 };
 
 const UNSET_VALUES = ['', null];
@@ -51,7 +52,7 @@ describe('the manifest declares the engine\'s defaults', () => {
  * setting"): where a credential is sent (application), and programs, command lines, places outside
  * the repository and guards on agents (machine). VS Code ignores workspace values of both scopes.
  */
-const CREDENTIAL_ENDPOINTS = ['taskloom.github.apiUrl'];
+const CREDENTIAL_ENDPOINTS = ['taskloom.github.apiUrl', 'taskloom.notify'];
 const PROGRAMS_PLACES_GUARDS = [
   'taskloom.claude.path',
   'taskloom.codex.path',

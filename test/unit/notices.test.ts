@@ -64,6 +64,31 @@ describe('word of a run: what a person away from the editor is told', () => {
     assert.deepEqual(notices[1], [{ kind: 'budget_near', spent: "$0.85 of the run's $1.00 budget" }]);
   });
 
+  it('a task budget gives word once per task, when 80 % of it is spent, naming the task', () => {
+    const run = new EventBuilder();
+    const created = run.events[0] as Extract<RunEvent, { type: 'run_created' }>;
+    created.config = { ...created.config, budgets: { taskUsd: 1 } };
+    let memory = noticeMemoryOf(foldEvents(run.events) as RunState);
+    const call = (taskId: string, costUsd: number): Notice[] => {
+      run.add({
+        type: 'runner_call', taskId, role: 'actor', agent: 'scripted', model: 'script', status: 'ok', durationMs: 1, quotaHit: false,
+        usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd },
+      });
+      const next = noticesFor(memory, run.events[run.events.length - 1]!, foldEvents(run.events) as RunState);
+      memory = next.memory;
+      return next.notices;
+    };
+    assert.deepEqual([call('a', 0.5), call('a', 0.4), call('a', 0.05), call('b', 0.9)], [
+      [],
+      [{ kind: 'task_budget_near', taskId: 'a', spent: '$0.90 of its $1.00 budget' }],
+      [],
+      [{ kind: 'task_budget_near', taskId: 'b', spent: '$0.90 of its $1.00 budget' }],
+    ]);
+    assert.deepEqual(noticeMemoryOf(foldEvents(run.events) as RunState).taskBudgetsWarned, ['a', 'b'], 'a process following the run later does not tell it again');
+    const message = noticeMessage('run-1', 'ship it', [{ kind: 'task_budget_near', taskId: 'a', spent: '$0.90 of its $1.00 budget' }]);
+    assert.deepEqual([message.lines, message.taskId, message.state], [['Task a spent $0.90 of its $1.00 budget'], 'a', 'budget_near']);
+  });
+
   it('a reviewed plan is word that it waits for approval; a task needing you and the run’s end are word too', () => {
     const notices = noticesOf([
       { type: 'plan_reviewed', round: 1, verdict: { decision: 'green', summary: 'fine', findings: [] }, blocking: 0 },

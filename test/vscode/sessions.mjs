@@ -52,9 +52,9 @@ export const sessions = [
   },
   {
     name: 'problems',
-    description: 'findings that open the branch file, read-only gate output, plan edits with a schema, walkthrough, keybindings, LM tools, @taskloom',
+    description: 'findings that open the branch file, read-only gate output, plan edits with a schema, walkthrough, keybindings, LM tools, @taskloom; Insights over its runs',
     extension: 'development',
-    suites: ['problemsFlow'],
+    suites: ['problemsFlow', 'insightsFlow'],
     workspace: demoWorkspace(50, 'manual', 'demo'),
     timeoutSeconds: 480,
   },
@@ -120,13 +120,21 @@ export const sessions = [
   },
   {
     name: 'pullRequest',
-    description: 'Open Pull Request on a completed run → agents fix the failing CI check and the review → green; the PR row and the run view say so',
+    description: 'Open Pull Request on a completed run → agents fix the failing CI check and the review → green; the PR row and the run view say so; Start Goal from GitHub Issue… (a picked issue, an outsider\'s confirmed)',
     extension: 'development',
-    suites: ['pullRequestFlow'],
+    suites: ['pullRequestFlow', 'issueFlow'],
     workspace: pullRequestWorkspace,
     // The scripted GitHub's token (test/helpers/githubServer.ts): the window has no GitHub sign-in.
     env: { GITHUB_TOKEN: 'ghs_scripted_token_1234567890' },
-    timeoutSeconds: 360,
+    timeoutSeconds: 480,
+  },
+  {
+    name: 'notify',
+    description: 'Add Notification Target… (password box, secret storage, only secret:NAME in the settings); a run sends plan ready and its end to a webhook on loopback; Remove Notification Target…',
+    extension: 'development',
+    suites: ['notifyFlow'],
+    workspace: demoWorkspace(50, 'manual'),
+    timeoutSeconds: 420,
   },
   {
     name: 'smoke',

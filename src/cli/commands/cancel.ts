@@ -21,6 +21,7 @@ export async function cancelCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${formatRunSummary(engine.session(runId).state)}\n`);
     return EXIT.ok;
   } finally {
+    await engine.drainNotifications();
     engine.close();
   }
 }

@@ -45,6 +45,7 @@ export async function decideCommand(action: HumanAction, argv: string[]): Promis
         return await driveOn(engine, outcome, action as Exclude<HumanAction, 'resolve'>, taskId);
     }
   } finally {
+    await engine.drainNotifications();
     engine.close();
   }
 }

@@ -2,7 +2,7 @@ import { TaskloomEngine } from '../../engine/run/engine';
 import { foregroundDoor } from '../../engine/usecases/frontDoor';
 import { openPullRequest } from '../../engine/usecases/openPullRequest';
 import { EXIT } from '../cliErrors';
-import { bold, dim, green, yellow } from '../format';
+import { bold, dim, green } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
 import { ALLOW_CONFIG_OPTION, commandSettings } from '../commandSettings';
 import { FLAG_LABELS } from '../runOptions';
@@ -27,7 +27,7 @@ export async function prCommand(argv: string[]): Promise<number> {
     const settings = await commandSettings(engine.repo.root, {}, { allowConfig: values['allow-config'] === true, onWithheld: 'ask', reads: ['github.apiUrl'] });
     if (!settings) return EXIT.needsHuman;
     const apiUrl = settings.values['github.apiUrl'] as string | undefined;
-    const { runId, opened, issueStatusFailure } = await openPullRequest(foregroundDoor(engine, FLAG_LABELS), {
+    const { runId, opened } = await openPullRequest(foregroundDoor(engine, FLAG_LABELS), {
       ...(apiUrl ? { apiUrl } : {}),
       runId: positionals[0],
       remote: values.remote as string | undefined,
@@ -41,10 +41,10 @@ export async function prCommand(argv: string[]): Promise<number> {
         `${green(`Pull request #${pullRequest.number} ${action}`)}${taskId ? ` for ${bold(taskId)}` : ''}: ${pullRequest.url}\n${dim(`  ${pullRequest.head} → ${pullRequest.base}`)}\n`,
       );
     }
-    if (issueStatusFailure) process.stdout.write(yellow(`The issue's status comment was not updated: ${issueStatusFailure.message}\n`));
     process.stdout.write(dim(`Keep it green with: taskloom watch ${runId}\n`));
     return EXIT.ok;
   } finally {
+    await engine.drainNotifications();
     engine.close();
   }
 }

@@ -7,8 +7,7 @@ import { TaskloomEngine } from '../../engine/run/engine';
 import { PlanningError } from '../../engine/run/planner';
 import type { RunSession } from '../../engine/session/runSession';
 import { askYesNo } from '../askYesNo';
-import { settleIssueStatus, startIssueRun } from '../issueRun';
-import type { StartedIssueRun } from '../../engine/usecases/startRunFromIssue';
+import { startIssueRun } from '../issueRun';
 import { EXIT, UsageError } from '../cliErrors';
 import { driveWithProgress } from '../driveWithProgress';
 import { createProgressPrinter } from '../progressPrinter';
@@ -59,7 +58,6 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (issueFlag !== undefined && (values.plan || goalFlag !== undefined)) throw new UsageError('--issue takes the goal from the issue: give it without --plan or --goal', RUN_USAGE);
   const planFromFile = values.plan ? loadPlanFile(resolve(cwd, values.plan as string)) : undefined;
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom run', notify: notifyTargets(values) });
-  let fromIssue: StartedIssueRun | undefined;
   try {
     printNewWarnings(engine);
     const flags = values as RunConfigFlags;
@@ -69,7 +67,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     const door = foregroundDoor(engine, settingLabels(layered.sources));
     const settings = runSettingsFrom(layered, flags);
     const apiUrl = layered.values['github.apiUrl'] as string | undefined;
-    if (issueFlag) fromIssue = await startIssueRun(door, { issue: issueFlag, trustIssue: values['trust-issue'] === true, ...(apiUrl ? { apiUrl } : {}) }, { settings, baseDir: cwd });
+    const fromIssue = issueFlag ? await startIssueRun(door, { issue: issueFlag, trustIssue: values['trust-issue'] === true, ...(apiUrl ? { apiUrl } : {}) }, { settings, baseDir: cwd }) : undefined;
     if (issueFlag && !fromIssue) return EXIT.needsHuman;
     const started = fromIssue ?? startRun(door, { goal: goalFlag ?? planFromFile!.goal, plan: planFromFile, settings, baseDir: cwd });
     printNewWarnings(engine);
@@ -96,10 +94,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       return EXIT.needsHuman;
     }
     const approved = approvePlan(door, { runId: session.runId, by: autopilot ? 'autopilot' : 'human' });
-    fromIssue?.issueStatus.follow(approved.session);
     return await driveWithProgress(engine, approved.session);
   } finally {
-    await settleIssueStatus(fromIssue);
     await engine.drainNotifications();
     engine.close();
   }

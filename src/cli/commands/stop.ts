@@ -23,6 +23,7 @@ export async function stopCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${stopWords(outcome, cwd)}\n`);
     return EXIT.ok;
   } finally {
+    await engine.drainNotifications();
     engine.close();
   }
 }

@@ -25,6 +25,7 @@ export async function takeOverCommand(argv: string[]): Promise<number> {
   try {
     taken = await takeOver(foregroundDoor(engine, FLAG_LABELS), { runId: values.run as string | undefined, taskId, by: 'you' });
   } finally {
+    await engine.drainNotifications();
     engine.close();
   }
   process.stdout.write(`${openingWords(taken)}\n`);

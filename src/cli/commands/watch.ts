@@ -12,9 +12,10 @@ import type { RunConfigFlags } from '../runOptions';
 import { RUN_START_KEYS, type ProjectSettingKey } from '../../engine/domain/settingKeys';
 import { createProgressPrinter } from '../progressPrinter';
 import { adoptNamedPullRequest, WATCH_PR_OPTIONS } from './watchPr';
+import { watchLabelledIssues } from './watchIssues';
 
 export const WATCH_USAGE =
-  'taskloom watch [RUN_ID | --pr NUMBER|URL [--remote NAME] [--repo OWNER/REPO] [run flags]] [--once] [--interval SECONDS] [--timeout SECONDS] [--escalate-after MINUTES] [--auto-merge] [--trusted-bot LOGIN]... [--notify URL]... [--allow-config] [--cwd DIR]';
+  'taskloom watch [RUN_ID | --pr NUMBER|URL [--remote NAME] [--repo OWNER/REPO] [run flags] | --issues LABEL [--remote NAME] [run flags]] [--once] [--interval SECONDS] [--timeout SECONDS] [--escalate-after MINUTES] [--auto-merge] [--trusted-bot LOGIN]... [--notify URL]... [--allow-config] [--cwd DIR]';
 
 /**
  * `taskloom watch`: keeps the run's pull requests green (failing checks, reviews that request
@@ -23,7 +24,7 @@ export const WATCH_USAGE =
  * closed, or needs a person with nothing else left to watch (exit 1); with --once, until each is
  * green. One red for --escalate-after minutes with no progress is escalated; --auto-merge merges a
  * green one that someone with write access approved. `--pr N` takes on a person's own pull request
- * first. Ctrl-C stops it; nothing is lost. What it watches is
+ * first; `--issues LABEL` runs the labelled issues instead (watchIssues.ts). Ctrl-C stops it; nothing is lost. What it watches is
  * src/engine/usecases/keepPullRequestsGreen.ts's; the CLI watches in the foreground, with progress.
  */
 export async function watchCommand(argv: string[]): Promise<number> {
@@ -34,6 +35,7 @@ export async function watchCommand(argv: string[]): Promise<number> {
     'escalate-after': { type: 'string' },
     'auto-merge': { type: 'boolean' },
     'trusted-bot': { type: 'string', multiple: true },
+    issues: { type: 'string' },
     ...ALLOW_CONFIG_OPTION,
     ...WATCH_PR_OPTIONS,
     ...NOTIFY_OPTION,
@@ -49,21 +51,32 @@ export async function watchCommand(argv: string[]): Promise<number> {
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom watch', notify: notifyTargets(values) });
   const controller = new AbortController();
   const onSignal = () => {
-    process.stderr.write(yellow('\nStopping watch (a fix under way stops too; run watch again to finish it)…\n'));
+    const underWay = values.issues !== undefined ? 'the run under way stops too; taskloom resume finishes it' : 'a fix under way stops too; run watch again to finish it';
+    process.stderr.write(yellow(`\nStopping watch (${underWay})…\n`));
     controller.abort();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
     const adopting = values.pr !== undefined;
-    // `--pr` makes a run, whose agents, gate and limits the run flags and the file's run keys set.
-    const watchFlags = adopting ? { ...flagValues(values as RunConfigFlags), ...definedOnly(flags) } : definedOnly(flags);
-    const reads: ProjectSettingKey[] = ['pullRequests.pollSeconds', 'pullRequests.trustedBots', 'pullRequests.escalateAfterMinutes', 'pullRequests.autoMerge', 'github.apiUrl', ...(adopting ? RUN_START_KEYS : [])];
+    const label = issuesLabel(values.issues as string | undefined, adopting || positionals.length > 0);
+    // `--pr` and `--issues` make runs, whose agents, gate and limits the run flags and the file's run keys set.
+    const makesRuns = adopting || label !== undefined;
+    const watchFlags = makesRuns ? { ...flagValues(values as RunConfigFlags), ...definedOnly(flags) } : definedOnly(flags);
+    const reads: ProjectSettingKey[] = ['pullRequests.pollSeconds', 'pullRequests.trustedBots', 'pullRequests.escalateAfterMinutes', 'pullRequests.autoMerge', 'github.apiUrl', ...(makesRuns ? RUN_START_KEYS : [])];
     const settings = await commandSettings(engine.repo.root, watchFlags, { allowConfig: values['allow-config'] === true, onWithheld: 'ask', reads });
     if (!settings) return EXIT.needsHuman;
     const intervalSeconds = (settings.values['pullRequests.pollSeconds'] as number | undefined) ?? WATCH_INTERVAL_SECONDS;
     const escalateAfterMinutes = (settings.values['pullRequests.escalateAfterMinutes'] as number | undefined) ?? WATCH_ESCALATE_AFTER_MINUTES;
     const apiUrl = settings.values['github.apiUrl'] as string | undefined;
+    engine.reachForgeWith(apiUrl ? { apiUrl } : {});
+    if (label !== undefined) {
+      const runSettings = runSettingsFrom(withAddingFlags(settings, values as RunConfigFlags), values as RunConfigFlags);
+      const remote = values.remote as string | undefined;
+      const params = { label, settings: runSettings, baseDir: cwd, once, intervalMs: intervalSeconds * 1000, ...(remote ? { remote } : {}), ...(apiUrl ? { apiUrl } : {}) };
+      await watchLabelledIssues(engine, params, controller.signal);
+      return EXIT.ok;
+    }
     const runId = adopting ? await adoptNamedPullRequest(engine, values, cwd, runSettingsFrom(withAddingFlags(settings, values as RunConfigFlags), values as RunConfigFlags), apiUrl) : positionals[0];
     const target = await watchTarget(engine.store, { runId, ...(apiUrl ? { apiUrl } : {}) });
     const session = engine.session(target.runId);
@@ -101,6 +114,14 @@ export async function watchCommand(argv: string[]): Promise<number> {
     await engine.drainNotifications();
     engine.close();
   }
+}
+
+/** `--issues LABEL`, refused beside a run or a pull request to watch (it starts runs of its own). */
+function issuesLabel(value: string | undefined, watchesOther: boolean): string | undefined {
+  if (value === undefined) return undefined;
+  if (!value.trim()) throw new UsageError('--issues takes the label whose issues to run, e.g. --issues taskloom', WATCH_USAGE);
+  if (watchesOther) throw new UsageError('--issues runs the labelled issues: give it without a RUN_ID or --pr', WATCH_USAGE);
+  return value.trim();
 }
 
 function seconds(value: string | undefined, flag: string): number | undefined {

@@ -40,44 +40,47 @@ export async function postIssueStatus(forge: Forge, state: RunState, knownId?: s
   return forge.createIssueComment(issue.number, body);
 }
 
-/** Keeps a live run's status comment current; `settle` posts the run as it is, waits for that and says what failed. */
+/** Keeps a live run's status comment current; `settle` stops following, posts the run as it is and waits for that. */
 export interface IssueStatusKeeper {
   /** Follows another session of the same run too (each use case opens its own: the one that drives it after approval). */
   follow(session: RunSession): void;
-  settle(): Promise<Error[]>;
+  settle(): Promise<void>;
 }
 
 /**
  * Updates the issue's status comment whenever the run's one-line status changes (planned, running
  * n of m, needs you, its end), one update at a time: changes that come while one is on its way are
  * folded into the next, which shows the run as it is then (a fast run costs few forge calls). A
- * forge that fails is tried again with the next change and never stops the run.
+ * forge that fails (or cannot be reached at all: `forge` rejected) is told to `onFailure`, tried
+ * again with the next change, and never stops the run.
  */
-export function keepIssueStatus(session: RunSession, forge: Forge): IssueStatusKeeper {
-  const failures: Error[] = [];
+export function keepIssueStatus(session: RunSession, forge: Forge | Promise<Forge>, onFailure: (error: Error) => void): IssueStatusKeeper {
   let shown = '';
   let commentId: string | undefined;
   let inFlight: Promise<void> | undefined;
   let again = false;
+  // The session last followed: an earlier one may be closed by now (the engine server closes its
+  // engine between planning and driving).
+  let current = session;
   const post = async (): Promise<void> => {
     do {
       again = false;
-      const state = session.state;
+      const state = current.state;
       shown = issueStatusLine(state);
-      await postIssueStatus(forge, state, commentId).then(
+      await Promise.resolve(forge).then((reached) => postIssueStatus(reached, state, commentId)).then(
         (id) => {
           commentId = id;
         },
         (error: unknown) => {
           shown = '';
-          failures.push(error as Error);
+          onFailure(error as Error);
         },
       );
     } while (again);
     inFlight = undefined;
   };
   const update = () => {
-    if (issueStatusLine(session.state) === shown) return;
+    if (issueStatusLine(current.state) === shown) return;
     if (inFlight) again = true;
     else inFlight = post();
   };
@@ -85,13 +88,13 @@ export function keepIssueStatus(session: RunSession, forge: Forge): IssueStatusK
   update();
   return {
     follow(other) {
+      current = other;
       stops.push(other.onEvent(update));
     },
     async settle() {
       for (const stop of stops) stop();
       update();
       await inFlight;
-      return failures;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { GitHubForge, DEFAULT_GITHUB_API, githubToken, slugFromRemoteUrl } from '../forge/github';
 import { ForgeError, type Forge, type PullRequest } from '../forge/forge';
-import { pullRequestBody, pullRequestTitle } from '../report/pullRequestBody';
+import { pullRequestBody, pullRequestTitle, stackedPullRequestBody } from '../report/pullRequestBody';
 import type { RunSession } from '../session/runSession';
 import { pushBranch, remoteUrl } from '../workspace/pushBranch';
 import { applicableHead } from './applyPlan';
@@ -58,7 +58,7 @@ export async function openPullRequests(session: RunSession, options: PullRequest
   const forge = await forgeFor(root, options);
   const branch = state.integration.branch!;
   const wanted = options.stacked
-    ? stackedPullRequests(session, base)
+    ? stackedPullRequests(session, base, forge.slug)
     : [{ taskId: null, commit: head, head: branch, base, title: pullRequestTitle(state), body: pullRequestBody(state, forge.slug) }];
   const opened: OpenedPullRequest[] = [];
   for (const pr of wanted) {
@@ -76,22 +76,22 @@ export async function openPullRequests(session: RunSession, options: PullRequest
 }
 
 /** A stack in merge order: each task's merge commit on a branch of its own, based on the previous one's (the first on `base`). */
-function stackedPullRequests(session: RunSession, base: string) {
+function stackedPullRequests(session: RunSession, base: string, repo: string) {
   const { state } = session;
+  const stacked = state.integration.merged.filter((id) => state.tasks[id]!.mergeCommit);
   let previous = base;
-  return state.integration.merged.flatMap((id) => {
+  return stacked.map((id, index) => {
     const task = state.tasks[id]!;
-    if (!task.mergeCommit) return [];
     const head = `taskloom/${state.runId}/stack/${id}`;
     const pr = {
       taskId: id,
-      commit: task.mergeCommit,
+      commit: task.mergeCommit!,
       head,
       base: previous,
       title: task.title,
-      body: `${task.title}\n\nPart of "${pullRequestTitle(state)}" (Taskloom run \`${state.runId}\`): ${state.integration.merged.indexOf(id) + 1} of ${state.integration.merged.length}, based on \`${previous}\`.`,
+      body: stackedPullRequestBody(state, id, { position: index + 1, count: stacked.length, base: previous }, repo),
     };
     previous = head;
-    return [pr];
+    return pr;
   });
 }

@@ -62,7 +62,7 @@ export type DecisionFact =
   | FromEvent<'human_decision', 'action' | 'note'>
   | FromEvent<'run_applied', 'branch' | 'commit' | 'history' | 'commits'>
   | FromEvent<'confinement', 'mode' | 'confined' | 'mechanism' | 'reason'>
-  | FromEvent<'run_issue', 'repo' | 'number' | 'author' | 'authorTrusted' | 'confirmedBy' | 'usedComments' | 'leftOut'>
+  | FromEvent<'run_issue', 'repo' | 'number' | 'author' | 'authorTrusted' | 'confirmedBy' | 'labelledBy' | 'usedComments' | 'leftOut'>
   | FromEvent<'run_paused', 'reason'>
   | FromEvent<'run_resumed', 'reason'>
   | FromEvent<'run_finished', 'status' | 'summary'>

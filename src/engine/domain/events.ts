@@ -380,6 +380,8 @@ export type RunEventBody =
       author: string;
       authorTrusted: boolean;
       confirmedBy?: 'human';
+      /** The person with write access whose label started the run (`watch --issues LABEL`): their say-so stands for the confirmation. */
+      labelledBy?: string;
       usedComments: string[];
       leftOut: IssueCommentLeftOut[];
     }

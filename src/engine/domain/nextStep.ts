@@ -2,7 +2,7 @@ import type { SettingName } from './runSettings';
 
 /**
  * A step the user can take next, as data: an error (or the end of a watch) names it, and each
- * shell offers it its own way — the CLI as the command line to type (src/cli/nextStepCommands.ts),
+ * shell offers it its own way — the CLI as the command line to type (src/commandLine/terminalCommands.ts),
  * the editor as a button that runs a command (src/extension/connection/nextStepButtons.ts). The
  * words around it name no command, so they read true in both.
  */

@@ -1,6 +1,6 @@
 import type { CheckStatus, RunEndStatus, RunEvent } from './events';
 import type { RunState } from './runState';
-import { totalTokens } from './usage';
+import { totalTokens, type TokenUsage } from './usage';
 
 /**
  * What a person away from the editor wants word of: the moments a run needs them or is over.
@@ -12,14 +12,17 @@ export type Notice =
   | { kind: 'run_finished'; status: RunEndStatus; summary: string }
   | { kind: 'checks_changed'; number: number; url?: string; to: ChecksColor; failing: string[] }
   | { kind: 'pull_request_escalated'; number: number; url: string; failing: string[]; afterMinutes: number }
-  | { kind: 'budget_near'; spent: string };
+  | { kind: 'budget_near'; spent: string }
+  | { kind: 'task_budget_near'; taskId: string; spent: string };
 
 export type ChecksColor = 'red' | 'green';
 
-/** What following a run remembers between events: the last color of each pull request's checks, and whether the budget warning went out. */
+/** What following a run remembers between events: the last color of each pull request's checks, and which budget warnings went out. */
 export interface NoticeMemory {
   checks: Record<number, ChecksColor>;
   budgetWarned: boolean;
+  /** The tasks told of nearing their own budget (`--task-budget-usd`, `--task-budget-tokens`). */
+  taskBudgetsWarned: readonly string[];
 }
 
 /**
@@ -33,10 +36,11 @@ export function noticeMemoryOf(state: RunState): NoticeMemory {
     const color = pr.observed && checksColor(pr.observed.checks.map((check) => check.status));
     if (color) checks[pr.number] = color;
   }
-  return { checks, budgetWarned: budgetNear(state) !== undefined };
+  const taskBudgetsWarned = Object.keys(state.tasks).filter((taskId) => taskBudgetNear(state, taskId) !== undefined);
+  return { checks, budgetWarned: budgetNear(state) !== undefined, taskBudgetsWarned };
 }
 
-/** A budget's share at which the user is told, once per run, before the run stops on it. */
+/** A budget's share at which the user is told, once per run (and once per task for a task's budget), before the run stops on it. */
 export const BUDGET_WARNING_SHARE = 0.8;
 
 /** The notices `event` (already folded into `state`) gives, and what to remember for the next event. */
@@ -75,6 +79,14 @@ export function noticesFor(memory: NoticeMemory, event: RunEvent, state: RunStat
       next = { ...next, budgetWarned: true };
     }
   }
+  const taskId = event.type === 'runner_call' ? event.taskId : null;
+  if (taskId !== null && !next.taskBudgetsWarned.includes(taskId)) {
+    const spent = taskBudgetNear(state, taskId);
+    if (spent) {
+      notices.push({ kind: 'task_budget_near', taskId, spent });
+      next = { ...next, taskBudgetsWarned: [...next.taskBudgetsWarned, taskId] };
+    }
+  }
   return { notices, memory: next };
 }
 
@@ -88,13 +100,23 @@ function checksColor(statuses: CheckStatus[]): ChecksColor | undefined {
 /** What the run spent of a run budget once it reached BUDGET_WARNING_SHARE of it. */
 function budgetNear(state: RunState): string | undefined {
   const budgets = state.config.budgets;
-  const used = state.usage.total;
-  if (budgets?.runUsd !== undefined && used.costUsd >= budgets.runUsd * BUDGET_WARNING_SHARE) {
-    return `$${used.costUsd.toFixed(2)} of the run's $${budgets.runUsd.toFixed(2)} budget`;
+  return spentNear("the run's", state.usage.total, budgets?.runUsd, budgets?.runTokens);
+}
+
+/** What task `taskId` spent of a task budget once it reached BUDGET_WARNING_SHARE of it. */
+function taskBudgetNear(state: RunState, taskId: string): string | undefined {
+  const budgets = state.config.budgets;
+  const task = state.tasks[taskId];
+  return task ? spentNear('its', task.usage, budgets?.taskUsd, budgets?.taskTokens) : undefined;
+}
+
+function spentNear(whose: string, used: TokenUsage, usd: number | undefined, tokenLimit: number | undefined): string | undefined {
+  if (usd !== undefined && used.costUsd >= usd * BUDGET_WARNING_SHARE) {
+    return `$${used.costUsd.toFixed(2)} of ${whose} $${usd.toFixed(2)} budget`;
   }
   const tokens = totalTokens(used);
-  if (budgets?.runTokens !== undefined && tokens >= budgets.runTokens * BUDGET_WARNING_SHARE) {
-    return `${tokens.toLocaleString('en-US')} of the run's ${budgets.runTokens.toLocaleString('en-US')} token budget`;
+  if (tokenLimit !== undefined && tokens >= tokenLimit * BUDGET_WARNING_SHARE) {
+    return `${tokens.toLocaleString('en-US')} of ${whose} ${tokenLimit.toLocaleString('en-US')} token budget`;
   }
   return undefined;
 }

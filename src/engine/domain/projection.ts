@@ -69,7 +69,7 @@ const HANDLERS: Handlers = {
   run_created: () => {},
   run_issue(state, e) {
     state.issue = { repo: e.repo, number: e.number, url: e.url };
-    decide(state, e, 'run', { type: 'run_issue', repo: e.repo, number: e.number, author: e.author, authorTrusted: e.authorTrusted, usedComments: e.usedComments, leftOut: e.leftOut, ...(e.confirmedBy ? { confirmedBy: e.confirmedBy } : {}) });
+    decide(state, e, 'run', { type: 'run_issue', repo: e.repo, number: e.number, author: e.author, authorTrusted: e.authorTrusted, usedComments: e.usedComments, leftOut: e.leftOut, ...(e.confirmedBy ? { confirmedBy: e.confirmedBy } : {}), ...(e.labelledBy ? { labelledBy: e.labelledBy } : {}) });
   },
   plan_proposed(state, e) {
     if (Object.values(state.tasks).some((t) => t.transitions.length > 0)) {

@@ -63,6 +63,13 @@ export type ProjectSettingKey = RunSettingKey | DeliverySettingKey;
 
 export const PROJECT_SETTING_KEYS: readonly ProjectSettingKey[] = [...Object.values(RUN_SETTING_KEYS), ...DELIVERY_SETTING_KEYS];
 
+/**
+ * The editor's settings that taskloom.json never holds: `notify` names where word of your runs goes,
+ * often with a token in its URL, which does not belong in a committed file (the CLI takes
+ * `--notify` and TASKLOOM_NOTIFY instead).
+ */
+export const USER_ONLY_KEYS = ['notify'] as const;
+
 /** What starting a run reads: its settings, and whether its plan is approved without asking. */
 export const RUN_START_KEYS: readonly ProjectSettingKey[] = [...Object.values(RUN_SETTING_KEYS), 'autopilot'];
 

@@ -3,9 +3,10 @@ import { RUN_SETTING_KEYS, type ProjectSettingKey } from './settingKeys';
 
 /**
  * Where a setting's value came from. The CLI layers flags over the environment over taskloom.json
- * over the defaults; the editor its own settings (user or workspace) over taskloom.json over the defaults.
+ * over the defaults; the editor its own settings (user or workspace) over taskloom.json over the defaults;
+ * the MCP server a tool's input over the environment over taskloom.json over the defaults.
  */
-export type SettingSource = 'flag' | 'environment' | 'file' | 'setting' | 'default';
+export type SettingSource = 'flag' | 'tool' | 'environment' | 'file' | 'setting' | 'default';
 
 /** Values by their taskloom.json key, each as a person wrote it (checked when the run's config is made). */
 export type ProjectValues = Partial<Record<ProjectSettingKey, unknown>>;

@@ -135,8 +135,12 @@ export interface Forge {
   comment(number: number, body: string): Promise<void>;
   /** Issue `number`; a ForgeError (not_found) when there is none, or it is a pull request. */
   issue(number: number): Promise<Issue>;
+  /** The repository's open issues (not pull requests), newest first, at most `limit`. */
+  openIssues(limit: number): Promise<Issue[]>;
   /** The comments on issue (or pull request) `number`, oldest first. */
   issueComments(number: number): Promise<ConversationComment[]>;
+  /** The open issues (not pull requests) labelled `label`, oldest first. */
+  openIssuesLabelled(label: string): Promise<Issue[]>;
   /** Who labelled issue `number` with what, oldest first. */
   issueLabelings(number: number): Promise<IssueLabeling[]>;
   /** Posts a comment on issue `number`; its id. */

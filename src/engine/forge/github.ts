@@ -167,22 +167,27 @@ export class GitHubForge implements Forge {
     await this.call(() => this.octokit.issues.createComment({ owner: this.owner, repo: this.repo, issue_number: number, body }));
   }
 
+  async openIssues(limit: number): Promise<Issue[]> {
+    // GitHub lists pull requests among issues: asked for a page more than wanted, those are dropped.
+    const { data } = await this.call(() => this.octokit.issues.listForRepo({ owner: this.owner, repo: this.repo, state: 'open', sort: 'created', direction: 'desc', per_page: Math.min(100, limit * 2) }));
+    return data.filter((item) => !item.pull_request).slice(0, limit).map(issueOf);
+  }
+
   async issue(number: number): Promise<Issue> {
     const missing = new ForgeError(`${this.slug} has no issue #${number}`, 'Check the issue number (a pull request is not an issue).', 'not_found');
     const { data } = await this.call(() => this.octokit.issues.get({ owner: this.owner, repo: this.repo, issue_number: number })).catch((error: unknown) => {
       throw error instanceof ForgeError && error.failure === 'not_found' ? missing : error;
     });
     if (data.pull_request) throw missing;
-    return {
-      number: data.number,
-      url: data.html_url,
-      title: data.title,
-      body: data.body ?? '',
-      author: data.user?.login ?? 'someone',
-      association: data.author_association ?? 'NONE',
-      bot: isBot(data.user),
-      state: data.state === 'closed' ? 'closed' : 'open',
-    };
+    return issueOf(data);
+  }
+
+  async openIssuesLabelled(label: string): Promise<Issue[]> {
+    const listed = await this.call(() =>
+      this.octokit.paginate(this.octokit.issues.listForRepo, { owner: this.owner, repo: this.repo, labels: label, state: 'open', sort: 'created', direction: 'asc', per_page: 100 }),
+    );
+    // GitHub lists pull requests among the issues.
+    return listed.filter((data) => !data.pull_request).map((data) => issueOf(data));
   }
 
   async issueComments(number: number): Promise<ConversationComment[]> {
@@ -287,6 +292,19 @@ export class GitHubForge implements Forge {
         return new ForgeError(`GitHub request failed on ${where}: ${said}`, 'Check the network and GITHUB_API_URL, then try again.', 'unreachable', { cause: error });
     }
   }
+}
+
+function issueOf(data: { number: number; html_url: string; title: string; body?: string | null; user: { login: string; type?: string } | null; author_association?: string; state: string }): Issue {
+  return {
+    number: data.number,
+    url: data.html_url,
+    title: data.title,
+    body: data.body ?? '',
+    author: data.user?.login ?? 'someone',
+    association: data.author_association ?? 'NONE',
+    bot: isBot(data.user),
+    state: data.state === 'closed' ? 'closed' : 'open',
+  };
 }
 
 function conversationComment(c: { id: number; user: { login: string; type?: string } | null; author_association: string; body?: string; created_at: string }): ConversationComment {

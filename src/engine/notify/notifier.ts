@@ -59,12 +59,17 @@ export class Notifier {
    * what is still undelivered then is abandoned (and its warning recorded while the store is open).
    */
   async drain(): Promise<void> {
-    for (const runId of this.runs.keys()) this.flush(runId);
+    this.sendWaiting();
     if (this.inFlight.size === 0) return;
     // Not unref'd: it keeps a CLI that is done alive for the retries' waits, up to the grace.
     const grace = setTimeout(() => this.abort.abort(), this.options.closeGraceMs);
     await this.settled();
     clearTimeout(grace);
+  }
+
+  /** Sends every waiting burst now, leaving the notifier open for more (a process that goes on, as the engine server). */
+  sendWaiting(): void {
+    for (const runId of this.runs.keys()) this.flush(runId);
   }
 
   /** Resolves once every delivery started so far has ended (delivered, failed or abandoned). */

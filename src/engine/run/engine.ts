@@ -53,6 +53,7 @@ import { runTakeOverSession, takeOverSession, type TakeOverSession } from '../se
 import type { InteractiveEnd } from '../sandbox/interactiveLauncher';
 import type { RunState } from '../domain/runState';
 import { Notifier } from '../notify/notifier';
+import { IssueStatusFollower, type ForgeAccess } from '../deliver/issueStatusFollower';
 import type { NotifyTarget } from '../notify/notifyTargets';
 
 export interface EngineOptions {
@@ -68,6 +69,12 @@ export interface EngineOptions {
   gitObserver?: GitObserver;
   /** Where word of the runs it drives goes (plan ready, a task needs you, run finished, …): docs/notifications.md. */
   notify?: readonly NotifyTarget[];
+  /**
+   * Sends word instead of a notifier of its own (then `notify` is not read): the engine server
+   * keeps one per workspace across the engines it opens and closes, so a burst begun while
+   * planning is coalesced with the approval that follows.
+   */
+  notifier?: Notifier;
 }
 
 /** The decisions that record a choice and let the run go on; `resolve` and `continue` have their own calls. */
@@ -82,6 +89,8 @@ export class TaskloomEngine {
   private readonly controls = new Map<string, RunControl>();
   /** Sends word of the runs driven here; none for a read-only engine, which drives nothing. */
   private readonly notifier: Notifier | undefined;
+  /** Keeps the status comment of each run from an issue current, whatever moves it; none for a read-only engine. */
+  private readonly issueStatus: IssueStatusFollower | undefined;
 
   private constructor(
     readonly repo: RepoInfo,
@@ -90,7 +99,8 @@ export class TaskloomEngine {
     private readonly options: EngineOptions,
   ) {
     const targets = options.notify ?? [];
-    this.notifier = targets.length > 0 && !options.readOnly ? new Notifier(targets) : undefined;
+    this.notifier = options.readOnly ? undefined : (options.notifier ?? (targets.length > 0 ? new Notifier(targets) : undefined));
+    this.issueStatus = options.readOnly ? undefined : new IssueStatusFollower(repo.root);
   }
 
   static async open(cwd: string, options: EngineOptions): Promise<TaskloomEngine> {
@@ -156,10 +166,16 @@ export class TaskloomEngine {
     return this.followed(new RunSession(this.store, runId));
   }
 
-  /** `session`, with the notifier (if any) listening to what it emits. */
+  /** `session`, with the notifier (if any) and the issue's status comment following what it emits. */
   private followed(session: RunSession): RunSession {
     this.notifier?.follow(session);
+    this.issueStatus?.follow(session);
     return session;
+  }
+
+  /** How this door reaches the forge of its runs' issues (a token it holds, GitHub Enterprise's API); by default the environment's. */
+  reachForgeWith(access: ForgeAccess): void {
+    this.issueStatus?.reachWith(access);
   }
 
   /** Has the planner draft the run's plan (the critic reviews it); the run then awaits approval. */
@@ -388,11 +404,12 @@ export class TaskloomEngine {
   }
 
   /**
-   * Sends the word still waiting and gives it a bounded time to arrive (a run already ended:
-   * nothing waits on it but the process's exit), so a failed delivery is still recorded. A
-   * front door that exits calls it before `close`.
+   * Brings the issues' status comments up to date, then sends the word still waiting and gives it
+   * a bounded time to arrive (a run already ended: nothing waits on it but the process's exit), so
+   * a failed delivery is still recorded. A front door that exits calls it before `close`.
    */
   async drainNotifications(): Promise<void> {
+    await this.issueStatus?.settle();
     await this.notifier?.drain();
   }
 

@@ -19,6 +19,7 @@ import {
   FileAtCommitRequest,
   GetRunRequest,
   ListRunsRequest,
+  RunStatsRequest,
   RejectPlanRequest,
   RevisePlanRequest,
   ResumeRequest,
@@ -35,6 +36,10 @@ import {
   PredictOverlapsRequest,
   ContinueTaskRequest,
   SendToTaskRequest,
+  SetNotifyTargetsRequest,
+  OpenIssuesRequest,
+  IssueGoalRequest,
+  StartIssueGoalRequest,
   type UserFacingErrorData,
 } from '../../protocol/engineProtocol';
 import { applyIntegrationBranch, discardRun, previewApply, restoreSnapshot } from './branchRequests';
@@ -44,8 +49,10 @@ import { sendMessage } from './messageRequests';
 import { prepareDemo } from './demoRequests';
 import { EventBatcher } from './eventBatcher';
 import { adoptPullRequest, openPullRequest, watchPullRequests } from './pullRequestRequests';
+import { issueGoal, openIssues, startIssueGoal } from './issueRequests';
 import { approvePlan, checkPlan, rejectPlan, revisePlan, startGoal } from './planRequests';
 import { diff, doctor, fileAtCommit, getRun, listRuns, predictOverlaps, runEvent, transcript } from './queryRequests';
+import { runStatsRequest } from './statsRequests';
 import { ServerLog } from './serverLog';
 import type { ServerOutput } from './serverOutput';
 import { toResponseError } from './userError';
@@ -123,12 +130,17 @@ handle(AdoptPullRequestRequest.type, REQUEST_PARAMS.adoptPullRequest, (p) => ado
 handle(WatchPullRequestsRequest.type, REQUEST_PARAMS.watchPullRequests, (p, token) => watchPullRequests(hosts, output, p, token));
 handle(ListRunsRequest.type, REQUEST_PARAMS.listRuns, (p) => listRuns(hosts, p));
 handle(GetRunRequest.type, REQUEST_PARAMS.run, (p) => getRun(hosts, p));
+handle(RunStatsRequest.type, REQUEST_PARAMS.runStats, (p) => runStatsRequest(hosts, p));
 handle(DiffRequest.type, REQUEST_PARAMS.diff, (p) => diff(hosts, p));
 handle(FileAtCommitRequest.type, REQUEST_PARAMS.fileAtCommit, (p) => fileAtCommit(hosts, p));
 handle(DoctorRequest.type, REQUEST_PARAMS.doctor, (p) => doctor(p));
 handle(RunEventRequest.type, REQUEST_PARAMS.runEvent, (p) => runEvent(hosts, p));
 handle(TranscriptRequest.type, REQUEST_PARAMS.transcript, (p) => transcript(hosts, p));
 handle(CheckPlanRequest.type, REQUEST_PARAMS.checkPlan, (p) => checkPlan(p));
+handle(OpenIssuesRequest.type, REQUEST_PARAMS.openIssues, (p) => openIssues(hosts, p));
+handle(IssueGoalRequest.type, REQUEST_PARAMS.issueGoal, (p) => issueGoal(hosts, p));
+handle(StartIssueGoalRequest.type, REQUEST_PARAMS.startIssueGoal, (p, token) => startIssueGoal(hosts, output, p, token));
+handle(SetNotifyTargetsRequest.type, REQUEST_PARAMS.setNotifyTargets, async (p) => hosts.setNotifyTargets(p.targets));
 
 connection.onInitialize(() => ({ capabilities: {}, serverInfo: { name: 'taskloom-engine' } }));
 

@@ -49,6 +49,7 @@ export const REQUEST_PARAMS = {
   run: params<protocol.RunParams>()(runParams),
   folder: params<protocol.FolderParams>()(folderParams),
   listRuns: params<protocol.ListRunsParams>()(folderParams.extend({ skipDiskUsage: z.boolean().optional() })),
+  runStats: params<protocol.RunStatsParams>()(folderParams.extend({ since: z.string().optional(), runIds: z.array(runId).optional() })),
   taskDecision: params<protocol.TaskDecisionParams>()(taskParams.extend({ action: z.enum(['retry', 'accept', 'skip']), note: z.string().optional() })),
   chooseCandidate: params<protocol.ChooseCandidateParams>()(taskParams.extend({ candidate: z.number().int().positive(), note: z.string().optional() })),
   task: params<protocol.TaskParams>()(taskParams),
@@ -77,6 +78,12 @@ export const REQUEST_PARAMS = {
   restoreSnapshot: params<protocol.RestoreSnapshotParams>()(runParams.extend({ seq: z.number().int().positive() })),
   transcript: params<protocol.TranscriptParams>()(runParams.extend({ seqs: z.array(z.number().int().positive()).max(10_000) })),
   checkPlan: params<protocol.CheckPlanParams>()(z.object({ text: z.string(), source: z.string() })),
+  openIssues: params<protocol.OpenIssuesParams>()(folderParams.extend(forgeParams)),
+  issueGoal: params<protocol.IssueGoalParams>()(folderParams.extend({ ...forgeParams, issue: z.string().min(1) })),
+  startIssueGoal: params<protocol.StartIssueGoalParams>()(
+    folderParams.extend({ ...forgeParams, issue: z.string().min(1), confirmedGoal: z.string().optional(), settings, workspaceTrusted: z.boolean().optional() }),
+  ),
+  setNotifyTargets: params<protocol.SetNotifyTargetsParams>()(z.object({ targets: z.array(z.string()).max(20) })),
 };
 
 /** The params as the schema allows them, or a UserError naming each field that is off. */

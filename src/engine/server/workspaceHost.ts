@@ -14,6 +14,8 @@ import { UserError } from './userError';
 import type { FrontDoor } from '../usecases/frontDoor';
 import { RunBusyError } from '../usecases/useCaseErrors';
 import { EDITOR_SETTING_KEYS } from '../../protocol/runSettings';
+import { NOTIFY_TIMING, type Notifier } from '../notify/notifier';
+import type { ForgeAccess } from '../deliver/issueStatusFollower';
 
 /** Shown to a CLI that finds the workspace locked by this server. */
 export const SERVER_COMMAND = 'Taskloom engine server (VS Code)';
@@ -45,11 +47,17 @@ export class WorkspaceHost {
   private leases = 0;
   private readonly work = new Map<string, ActiveWork>();
   private follower: ElsewhereFollower | undefined;
+  /** How the editor last reached GitHub (its sign-in), for the issue status comments of every engine opened here. */
+  private forgeAccess: ForgeAccess = {};
+  /** The notifier the open engine sends word through, if any. */
+  private openNotifier: Notifier | undefined;
 
   constructor(
     readonly root: string,
     private readonly batcher: EventBatcher,
     private readonly output: ServerOutput,
+    /** The user's notifier as the editor last set it (WorkspaceHosts.setNotifyTargets). */
+    private readonly notifier: () => Notifier | undefined = () => undefined,
   ) {}
 
   /** Who holds the workspace lock, when it is another process. */
@@ -157,6 +165,15 @@ export class WorkspaceHost {
   }
 
   /**
+   * Reaches GitHub as the editor does from now on, also from the engines opened later (this
+   * server closes its engine between planning and driving), so a run's status comment moves with it.
+   */
+  reachForgeWith(access: ForgeAccess): void {
+    this.forgeAccess = access;
+    this.engine?.reachForgeWith(access);
+  }
+
+  /**
    * Starts `job` on a run in the background, holding the lock until it ends. Call it inside
    * `withEngine` (the engine is open). The job must report its own outcome as events; what it
    * throws anyway is logged, never left as an unhandled rejection.
@@ -175,11 +192,23 @@ export class WorkspaceHost {
         this.output.log(`Background ${kind} of run ${runId} failed: ${(error as Error).stack ?? String(error)}`);
       } finally {
         this.retire(runId, work);
+        if (kind === 'driving') await this.sendNotices();
         this.batcher.flushRun(folder, runId);
         this.release();
       }
     })();
     return work;
+  }
+
+  /**
+   * A drive ended: its last word goes now, and the lock is held while it is delivered (at most
+   * the notifier's grace), so a failed delivery is still recorded in the run as a warning.
+   */
+  private async sendNotices(): Promise<void> {
+    const notifier = this.openNotifier;
+    if (!notifier) return;
+    notifier.sendWaiting();
+    await Promise.race([notifier.settled(), sleep(NOTIFY_TIMING.closeGraceMs, undefined, { ref: false })]);
   }
 
   /** The work is over: from now on a request on the run starts new work instead of joining it. */
@@ -220,14 +249,18 @@ export class WorkspaceHost {
   }
 
   private async open(): Promise<TaskloomEngine> {
+    const notifier = this.notifier();
     const engine = await TaskloomEngine.open(this.root, {
       command: SERVER_COMMAND,
+      ...(notifier ? { notifier } : {}),
       onActivity: (runId, taskId, role, activity) =>
         this.output.activity({ folder: this.work.get(runId)?.folder ?? this.root, runId, taskId, line: `${role}: ${activity.message}` }),
     });
     for (const warning of engine.warnings) this.output.log(`${this.root}: ${warning}`);
     engine.warnings.length = 0;
+    engine.reachForgeWith(this.forgeAccess);
     this.engine = engine;
+    this.openNotifier = notifier;
     // The other process let go: send what it wrote last, then stop following, before this
     // engine's own events start (the follower would read those from disk a second time).
     if (this.follower?.following) this.follower.tick();

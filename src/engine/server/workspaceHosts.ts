@@ -1,4 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
+import { Notifier } from '../notify/notifier';
+import { parseNotifyTarget } from '../notify/notifyTargets';
 import { repositoryTop } from '../workspace/repoInspector';
 import type { EventBatcher } from './eventBatcher';
 import type { ServerOutput } from './serverOutput';
@@ -12,6 +14,8 @@ import { WorkspaceHost } from './workspaceHost';
 export class WorkspaceHosts {
   private readonly hosts = new Map<string, WorkspaceHost>();
   private readonly roots = new Map<string, string>();
+  /** Sends word of every run driven here (one for all repositories: it keys its bursts by run). */
+  private notifier: Notifier | undefined;
 
   constructor(
     private readonly batcher: EventBatcher,
@@ -25,10 +29,20 @@ export class WorkspaceHosts {
     const root = this.roots.get(folder) ?? (await this.rootOf(folder));
     let host = this.hosts.get(root);
     if (!host) {
-      host = new WorkspaceHost(root, this.batcher, this.output);
+      host = new WorkspaceHost(root, this.batcher, this.output, () => this.notifier);
       this.hosts.set(root, host);
     }
     return host;
+  }
+
+  /**
+   * Where word of runs goes from the next engine open on (an engine open now keeps the targets it
+   * was opened with until it closes, when its work ends). All are read first: a bad one
+   * (NotifyTargetError) changes nothing.
+   */
+  setNotifyTargets(urls: readonly string[]): void {
+    const targets = urls.map(parseNotifyTarget);
+    this.notifier = targets.length > 0 ? new Notifier(targets) : undefined;
   }
 
   async shutdown(graceMs: number): Promise<void> {

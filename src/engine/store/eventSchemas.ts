@@ -331,6 +331,7 @@ const BODY_SHAPES = {
     author: text,
     authorTrusted: z.boolean(),
     confirmedBy: z.literal('human').optional(),
+    labelledBy: text.optional(),
     usedComments: texts,
     leftOut: z.array(z.object({ id: text, author: text, why: z.enum(['no_write_access', 'untrusted_bot']), association: text })),
   },

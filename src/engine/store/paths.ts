@@ -14,6 +14,8 @@ export interface RunPaths {
   events: string;
   runJson: string;
   decisions: string;
+  /** The run's outcomes in numbers, a cache of its log for `taskloom stats` (runSummaryFile.ts). */
+  summary: string;
 }
 
 export function taskloomPaths(repoRoot: string): TaskloomPaths {
@@ -29,6 +31,7 @@ export function runPaths(runsDir: string, runId: string): RunPaths {
     events: path.join(dir, 'events.jsonl'),
     runJson: path.join(dir, 'run.json'),
     decisions: path.join(dir, 'DECISIONS.md'),
+    summary: path.join(dir, 'summary.json'),
   };
 }
 

@@ -3,6 +3,7 @@ import { EVENT_SCHEMA_VERSION, type RunEvent, type RunEventBody } from '../domai
 import { applyEvent } from '../domain/projection';
 import { isRunOver, type RunState } from '../domain/runState';
 import { derivedFilesUpToDate, writeDerivedFiles } from './derivedFiles';
+import { freshRunSummary } from './runSummaryFile';
 import { redactEventBody, redactorFor, type Redactor } from '../io/redactSecrets';
 import { stripTerminalControls } from '../text/terminalText';
 import { EventLog, LogWriteError, type ReadOptions, type ReadResult } from './eventLog';
@@ -198,6 +199,7 @@ export class RunStore {
     if (event.type === 'run_finished' || event.type === 'run_paused') {
       this.writeDb();
       this.writeDerivedNow(runId);
+      if (event.type === 'run_finished') this.writeSummary(runId);
       return event;
     }
     if (this.snapshotDue(runId)) this.scheduleDbWrite();
@@ -398,6 +400,16 @@ export class RunStore {
       if (!this.closed) this.writeDerivedNow(runId);
     }, wait);
     derived.timer.unref();
+  }
+
+  /** The run's summary for `taskloom stats`, kept when a run ends so that stats over many runs reads no log. */
+  private writeSummary(runId: string): void {
+    try {
+      const { warnings } = freshRunSummary(this.runPaths(runId), runId);
+      warnings.forEach(this.onWarning);
+    } catch (error) {
+      this.onWarning(`Run ${runId}: could not write its summary for stats: ${(error as Error).message}`);
+    }
   }
 
   private writeDerivedNow(runId: string): void {

@@ -1,4 +1,4 @@
-import type { RunState } from '../domain/runState';
+import type { PullRequestRecord, RunState } from '../domain/runState';
 import { isDone, isWaitingForHuman } from '../domain/taskStates';
 import { counted } from './counted';
 
@@ -12,8 +12,8 @@ export function issueStatusLine(state: RunState): string {
   const ids = state.taskOrder;
   const done = ids.filter((id) => isDone(state.tasks[id]!.state)).length;
   const waiting = ids.filter((id) => isWaitingForHuman(state.tasks[id]!.state));
-  const pullRequest = state.pullRequests[''];
-  if (pullRequest) return `Pull request opened: #${pullRequest.number} (${pullRequest.url})`;
+  const pullRequests = Object.values(state.pullRequests).filter((pr) => !pr.adopted);
+  if (pullRequests.length) return pullRequestsLine(pullRequests);
   switch (state.status) {
     case 'planning':
       return state.taskOrder.length ? `Planned: ${counted(ids.length, 'task')}, waiting for approval` : 'Planning';
@@ -31,6 +31,16 @@ export function issueStatusLine(state: RunState): string {
     case 'failed':
       return 'Failed';
   }
+}
+
+/** Where the run's pull requests (one, or a stack) stand: merged once all are, needs you when `watch` handed one to a person, else opened. */
+function pullRequestsLine(pullRequests: PullRequestRecord[]): string {
+  const named = (prs: PullRequestRecord[]) => prs.map((pr) => `#${pr.number} (${pr.url})`).join(', ');
+  const merged = (pr: PullRequestRecord) => pr.mergedByTaskloom !== undefined || pr.observed?.state === 'merged';
+  if (pullRequests.every(merged)) return `Merged: ${named(pullRequests)}`;
+  const waiting = pullRequests.filter((pr) => !merged(pr) && pr.watch?.outcome === 'needs_human');
+  if (waiting.length) return `Needs you: pull ${waiting.length === 1 ? 'request' : 'requests'} ${named(waiting)}`;
+  return `Pull ${pullRequests.length === 1 ? 'request' : 'requests'} opened: ${named(pullRequests)}`;
 }
 
 /** The whole comment: the marker, the status and where its decisions are recorded. */

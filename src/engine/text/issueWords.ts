@@ -33,10 +33,12 @@ export function leftOutWords(leftOut: readonly IssueCommentLeftOut[]): string {
 
 /** The ledger's line for a run started from an issue. */
 export function runIssueWords(f: DecisionFactOf<'run_issue'>): { summary: string; details?: string[] } {
-  const opener = f.authorTrusted ? `@${f.author}` : `@${f.author} (no write access; confirmed by a person)`;
+  const confirmed = f.labelledBy ? `labelled by @${f.labelledBy}, who has write access` : 'confirmed by a person';
+  const opener = f.authorTrusted ? `@${f.author}` : `@${f.author} (no write access; ${confirmed})`;
+  const label = f.authorTrusted && f.labelledBy ? `; labelled by @${f.labelledBy}` : '';
   const used = f.usedComments.length ? `, with ${counted(f.usedComments.length, 'comment')} by ${[...new Set(f.usedComments)].map((a) => `@${a}`).join(', ')}` : '';
   return {
-    summary: `Goal from issue ${f.repo}#${f.number}, opened by ${opener}${used}`,
+    summary: `Goal from issue ${f.repo}#${f.number}, opened by ${opener}${used}${label}`,
     ...(f.leftOut.length ? { details: [leftOutWords(f.leftOut)] } : {}),
   };
 }

@@ -45,7 +45,8 @@ export function noticeMessage(runId: string, goal: string, notices: Notice[]): N
     }
   }
   const last = notices[notices.length - 1];
-  const taskIds = new Set(needYou.map((notice) => notice.taskId));
+  const aboutTasks = notices.flatMap((notice) => (notice.kind === 'task_needs_you' || notice.kind === 'task_budget_near' ? [notice.taskId] : []));
+  const taskIds = new Set(aboutTasks);
   const urgent = notices.some(
     (notice) => notice.kind === 'task_needs_you' || notice.kind === 'plan_ready' || notice.kind === 'pull_request_escalated' ||
       (notice.kind === 'run_finished' && notice.status !== 'completed') || (notice.kind === 'checks_changed' && notice.to === 'red'),
@@ -56,7 +57,7 @@ export function noticeMessage(runId: string, goal: string, notices: Notice[]): N
     lines,
     urgent,
     state: stateOf(last),
-    taskId: taskIds.size === 1 && notices.every((n) => n.kind === 'task_needs_you') ? [...taskIds][0] : undefined,
+    taskId: taskIds.size === 1 && aboutTasks.length === notices.length ? [...taskIds][0] : undefined,
     link,
   };
 }
@@ -75,6 +76,8 @@ function noticeLine(notice: Exclude<Notice, { kind: 'task_needs_you' }>): string
       return `Pull request #${notice.number} has been red for ${notice.afterMinutes} min and needs you (${notice.failing.join(', ')})`;
     case 'budget_near':
       return `The run spent ${notice.spent}`;
+    case 'task_budget_near':
+      return `Task ${notice.taskId} spent ${notice.spent}`;
   }
 }
 
@@ -90,6 +93,7 @@ function stateOf(notice: Notice): string {
     case 'checks_changed':
       return `checks_${notice.to}`;
     case 'budget_near':
+    case 'task_budget_near':
       return 'budget_near';
   }
 }

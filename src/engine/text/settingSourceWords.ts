@@ -5,6 +5,7 @@ import { counted } from './counted';
 
 const SOURCE_WORDS: Record<SettingSource, string> = {
   flag: 'flag',
+  tool: 'MCP tool input',
   environment: 'environment',
   file: 'taskloom.json',
   setting: 'setting',

@@ -1,5 +1,4 @@
-import { postIssueStatus } from '../deliver/issueStatus';
-import { forgeFor, openPullRequests, type OpenedPullRequest } from '../deliver/pullRequests';
+import { openPullRequests, type OpenedPullRequest } from '../deliver/pullRequests';
 import { assertNotBusy } from './busyRuns';
 import type { FrontDoor } from './frontDoor';
 import { namedOrNewestRun } from './namedRun';
@@ -25,17 +24,17 @@ export interface OpenPullRequestParams {
 export interface OpenedRunPullRequests {
   runId: string;
   opened: OpenedPullRequest[];
-  /** The run came from an issue and its status comment could not be updated: the pull request is open all the same. */
-  issueStatusFailure?: Error;
 }
 
 /**
  * Pushes a completed run and opens its pull request (or updates the one it has), or one per task
- * when stacked; a run started from an issue then says so in the issue's status comment.
+ * when stacked; a run started from an issue then says so in the issue's status comment (the
+ * engine's, reached with this call's token and API).
  */
 export async function openPullRequest(door: FrontDoor, params: OpenPullRequestParams): Promise<OpenedRunPullRequests> {
   const runId = namedOrNewestRun(door.engine.store, params.runId);
   assertNotBusy(door, runId);
+  door.engine.reachForgeWith({ ...(params.token ? { token: params.token } : {}), ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}) });
   const opened = await openPullRequests(door.session(runId), {
     remote: params.remote ?? 'origin',
     draft: params.draft === true,
@@ -45,13 +44,5 @@ export async function openPullRequest(door: FrontDoor, params: OpenPullRequestPa
     ...(params.token ? { token: params.token } : {}),
     ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}),
   });
-  const { issue } = door.engine.store.state(runId);
-  if (!issue) return { runId, opened };
-  const forgeParams = { ...(params.token ? { token: params.token } : {}), ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}) };
-  try {
-    await postIssueStatus(await forgeFor(door.engine.repo.root, { remote: params.remote ?? 'origin', repo: issue.repo, ...forgeParams }), door.engine.store.state(runId));
-    return { runId, opened };
-  } catch (error) {
-    return { runId, opened, issueStatusFailure: error as Error };
-  }
+  return { runId, opened };
 }

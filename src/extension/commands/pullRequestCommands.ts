@@ -1,47 +1,15 @@
-import { autoMergesPullRequests, githubApiUrl, keepsPullRequestsGreen, pullRequestEscalateAfterMinutes, pullRequestPollSeconds, readRunSettings, trustedPullRequestBots } from '../settings';
+import { autoMergesPullRequests, keepsPullRequestsGreen, pullRequestEscalateAfterMinutes, pullRequestPollSeconds, readRunSettings, trustedPullRequestBots } from '../settings';
 import * as vscode from 'vscode';
-import { AdoptPullRequestRequest, OpenPullRequestRequest, WatchPullRequestsRequest, type ForgeParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
-import { errorWords } from '../connection/errorNotice';
+import { AdoptPullRequestRequest, OpenPullRequestRequest, WatchPullRequestsRequest, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
+import { withForge } from '../connection/forgeCredentials';
 import { nextStepButton } from '../connection/nextStepButtons';
-import { showError, userData } from '../connection/userErrors';
+import { showError } from '../connection/userErrors';
 import type { Services } from '../services';
 import { plainText } from '../tree/presentation';
 import { pickFolder, pickRun, pickRunFor } from '../targets/pickTarget';
 import type { RunRef } from '../targets/runRef';
 
 const key = (ref: RunRef) => `${ref.folder}\n${ref.runId}`;
-
-/**
- * Where the pull requests go: VS Code's GitHub sign-in when the user has one (asked for only when
- * `ask`), the taskloom.github.apiUrl setting for GitHub Enterprise. Without a sign-in the engine
- * uses GITHUB_TOKEN, GH_TOKEN or the GitHub CLI's login.
- */
-async function forgeParams(folder: string, ask: boolean): Promise<ForgeParams> {
-  const apiUrl = githubApiUrl(folder);
-  // A custom API (Enterprise, or a test server) is not the github.com VS Code signs in to.
-  if (apiUrl) return { apiUrl };
-  const session = await vscode.authentication.getSession('github', ['repo'], ask ? { createIfNone: true } : { silent: true }).then(
-    (s) => s,
-    () => undefined,
-  );
-  return session ? { token: session.accessToken } : {};
-}
-
-/**
- * Calls the forge with the credentials at hand; when it has none or refuses them, offers VS Code's
- * GitHub sign-in once and calls again with it. Undefined when the user declined.
- */
-async function withForge<T>(folder: string, call: (forge: ForgeParams) => Thenable<T>): Promise<T | undefined> {
-  try {
-    return await call(await forgeParams(folder, false));
-  } catch (error) {
-    const user = userData(error);
-    if (!user?.forgeCredentials) throw error;
-    const choice = await vscode.window.showWarningMessage(`Taskloom: ${errorWords(error)}`, 'Sign in to GitHub');
-    if (choice !== 'Sign in to GitHub') return undefined;
-    return call(await forgeParams(folder, true));
-  }
-}
 
 /** Pushes a completed run and opens its pull request (or updates it), then keeps it green. */
 export async function openPullRequest(services: Services, arg?: unknown, options: { stacked?: boolean; draft?: boolean } = {}): Promise<void> {

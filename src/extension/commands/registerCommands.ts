@@ -15,8 +15,10 @@ import { runDemo } from './demoCommand';
 import { showIntegrationDiff, showTaskDiff } from './diffCommands';
 import { keepOwnPullRequestGreen, keepPullRequestGreenCommand, openPullRequest, openPullRequestInBrowser } from './pullRequestCommands';
 import { restoreSnapshot } from './restoreSnapshot';
+import { addNotificationTarget, removeNotificationTarget } from './notifyCommands';
 import { applyIntegration, cancelRun, discardRun, doctor, openDecisionsLedger, resumeLastRun, resumeRun, showRunCommand, treatAsAdvisory, keepAsRequired } from './runCommands';
 import { startGoal } from './startGoal';
+import { showInsights } from './showInsights';
 import { continueTask, decideTask, openTaskWorktree, resolveTask } from './taskCommands';
 import { stopTask, takeOverTask } from './personCommands';
 import { sendMessageToTask } from './sendMessage';
@@ -46,6 +48,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
   };
   const commands: Record<CommandId, (...args: never[]) => Promise<unknown>> = {
     'taskloom.startGoal': (args?: Parameters<typeof startGoal>[1]) => startGoal(services, args),
+    'taskloom.startGoalFromIssue': (args?: Parameters<typeof startGoal>[1]) => startGoal(services, args, true),
     'taskloom.resumeLastRun': (arg?: unknown) => resumeLastRun(services, arg),
     'taskloom.resumeRun': (arg?: unknown) => resumeRun(services, arg),
     'taskloom.treatAsAdvisory': (arg?: unknown) => treatAsAdvisory(services, arg),
@@ -74,6 +77,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.openPullRequestInBrowser': (arg?: unknown) => openPullRequestInBrowser(services, arg),
     'taskloom.openDecisionsLedger': (arg?: unknown) => openDecisionsLedger(services, arg),
     'taskloom.showRun': (arg?: unknown) => showRunCommand(services, arg),
+    'taskloom.showInsights': (folder?: string) => showInsights(services, folder),
     'taskloom.doctor': (folder?: string) => doctor(services, folder),
     'taskloom.discardRun': (arg?: unknown) => discardRun(services, arg),
     // Reviewed while it waits, though a task left to fill in keeps it from being approved yet.
@@ -92,6 +96,8 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.fillInPlanTask': onPlanTask((ref) => fillPlanTask(services, ref, ref.taskId)),
     'taskloom.dropPlanTask': onPlanTask((ref) => dropPlanTask(services, ref, ref.taskId)),
     'taskloom.restoreSnapshot': (arg?: unknown) => restoreSnapshot(services, arg),
+    'taskloom.addNotificationTarget': () => addNotificationTarget(services),
+    'taskloom.removeNotificationTarget': () => removeNotificationTarget(services),
   };
   return Object.entries(commands).map(([id, body]) =>
     vscode.commands.registerCommand(id, reporting(id.replace('taskloom.', ''), body as (...args: unknown[]) => Promise<unknown>)),

@@ -20,6 +20,9 @@ import { Disposable } from '../disposable';
 import { log } from '../logger';
 import { runCommand } from '../runCommand';
 
+/** A request to a client that has just started (not through `request`, which waits for the start). */
+export type SendRequest = <P, R>(type: RequestType<P, R, unknown>, params: P) => Promise<R>;
+
 /** Crashes within the language client's window (3 minutes) after which it stops restarting the engine. */
 const MAX_RESTARTS = 4;
 
@@ -46,7 +49,11 @@ export class EngineClient extends Disposable {
   /** The engine process is gone (crashed, or stopped for good): nothing it drove is running now. */
   readonly onDidStop = this.stopEmitter.event;
 
-  constructor(private readonly serverModule: string) {
+  constructor(
+    private readonly serverModule: string,
+    /** What a started engine is told before any other request (and again after a restart): the notification targets. */
+    private readonly prepare: (send: SendRequest) => Promise<void> = async () => undefined,
+  ) {
     super();
   }
 
@@ -90,13 +97,23 @@ export class EngineClient extends Disposable {
       if (newState === State.Stopped) this.stopEmitter.fire();
       if (newState !== State.Running) return;
       if (firstStart) firstStart = false;
-      else this.restartEmitter.fire();
+      else void this.prepareEngine(client).then(() => this.restartEmitter.fire());
     });
     const started = Date.now();
     await client.start();
     log.info(`engine started in ${Date.now() - started} ms`);
+    await this.prepareEngine(client);
     this.client = client;
     return client;
+  }
+
+  /** A failure is logged and the engine used anyway: without its targets, a run still runs. */
+  private async prepareEngine(client: LanguageClient): Promise<void> {
+    try {
+      await this.prepare((type, params) => client.sendRequest(type, params as never));
+    } catch (error) {
+      log.warn(`preparing the engine failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private listen<P>(client: LanguageClient, type: NotificationType<P>, emitter: vscode.EventEmitter<P>): void {

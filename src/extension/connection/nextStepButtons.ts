@@ -12,7 +12,7 @@ export interface StepButton {
 
 /**
  * The editor's way to take a step the engine names (the CLI prints the same step as a command
- * line: src/cli/nextStepCommands.ts). Undefined where the editor has no such step: it asks the
+ * line: src/commandLine/terminalCommands.ts). Undefined where the editor has no such step: it asks the
  * question itself (discarding anyway), or only the CLI can name what the step needs (a repository,
  * a base branch), or the editor decides by its own rule (Workspace Trust decides what taskloom.json may run).
  */

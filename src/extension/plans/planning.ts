@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { Plan } from '../../engine/domain/plan';
 import { counted } from '../../engine/text/counted';
-import { ApprovePlanRequest, StartGoalRequest, type StartGoalResult } from '../../protocol/engineProtocol';
+import { ApprovePlanRequest, StartGoalRequest, StartIssueGoalRequest, type StartGoalResult } from '../../protocol/engineProtocol';
+import type { IssueSource } from './issueGoal';
 import type { RunSettings } from '../../protocol/runSettings';
 import { errorWords, userData } from '../connection/errorNotice';
 import { isCancellation, showError } from '../connection/userErrors';
@@ -17,7 +18,12 @@ export interface StartGoalArgs {
   folder?: string;
   goal?: string;
   planFile?: string;
+  /** A GitHub issue to plan as the goal (`#N`, OWNER/REPO#N or its URL), as `taskloom run --issue`. */
+  issue?: string;
 }
+
+/** Where a run's goal comes from: typed, a plan file, or an issue read (and, for an outsider's, confirmed). */
+export type GoalSource = Omit<StartGoalArgs, 'issue' | 'folder'> & { fromIssue?: IssueSource };
 
 /** A goal planned into a run; or no run, because the user cancelled or, in words, what failed. */
 export type PlanningOutcome = { result: StartGoalResult } | { cancelled: true } | { failed: string };
@@ -27,21 +33,25 @@ export type PlanningOutcome = { result: StartGoalResult } | { cancelled: true } 
  * cancel; what failed is shown to the user, and said in the outcome for a caller that answers
  * someone else (the chat, a language model tool). Approval is the caller's next step.
  */
-export async function planGoal(services: Services, folder: string, source: StartGoalArgs, settings: RunSettings = readRunSettings(folder)): Promise<PlanningOutcome> {
+export async function planGoal(services: Services, folder: string, source: GoalSource, settings: RunSettings = readRunSettings(folder)): Promise<PlanningOutcome> {
   let result: StartGoalResult;
+  const { fromIssue } = source;
+  const planned = fromIssue ? `issue ${fromIssue.preview.repo}#${fromIssue.preview.number}` : `"${source.goal?.slice(0, 60)}"`;
   try {
     result = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: source.goal ? `Taskloom: planning "${source.goal.slice(0, 60)}" with ${settings.agent ?? 'the configured agent'}` : 'Taskloom: loading the plan',
+        title: source.goal || fromIssue ? `Taskloom: planning ${planned} with ${settings.agent ?? 'the configured agent'}` : 'Taskloom: loading the plan',
         cancellable: true,
       },
-      (_progress, token) =>
-        services.engine.request(
-          StartGoalRequest.type,
-          { folder, settings, workspaceTrusted: vscode.workspace.isTrusted, ...(source.goal ? { goal: source.goal } : {}), ...(source.planFile ? { planFile: source.planFile } : {}) },
-          token,
-        ),
+      (_progress, token) => {
+        const common = { folder, settings, workspaceTrusted: vscode.workspace.isTrusted };
+        if (fromIssue) {
+          const confirmed = fromIssue.confirmedGoal !== undefined ? { confirmedGoal: fromIssue.confirmedGoal } : {};
+          return services.engine.request(StartIssueGoalRequest.type, { ...common, ...fromIssue.forge, issue: fromIssue.issue, ...confirmed }, token);
+        }
+        return services.engine.request(StartGoalRequest.type, { ...common, ...(source.goal ? { goal: source.goal } : {}), ...(source.planFile ? { planFile: source.planFile } : {}) }, token);
+      },
     );
   } catch (error) {
     const cancelled = isCancellation(error);

@@ -14,6 +14,8 @@ export interface RunViewHtmlOptions {
   /** @vscode/codicons' dist/codicon.css as a webview URI (its codicon.ttf must sit next to it). */
   codiconsUri: string;
   title: string;
+  /** What the page says until its script draws (default: the run view's). */
+  loading?: string;
 }
 
 /** 128 random bits for the CSP nonce, base64 (valid in a `'nonce-…'` source). */
@@ -50,7 +52,7 @@ export function runViewHtml(o: RunViewHtmlOptions): string {
 <title>${escapeHtml(o.title)}</title>
 </head>
 <body>
-<main id="app" aria-live="off"><p class="loading">Loading the run…</p></main>
+<main id="app" aria-live="off"><p class="loading">${escapeHtml(o.loading ?? 'Loading the run…')}</p></main>
 <script nonce="${nonce}" src="${escapeAttr(o.scriptUri)}"></script>
 </body>
 </html>

@@ -22,10 +22,13 @@ const testModules: Record<string, () => unknown> = {
   pullRequestFlow: () => require('./pullRequestFlow.test'),
   extensionBench: () => require('./extensionBench.test'),
   problemsFlow: () => require('./problemsFlow.test'),
+  insightsFlow: () => require('./insightsFlow.test'),
   transcriptFlow: () => require('./transcriptFlow.test'),
   planningRecovery: () => require('./planningRecovery.test'),
   actionsFlow: () => require('./actionsFlow.test'),
   takeOverFlow: () => require('./takeOverFlow.test'),
+  notifyFlow: () => require('./notifyFlow.test'),
+  issueFlow: () => require('./issueFlow.test'),
 };
 
 function selectedModules(): string[] {

@@ -1,0 +1,30 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI } from './cli';
+
+type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
+export const textOf = (result: unknown): string => (result as ToolResult).content.map((c) => c.text ?? '').join('\n');
+
+/** The SDK's own client, talking to the built `taskloom mcp` over stdio as Claude Code or VS Code would. */
+export async function connect(dir: string, client = new Client({ name: 'taskloom-test', version: '1.0.0' })): Promise<Client> {
+  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--cwd', dir], env: { ...env, NO_COLOR: '1' }, stderr: 'inherit' }));
+  return client;
+}
+
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
+  const result = await client.callTool({ name, arguments: args });
+  return { text: textOf(result), isError: (result as ToolResult).isError === true };
+}
+
+/** Asks taskloom_runState until `done` holds of its answer (the run is driven in the server's background). */
+export async function waitForState(client: Client, runId: string, done: (text: string) => boolean): Promise<string> {
+  for (let i = 0; i < 600; i++) {
+    const { text } = await call(client, 'taskloom_runState', { runId });
+    if (done(text)) return text;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`run ${runId} never got there`);
+}
+
+export const runIdIn = (text: string): string => /Run (\S+?):? /.exec(text)![1]!;
