@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { makeTempRepo, type TempRepo } from '../test/helpers/tempRepo';
 import { benchAffectedGraph } from './affectedGraphCost';
 import { benchAppendCost } from './appendCost';
+import { benchCandidates } from './candidatesBench';
 import { benchDifferentialGate } from './differentialGate';
 import { benchEngineOverhead } from './engineOverhead';
 import { benchExtension } from './extensionBench';
@@ -22,7 +23,7 @@ import { benchStreamParse } from './streamParse';
 import { benchWorktreeCost } from './worktreeCost';
 
 const RUN_ID = '20260105-090000-b100';
-const ALL_SECTIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+const ALL_SECTIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
 
 const progress = (message: string): void => {
   process.stderr.write(`bench: ${message}\n`);
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
     if (wanted.has(11)) sections.set(11, await step('11. affected-only gates: the import graph (1,000 and 5,000 modules)', benchAffectedGraph));
     if (wanted.has(12)) sections.set(12, await step('12. the differential gate (20 tasks, full suite vs affected tests; baseline in whole runs)', benchDifferentialGate));
     if (wanted.has(13)) sections.set(13, await step('13. taskloom stats over 1,000 runs / 1,000,000 events', benchStatsCost));
+    if (wanted.has(14)) sections.set(14, await step('14. candidates (40 tasks, 1 and 3 candidates each, each passing with probability 0.5)', benchCandidates));
     if (wanted.has(5)) sections.set(5, await step('5. stream-json parsing (50 MB)', () => benchStreamParse(work)));
     if (wanted.has(6)) sections.set(6, await step('6. extension in a real VS Code (activation, tree, run view)', benchExtension));
     if (wanted.has(1)) {

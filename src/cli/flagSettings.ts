@@ -49,6 +49,9 @@ export function flagValues(flags: RunConfigFlags): ProjectValues {
     'gate.affectedOnly': given(flags['no-affected-only'], false),
     'gate.flakyReruns': numberFlag('flaky-reruns', flags['flaky-reruns']),
     'gate.onBaseFailure': flags['on-base-failure'],
+    'candidates.count': numberFlag('candidates', flags.candidates),
+    // One flag, comma-separated: `--candidate-agents claude,codex:gpt-5` reads as the list it names.
+    'candidates.agents': flags['candidate-agents']?.split(',').map((a) => a.trim()).filter(Boolean),
   };
   return definedOnly(values);
 }

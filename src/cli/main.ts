@@ -6,6 +6,7 @@ import { cancelCommand } from './commands/cancel';
 import { configCommand } from './commands/config';
 import { decideCommand } from './commands/decide';
 import { stopCommand } from './commands/stop';
+import { chooseCommand } from './commands/choose';
 import { takeOverCommand } from './commands/takeOver';
 import { discardCommand } from './commands/discard';
 import { demoCommand } from './commands/demo';
@@ -39,6 +40,9 @@ Usage:
   taskloom resolve TASK [--run ID]              resolve a merge conflict (or integration failure) yourself in the task's worktree
   taskloom continue TASK [--run ID]             after resolving by hand, or to hand back a task you stopped or took over:
                                                 gate (and review) the result, merge it, continue
+  taskloom choose TASK CANDIDATE [--note TEXT] [--run ID]
+                                                take another of a task's candidates (docs/candidates.md) while it waits for you:
+                                                it is gated, reviewed and merged instead of the critic's pick; the others stay on their branches
   taskloom stop TASK [--run ID]                 stop one task's agent (the rest of the run goes on): it waits for you;
                                                 works from a second terminal while the run is driven
   taskloom take-over TASK [--run ID]            stop a task (if it runs) and work on it yourself, here: its agent's own session
@@ -94,6 +98,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   resolve: (argv) => decideCommand('resolve', argv),
   continue: (argv) => decideCommand('continue', argv),
   stop: stopCommand,
+  choose: chooseCommand,
   'take-over': takeOverCommand,
   send: sendCommand,
   apply: applyCommand,

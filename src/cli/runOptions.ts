@@ -45,6 +45,8 @@ export const RUN_CONFIG_OPTIONS = {
   'hide-path': { type: 'string', multiple: true },
   'read-path': { type: 'string', multiple: true },
   'agents-see-included-files': { type: 'boolean' },
+  candidates: { type: 'string' },
+  'candidate-agents': { type: 'string' },
 } as const;
 
 export interface RunConfigFlags {
@@ -91,6 +93,8 @@ export interface RunConfigFlags {
   'hide-path'?: string[];
   'read-path'?: string[];
   'agents-see-included-files'?: boolean;
+  candidates?: string;
+  'candidate-agents'?: string;
 }
 
 /** The flag each setting comes from, so the shared checks name what the user typed. */
@@ -138,4 +142,6 @@ export const FLAG_LABELS: Record<SettingName, string> = {
   gateFlakyReruns: '--flaky-reruns',
   gateOnBaseFailure: '--on-base-failure',
   gateKeepOutputs: '--keep-output',
+  'candidates.count': '--candidates',
+  'candidates.agents': '--candidate-agents',
 };

@@ -22,6 +22,7 @@ export const COMMAND_IDS = [
   'taskloom.continueTask',
   'taskloom.handBackTask',
   'taskloom.stopTask',
+  'taskloom.chooseCandidate',
   'taskloom.takeOverTask',
   'taskloom.sendMessageToTask',
   'taskloom.openTaskWorktree',

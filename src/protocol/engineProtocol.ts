@@ -133,6 +133,14 @@ export interface TaskDecisionParams extends TaskParams {
 /** A human's decision on a task that needs one; the run is driven on afterwards. */
 export const TaskDecisionRequest = request<TaskDecisionParams, void>('taskloom/taskDecision');
 
+export interface ChooseCandidateParams extends TaskParams {
+  /** The candidate's number, 1-based. */
+  candidate: number;
+  note?: string;
+}
+/** A person takes another of a task's candidates while it waits for them (src/engine/usecases/chooseCandidate.ts); the run is driven on afterwards. */
+export const ChooseCandidateRequest = request<ChooseCandidateParams, void>('taskloom/chooseCandidate');
+
 export interface PredictedOverlaps {
   /** What the run does about them: run them one after the other, only warn, or nothing. */
   mode: OverlapMode;

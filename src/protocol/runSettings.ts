@@ -50,4 +50,6 @@ export const EDITOR_SETTING_KEYS: Record<SettingName, `taskloom.${string}`> = {
   gateFlakyReruns: 'taskloom.gate.flakyReruns',
   gateOnBaseFailure: 'taskloom.gate.onBaseFailure',
   gateKeepOutputs: 'taskloom.gate.keepOutputs',
+  'candidates.count': 'taskloom.candidates.count',
+  'candidates.agents': 'taskloom.candidates.agents',
 };

@@ -46,6 +46,8 @@ export type FromWebview =
   | { type: 'showTaskDiff'; taskId: string; reviewSeq?: number }
   /** A person's decision on a task; the extension runs the same command as the tree's inline action. */
   | { type: 'decideTask'; taskId: string; action: TaskDecision }
+  /** Take another of the task's candidates: the extension lists them side by side (the command Choose Another Candidate…). */
+  | { type: 'chooseCandidate'; taskId: string }
   /** On a plan waiting for approval. */
   | { type: 'decidePlan'; decision: 'approve' | 'edit' | 'cancel' }
   /** The plan as a document (descriptions, acceptance, predicted overlaps). */

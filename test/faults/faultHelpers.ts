@@ -22,7 +22,7 @@ const CAMPAIGN_FILES = DEMO_FILES;
 /**
  * Two independent tasks that edit the same README line, so the second one merged conflicts, and
  * the demo's five tasks after the first of them (a gate failure in word-count, changes required in
- * title-case, dependencies summary → cli).
+ * title-case, dependencies summary → cli); slugify runs as two candidates, so a kill can land among them.
  */
 const CAMPAIGN_PLAN = {
   ...DEMO_PLAN,
@@ -46,7 +46,7 @@ const CAMPAIGN_PLAN = {
       dependsOn: [],
       files: ['README.md'],
     },
-    ...DEMO_PLAN.tasks.map((t) => (t.dependsOn.length ? t : { ...t, dependsOn: ['readme-intro'] })),
+    ...DEMO_PLAN.tasks.map((t) => (t.dependsOn.length ? t : { ...t, dependsOn: ['readme-intro'], ...(t.id === 'slugify' ? { candidates: 2 } : {}) })),
   ],
 };
 

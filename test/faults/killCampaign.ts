@@ -62,6 +62,7 @@ function phaseOfLine(events: RunEvent[], n: number): string {
   if (next.type === 'task_synced' || (next.type === 'task_transition' && (next.event === 'RESOLVE_STARTED' || next.from === 'RESOLVING'))) return 'resolution';
   if (['integration_prepared', 'merge_queued', 'queue_batch', 'merge_done', 'merge_conflict', 'queue_bisected'].includes(next.type)) return 'merge queue';
   if (next.type === 'task_transition' && (next.event === 'MERGE_STARTED' || next.event === 'MERGE_VERIFIED' || next.event === 'MERGE_CONFLICTED')) return 'merge queue';
+  if (next.type.startsWith('candidate_')) return 'candidates';
   if (next.type === 'gate_result') return next.taskId === null ? 'integration gate' : 'gate';
   if (next.type === 'runner_call') return `${next.role} call`;
   if (next.type === 'critic_verdict') return 'critic call';
@@ -77,6 +78,7 @@ const REDUCED = [
   'after the third GREEN',
   'after the first merge_done, before its MERGED',
   'mid-resolution (the resolver working)',
+  'mid-candidates (the first candidate building)',
 ];
 
 /** The kill points: event types and phases first, then "after the Nth durable event" spread over the run. */
@@ -86,6 +88,8 @@ export function choosePoints(events: RunEvent[], count: number): KillPoint[] {
     { name: 'after the first worktree_prepared', phase: 'git operation', spec: { type: 'worktree_prepared' } },
     { name: 'during the first actor call', phase: 'actor call', spec: { type: 'actor_snapshot', delayMs: 30 } },
     { name: 'after the first work_committed', phase: 'git operation', spec: { type: 'work_committed' } },
+    { name: 'mid-candidates (the first candidate building)', phase: 'candidates', spec: { type: 'candidate_started', delayMs: 30 } },
+    { name: 'after the first candidate_finished', phase: 'candidates', spec: { type: 'candidate_finished' } },
     { name: 'during the first gate', phase: 'gate', spec: { type: 'work_committed', delayMs: 60 } },
     { name: 'after the first failed gate_result', phase: 'gate', spec: { type: 'gate_result', where: { passed: false } } },
     { name: 'during the fix attempt after the failed gate', phase: 'actor call', spec: { type: 'gate_result', where: { passed: false }, delayMs: 50 } },

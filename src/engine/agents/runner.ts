@@ -1,4 +1,4 @@
-import type { AgentRole, RunnerStatus } from '../domain/events';
+import type { AgentRole, CallPurpose, RunnerStatus } from '../domain/events';
 import type { TokenUsage } from '../domain/usage';
 import type { ProcessLauncher } from '../process/launcher';
 
@@ -15,9 +15,12 @@ export interface RunnerInput {
   attempt: number;
   /**
    * 'resolve': the actor is resolving a merge conflict (the prompt says which); 'fix': the actor or
-   * critic works on a pull request's failing check or review (`taskloom watch`).
+   * critic works on a pull request's failing check or review (`taskloom watch`); 'compare': the critic
+   * picks among a task's candidates.
    */
-  purpose?: 'resolve' | 'fix';
+  purpose?: CallPurpose;
+  /** The candidate this actor call builds (run/candidates.ts), in its own worktree. */
+  candidate?: number;
   model?: string;
   access: AccessLevel;
   /** Continue this agent conversation instead of starting a new one, where the agent supports it. */

@@ -55,6 +55,9 @@ export type DecisionFact =
   | FromEvent<'baseline_choice', 'commands' | 'choice' | 'bySetting'>
   | (FromEvent<'missed_regression', 'command' | 'taskIds'> & { tests: string[] })
   | FromEvent<'gate_skipped', 'attempt' | 'failedAttempt'>
+  | (FromEvent<'candidate_finished', 'candidate' | 'passed' | 'failure'> & { failed?: FailedCommand })
+  | FromEvent<'candidate_skipped', 'candidate' | 'reason'>
+  | FromEvent<'candidate_picked', 'candidate' | 'by' | 'reasons' | 'passed'>
   | FromEvent<'critic_verdict', 'review' | 'verdict'>
   | FromEvent<'human_decision', 'action' | 'note'>
   | FromEvent<'run_applied', 'branch' | 'commit' | 'history' | 'commits'>

@@ -23,8 +23,10 @@ export type AgentRole = 'planner' | 'actor' | 'critic';
  * HUMAN_STOPPED, HUMAN_TOOK_OVER and HANDED_BACK transitions (a person stops one task, works on it
  * themselves, and hands it back) and MESSAGE_SENT_BACK (a person's message sends an approved
  * attempt back to its actor). Version 7 added `run_issue` (a run whose goal is a forge issue).
+ * Version 8 added `candidate_started`, `candidate_finished`, `candidate_skipped` and
+ * `candidate_picked` (a task run as several candidates), and the critic's `compare` purpose.
  */
-export const EVENT_SCHEMA_VERSION = 7;
+export const EVENT_SCHEMA_VERSION = 8;
 
 /** Two tasks whose files (hints, or files really changed) meet; `first` comes first in dependency order. */
 export interface OverlapPair {
@@ -201,7 +203,9 @@ export type RunEventBody =
       /** The call's role, attempt and purpose (as in RunnerInput), on its first batch. */
       role?: AgentRole;
       attempt?: number;
-      purpose?: 'resolve' | 'fix';
+      purpose?: CallPurpose;
+      /** The candidate the call built (run/candidates.ts), on its first batch. */
+      candidate?: number;
       lines: TranscriptLine[];
       omitted?: number;
     }
@@ -222,7 +226,34 @@ export type RunEventBody =
       detail?: string;
       /** The seq of the call's first `agent_transcript` batch (absent when it printed nothing, and in logs from before transcripts). */
       transcript?: number;
+      /** The candidate whose actor made the call (run/candidates.ts): its conversation is not the task's. */
+      candidate?: number;
     }
+  /** One of a task's candidates starts, in a worktree and on a branch of its own, from the task's start commit. */
+  | { type: 'candidate_started'; taskId: string; candidate: number; agent: string; model?: string; branch: string; path: string; baseCommit: string }
+  /**
+   * A candidate's actor finished and its work was gated (`passed`, `commands`); `failure` when its
+   * worktree setup (then `commands` are the setup's) or its actor failed instead, and no gate ran. `tree`/`key` as in gate_result: the task's gate of the same tree is served from it.
+   */
+  | {
+      type: 'candidate_finished';
+      taskId: string;
+      candidate: number;
+      passed: boolean;
+      commands: GateCommandResult[];
+      commit?: string;
+      filesChanged: string[];
+      tree?: string;
+      key?: string;
+      failure?: string;
+    }
+  /** A budget kept a candidate from starting. */
+  | { type: 'candidate_skipped'; taskId: string; candidate: number; reason: string }
+  /**
+   * The candidate the task goes on with: the critic's pick among those that passed the gate, the only
+   * one that passed or the one that failed least ('gate'), or a person's choice before the merge.
+   */
+  | { type: 'candidate_picked'; taskId: string; candidate: number; by: CandidatePicker; reasons: string; passed: number[] }
   | { type: 'human_decision'; taskId: string; action: HumanAction; note?: string }
   | { type: 'integration_prepared'; branch: string; path: string }
   /** The task passed its gate and critic at `commit` and waits in the merge queue. */
@@ -370,6 +401,9 @@ export type RunEventBody =
 
 /** How a person's message reached a task's actor: in the turn it was working on, or in the prompt of its next one. */
 export type MessageDelivery = 'live' | 'next_turn';
+/** What an agent call is for besides its role: resolving a conflict, fixing a pull request, comparing a task's candidates. */
+export type CallPurpose = 'resolve' | 'fix' | 'compare';
+export type CandidatePicker = 'critic' | 'gate' | 'person';
 export type RunRequestKind = 'message' | 'stop' | 'take_over';
 export type RequestRefusal = 'unknown_task' | 'task_state';
 

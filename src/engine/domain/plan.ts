@@ -16,6 +16,8 @@ export interface PlanTask {
   /** This task's actor, when it is not the run's (e.g. a cheaper model for a simple task). */
   agent?: AgentKind;
   model?: string;
+  /** How many candidates this task runs at once (run/candidates.ts); else the run's number. */
+  candidates?: number;
 }
 
 /** What the planner (or the user) hands the engine. Validated by `parsePlan` in engine/plan. */

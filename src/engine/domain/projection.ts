@@ -3,6 +3,7 @@ import { PULL_REQUEST_HANDLERS } from './pullRequestProjection';
 import { decide, failedCommandOf, taskOf } from './decisionLedger';
 import { QUEUE_HANDLERS, recordIntegrationGate } from './queueProjection';
 import { GATE_HANDLERS } from './gateProjection';
+import { CANDIDATE_HANDLERS, settleCandidates } from './candidateProjection';
 import { gateJudgement } from './gateTests';
 import { MESSAGE_HANDLERS } from './taskMessageProjection';
 import { endTranscript, interruptOpenTranscripts, TRANSCRIPT_HANDLERS } from './transcriptProjection';
@@ -64,6 +65,7 @@ const HANDLERS: Handlers = {
   ...GATE_HANDLERS,
   ...TRANSCRIPT_HANDLERS,
   ...MESSAGE_HANDLERS,
+  ...CANDIDATE_HANDLERS,
   run_created: () => {},
   run_issue(state, e) {
     state.issue = { repo: e.repo, number: e.number, url: e.url };
@@ -193,7 +195,11 @@ const HANDLERS: Handlers = {
         during: task.state,
         ...(e.transcript !== undefined ? { transcript: e.transcript } : {}),
       });
-      if (e.role === 'actor' && e.sessionId) {
+      const candidate = e.candidate === undefined ? undefined : task.candidates?.entries.find((c) => c.candidate === e.candidate);
+      if (candidate) {
+        candidate.usage = addUsage(candidate.usage, e.usage);
+        if (e.sessionId) candidate.sessionId = e.sessionId;
+      } else if (e.role === 'actor' && e.sessionId) {
         task.actorSessionId = e.sessionId;
         task.actorSessionAgent = e.agent;
       }
@@ -310,11 +316,16 @@ function applyTransitionEffects(state: RunState, task: TaskView, from: TaskState
     case 'INTERRUPTED':
       grantFreshLimits(task);
       task.changedFiles = [];
+      // The try starts over from its start commit: the picked candidate's work is taken into it again.
+      if (task.candidates?.picked) task.candidates.settled = false;
       break;
     case 'HUMAN_RETRY':
     case 'HANDED_BACK':
       // The human grants a fresh set of limits; the worktree and the attempt numbering go on.
       grantFreshLimits(task);
+      break;
+    case 'BUILD_FINISHED':
+      settleCandidates(task);
       break;
     case 'HUMAN_SKIPPED':
       state.integration.conflicts = state.integration.conflicts.filter((c) => c.taskId !== task.id);

@@ -1,4 +1,5 @@
 import type { Budgets } from './budget';
+import type { CandidatesConfig } from './candidates';
 import type { AgentRole, OverlapMode } from './events';
 import type { SandboxSettings } from './sandboxSettings';
 
@@ -46,6 +47,8 @@ export interface RunConfig {
   sandbox?: SandboxSettings;
   /** How the gate judges a change (`taskloom.gate.*`). Absent in runs before it existed: every test, no baseline, no reruns. */
   gate?: GateConfig;
+  /** Candidates per task and their actors (`taskloom.candidates.*`). Absent in runs before candidates, and with one: one try per task. */
+  candidates?: CandidatesConfig;
 }
 
 /** `taskloom.gate.*` (`--no-baseline`, `--no-affected-only`, `--flaky-reruns`). */

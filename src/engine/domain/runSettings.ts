@@ -63,6 +63,8 @@ export interface RunSettings {
   gateOnBaseFailure?: string;
   /** Glob patterns of what a gate writes into the work on purpose; anything else it writes is undone. */
   gateKeepOutputs?: string[];
+  /** Candidates per task, and their actors as `agent[:model]`, one per candidate in turn. */
+  candidates?: { count?: number; agents?: string[] };
 }
 
 /** Settings the CLI has as flags and the editor does not: they default to off. */
@@ -106,7 +108,8 @@ export type SettingName =
   | 'gateAffectedOnly'
   | 'gateFlakyReruns'
   | 'gateOnBaseFailure'
-  | 'gateKeepOutputs';
+  | 'gateKeepOutputs'
+  | `candidates.${'count' | 'agents'}`;
 
 /** `worktreeRoot` meaning the default: inside the repository. */
 export const WORKTREES_INSIDE = 'inside';
@@ -135,4 +138,5 @@ export const RUN_SETTING_DEFAULTS = {
   gateAffectedOnly: DEFAULT_GATE_CONFIG.affectedOnly,
   gateFlakyReruns: DEFAULT_GATE_CONFIG.flakyReruns,
   gateOnBaseFailure: 'ask',
+  'candidates.count': 1,
 } as const satisfies Partial<Record<SettingName, unknown>>;

@@ -1,6 +1,7 @@
 import type {
   AgentRole,
   ApplyHistory,
+  CallPurpose,
   EventOf,
   GateCommandResult,
   MessageDelivery,
@@ -14,6 +15,7 @@ import type {
   RunnerStatus,
   TranscriptLine,
 } from './events';
+import type { CandidatesView } from './candidates';
 import type { DecisionFact } from './decisionFact';
 import type { Plan } from './plan';
 import type { RunConfig } from './runConfig';
@@ -142,7 +144,9 @@ export interface TranscriptRecord {
   role: AgentRole;
   /** As RunnerInput: the actor's attempt (its resolution when resolving), the critic's review, the planner's round. */
   attempt: number;
-  purpose?: 'resolve' | 'fix';
+  purpose?: CallPurpose;
+  /** The candidate whose actor made the call. */
+  candidate?: number;
   /** The task's attempt (its index in TaskView.attempts) in progress when the call started. */
   attemptIndex?: number;
   /** Seqs of the call's batches, oldest first. */
@@ -245,6 +249,8 @@ export interface TaskView {
   sensitiveApproved?: string[];
   /** What people said to the task's actor while it worked (taskloom send), oldest first; those not yet delivered wait for it. */
   messages: TaskMessage[];
+  /** The task's candidates, when it ran as several (run/candidates.ts); absent for a task run as one. */
+  candidates?: CandidatesView;
   startedAt?: string;
   finishedAt?: string;
 }
@@ -314,7 +320,7 @@ export interface QueueBatchRecord {
  * Bumped whenever what the projection derives changes shape: a snapshot made by another
  * version is not replayed onto, the run is rebuilt from its log instead.
  */
-export const PROJECTION_VERSION = 13;
+export const PROJECTION_VERSION = 14;
 
 export interface PullRequestReaction {
   id: number;

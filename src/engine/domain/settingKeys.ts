@@ -49,6 +49,8 @@ export const RUN_SETTING_KEYS = {
   gateFlakyReruns: 'gate.flakyReruns',
   gateOnBaseFailure: 'gate.onBaseFailure',
   gateKeepOutputs: 'gate.keepOutputs',
+  'candidates.count': 'candidates.count',
+  'candidates.agents': 'candidates.agents',
 } as const satisfies Record<SettingName, string>;
 
 /** The settings beside a run's: how a run is approved and applied, and how its pull requests are watched. */
@@ -88,7 +90,9 @@ export const SAFE_PROJECT_KEYS: ReadonlySet<ProjectSettingKey> = new Set<Project
   'models.planner', 'models.actor', 'models.critic', 'roles.planner.model', 'roles.actor.model', 'roles.critic.model',
   // Limits and budgets: how much of the machine and the account a run may use.
   'maxParallel', 'maxAttempts', 'maxReviewCycles', 'stuckThresholdSeconds', 'gate.timeoutSeconds',
-  'budget.runUsd', 'budget.runTokens', 'budget.taskUsd', 'budget.taskTokens', 'gate.flakyReruns',
+  'budget.runUsd', 'budget.runTokens', 'budget.taskUsd', 'budget.taskTokens', 'gate.flakyReruns', 'candidates.count',
+  // Picks among the agents the user installed, at the paths the user set, and a model name for each.
+  'candidates.agents',
   // How the gate the user allowed is judged, and how tasks are scheduled: no program of their own.
   'gate.baseline', 'gate.affectedOnly', 'gate.onBaseFailure', 'schedule.overlap',
   // Paths inside the repository whose gate output stays for the next, reviewed commit.

@@ -55,7 +55,8 @@ export type ErrorCode =
   | 'config_not_allowed'
   | 'no_config_file'
   | 'task_takes_no_messages'
-  | 'untrusted_issue';
+  | 'untrusted_issue'
+  | 'candidate_refused';
 
 /**
  * A failure the user can act on: what happened (the message), what to do next (the hint, in words

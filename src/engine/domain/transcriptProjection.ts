@@ -19,6 +19,7 @@ export const TRANSCRIPT_HANDLERS = {
         role: e.role ?? 'actor',
         attempt: e.attempt ?? 0,
         ...(e.purpose ? { purpose: e.purpose } : {}),
+        ...(e.candidate !== undefined ? { candidate: e.candidate } : {}),
         // A pull request's fix comes after the task merged: it belongs to none of its attempts.
         ...(task && task.attempts.length > 0 && e.purpose !== 'fix' ? { attemptIndex: task.attempts.length - 1 } : {}),
         batches: [],

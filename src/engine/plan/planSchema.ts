@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { Plan } from '../domain/plan';
 import { ID_MAX_LENGTH, idPattern, isSafeId } from '../domain/ids';
 import { AGENT_KINDS, type AgentKind } from '../domain/runConfig';
+import { MAX_CANDIDATES } from '../domain/candidates';
 import { stripTerminalControls } from '../text/terminalText';
 
 /**
@@ -131,6 +132,13 @@ export const PlanTaskSchema = z.object(
       .optional()
       .meta({ description: "This task's own actor agent (else the run's)." }),
     model: text(PLAN_LIMITS.title).optional().meta({ description: "This task's own actor model (else the run's)." }),
+    candidates: z
+      .number({ error: (iss) => `must be a whole number from 1 to ${MAX_CANDIDATES}, not ${describeInput(iss.input)}` })
+      .int({ error: `must be a whole number from 1 to ${MAX_CANDIDATES}` })
+      .min(1, { error: `must be a whole number from 1 to ${MAX_CANDIDATES}` })
+      .max(MAX_CANDIDATES, { error: `must be a whole number from 1 to ${MAX_CANDIDATES}` })
+      .optional()
+      .meta({ description: 'How many candidates of this task run at once; the critic picks the best of those that pass the gate (else the run\'s number).' }),
   },
   { error: (iss) => `must be a task object, not ${describeInput(iss.input)}` },
 );

@@ -1,4 +1,5 @@
 import type { AgentRole, CheckStatus, HumanAction, ReviewVerdict } from '../domain/events';
+import type { CandidatesView, CandidateView } from '../domain/candidates';
 import { allowedHumanActions } from '../domain/humanActions';
 import { checksWords, REVIEW_WORDS } from '../text/pullRequestWords';
 import type { IgnoredInput, PullRequestRecord, QueueProblem, RunState } from '../domain/runState';
@@ -42,6 +43,8 @@ export interface TraceReport {
     timings: TaskTimings;
     usage: TokenUsage;
     transitions: Array<{ seq: number; at: string; from: TaskState; to: TaskState; event: string; reason: string }>;
+    /** When it ran as several candidates (docs/candidates.md): each one's branch, gate and cost, those a budget kept from starting, and the pick. */
+    candidates?: CandidatesTrace;
   }>;
   /** Done means merged or skipped: GREEN work still waiting in the merge queue is not done. */
   counts: TaskCounts;
@@ -125,6 +128,7 @@ export function buildTraceReport(state: RunState, clock?: TimingClock): TraceRep
         timings,
         usage: t.usage,
         transitions: t.transitions.map(({ seq, at, from, to, event, reason }) => ({ seq, at, from, to, event, reason })),
+        ...(t.candidates ? { candidates: candidatesTrace(t.candidates) } : {}),
       };
     }),
     counts: countTasks(state),
@@ -146,4 +150,26 @@ export function pullRequestWords(pr: PullRequestSummary): string {
   const escalated = pr.escalatedSince ? `; escalated: red since ${pr.escalatedSince}` : '';
   const merged = pr.mergedByTaskloom ? '; merged by Taskloom' : '';
   return `${checks}${review}${fixes}${ignored}${escalated}${merged}`;
+}
+
+export interface CandidatesTrace {
+  entries: Array<Pick<CandidateView, 'candidate' | 'agent' | 'model' | 'branch' | 'commit' | 'passed' | 'failure' | 'filesChanged' | 'usage'> & { gate: Array<{ command: string; exitCode: number | null }> }>;
+  skipped: CandidatesView['skipped'];
+  picked?: CandidatesView['picked'];
+}
+
+function candidatesTrace(view: CandidatesView): CandidatesTrace {
+  const entries = view.entries.map((c) => ({
+    candidate: c.candidate,
+    agent: c.agent,
+    ...(c.model ? { model: c.model } : {}),
+    branch: c.branch,
+    ...(c.commit ? { commit: c.commit } : {}),
+    ...(c.passed !== undefined ? { passed: c.passed } : {}),
+    ...(c.failure ? { failure: c.failure } : {}),
+    filesChanged: c.filesChanged,
+    usage: c.usage,
+    gate: c.commands.map((r) => ({ command: r.command, exitCode: r.exitCode })),
+  }));
+  return { entries, skipped: view.skipped, ...(view.picked ? { picked: view.picked } : {}) };
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { validateCommandTemplate } from '../agents/command/commandRunner';
 import type { Budgets } from '../domain/budget';
+import { MAX_CANDIDATES, type CandidatesConfig } from '../domain/candidates';
 import type { OverlapMode } from '../domain/events';
 import { AGENT_ROLES } from '../domain/agentRoles';
 import { RUN_SETTING_DEFAULTS, WORKTREES_INSIDE, type ExtraRunSettings, type RunSettings, type SettingName } from '../domain/runSettings';
@@ -52,6 +53,8 @@ export function runConfigFromSettings(settings: RunSettings & ExtraRunSettings, 
   const actorAllowed = stringList(settings.actorAllowedCommands, label.actorAllowedCommands)
     .map((c) => c.trim())
     .filter(Boolean);
+  const agents = buildAgents(settings, context, label);
+  const candidates = candidatesConfig(settings.candidates ?? {}, agents.agents ?? {}, label);
   return {
     ...DEFAULT_RUN_CONFIG,
     maxParallel: positiveInt(label.maxParallel, settings.maxParallel, RUN_SETTING_DEFAULTS.maxParallel),
@@ -68,8 +71,23 @@ export function runConfigFromSettings(settings: RunSettings & ExtraRunSettings, 
     ...(budgets ? { budgets } : {}),
     gate: gateConfig(settings, label),
     gateCommands: gateCommands.length ? gateCommands : detectGateCommands(context.repoRoot),
-    ...buildAgents(settings, context, label),
+    ...agents,
+    ...(candidates ? { candidates } : {}),
   };
+}
+
+/** `candidates.*`, recorded only when a task runs as more than one or the agents are mixed: a run of one try per task stays as it was. */
+function candidatesConfig(settings: NonNullable<RunSettings['candidates']>, agents: Partial<Record<AgentKind, AgentConfig>>, label: Record<SettingName, string>): CandidatesConfig | undefined {
+  const count = positiveInt(label['candidates.count'], settings.count, RUN_SETTING_DEFAULTS['candidates.count']);
+  if (count > MAX_CANDIDATES) throw new SettingsError(`${label['candidates.count']} must be at most ${MAX_CANDIDATES}, got ${count}`);
+  const mixed = stringList(settings.agents, label['candidates.agents']).map((entry) => {
+    const [kind = '', ...model] = entry.trim().split(':');
+    const agent = agentKind(kind, label['candidates.agents']);
+    if (!agents[agent]) throw new SettingsError(`${label['candidates.agents']} names the ${agent} agent, but the run has no ${agent} agent configured`);
+    return { agent, ...(model.length && model.join(':') ? { model: model.join(':') } : {}) };
+  });
+  if (count === 1 && mixed.length === 0) return undefined;
+  return { count, ...(mixed.length ? { agents: mixed } : {}) };
 }
 
 /**

@@ -22,6 +22,7 @@ import { agentLabel, taskCommits } from '../session/taskCommits';
 import { cancel, handleAgentFailure, STOP, stoppedByBudget, stoppedMidStep, type StepOutcome } from './stepOutcome';
 import { startBuilding, takeInIntegration, type TaskStart } from './taskStart';
 import { setUpWorktree } from './worktreeSetup';
+import { buildCandidates, runsAsCandidates } from './candidates';
 import { liveMessages, takeWaitingMessages } from '../session/taskMessages';
 import { sendsBackForMessages } from './messagesAfterTurn';
 import { holdSensitiveChanges, unreleasedSensitiveChanges } from '../session/sensitiveHold';
@@ -56,6 +57,11 @@ async function workOnTask(ctx: RunContext, taskId: string, waitedFor: readonly O
     if (!(await setUpWorktree(ctx, taskId, start.path))) return;
     let { feedback } = start;
     let step: TaskStart['first'] = start.first;
+    if (step === 'build' && runsAsCandidates(ctx, planTask)) {
+      const built = await buildCandidates(ctx, planTask);
+      if (built.next === 'stop') return;
+      step = 'gate';
+    }
     for (;;) {
       if (ctx.signal.aborted) {
         cancel(ctx, taskId, 'the run was cancelled');

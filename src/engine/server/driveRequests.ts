@@ -1,5 +1,6 @@
-import type { ContinueTaskResult, ResolveByHandResult, ResumeParams, RunParams, TaskDecisionParams, TaskParams } from '../../protocol/engineProtocol';
+import type { ChooseCandidateParams, ContinueTaskResult, ResolveByHandResult, ResumeParams, RunParams, TaskDecisionParams, TaskParams } from '../../protocol/engineProtocol';
 import { cancelRun } from '../usecases/cancelRun';
+import { chooseCandidate } from '../usecases/chooseCandidate';
 import { decideTask, type RunGoesOn } from '../usecases/decideTask';
 import { resumeRun } from '../usecases/resumeRun';
 import { driveInBackground } from './runDriver';
@@ -29,6 +30,15 @@ export async function taskDecision(hosts: WorkspaceHosts, output: ServerOutput, 
   await host.withEngine(async (engine) => {
     const decided = await decideTask(host.door(engine, params.folder), params);
     driveOn(host, decided, params.folder, output);
+  });
+}
+
+/** Another of a task's candidates, like `taskloom choose` (src/engine/usecases/chooseCandidate.ts); the run goes on in the background. */
+export async function chooseCandidateRequest(hosts: WorkspaceHosts, output: ServerOutput, params: ChooseCandidateParams): Promise<void> {
+  const host = await hosts.forFolder(params.folder);
+  await host.withEngine(async (engine) => {
+    const chosen = await chooseCandidate(host.door(engine, params.folder), { ...params, by: 'you' });
+    driveOn(host, chosen, params.folder, output);
   });
 }
 

@@ -29,6 +29,7 @@ import {
   TranscriptRequest,
   StartGoalRequest,
   TaskDecisionRequest,
+  ChooseCandidateRequest,
   ResolveByHandRequest,
   StopTaskRequest,
   TakeOverRequest,
@@ -42,7 +43,7 @@ import {
   type UserFacingErrorData,
 } from '../../protocol/engineProtocol';
 import { applyIntegrationBranch, discardRun, previewApply, restoreSnapshot } from './branchRequests';
-import { cancel, resume, taskDecision, resolveByHand, continueTask } from './driveRequests';
+import { cancel, resume, taskDecision, resolveByHand, continueTask, chooseCandidateRequest } from './driveRequests';
 import { stopTaskRequest, takeOverRequest } from './personRequests';
 import { sendMessage } from './messageRequests';
 import { prepareDemo } from './demoRequests';
@@ -112,6 +113,7 @@ handle(RevisePlanRequest.type, REQUEST_PARAMS.revisePlan, (p) => revisePlan(host
 handle(ResumeRequest.type, REQUEST_PARAMS.resume, (p) => resume(hosts, output, p));
 handle(CancelRequest.type, REQUEST_PARAMS.run, (p) => cancel(hosts, p));
 handle(TaskDecisionRequest.type, REQUEST_PARAMS.taskDecision, (p) => taskDecision(hosts, output, p));
+handle(ChooseCandidateRequest.type, REQUEST_PARAMS.chooseCandidate, (p) => chooseCandidateRequest(hosts, output, p));
 handle(ResolveByHandRequest.type, REQUEST_PARAMS.task, (p) => resolveByHand(hosts, p));
 handle(PredictOverlapsRequest.type, REQUEST_PARAMS.run, (p) => predictOverlaps(hosts, p));
 handle(ContinueTaskRequest.type, REQUEST_PARAMS.task, (p) => continueTask(hosts, output, p));

@@ -51,6 +51,7 @@ export const REQUEST_PARAMS = {
   listRuns: params<protocol.ListRunsParams>()(folderParams.extend({ skipDiskUsage: z.boolean().optional() })),
   runStats: params<protocol.RunStatsParams>()(folderParams.extend({ since: z.string().optional(), runIds: z.array(runId).optional() })),
   taskDecision: params<protocol.TaskDecisionParams>()(taskParams.extend({ action: z.enum(['retry', 'accept', 'skip']), note: z.string().optional() })),
+  chooseCandidate: params<protocol.ChooseCandidateParams>()(taskParams.extend({ candidate: z.number().int().positive(), note: z.string().optional() })),
   task: params<protocol.TaskParams>()(taskParams),
   sendToTask: params<protocol.SendToTaskParams>()(taskParams.extend({ text: z.string() })),
   applyIntegration: params<protocol.ApplyIntegrationParams>()(runParams.extend({ history: z.enum(['merge', 'squash']).optional() })),

@@ -20,7 +20,7 @@ export async function callAgent(
   { heard = [], ...input }: Omit<RunnerInput, 'idleTimeoutMs' | 'signal' | 'launch' | 'confined'> & { heard?: readonly LiveMessage[] },
 ): Promise<AgentCallResult> {
   const started = Date.now();
-  const { runner, agent, model: chosenModel } = ctx.agents.forCall(input.role, input.taskId);
+  const { runner, agent, model: chosenModel } = ctx.agents.forCall(input.role, input.taskId, input.candidate);
   const writes = input.role === 'actor' && input.access === 'workspace-write';
   const transcript = new TranscriptRecorder((body) => ctx.session.emit(body), input);
   // A person's messages show in the transcript where the actor heard them: in its prompt, or mid-turn.
@@ -71,6 +71,7 @@ export async function callAgent(
     ...(input.resumeSessionId ? { resumed: true } : {}),
     ...(result.status !== 'ok' && result.error ? { detail: failureDetail(result) } : {}),
     ...(transcriptSeq !== undefined ? { transcript: transcriptSeq } : {}),
+    ...(input.candidate !== undefined ? { candidate: input.candidate } : {}),
   });
   return { ...result, agent: runner.name };
 }

@@ -4,6 +4,7 @@ import { CodexRunner } from '../agents/codex/codexRunner';
 import { CommandRunner } from '../agents/command/commandRunner';
 import { ScriptedRunner } from '../agents/scripted/scriptedRunner';
 import { agentFor } from '../domain/agentRoles';
+import { candidateActor } from '../domain/candidates';
 import type { AgentRole } from '../domain/events';
 import type { AgentConfig, AgentKind } from '../domain/runConfig';
 import type { RunState } from '../domain/runState';
@@ -42,10 +43,12 @@ export class RoleRunners {
     private readonly make: (agent: AgentConfig) => AgentRunner = createRunner,
   ) {}
 
-  forCall(role: AgentRole, taskId: string | null): RunnerForCall {
+  /** `candidate`: an actor call for that candidate of the task, whose actor the run's candidate agents may name. */
+  forCall(role: AgentRole, taskId: string | null, candidate?: number): RunnerForCall {
     const { config, plan } = this.session.state;
     const task = taskId === null ? undefined : plan?.tasks.find((t) => t.id === taskId);
-    const choice = agentFor(config, role, task);
+    const mixed = role === 'actor' && candidate !== undefined ? candidateActor(config, candidate) : undefined;
+    const choice = agentFor(config, role, mixed ?? task);
     let runner = this.runners.get(choice.agent.kind);
     if (!runner) {
       runner = this.make(choice.agent);

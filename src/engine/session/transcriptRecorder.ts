@@ -29,7 +29,7 @@ export const TRANSCRIPT_LIMITS = {
 
 export type TranscriptLimits = typeof TRANSCRIPT_LIMITS;
 
-type TranscriptCall = Pick<RunnerInput, 'taskId' | 'role' | 'attempt' | 'purpose' | 'cwd'>;
+type TranscriptCall = Pick<RunnerInput, 'taskId' | 'role' | 'attempt' | 'purpose' | 'candidate' | 'cwd'>;
 
 /**
  * Turns one agent call's activity into `agent_transcript` events, bounded (TRANSCRIPT_LIMITS)
@@ -182,8 +182,8 @@ export class TranscriptRecorder {
   private write(lines: TranscriptLine[], omitted: number): void {
     this.lastFlush = this.now();
     if (this.broken || (lines.length === 0 && omitted <= 0)) return;
-    const { taskId, role, attempt, purpose } = this.call;
-    const head = this.callSeq === undefined ? { role, attempt, ...(purpose ? { purpose } : {}) } : { call: this.callSeq };
+    const { taskId, role, attempt, purpose, candidate } = this.call;
+    const head = this.callSeq === undefined ? { role, attempt, ...(purpose ? { purpose } : {}), ...(candidate !== undefined ? { candidate } : {}) } : { call: this.callSeq };
     try {
       const event = this.emit({ type: 'agent_transcript', taskId, ...head, lines, ...(omitted > 0 ? { omitted } : {}) });
       this.callSeq ??= event.seq;

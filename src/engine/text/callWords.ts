@@ -1,11 +1,13 @@
-import type { AgentRole } from '../domain/events';
+import type { AgentRole, CallPurpose } from '../domain/events';
 
 /** An agent call as far as its words need: who, which of its calls, and what for. */
 export interface CallKind {
   role: AgentRole;
   /** The call's own count, as RunnerInput has it: the actor's attempt (its resolution when resolving), the critic's review, the planner's draft. */
   attempt: number;
-  purpose?: 'resolve' | 'fix';
+  purpose?: CallPurpose;
+  /** The candidate whose actor made the call. */
+  candidate?: number;
 }
 
 /**
@@ -16,6 +18,8 @@ export interface CallKind {
 export function callNumberWords(call: CallKind, runLevel = false): string {
   if (call.purpose === 'fix') return `pull request fix ${call.attempt}`;
   if (call.purpose === 'resolve') return `resolution ${call.attempt}`;
+  if (call.purpose === 'compare') return 'comparing the candidates';
+  if (call.candidate !== undefined) return `candidate ${call.candidate}`;
   if (call.role === 'planner') return `draft ${call.attempt}`;
   if (call.role === 'critic') return runLevel ? `plan review ${call.attempt}` : `review ${call.attempt}`;
   return `attempt ${call.attempt}`;

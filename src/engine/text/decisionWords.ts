@@ -6,6 +6,7 @@ import { RUN_STATUS_WORDS } from '../domain/stateWords';
 import type { CriticVerdict } from '../domain/verdict';
 import { appliedAs } from './applyWords';
 import { confinementWords } from './confinementWords';
+import { candidateDecisionWords } from './candidateWords';
 import { counted } from './counted';
 import { runIssueWords } from './issueWords';
 import { deliveryWords, refusedRequestWords } from './messageWords';
@@ -108,6 +109,10 @@ function wordFact(f: DecisionFact, taskId: string): { summary: string; details?:
       return { summary: `Missed regression: the integration gate found ${counted(f.tests.length, 'new failure')} of \`${f.command}\` that the task gates of ${f.taskIds.join(', ') || 'the batch'} did not run`, details: f.tests };
     case 'gate_skipped':
       return { summary: `Gate not run on attempt ${f.attempt}: it changed no file, so the failure of attempt ${f.failedAttempt} stands` };
+    case 'candidate_finished':
+    case 'candidate_skipped':
+    case 'candidate_picked':
+      return candidateDecisionWords(f);
     case 'critic_verdict':
       return { summary: `Critic review ${f.review}: ${verdictWords(f.verdict.decision)} — ${f.verdict.summary}`, details: findingLines(f.verdict) };
     case 'human_decision': {
@@ -183,6 +188,9 @@ type IntegrationFact = Exclude<
       | 'baseline_choice'
       | 'missed_regression'
       | 'gate_skipped'
+      | 'candidate_finished'
+      | 'candidate_skipped'
+      | 'candidate_picked'
       | 'critic_verdict'
       | 'human_decision'
       | 'task_message'

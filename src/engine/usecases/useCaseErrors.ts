@@ -176,3 +176,11 @@ export class UntrustedIssueError extends TaskloomError {
     super('bad_input', `Issue ${issue} was opened by @${author}, who has no write access to the repository`, 'Read the goal it would give and confirm it to start: its text steers the agents.', { code: 'untrusted_issue' });
   }
 }
+
+/** A choice of candidate the task cannot take: it ran as one, has no such candidate (with work), or is past the point of choosing. */
+export class CandidateChoiceError extends TaskloomError {
+  override readonly name = 'CandidateChoiceError';
+  constructor(message: string, hint: string) {
+    super('bad_input', message, hint, { code: 'candidate_refused' });
+  }
+}

@@ -1,6 +1,6 @@
 import { changedFilesBetween } from './changedFiles';
 import { existsSync, readdirSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ID_MAX_LENGTH, isSafeId, type IdKind } from '../domain/ids';
 import { deleteActorSnapshotRefs } from './actorSnapshot';
@@ -80,6 +80,8 @@ export interface CleanupResult {
 }
 
 export const INTEGRATION_NAME = '@integration';
+/** `<run dir>/@candidates/<task>-<n>`: the worktrees of tasks' candidates, beside the tasks' own. */
+export const CANDIDATES_NAME = '@candidates';
 
 /** In a parked worktree's git directory: which task it last served (recorded as recycledFrom). */
 const PARKED_FROM_FILE = 'taskloom-parked-from';
@@ -132,20 +134,52 @@ export class WorktreeManager {
         const reusable = await this.reusableTaskWorktree(taskId);
         if (reusable) return reusable;
       }
-      const recycled = existsSync(path) ? null : await this.recycleParked(path, branch, startCommit);
-      if (recycled) return recycled;
-      // Nothing in the way (the usual case): add at once. Listing every worktree costs more the more
-      // there are; only when git refuses (a crash left something at the path) is all of it cleared.
-      const added = !existsSync(path) && (await this.git.run(['worktree', 'add', '-q', '-B', branch, path, startCommit]).then(() => true, () => false));
-      if (!added) {
-        await discardWorktree(this.git, path, branch, this.worktreeDir);
-        await addWorktree(this.git, ['-B', branch, path, startCommit], branch);
-      }
-      const baseCommit = FULL_HASH.test(startCommit) ? startCommit : await headCommitOf(repoGit(this.repo, path));
-      await recordSetupBase(path, baseCommit);
-      await recordTaskBase(path, baseCommit);
-      return { path, branch, baseCommit, reused: false };
+      return this.addAt(path, branch, startCommit);
     });
+  }
+
+  /**
+   * A worktree of its own for one candidate of a task (see run/candidates.ts), from the pool when it
+   * has one, on the branch `taskloom/<run>/@candidates/<task>/<n>`: no task id starts with "@", so
+   * none can clash with it. Always fresh: a candidate starts from the task's start commit.
+   */
+  async prepareCandidateWorktree(taskId: string, candidate: number, startCommit: string): Promise<PreparedTaskWorktree> {
+    const path = this.candidatePath(taskId, candidate);
+    await mkdir(dirname(path), { recursive: true });
+    return this.exclusive(() => this.addAt(path, this.candidateBranch(taskId, candidate), startCommit));
+  }
+
+  candidateBranch(taskId: string, candidate: number): string {
+    assertSafeId(taskId, 'task');
+    return `taskloom/${this.runId}/${CANDIDATES_NAME}/${taskId}/${candidate}`;
+  }
+
+  candidatePath(taskId: string, candidate: number): string {
+    assertSafeId(taskId, 'task');
+    return join(this.worktreeDir, CANDIDATES_NAME, `${taskId}-${candidate}`);
+  }
+
+  /** Removes a candidate's worktree; its branch (and so its work) stays until the run is discarded. */
+  async removeCandidateWorktree(taskId: string, candidate: number): Promise<void> {
+    const path = this.candidatePath(taskId, candidate);
+    await this.exclusive(() => discardWorktree(this.git, path, null, this.worktreeDir));
+  }
+
+  /** A new checkout of `branch` at `startCommit` at `path`: a parked one when the pool has one. */
+  private async addAt(path: string, branch: string, startCommit: string): Promise<PreparedTaskWorktree> {
+    const recycled = existsSync(path) ? null : await this.recycleParked(path, branch, startCommit);
+    if (recycled) return recycled;
+    // Nothing in the way (the usual case): add at once. Listing every worktree costs more the more
+    // there are; only when git refuses (a crash left something at the path) is all of it cleared.
+    const added = !existsSync(path) && (await this.git.run(['worktree', 'add', '-q', '-B', branch, path, startCommit]).then(() => true, () => false));
+    if (!added) {
+      await discardWorktree(this.git, path, branch, this.worktreeDir);
+      await addWorktree(this.git, ['-B', branch, path, startCommit], branch);
+    }
+    const baseCommit = FULL_HASH.test(startCommit) ? startCommit : await headCommitOf(repoGit(this.repo, path));
+    await recordSetupBase(path, baseCommit);
+    await recordTaskBase(path, baseCommit);
+    return { path, branch, baseCommit, reused: false };
   }
 
   /**
@@ -278,6 +312,11 @@ export class WorktreeManager {
     );
   }
 
+  /** The diff between two commits, read from the repository (no checkout needed: a candidate's worktree may be gone). */
+  async diffBetween(base: string, head: string): Promise<string> {
+    return (await this.git.run(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', base, head, '--'])).stdout;
+  }
+
   /** Removes the task's worktree; its branch (and so its commits) stays. */
   async removeTaskWorktree(taskId: string): Promise<void> {
     const path = this.taskPath(taskId);
@@ -387,7 +426,7 @@ export class WorktreeManager {
   /** Task checkouts in the run's folder: the tasks' own and the parked ones (not the integration's). */
   private taskCheckouts(): number {
     if (!existsSync(this.worktreeDir)) return 0;
-    const own = readdirSync(this.worktreeDir).filter((n) => n !== INTEGRATION_NAME && n !== POOL_NAME).length;
+    const own = readdirSync(this.worktreeDir).filter((n) => n !== INTEGRATION_NAME && n !== POOL_NAME && n !== CANDIDATES_NAME).length;
     return own + parkedWorktrees(this.worktreeDir).length;
   }
 

@@ -22,6 +22,7 @@ import { showInsights } from './showInsights';
 import { continueTask, decideTask, openTaskWorktree, resolveTask } from './taskCommands';
 import { stopTask, takeOverTask } from './personCommands';
 import { sendMessageToTask } from './sendMessage';
+import { chooseCandidate } from './chooseCandidate';
 
 /**
  * Every `taskloom.*` command (commandIds.ts: one handler for each, by type); each reports its own
@@ -65,6 +66,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     'taskloom.stopTask': (arg?: unknown) => stopTask(services, arg),
     'taskloom.takeOverTask': (arg?: unknown) => takeOverTask(services, arg),
     'taskloom.sendMessageToTask': (arg?: unknown) => sendMessageToTask(services, arg),
+    'taskloom.chooseCandidate': (arg?: unknown) => chooseCandidate(services, arg),
     'taskloom.openTaskWorktree': (arg?: unknown, where?: 'newWindow' | 'workspace') => openTaskWorktree(services, arg, where),
     'taskloom.showTaskDiff': (arg?: unknown) => showTaskDiff(services, arg),
     'taskloom.showIntegrationDiff': (arg?: unknown) => showIntegrationDiff(services, arg),

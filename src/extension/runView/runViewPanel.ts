@@ -235,6 +235,9 @@ export class RunViewPanel extends Disposable {
       case 'showTaskDiff':
         await runCommand('taskloom.showTaskDiff', { ...ref, taskId: message.taskId, ...(message.reviewSeq ? { reviewSeq: message.reviewSeq } : {}) });
         return;
+      case 'chooseCandidate':
+        await runCommand('taskloom.chooseCandidate', { ...ref, taskId: message.taskId });
+        return;
       case 'decideTask':
         if (message.action in DECISION_COMMANDS) await runCommand(DECISION_COMMANDS[message.action], { ...ref, taskId: message.taskId });
         return;

@@ -4,7 +4,7 @@
 import { TASK_DECISIONS, type TaskDecision } from '../../engine/domain/runActions';
 import type { FromWebview, NextStep } from '../../protocol/webviewMessages';
 
-export type Action = 'reveal' | 'diff' | 'integration-diff' | 'gate-output' | 'restore-snapshot' | 'pull-request' | 'decide' | 'plan' | 'plan-document' | 'deliver' | 'fix-plan' | 'next-step';
+export type Action = 'reveal' | 'choose-candidate' | 'diff' | 'integration-diff' | 'gate-output' | 'restore-snapshot' | 'pull-request' | 'decide' | 'plan' | 'plan-document' | 'deliver' | 'fix-plan' | 'next-step';
 
 const DECISIONS: readonly TaskDecision[] = TASK_DECISIONS;
 const PLAN_DECISIONS = ['approve', 'edit', 'cancel'] as const;
@@ -40,6 +40,8 @@ export function messageFor(el: ActionElement): FromWebview | undefined {
       return taskId !== undefined ? { type: 'revealTask', taskId } : undefined;
     case 'diff':
       return taskId !== undefined ? { type: 'showTaskDiff', taskId, ...(validSeq ? { reviewSeq: seq } : {}) } : undefined;
+    case 'choose-candidate':
+      return taskId !== undefined ? { type: 'chooseCandidate', taskId } : undefined;
     case 'integration-diff':
       return { type: 'showIntegrationDiff' };
     case 'pull-request':

@@ -10,6 +10,7 @@ import { planTaskFindings, type PlanTaskFinding } from '../../engine/domain/plan
 import { allowedRunActions, allowedTaskActions, phaseOf, resumeOutlookOfRun, TASK_DECISIONS, taskActionRefusal, type RunFacts, type TaskDecision } from '../../engine/domain/runActions';
 import type { RunState, TaskView } from '../../engine/domain/runState';
 import { isWaitingForHuman } from '../../engine/domain/taskStates';
+import { candidateChoiceOpen } from '../../engine/domain/candidates';
 import { actionAttrs } from './actions';
 import { controlButton as button } from './controlButton';
 import { h, icon } from './dom';
@@ -70,7 +71,7 @@ export class ControlsView {
         : []),
       ...shown.map((task) => ({
         id: `task:${task.id}`,
-        key: JSON.stringify([task.state, task.lastReason, allowedTaskActions(task), task.id === selected]),
+        key: JSON.stringify([task.state, task.lastReason, allowedTaskActions(task), task.id === selected, candidateChoiceOpen(task)]),
         build: () => taskRow(task, task.id === selected),
       })),
       ...(hidden > 0 ? [{ id: 'more', key: String(hidden), build: () => h('p', { class: 'muted controls-more' }, `${counted(hidden, 'more task')} ${hidden === 1 ? 'waits' : 'wait'} for your decision: see Needs You, or the graph.`) }] : []),
@@ -203,6 +204,9 @@ function taskRow(task: TaskView, selected: boolean): HTMLElement {
         const a = ACTION_LOOK[action];
         return button(a.label, a.icon, 'decide', { taskId: task.id, choice: action }, { title: a.title, secondary: i > 0 });
       }),
+      candidateChoiceOpen(task)
+        ? button('Choose Candidate…', 'versions', 'choose-candidate', { taskId: task.id }, { secondary: true, title: `Compare the candidates of ${task.id} and take another` })
+        : null,
       taskActionRefusal('diff', task) ? null : button('Diff', 'diff', 'diff', { taskId: task.id }, { secondary: true, title: `Open the diff of ${task.id}` }),
     ),
   );

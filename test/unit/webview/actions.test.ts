@@ -30,6 +30,11 @@ describe('run view actions', () => {
     assert.equal(message('next-step', { choice: 'rm -rf' }), undefined);
   });
 
+  it('ask to choose another of a task’s candidates, naming the task', () => {
+    assert.deepEqual(message('choose-candidate', { taskId: 'a' }), { type: 'chooseCandidate', taskId: 'a' });
+    assert.equal(message('choose-candidate'), undefined);
+  });
+
   it('ask for a snapshot’s restore by its ledger entry', () => {
     assert.deepEqual(message('restore-snapshot', { taskId: 'a', seq: 7 }), { type: 'restoreSnapshot', seq: 7 });
     assert.equal(message('restore-snapshot', { taskId: 'a' }), undefined);

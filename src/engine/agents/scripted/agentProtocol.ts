@@ -10,7 +10,8 @@ export const agentRequestSchema = z.object({
   role: z.enum(['planner', 'actor', 'critic']),
   taskId: z.string().nullable(),
   attempt: z.number().int().positive(),
-  purpose: z.enum(['resolve', 'fix']).optional(),
+  purpose: z.enum(['resolve', 'fix', 'compare']).optional(),
+  candidate: z.number().int().positive().optional(),
   scenarioPath: z.string(),
   prompt: z.string(),
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import * as z from 'zod';
-import type { AgentRole } from '../../domain/events';
+import type { AgentRole, CallPurpose } from '../../domain/events';
 import { FINDING_CATEGORIES, FINDING_SEVERITIES } from '../../domain/verdict';
 import { TaskloomError } from '../../domain/taskloomError';
 
@@ -84,6 +84,10 @@ const roleScriptSchema = z.strictObject({
   resolve: stepsSchema.optional(),
   /** The task's actor addressing a review of the run's pull request (`taskloom watch`), by attempt within the fix. */
   fix: stepsSchema.optional(),
+  /** The actor of each candidate (the first entry is candidate 1's), by attempt; a candidate without one uses `actor`. */
+  candidates: z.array(z.strictObject({ actor: stepsSchema.optional() })).optional(),
+  /** The critic comparing the candidates that passed the gate: `output` is `{ "pick": n, "reasons": "…" }`; unscripted, it gives no pick (and Taskloom goes on with the lowest-numbered that passed). */
+  compare: stepsSchema.optional(),
 });
 
 /** What the agents do on the run's pull request (`taskloom watch`): fixes no task owns, their reviews, base conflicts. */
@@ -162,19 +166,27 @@ export function selectStep(
   role: AgentRole,
   taskId: string | null,
   attempt: number,
-  purpose?: 'resolve' | 'fix',
+  purpose?: CallPurpose,
+  candidate?: number,
 ): ScenarioStep | undefined {
-  const steps = purposeSteps(scenario, role, taskId, purpose) ?? stepsFor(scenario, role, taskId);
+  const steps = purposeSteps(scenario, role, taskId, purpose) ?? candidateSteps(scenario, taskId, candidate) ?? stepsFor(scenario, role, taskId);
   if (!steps || steps.length === 0) return undefined;
   return steps[Math.min(Math.max(attempt, 1), steps.length) - 1];
 }
 
-function purposeSteps(scenario: Scenario, role: AgentRole, taskId: string | null, purpose: 'resolve' | 'fix' | undefined): ScenarioStep[] | undefined {
+function purposeSteps(scenario: Scenario, role: AgentRole, taskId: string | null, purpose: CallPurpose | undefined): ScenarioStep[] | undefined {
   const pr = scenario.pullRequest;
+  if (purpose === 'compare') return taskId === null ? [] : (scenario.tasks[taskId]?.compare ?? scenario.fallback?.compare ?? []);
   if (purpose === 'resolve') return taskId === null ? (pr?.resolve ?? []) : (scenario.tasks[taskId]?.resolve ?? scenario.fallback?.resolve ?? []);
   if (purpose !== 'fix') return undefined;
   if (role === 'critic') return pr?.critic ?? [];
   return (taskId === null ? undefined : scenario.tasks[taskId]?.fix) ?? pr?.actor ?? [];
+}
+
+function candidateSteps(scenario: Scenario, taskId: string | null, candidate: number | undefined): ScenarioStep[] | undefined {
+  if (taskId === null || candidate === undefined) return undefined;
+  const steps = (scenario.tasks[taskId]?.candidates ?? scenario.fallback?.candidates)?.[candidate - 1]?.actor;
+  return steps?.length ? steps : undefined;
 }
 
 function stepsFor(scenario: Scenario, role: AgentRole, taskId: string | null): ScenarioStep[] | undefined {

@@ -21,7 +21,7 @@ export async function performScriptedCall(
   cwd: string,
   emit: Emit,
 ): Promise<AgentOutcome> {
-  const { role, taskId, attempt, purpose } = request;
+  const { role, taskId, attempt, purpose, candidate } = request;
   const sessionId = `scripted-${taskId ?? 'run'}-${role}`;
   const subject = taskId === null ? 'the run' : `task ${taskId}`;
 
@@ -33,7 +33,7 @@ export async function performScriptedCall(
     return result({ status: 'agent_error', text: err.message, usage: ZERO, costUsd: 0, sessionId });
   }
 
-  const step = selectStep(scenario, role, taskId, attempt, purpose);
+  const step = selectStep(scenario, role, taskId, attempt, purpose, candidate);
   const usage = { ...ZERO, ...(step?.usage ?? scenario.defaults?.usage) };
   const costUsd = step?.costUsd ?? scenario.defaults?.costUsd ?? 0;
   const finish = (status: ResultLine['status'], text: string, structured?: unknown) =>
@@ -47,6 +47,7 @@ export async function performScriptedCall(
     done.forEach((message) => emit({ type: 'activity', kind: 'tool', message }));
     return finish('ok', `no scripted resolution for ${subject}; ${done.join('; ') || 'no conflicted files'}`);
   }
+  if (!step && purpose === 'compare') return finish('ok', `no scripted comparison of the candidates of ${subject}`);
   if (!step) return unscripted(role, subject, finish);
 
   let changes: string[];

@@ -45,10 +45,10 @@ async function main(): Promise<void> {
 }
 
 function announce(json: unknown): void {
-  const { role, taskId, attempt, purpose } = (json ?? {}) as Partial<AgentRequest>;
+  const { role, taskId, attempt, purpose, candidate } = (json ?? {}) as Partial<AgentRequest>;
   const subject = typeof taskId === 'string' ? `task ${taskId}` : 'the run';
   // Numbered by what the call counts ("review 1" for a critic), as the transcript heads it.
-  const which = role && attempt !== undefined ? callNumberWords({ role, attempt, ...(purpose ? { purpose } : {}) }, taskId === null) : `attempt ${attempt}`;
+  const which = role && attempt !== undefined ? callNumberWords({ role, attempt, ...(purpose ? { purpose } : {}), ...(candidate !== undefined ? { candidate } : {}) }, taskId === null) : `attempt ${attempt}`;
   print({ type: 'activity', kind: 'status', message: `scripted ${role} started on ${subject}, ${which} (pid ${process.pid})` });
 }
 

@@ -38,6 +38,7 @@ export class ScriptedRunner implements AgentRunner {
       taskId: input.taskId,
       attempt: input.attempt,
       ...(input.purpose ? { purpose: input.purpose } : {}),
+      ...(input.candidate !== undefined ? { candidate: input.candidate } : {}),
       scenarioPath: this.scenarioPath,
       prompt: input.prompt,
     };
@@ -119,8 +120,8 @@ function logPrompt(scenarioPath: string, request: AgentRequest): void {
     if (!(error instanceof ScenarioError)) throw error;
   }
   if (!log) return;
-  const { role, taskId, attempt, purpose, prompt } = request;
-  appendFileSync(resolve(dirname(scenarioPath), log), `${JSON.stringify({ role, taskId, attempt, purpose, prompt })}\n`);
+  const { role, taskId, attempt, purpose, candidate, prompt } = request;
+  appendFileSync(resolve(dirname(scenarioPath), log), `${JSON.stringify({ role, taskId, attempt, purpose, candidate, prompt })}\n`);
 }
 
 /** Lines that are not the agent's JSON (a stack trace, a half-written line) are only kept as output. */

@@ -71,6 +71,8 @@ export const CONFIG_FILE_RULES: Record<ProjectSettingKey, KeyRule> = {
   'gate.flakyReruns': wholeAtLeast(0),
   'gate.onBaseFailure': oneOf(['ask', 'advisory', 'required']),
   'gate.keepOutputs': texts,
+  'candidates.count': wholeAtLeast(1),
+  'candidates.agents': texts,
   autopilot: flag,
   'apply.history': oneOf(['merge', 'squash']),
   'github.apiUrl': text,

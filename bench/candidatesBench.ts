@@ -1,0 +1,114 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunEvent } from '../src/engine/domain/events';
+import { makeTempRepo } from '../test/helpers/tempRepo';
+import type { Section } from './report';
+
+const TASKS = 40;
+const PASS_PROBABILITY = 0.5;
+const COST_PER_CALL = 0.01;
+const SEED = 25;
+const CLI = join(__dirname, '..', 'dist', 'cli.js');
+// The gate: every task file in the checkout says "ok".
+const CHECK = "const fs = require('node:fs'); for (const f of fs.readdirSync('.').filter((n) => n.endsWith('.task'))) if (fs.readFileSync(f, 'utf8').trim() !== 'ok') process.exit(1);\n";
+
+/** A small seeded generator (mulberry32): the same draws on every machine, so N = 1 and N = 3 meet the same candidates. */
+function draws(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Measured {
+  firstPass: number;
+  costUsd: number;
+  calls: number;
+  seconds: number;
+}
+
+/**
+ * Section 14. Candidates: the same 40 independent tasks run once with one candidate each and once
+ * with three, through the built CLI with the scripted agent, real git worktrees and a real gate.
+ * Each candidate passes its gate with probability 0.5, drawn once per task and candidate (the N = 1
+ * run meets each task's candidate 1); a retry always passes. A task is green without a retry when
+ * its log holds no RETRY_BUILD; the cost is every agent call's (actors, comparisons, critics, retries).
+ */
+export function benchCandidates(): Section {
+  const random = draws(SEED);
+  const passes = Array.from({ length: TASKS }, () => [random() < PASS_PROBABILITY, random() < PASS_PROBABILITY, random() < PASS_PROBABILITY] as const);
+  const one = measure(passes, 1);
+  const three = measure(passes, 3);
+  const drawn = passes.flat().filter(Boolean).length / (TASKS * 3);
+  const share = (m: Measured) => (m.firstPass / TASKS).toFixed(3);
+  const row = (n: number, m: Measured, expected: number) => [String(n), share(m), expected.toFixed(3), `$${m.costUsd.toFixed(2)}`, String(m.calls), (m.costUsd / one.costUsd).toFixed(2), m.seconds.toFixed(1)];
+  return {
+    title: '14. Candidates',
+    method:
+      `${TASKS} independent tasks, each writing its own file, run twice through the built CLI (\`taskloom run --plan … --script …\`, maxParallel 4, real git worktrees, ` +
+      `gate \`node check.js\`): once with one candidate per task, once with \`--candidates 3\`. Each candidate passes the gate with probability ${PASS_PROBABILITY}, ` +
+      `drawn with a seeded generator (seed ${SEED}) once per task and candidate, so the N = 1 run meets each task's candidate 1; a retry passes. Every agent call costs $${COST_PER_CALL}. ` +
+      'A task is green without a retry when its log holds no RETRY_BUILD. Baseline: the N = 1 run, and the expected shares 1 − (1 − p)^N.',
+    tables: [
+      {
+        headers: ['candidates', 'green without a retry', 'expected', 'cost', 'agent calls', 'cost / N = 1', 'wall s'],
+        numeric: [1, 2, 3, 4, 5, 6],
+        rows: [row(1, one, PASS_PROBABILITY), row(3, three, 1 - (1 - PASS_PROBABILITY) ** 3)],
+      },
+    ],
+    notes: [
+      `Three candidates take the share of tasks green without a retry from ${share(one)} to ${share(three)} (expected 0.500 and 0.875; ${(drawn * 100).toFixed(1)}% of the drawn candidates pass) ` +
+        `for ${(three.costUsd / one.costUsd).toFixed(2)}× the cost: every candidate's actor is paid for, and a comparison when two or more pass, while retries and their reviews fall away.`,
+    ],
+  };
+}
+
+function measure(passes: ReadonlyArray<readonly boolean[]>, candidates: number): Measured {
+  const repo = makeTempRepo({ files: { 'check.js': CHECK } });
+  const inputs = mkdtempSync(join(tmpdir(), 'taskloom-bench-candidates-'));
+  try {
+    const ids = passes.map((_, i) => `t${String(i + 1).padStart(2, '0')}`);
+    const plan = { goal: 'candidates bench', tasks: ids.map((id) => ({ id, title: id, description: `write ok to ${id}.task`, acceptance: [], dependsOn: [] })) };
+    const step = (id: string, ok: boolean) => ({ write: { [`${id}.task`]: ok ? 'ok\n' : 'not yet\n' } });
+    const tasks = Object.fromEntries(
+      ids.map((id, i) => [
+        id,
+        {
+          // Candidate 1's draw is the task's own first attempt; the retry passes.
+          actor: [step(id, passes[i]![0]!), step(id, true)],
+          candidates: passes[i]!.map((ok) => ({ actor: [step(id, ok)] })),
+          compare: [{ output: { pick: passes[i]!.findIndex(Boolean) + 1, reasons: 'the first that passed' } }],
+        },
+      ]),
+    );
+    writeFileSync(join(inputs, 'plan.json'), JSON.stringify(plan));
+    writeFileSync(join(inputs, 'scenario.json'), JSON.stringify({ defaults: { costUsd: COST_PER_CALL }, tasks }));
+    const started = performance.now();
+    // The run is the thing measured: the built CLI, as a user starts it.
+    const run = spawnSync(
+      process.execPath,
+      [CLI, 'run', '--cwd', repo.dir, '--plan', join(inputs, 'plan.json'), '--script', join(inputs, 'scenario.json'), '--yes', '--parallel', '4', '--gate', 'node check.js', '--candidates', String(candidates)],
+      { encoding: 'utf8', timeout: 1_800_000 },
+    );
+    const seconds = (performance.now() - started) / 1000;
+    if (run.status !== 0) throw new Error(`the N = ${candidates} run ended ${run.status}: ${run.stderr || run.stdout}`);
+    const runs = join(repo.dir, '.taskloom', 'runs');
+    const events = readFileSync(join(runs, readdirSync(runs)[0]!, 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as RunEvent);
+    const retried = new Set(events.flatMap((e) => (e.type === 'task_transition' && e.event === 'RETRY_BUILD' ? [e.taskId] : [])));
+    const calls = events.filter((e) => e.type === 'runner_call');
+    const costUsd = calls.reduce((sum, e) => sum + (e.type === 'runner_call' ? e.usage.costUsd : 0), 0);
+    return { firstPass: TASKS - retried.size, costUsd, calls: calls.length, seconds };
+  } finally {
+    repo.cleanup();
+    rmSync(inputs, { recursive: true, force: true });
+  }
+}
