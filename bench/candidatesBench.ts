@@ -3,34 +3,27 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunEvent } from '../src/engine/domain/events';
+import type { RunStats } from '../src/engine/report/runStats';
+import { mulberry32 } from '../src/engine/schedule/simulateSchedule';
 import { makeTempRepo } from '../test/helpers/tempRepo';
 import type { Section } from './report';
 
 const TASKS = 40;
 const PASS_PROBABILITY = 0.5;
 const COST_PER_CALL = 0.01;
+// Seeded, so every machine draws the same, and N = 1 and N = 3 meet the same candidates.
 const SEED = 25;
 const CLI = join(__dirname, '..', 'dist', 'cli.js');
 // The gate: every task file in the checkout says "ok".
 const CHECK = "const fs = require('node:fs'); for (const f of fs.readdirSync('.').filter((n) => n.endsWith('.task'))) if (fs.readFileSync(f, 'utf8').trim() !== 'ok') process.exit(1);\n";
-
-/** A small seeded generator (mulberry32): the same draws on every machine, so N = 1 and N = 3 meet the same candidates. */
-function draws(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Measured {
   firstPass: number;
   costUsd: number;
   calls: number;
   seconds: number;
+  /** What `taskloom stats --json` says of the run: the bench's own counts, told by the product. */
+  stats: RunStats;
 }
 
 /**
@@ -41,13 +34,15 @@ interface Measured {
  * its log holds no RETRY_BUILD; the cost is every agent call's (actors, comparisons, critics, retries).
  */
 export function benchCandidates(): Section {
-  const random = draws(SEED);
+  const random = mulberry32(SEED);
   const passes = Array.from({ length: TASKS }, () => [random() < PASS_PROBABILITY, random() < PASS_PROBABILITY, random() < PASS_PROBABILITY] as const);
   const one = measure(passes, 1);
   const three = measure(passes, 3);
   const drawn = passes.flat().filter(Boolean).length / (TASKS * 3);
   const share = (m: Measured) => (m.firstPass / TASKS).toFixed(3);
   const row = (n: number, m: Measured, expected: number) => [String(n), share(m), expected.toFixed(3), `$${m.costUsd.toFixed(2)}`, String(m.calls), (m.costUsd / one.costUsd).toFixed(2), m.seconds.toFixed(1)];
+  const rate = (r: number | null) => (r === null ? 'none' : r.toFixed(3));
+  const statsRow = (n: number, m: Measured) => [String(n), String(m.stats.tasks.merged), rate(m.stats.firstPassGateRate), rate(m.stats.sendBackRate), m.stats.costUsdPerMergedTask === null ? 'none' : `$${m.stats.costUsdPerMergedTask.toFixed(4)}`];
   return {
     title: '14. Candidates',
     method:
@@ -60,6 +55,11 @@ export function benchCandidates(): Section {
         headers: ['candidates', 'green without a retry', 'expected', 'cost', 'agent calls', 'cost / N = 1', 'wall s'],
         numeric: [1, 2, 3, 4, 5, 6],
         rows: [row(1, one, PASS_PROBABILITY), row(3, three, 1 - (1 - PASS_PROBABILITY) ** 3)],
+      },
+      {
+        headers: ['candidates (taskloom stats --json)', 'tasks merged', 'firstPassGateRate', 'sendBackRate', 'costUsdPerMergedTask'],
+        numeric: [1, 2, 3, 4],
+        rows: [statsRow(1, one), statsRow(3, three)],
       },
     ],
     notes: [
@@ -106,7 +106,11 @@ function measure(passes: ReadonlyArray<readonly boolean[]>, candidates: number):
     const retried = new Set(events.flatMap((e) => (e.type === 'task_transition' && e.event === 'RETRY_BUILD' ? [e.taskId] : [])));
     const calls = events.filter((e) => e.type === 'runner_call');
     const costUsd = calls.reduce((sum, e) => sum + (e.type === 'runner_call' ? e.usage.costUsd : 0), 0);
-    return { firstPass: TASKS - retried.size, costUsd, calls: calls.length, seconds };
+    const stats = spawnSync(process.execPath, [CLI, 'stats', '--cwd', repo.dir, '--json'], { encoding: 'utf8' });
+    if (stats.status !== 0) throw new Error(`taskloom stats ended ${stats.status}: ${stats.stderr}`);
+    const shown = spawnSync(process.execPath, [CLI, 'stats', '--cwd', repo.dir], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    process.stderr.write(`bench: taskloom stats of the N = ${candidates} run:\n${shown.stdout}`);
+    return { firstPass: TASKS - retried.size, costUsd, calls: calls.length, seconds, stats: JSON.parse(stats.stdout) as RunStats };
   } finally {
     repo.cleanup();
     rmSync(inputs, { recursive: true, force: true });

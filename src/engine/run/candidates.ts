@@ -7,15 +7,14 @@ import { callAgent } from '../session/agentCall';
 import { gateJudging } from '../session/baseline';
 import { gateKey, servedFromCache } from '../session/gateCache';
 import { runProjectGate } from '../session/projectGate';
-import { runGate, type GateResult } from '../gate/runGate';
+import type { GateResult } from '../gate/runGate';
 import { copyIncludedFiles } from '../workspace/worktreeInclude';
-import { taskEnv } from '../session/taskEnv';
-import { commandLauncher } from '../session/taskProcesses';
 import { ZERO_USAGE } from '../domain/usage';
 import type { RunContext } from '../session/runContext';
 import { agentLabel, taskCommits } from '../session/taskCommits';
 import { counted } from '../text/counted';
 import { pickCandidate } from './candidatePick';
+import { runSetupCommands } from './worktreeSetup';
 import { cancel, handleAgentFailure, STOP, stoppedByBudget, type StepOutcome } from './stepOutcome';
 
 /** Whether the task's first build runs as candidates: it has more than one, and their pick is not yet in its worktree. */
@@ -125,18 +124,7 @@ async function buildCandidate(ctx: RunContext, task: PlanTask, k: number): Promi
 async function setUpCandidate(ctx: RunContext, taskId: string, path: string): Promise<GateResult> {
   const { config, repoRoot } = ctx.session.state;
   await copyIncludedFiles(repoRoot, path, config.worktree?.copy ?? []);
-  const commands = config.worktree?.setup ?? [];
-  if (commands.length === 0) return { passed: true, stuck: false, cancelled: false, commands: [] };
-  // The project's own setup (npm ci, a venv), through the run's launcher: confined as a task's setup is.
-  return runGate({
-    commands,
-    launch: commandLauncher(ctx, 'setup', path),
-    cwd: path,
-    timeoutMs: config.gateTimeoutSeconds * 1000,
-    idleTimeoutMs: config.stuckThresholdSeconds * 1000,
-    signal: ctx.signal,
-    env: { ...process.env, ...taskEnv(ctx.session.state, taskId) },
-  });
+  return runSetupCommands(ctx, taskId, path, config.worktree?.setup ?? []);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { WORKTREE_COPIED_LISTED, type GateCommandResult } from '../domain/events';
-import { runGate } from '../gate/runGate';
+import { runGate, type GateResult } from '../gate/runGate';
 import { copyIncludedFiles } from '../workspace/worktreeInclude';
 import type { RunContext } from '../session/runContext';
 import { cancel } from './stepOutcome';
@@ -25,17 +25,7 @@ export async function setUpWorktree(ctx: RunContext, taskId: string, path: strin
   const commands = config.worktree?.setup ?? [];
   // Nothing to copy and nothing to run: no event, so runs without setup read as they always did.
   if (commands.length === 0 && included.copied.length === 0 && included.notIgnored.length === 0) return true;
-  const result = commands.length
-    ? await runGate({
-        commands,
-        launch: commandLauncher(ctx, 'setup', path),
-        cwd: path,
-        timeoutMs: config.gateTimeoutSeconds * 1000,
-        idleTimeoutMs: config.stuckThresholdSeconds * 1000,
-        signal: ctx.signal,
-        env: { ...process.env, ...taskEnv(session.state, taskId) },
-      })
-    : { passed: true, stuck: false, cancelled: false, commands: [] };
+  const result = await runSetupCommands(ctx, taskId, path, commands);
   session.emit({
     type: 'worktree_setup',
     taskId,
@@ -64,4 +54,19 @@ function setupFailure(commands: GateCommandResult[], stuck: boolean, stuckSecond
   const how = stuck ? `showed no output for ${stuckSeconds}s and was stopped` : failed.timedOut ? 'timed out' : `exited ${failed.exitCode}`;
   const excerpt = (failed.failure?.excerpt ?? failed.output).split('\n').filter((l) => l.trim()).slice(-REASON_LINES).join('\n');
   return `worktree setup \`${failed.command}\` ${how}; fix the worktree setup commands or the project, then retry${excerpt ? `:\n${excerpt}` : ''}`;
+}
+
+/** The project's own setup (npm ci, a venv) in `path`, through the run's launcher: confined as every setup of a task is. */
+export async function runSetupCommands(ctx: RunContext, taskId: string, path: string, commands: readonly string[]): Promise<GateResult> {
+  if (commands.length === 0) return { passed: true, stuck: false, cancelled: false, commands: [] };
+  const { config } = ctx.session.state;
+  return runGate({
+    commands: [...commands],
+    launch: commandLauncher(ctx, 'setup', path),
+    cwd: path,
+    timeoutMs: config.gateTimeoutSeconds * 1000,
+    idleTimeoutMs: config.stuckThresholdSeconds * 1000,
+    signal: ctx.signal,
+    env: { ...process.env, ...taskEnv(ctx.session.state, taskId) },
+  });
 }

@@ -90,7 +90,7 @@ export function randomDag(seed: number, n: number, options: RandomDagOptions = {
 }
 
 /** Small, fast, well-distributed 32-bit PRNG; good enough for test data, not for secrets. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
