@@ -9,5 +9,5 @@ export type ToInsights =
 export type FromInsights =
   /** The webview has loaded its script and wants the figures. */
   | { type: 'ready' }
-  /** Open a run behind a figure in the run view. */
-  | { type: 'openRun'; runId: string };
+  /** Open the runs behind a figure: the one run in the run view, or a choice of them (newest last). */
+  | { type: 'openRuns'; runIds: string[] };

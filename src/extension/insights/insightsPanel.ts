@@ -68,7 +68,16 @@ export class Insights extends Disposable {
 
   private async onMessage(message: FromInsights): Promise<void> {
     if (message.type === 'ready') await this.sendStats();
-    else if (message.type === 'openRun' && typeof message.runId === 'string') await runCommand('taskloom.showRun', { folder: this.folder, runId: message.runId });
+    else if (message.type === 'openRuns' && Array.isArray(message.runIds)) await this.openRuns(message.runIds.filter((id): id is string => typeof id === 'string'));
+  }
+
+  /** A figure over several runs (an agent's, a role's) asks which of them to open, newest first. */
+  private async openRuns(runIds: readonly string[]): Promise<void> {
+    const runId =
+      runIds.length > 1
+        ? (await vscode.window.showQuickPick([...runIds].reverse(), { title: 'Taskloom: the runs behind this figure', placeHolder: 'Open which run?' }))
+        : runIds[0];
+    if (runId) await runCommand('taskloom.showRun', { folder: this.folder, runId });
   }
 
   private async sendStats(): Promise<void> {

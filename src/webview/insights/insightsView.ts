@@ -6,7 +6,7 @@ import { counted } from '../../engine/text/counted';
 import { decisionCountWords, perMergedWords, rateWords } from '../../engine/text/statsWords';
 import { h, s } from '../runView/dom';
 
-type OpenRun = (runId: string) => void;
+type OpenRuns = (runIds: readonly string[]) => void;
 
 interface Bar {
   /** A run's id (as the Runs view shows it: its start time and a short tail), or an agent's, a model's or a role's name. */
@@ -20,7 +20,7 @@ interface Bar {
 
 const usd = (v: number) => `$${v.toFixed(v < 1 ? 4 : 2)}`;
 
-export function renderInsights(stats: RunStats, openRun: OpenRun): HTMLElement {
+export function renderInsights(stats: RunStats, openRuns: OpenRuns): HTMLElement {
   if (stats.runs === 0) return h('p', { class: 'insights-empty' }, 'No runs in this repository yet. Start one with Taskloom: Start Goal.');
   const t = stats.tasks;
   return h(
@@ -34,10 +34,10 @@ export function renderInsights(stats: RunStats, openRun: OpenRun): HTMLElement {
         `First-pass gate ${rateWords(stats.firstPassGateRate)}, critic send-back ${rateWords(stats.sendBackRate)}, ` +
         `${perMergedWords(stats.costUsdPerMergedTask, usd)} per merged task.`,
     ),
-    chart('cost-over-time', 'Cost per merged task, run by run', costOverTime(stats.perRun), openRun),
-    chart('first-pass-by-agent', 'First-pass gate rate by agent', rateBars(stats.byAgent), openRun),
-    chart('first-pass-by-role', 'First-pass gate and send-back rate by role', roleBars(stats.byRole), openRun),
-    chart('decisions', `Where your decisions happen (${decisionCountWords(stats.humanDecisions)})`, decisionBars(stats.perRun), openRun),
+    chart('cost-over-time', 'Cost per merged task, run by run', costOverTime(stats.perRun), openRuns),
+    chart('first-pass-by-agent', 'First-pass gate rate by agent', rateBars(stats.byAgent), openRuns),
+    chart('first-pass-by-role', 'First-pass gate and send-back rate by role', roleBars(stats.byRole), openRuns),
+    chart('decisions', `Where your decisions happen (${decisionCountWords(stats.humanDecisions)})`, decisionBars(stats.perRun), openRuns),
   );
 }
 
@@ -77,7 +77,7 @@ function decisionBars(runs: readonly RunRow[]): Bar[] {
 const WIDTH = 240;
 const ROW = 22;
 
-function chart(kind: string, title: string, bars: readonly Bar[], openRun: OpenRun): HTMLElement {
+function chart(kind: string, title: string, bars: readonly Bar[], openRuns: OpenRuns): HTMLElement {
   const section = h('section', { class: `insights-chart ${kind}`, 'data-chart': kind }, h('h2', {}, title));
   if (bars.length === 0) {
     section.append(h('p', { class: 'insights-none' }, 'Nothing to show yet.'));
@@ -85,9 +85,10 @@ function chart(kind: string, title: string, bars: readonly Bar[], openRun: OpenR
   }
   for (const bar of bars) {
     const runId = bar.runIds.at(-1)!;
+    const opens = bar.runIds.length === 1 ? `open run ${runId}` : `choose one of its ${bar.runIds.length} runs`;
     const svg = s('svg', { class: 'bar', width: WIDTH, height: ROW - 6, viewBox: `0 0 ${WIDTH} ${ROW - 6}`, 'aria-hidden': 'true' }, s('rect', { x: 0, y: 0, width: bar.share > 0 ? Math.max(2, Math.round(bar.share * WIDTH)) : 0, height: ROW - 6, rx: 2 }));
-    const button = h('button', { class: 'insights-bar', type: 'button', 'data-run': runId, title: `${bar.title} — open run ${runId}` }, h('span', { class: 'bar-label' }, bar.label), svg, h('span', { class: 'bar-value' }, bar.value));
-    button.addEventListener('click', () => openRun(runId));
+    const button = h('button', { class: 'insights-bar', type: 'button', 'data-run': runId, title: `${bar.title} — ${opens}` }, h('span', { class: 'bar-label' }, bar.label), svg, h('span', { class: 'bar-value' }, bar.value));
+    button.addEventListener('click', () => openRuns(bar.runIds));
     section.append(button);
   }
   return section;

@@ -14,7 +14,7 @@ const root = document.getElementById('app') ?? document.body;
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const message = event.data as Partial<ToInsights> | null;
   if (message?.type === 'stats' && message.stats && Array.isArray(message.warnings)) {
-    root.replaceChildren(renderInsights(message.stats, (runId) => api.postMessage({ type: 'openRun', runId })));
+    root.replaceChildren(renderInsights(message.stats, (runIds) => api.postMessage({ type: 'openRuns', runIds: [...runIds] })));
   }
 });
 

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { rateWords } from '../../../src/engine/text/statsWords';
 import { insightsPage } from './pages/insightsPage';
+import { quickInput } from './pages/workbenchPage';
 import { takeScreenshot } from './screenshot';
 import { taskloom, waitFor, workspaceFolder } from './vscodeUtil';
 
@@ -15,7 +16,7 @@ suite('Insights across the runs of the folder', function () {
   this.timeout(180_000);
   const folder = workspaceFolder();
 
-  test('shows the runs\' figures as charts, in both themes, and a click opens the run behind one', async () => {
+  test('shows the runs\' figures as charts, in both themes, and a click opens the run behind one, or asks which of the runs behind an agent's figure', async () => {
     const api = await taskloom();
     await vscode.commands.executeCommand('taskloom.showInsights', folder);
     await insightsPage.shown();
@@ -46,5 +47,15 @@ suite('Insights across the runs of the folder', function () {
     const newest = stats.perRun.at(-1)!.runId;
     await insightsPage.clickRun('cost-over-time', newest);
     await waitFor(`the run view of ${newest} in front`, () => api.services.runViews.panels().some((view) => view.runId === newest && view.panel.active));
+
+    // An agent's bar stands for all of its runs: a click asks which one to open.
+    const [agent, group] = agents.find(([, g]) => g.runIds.length > 1)!;
+    const oldest = group.runIds[0]!;
+    await vscode.commands.executeCommand('taskloom.showInsights', folder);
+    await insightsPage.clickRun('first-pass-by-agent', group.runIds.at(-1)!);
+    await quickInput.saying('the runs behind this figure');
+    await quickInput.rowShown(group.runIds.at(-1)!);
+    await quickInput.pickRow(oldest);
+    await waitFor(`the run view of ${agent}'s oldest run ${oldest} in front`, () => api.services.runViews.panels().some((view) => view.runId === oldest && view.panel.active));
   });
 });

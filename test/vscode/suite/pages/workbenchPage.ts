@@ -48,6 +48,8 @@ export const quickInput = {
   /** The quick input is up and says `text` (its title, prompt or a row). */
   saying: (text: string) => waitFor({ selector: `${QUICK_INPUT}:has-text(${JSON.stringify(text)})` }),
   rowShown: (text: string) => waitFor({ selector: `${QUICK_INPUT} .monaco-list-row:has-text(${JSON.stringify(text)})` }),
+  /** Picks the row that says `text`. */
+  pickRow: (text: string) => click({ selector: `${QUICK_INPUT} .monaco-list-row:has-text(${JSON.stringify(text)})` }),
 };
 
 export const mergeEditor = {
