@@ -16,7 +16,7 @@ suite('Insights across the runs of the folder', function () {
   this.timeout(180_000);
   const folder = workspaceFolder();
 
-  test('shows the runs\' figures as charts, in both themes, and a click opens the run behind one, or asks which of the runs behind an agent's figure', async () => {
+  test("shows the runs' figures as charts, in both themes, and a click opens the run behind one, or asks which of the runs behind an agent's figure", async () => {
     const api = await taskloom();
     await vscode.commands.executeCommand('taskloom.showInsights', folder);
     await insightsPage.shown();
