@@ -59,7 +59,10 @@ function cardOf(taskId: string, card: CandidateCard, closed: string | undefined)
         'check',
         'choose-candidate',
         { taskId, candidate: card.candidate },
-        card.chooseRefusal ? { disabled: true, title: card.chooseRefusal } : { title: `Take candidate ${card.candidate}: it is gated, reviewed and merged instead` },
+        // The pick's own button is secondary: choosing it again only retries it.
+        card.chooseRefusal
+          ? { disabled: true, secondary: card.pick !== undefined, title: card.chooseRefusal }
+          : { secondary: card.pick !== undefined, title: `Take candidate ${card.candidate}: it is gated, reviewed and merged instead` },
       ),
       card.hasWork ? button('Diff', 'diff', 'diff', { taskId, candidate: card.candidate }, { secondary: true, title: `What candidate ${card.candidate} changed` }) : null,
     ),
