@@ -24,6 +24,8 @@ export interface CandidateCard {
   reachable: boolean;
   /** Undefined: "Choose this one" is open; else why it is not. */
   chooseRefusal?: string;
+  /** The pick waits for a person (`candidates.confirmPick`): its button goes on with it. */
+  goOn?: true;
 }
 
 const PICKER: Record<CandidatePick['by'], string> = {
@@ -37,6 +39,7 @@ export function candidateCards(task: TaskView): CandidateCard[] {
   const view = task.candidates;
   if (!view) return [];
   const closed = candidateChoiceRefusal(task);
+  const held = pickHeld(task);
   return view.entries.map((c): CandidateCard => {
     const picked = view.picked?.candidate === c.candidate ? view.picked : undefined;
     const hasWork = c.commit !== undefined;
@@ -50,6 +53,7 @@ export function candidateCards(task: TaskView): CandidateCard[] {
       branch: c.branch,
       hasWork,
       ...(picked ? { pick: { by: PICKER[picked.by], reasons: picked.reasons } } : {}),
+      ...(picked && held ? { goOn: true as const } : {}),
       reachable: hasWork && !picked,
       ...(!hasWork ? { chooseRefusal: 'It has no work to take: its actor changed nothing or failed.' } : closed ? { chooseRefusal: closed } : {}),
     };
@@ -63,6 +67,14 @@ function gateLine(c: CandidateView): string {
   const failing = c.commands.filter((r) => r.exitCode !== 0 && !r.advisory).map((r) => `\`${r.command}\` ${r.timedOut ? 'timed out' : `exited ${r.exitCode}`}`);
   return failing.length ? `gate failed: ${failing.join(', ')}` : c.commit ? 'gate failed' : 'gate failed: no change to gate';
 }
+
+/**
+ * The pick waits for a person to go on with it or choose another (run/candidates.ts holds it): the
+ * task needs them and the pick, not theirs, is not yet in its worktree. Read from the projection,
+ * not the transitions, which a first page of the run view leaves out.
+ */
+export const pickHeld = (task: TaskView): boolean =>
+  task.state === 'NEEDS_HUMAN' && task.candidates?.picked !== undefined && task.candidates.picked.by !== 'person' && !task.candidates.settled;
 
 /** Why no candidate of `task` may be chosen now (the task does not wait for a person); undefined while one may. */
 export function candidateChoiceRefusal(task: TaskView): string | undefined {

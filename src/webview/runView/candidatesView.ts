@@ -55,14 +55,16 @@ function cardOf(taskId: string, card: CandidateCard, closed: string | undefined)
       'div',
       { class: 'control-buttons' },
       button(
-        'Choose This One',
-        'check',
+        card.goOn ? 'Go On with the Pick' : 'Choose This One',
+        card.goOn ? 'arrow-right' : 'check',
         'choose-candidate',
         { taskId, candidate: card.candidate },
-        // The pick's own button is secondary: choosing it again only retries it.
+        // The pick's own button is secondary, unless it waits for you: choosing it again only retries it.
         card.chooseRefusal
           ? { disabled: true, secondary: card.pick !== undefined, title: card.chooseRefusal }
-          : { secondary: card.pick !== undefined, title: `Take candidate ${card.candidate}: it is gated, reviewed and merged instead` },
+          : card.goOn
+            ? { title: `Go on with candidate ${card.candidate}: it is gated, reviewed and merged` }
+            : { secondary: card.pick !== undefined, title: `Take candidate ${card.candidate}: it is gated, reviewed and merged instead` },
       ),
       card.hasWork ? button('Diff', 'diff', 'diff', { taskId, candidate: card.candidate }, { secondary: true, title: `What candidate ${card.candidate} changed` }) : null,
     ),

@@ -7,8 +7,11 @@ import { EventBuilder } from '../../helpers/eventBuilder';
 
 const command = (cmd: string, exitCode: number): GateCommandResult => ({ command: cmd, exitCode, timedOut: false, durationMs: 10, output: '' });
 
-/** Task a ran as three candidates: 1 failed `npm test`, 2 and 3 passed, the critic picked 3; the task then stops where `end` leaves it. */
-function threeCandidates(end: 'needsYou' | 'building') {
+/**
+ * Task a ran as three candidates: 1 failed `npm test`, 2 and 3 passed, the critic picked 3; the task
+ * then stops where `end` leaves it: needing you after the pick's review, at work, or with the pick held for you.
+ */
+function threeCandidates(end: 'needsYou' | 'building' | 'held') {
   const run = new EventBuilder();
   run.move('a', 'BUILD_STARTED');
   for (const n of [1, 2, 3]) {
@@ -19,7 +22,8 @@ function threeCandidates(end: 'needsYou' | 'building') {
   run.add({ type: 'candidate_finished', taskId: 'a', candidate: 3, passed: true, commands: [command('npm test', 0)], commit: '3'.repeat(40), filesChanged: ['src/b.ts'] });
   run.add({ type: 'candidate_skipped', taskId: 'a', candidate: 4, reason: 'the run budget would be overrun' });
   run.add({ type: 'candidate_picked', taskId: 'a', candidate: 3, by: 'critic', reasons: 'Covers every acceptance line.\nSmallest change.', passed: [2, 3] });
-  if (end === 'needsYou') run.move('a', 'AGENT_FAILED');
+  if (end === 'held') run.move('a', 'PICK_HELD');
+  if (end === 'needsYou') run.move('a', 'BUILD_FINISHED', 'MECHANICAL_PASSED', 'CRITIC_CHANGES_REQUIRED', 'EXCEEDED_LIMIT');
   return foldEvents(run.events)!.tasks.a!;
 }
 
@@ -43,6 +47,11 @@ describe('candidate cards of the run view', () => {
     const task = threeCandidates('needsYou');
     assert.equal(candidateChoiceRefusal(task), undefined);
     assert.deepEqual(candidateCards(task).map((c) => c.chooseRefusal), [undefined, undefined, undefined]);
+  });
+
+  it('offer "Go on with the pick" on the pick while it is held for you, and "Choose this one" on the others', () => {
+    assert.deepEqual(candidateCards(threeCandidates('held')).map((c) => [c.candidate, c.goOn, c.chooseRefusal]), [[1, undefined, undefined], [2, undefined, undefined], [3, true, undefined]]);
+    assert.deepEqual(candidateCards(threeCandidates('needsYou')).map((c) => c.goOn), [undefined, undefined, undefined], 'a pick already reviewed is not held');
   });
 
   it('close it, saying why, while the task is at work', () => {

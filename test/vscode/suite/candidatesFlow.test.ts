@@ -6,7 +6,7 @@ import { RUN_VIEW, runView } from './pages/runViewPage';
 import { quickInput } from './pages/workbenchPage';
 import { pressKey } from './runnerControl';
 import { takeScreenshot } from './screenshot';
-import { lastSeqOf, settled, startGoalAwaitingApproval, taskloom, taskStates, workspaceFolder } from './vscodeUtil';
+import { lastSeqOf, settled, startGoalAwaitingApproval, taskloom, workspaceFolder } from './vscodeUtil';
 
 const GOAL = 'Answer with three candidates';
 const PLAN = {
@@ -14,12 +14,8 @@ const PLAN = {
   tasks: [{ id: 'answer', title: 'Answer', description: 'write the answer to answer.txt', acceptance: ['answer.txt names its candidate'], dependsOn: [], candidates: 3 }],
 };
 const write = (files: Record<string, string>) => ({ write: files, delayMs: 0 });
-const review = (decision: 'green' | 'changes_required') => ({
-  verdict: { decision, summary: decision, findings: decision === 'green' ? [] : [{ severity: 'major', category: 'requirements', message: 'say it plainer' }] },
-  delayMs: 0,
-});
-/** Candidate 1 breaks the demo's `node --test`, 2 and 3 pass, the critic picks 3 and then reviews as `critic` says. */
-const scenario = (critic: 'green' | 'changes_required') => ({
+/** Candidate 1 breaks the demo's `node --test`, 2 and 3 pass, the critic picks 3; its review approves whatever goes on. */
+const SCENARIO = {
   planner: [{ output: PLAN, text: 'Planned one task, three tries.' }],
   tasks: {
     answer: {
@@ -29,33 +25,41 @@ const scenario = (critic: 'green' | 'changes_required') => ({
         { actor: [write({ 'answer.txt': 'three\n', 'notes.txt': 'three\n' })] },
       ],
       compare: [{ output: { pick: 3, reasons: 'Candidate 3 names itself and leaves a note.' }, delayMs: 0 }],
-      critic: [review(critic)],
+      critic: [{ verdict: { decision: 'green', summary: 'fine', findings: [] }, delayMs: 0 }],
     },
   },
-});
+};
 
 /**
- * A task run as three candidates in the run view (issue 25, item 3): the cards side by side with
- * their gates, files and the critic's pick with its reasons; the critic's review then sends the
- * pick back (one review cycle), the task waits for you, and "Choose This One" on candidate 2 makes
- * candidate 2's work the one that merges. Runs last in its session: it swaps the scenario file.
+ * A task run as three candidates in the run view (issue 25, item 3), with the pick held for you
+ * (`taskloom.candidates.confirmPick`): the cards side by side with their gates, files and the
+ * critic's pick with its reasons and "Go On with the Pick"; "Choose This One" on candidate 2 makes
+ * candidate 2's work the one that merges. Runs last in its session: it swaps the scenario file and
+ * turns the hold on.
  */
 suite('Candidates side by side in the run view', function () {
   this.timeout(300_000);
   const folder = workspaceFolder();
   const scenarioPath = vscode.workspace.getConfiguration('taskloom', vscode.Uri.file(folder)).get<string>('scripted.scenario')!;
   const original = readFileSync(scenarioPath, 'utf8');
-  suiteTeardown(() => writeFileSync(scenarioPath, original));
+  const confirmPick = (on: boolean | undefined) => vscode.workspace.getConfiguration('taskloom').update('candidates.confirmPick', on, vscode.ConfigurationTarget.Workspace);
+  suiteTeardown(async () => {
+    writeFileSync(scenarioPath, original);
+    await confirmPick(undefined);
+  });
 
-  test('shows the three candidates, the pick and its reasons; Choose This One on another makes it the one that merges', async () => {
-    writeFileSync(scenarioPath, JSON.stringify(scenario('changes_required')));
+  test('shows the three candidates, the held pick and its reasons; Choose This One on another makes it the one that merges', async () => {
+    writeFileSync(scenarioPath, JSON.stringify(SCENARIO));
+    await confirmPick(true);
     const api = await taskloom();
     const planned = await startGoalAwaitingApproval(api, folder, GOAL, 1);
     const runId = planned.summary.runId;
     const approvedAt = lastSeqOf(api, folder, runId);
     await vscode.commands.executeCommand('taskloom.approvePlan', { folder, runId });
     const ended = await settled(api, folder, runId, approvedAt);
-    assert.equal(taskStates(ended).answer, 'NEEDS_HUMAN', ended.state!.tasks.answer!.lastReason);
+    const held = ended.state!.tasks.answer!;
+    assert.equal(held.state, 'NEEDS_HUMAN', held.lastReason);
+    assert.equal(held.lastReason, 'the critic picked candidate 3: go on with it, or choose another');
 
     await vscode.commands.executeCommand('notifications.clearAll');
     await vscode.commands.executeCommand('taskloom.showRun', { folder, runId });
@@ -67,6 +71,7 @@ suite('Candidates side by side in the run view', function () {
     assert.match(cards[2]!, /Candidate 3.*picked by the critic.*gate passed.*answer\.txt.*notes\.txt/s);
     assert.deepEqual(await runView.pickedCandidateReasons('answer'), ['Candidate 3 names itself and leaves a note.']);
     assert.deepEqual(await runView.candidateButtons('answer', 2), ['Choose This One', 'Diff']);
+    assert.deepEqual(await runView.candidateButtons('answer', 3), ['Go On with the Pick', 'Diff']);
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
     await runView.themeShown('dark');
     await takeScreenshot('candidates-dark');
@@ -75,8 +80,6 @@ suite('Candidates side by side in the run view', function () {
     await takeScreenshot('candidates-light');
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
 
-    // The reviewer approves now: the person's choice goes through the same review.
-    writeFileSync(scenarioPath, JSON.stringify(scenario('green')));
     const chosenAt = lastSeqOf(api, folder, runId);
     await runView.click(RUN_VIEW.chooseCandidateButton('answer', 2));
     await quickInput.shown();
