@@ -52,6 +52,7 @@ export function flagValues(flags: RunConfigFlags): ProjectValues {
     'candidates.count': numberFlag('candidates', flags.candidates),
     // One flag, comma-separated: `--candidate-agents claude,codex:gpt-5` reads as the list it names.
     'candidates.agents': flags['candidate-agents']?.split(',').map((a) => a.trim()).filter(Boolean),
+    'candidates.confirmPick': given(flags['confirm-pick'], true),
   };
   return definedOnly(values);
 }

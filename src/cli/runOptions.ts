@@ -47,6 +47,7 @@ export const RUN_CONFIG_OPTIONS = {
   'agents-see-included-files': { type: 'boolean' },
   candidates: { type: 'string' },
   'candidate-agents': { type: 'string' },
+  'confirm-pick': { type: 'boolean' },
 } as const;
 
 export interface RunConfigFlags {
@@ -95,6 +96,7 @@ export interface RunConfigFlags {
   'agents-see-included-files'?: boolean;
   candidates?: string;
   'candidate-agents'?: string;
+  'confirm-pick'?: boolean;
 }
 
 /** The flag each setting comes from, so the shared checks name what the user typed. */
@@ -144,4 +146,5 @@ export const FLAG_LABELS: Record<SettingName, string> = {
   gateKeepOutputs: '--keep-output',
   'candidates.count': '--candidates',
   'candidates.agents': '--candidate-agents',
+  'candidates.confirmPick': '--confirm-pick',
 };

@@ -386,6 +386,8 @@ export interface DiffParams extends RunParams {
   taskId?: string;
   /** With a task: the seq of one of its critic reviews (its ledger entry), for the diff that review read instead of today's. */
   reviewSeq?: number;
+  /** With a task that ran as candidates: that candidate's work (its commit against the task's start commit). */
+  candidate?: number;
 }
 export interface DiffResult {
   /** Commits to compare (base → head); resolvable by `FileAtCommitRequest`. */

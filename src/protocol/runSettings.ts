@@ -52,4 +52,5 @@ export const EDITOR_SETTING_KEYS: Record<SettingName, `taskloom.${string}`> = {
   gateKeepOutputs: 'taskloom.gate.keepOutputs',
   'candidates.count': 'taskloom.candidates.count',
   'candidates.agents': 'taskloom.candidates.agents',
+  'candidates.confirmPick': 'taskloom.candidates.confirmPick',
 };

@@ -43,11 +43,13 @@ export type FromWebview =
   /** Reveal the task in the Runs tree. */
   | { type: 'revealTask'; taskId: string }
   /** With `reviewSeq` (a critic entry of the ledger): the diff that review read, not today's. */
-  | { type: 'showTaskDiff'; taskId: string; reviewSeq?: number }
+  /** `candidate`: that candidate's work (its branch against the task's start) instead of the task's. */
+  | { type: 'showTaskDiff'; taskId: string; reviewSeq?: number; candidate?: number }
   /** A person's decision on a task; the extension runs the same command as the tree's inline action. */
   | { type: 'decideTask'; taskId: string; action: TaskDecision }
   /** Take another of the task's candidates: the extension lists them side by side (the command Choose Another Candidate…). */
-  | { type: 'chooseCandidate'; taskId: string }
+  /** `candidate`: chosen on its card (no quick pick); absent: pick from the list. */
+  | { type: 'chooseCandidate'; taskId: string; candidate?: number }
   /** On a plan waiting for approval. */
   | { type: 'decidePlan'; decision: 'approve' | 'edit' | 'cancel' }
   /** The plan as a document (descriptions, acceptance, predicted overlaps). */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { ResponseError } from 'vscode-jsonrpc/node';
-import { ApprovePlanRequest, ChooseCandidateRequest, GetRunRequest, StartGoalRequest } from '../../src/protocol/engineProtocol';
+import { ApprovePlanRequest, ChooseCandidateRequest, DiffRequest, FileAtCommitRequest, GetRunRequest, StartGoalRequest } from '../../src/protocol/engineProtocol';
 import { writeInputs } from '../helpers/cli';
 import { EngineServerProcess } from '../helpers/engineServer';
 import { scriptedSettings } from '../helpers/scriptedSettings';
@@ -45,6 +45,16 @@ describe('choosing a candidate through the engine server', () => {
     const stateOf = () => server!.request(GetRunRequest.type, { folder: r.dir, runId });
     assert.equal((await stateOf()).tasks.answer!.state, 'NEEDS_HUMAN');
     assert.deepEqual((await stateOf()).tasks.answer!.candidates?.picked, { candidate: 2, by: 'critic', reasons: 'two is shorter', passed: [1, 2] });
+
+    // Each candidate's card opens its own diff: what it built, against the task's start.
+    const diff = await server.request(DiffRequest.type, { folder: r.dir, runId, taskId: 'answer', candidate: 1 });
+    assert.deepEqual(diff.files.map((f) => f.path), ['by.txt']);
+    assert.equal((await server.request(FileAtCommitRequest.type, { folder: r.dir, commit: diff.head, path: 'by.txt' })).content, 'one\n');
+    const noDiff = await server.request(DiffRequest.type, { folder: r.dir, runId, taskId: 'answer', candidate: 7 }).then(
+      () => assert.fail('candidate 7 has no diff'),
+      (error: unknown) => error,
+    );
+    assert.ok(noDiff instanceof ResponseError && /has no candidate 7 with committed work/.test(noDiff.message), String(noDiff));
 
     const refused = await server.request(ChooseCandidateRequest.type, { folder: r.dir, runId, taskId: 'answer', candidate: 7 }).then(
       () => assert.fail('candidate 7 does not exist'),

@@ -44,9 +44,9 @@ export const sessions = [
   },
   {
     name: 'actions',
-    description: 'only actions that work: stale notification buttons say what happened, tasks that need you are told, rows and the run view offer what applies, cancelled tasks read not started, a run paused on its failing base resumed by Treat as Advisory, one on a check of work still to be done by Keep as Required; a task taken over in a terminal and handed back',
+    description: 'only actions that work: stale notification buttons say what happened, tasks that need you are told, rows and the run view offer what applies, cancelled tasks read not started, a run paused on its failing base resumed by Treat as Advisory, one on a check of work still to be done by Keep as Required; a task taken over in a terminal and handed back; a task’s candidates side by side, another chosen on its card',
     extension: 'development',
-    suites: ['actionsFlow', 'takeOverFlow'],
+    suites: ['actionsFlow', 'takeOverFlow', 'candidatesFlow'],
     workspace: demoWorkspace(50, 'manual'),
     timeoutSeconds: 420,
   },

@@ -33,7 +33,7 @@ export const RUN_USAGE = `taskloom run (--plan FILE | --goal TEXT | --issue OWNE
        [--model M] [--planner-model M] [--actor-model M] [--critic-model M] [--claude-path P] [--codex-path P]
        [--codex-config KEY=VALUE]... [--command ARGV] [--script FILE]
        [--gate CMD]... [--keep-output GLOB]... [--allow-command CMD]... [--max-attempts N] [--max-reviews N] [--stuck-seconds N] [--gate-timeout N]
-       [--budget-usd N] [--budget-tokens N] [--task-budget-usd N] [--task-budget-tokens N] [--candidates N] [--candidate-agents A[:M],…]
+       [--budget-usd N] [--budget-tokens N] [--task-budget-usd N] [--task-budget-tokens N] [--candidates N] [--candidate-agents A[:M],…] [--confirm-pick]
        [--overlap serialize|warn|off] [--copy PATTERN]... [--setup CMD]... [--worktree-root inside|DIR]
        [--sandbox auto|on|off] [--allow-host HOST:PORT]... [--setup-host HOST:PORT]... [--gate-host HOST:PORT]...
        [--pass-env NAME]... [--hide-path PATH]... [--read-path PATH]... [--agents-see-included-files] [--sensitive-path GLOB]... [--notify URL]... [--allow-config] [--cwd DIR]

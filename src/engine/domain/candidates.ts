@@ -13,6 +13,8 @@ export interface CandidatesConfig {
   count: number;
   /** The actor of candidate k is the ((k - 1) mod n)-th; absent: each candidate uses the task's actor. */
   agents?: RoleAgent[];
+  /** The critic's (or the gate's) pick waits for a person to go on with it or choose another (`--confirm-pick`); absent: it goes on. */
+  confirmPick?: true;
 }
 
 /** The most candidates a task may run: each is a worktree, an actor and a gate at once. */

@@ -64,7 +64,7 @@ export interface RunSettings {
   /** Glob patterns of what a gate writes into the work on purpose; anything else it writes is undone. */
   gateKeepOutputs?: string[];
   /** Candidates per task, and their actors as `agent[:model]`, one per candidate in turn. */
-  candidates?: { count?: number; agents?: string[] };
+  candidates?: { count?: number; agents?: string[]; confirmPick?: boolean };
 }
 
 /** Settings the CLI has as flags and the editor does not: they default to off. */
@@ -109,7 +109,7 @@ export type SettingName =
   | 'gateFlakyReruns'
   | 'gateOnBaseFailure'
   | 'gateKeepOutputs'
-  | `candidates.${'count' | 'agents'}`;
+  | `candidates.${'count' | 'agents' | 'confirmPick'}`;
 
 /** `worktreeRoot` meaning the default: inside the repository. */
 export const WORKTREES_INSIDE = 'inside';
@@ -139,4 +139,5 @@ export const RUN_SETTING_DEFAULTS = {
   gateFlakyReruns: DEFAULT_GATE_CONFIG.flakyReruns,
   gateOnBaseFailure: 'ask',
   'candidates.count': 1,
+  'candidates.confirmPick': false,
 } as const satisfies Partial<Record<SettingName, unknown>>;

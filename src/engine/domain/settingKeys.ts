@@ -51,6 +51,7 @@ export const RUN_SETTING_KEYS = {
   gateKeepOutputs: 'gate.keepOutputs',
   'candidates.count': 'candidates.count',
   'candidates.agents': 'candidates.agents',
+  'candidates.confirmPick': 'candidates.confirmPick',
 } as const satisfies Record<SettingName, string>;
 
 /** The settings beside a run's: how a run is approved and applied, and how its pull requests are watched. */
@@ -93,6 +94,8 @@ export const SAFE_PROJECT_KEYS: ReadonlySet<ProjectSettingKey> = new Set<Project
   'budget.runUsd', 'budget.runTokens', 'budget.taskUsd', 'budget.taskTokens', 'gate.flakyReruns', 'candidates.count',
   // Picks among the agents the user installed, at the paths the user set, and a model name for each.
   'candidates.agents',
+  // Only holds the critic's pick for a person: nothing runs that would not have.
+  'candidates.confirmPick',
   // How the gate the user allowed is judged, and how tasks are scheduled: no program of their own.
   'gate.baseline', 'gate.affectedOnly', 'gate.onBaseFailure', 'schedule.overlap',
   // Paths inside the repository whose gate output stays for the next, reviewed commit.

@@ -57,6 +57,8 @@ export const TASK_EVENTS = [
   'HUMAN_RETRY',
   'HUMAN_ACCEPTED',
   'HUMAN_SKIPPED',
+  /** The pick of a task's candidates waits for a person to go on with it or choose another (`candidates.confirmPick`). */
+  'PICK_HELD',
   /** The critic approved, but the change touches sensitive paths nobody released: a human decides. */
   'SENSITIVE_PATHS_TOUCHED',
   /** A person stopped the task's work under way (its agent, gate or critic); the rest of the run goes on. */

@@ -60,7 +60,22 @@ export async function buildCandidates(ctx: RunContext, task: PlanTask): Promise<
     }
     if (!(await pickCandidate(ctx, task, finished))) return STOP;
   }
+  if (holdsPick(ctx, task.id)) {
+    const picked = session.task(task.id).candidates!.picked!;
+    session.transition(task.id, 'PICK_HELD', `the ${picked.by} picked candidate ${picked.candidate}: go on with it, or choose another`);
+    return STOP;
+  }
   return settlePick(ctx, task);
+}
+
+/**
+ * Whether the pick waits for a person first (`candidates.confirmPick`): once per task, and never a
+ * person's own choice; going on (Retry, or choosing the same candidate) or choosing another settles it.
+ */
+function holdsPick(ctx: RunContext, taskId: string): boolean {
+  const view = ctx.session.task(taskId);
+  if (!ctx.session.state.config.candidates?.confirmPick || view.candidates?.picked?.by === 'person') return false;
+  return !view.transitions.some((t) => t.event === 'PICK_HELD');
 }
 
 /**

@@ -76,7 +76,7 @@ export function runConfigFromSettings(settings: RunSettings & ExtraRunSettings, 
   };
 }
 
-/** `candidates.*`, recorded only when a task runs as more than one or the agents are mixed: a run of one try per task stays as it was. */
+/** `candidates.*`, recorded only when a task runs as more than one, the agents are mixed or a pick is held: a run of one try per task stays as it was. */
 function candidatesConfig(settings: NonNullable<RunSettings['candidates']>, agents: Partial<Record<AgentKind, AgentConfig>>, label: Record<SettingName, string>): CandidatesConfig | undefined {
   const count = positiveInt(label['candidates.count'], settings.count, RUN_SETTING_DEFAULTS['candidates.count']);
   if (count > MAX_CANDIDATES) throw new SettingsError(`${label['candidates.count']} must be at most ${MAX_CANDIDATES}, got ${count}`);
@@ -86,8 +86,10 @@ function candidatesConfig(settings: NonNullable<RunSettings['candidates']>, agen
     if (!agents[agent]) throw new SettingsError(`${label['candidates.agents']} names the ${agent} agent, but the run has no ${agent} agent configured`);
     return { agent, ...(model.length && model.join(':') ? { model: model.join(':') } : {}) };
   });
-  if (count === 1 && mixed.length === 0) return undefined;
-  return { count, ...(mixed.length ? { agents: mixed } : {}) };
+  const confirmPick = settings.confirmPick ?? RUN_SETTING_DEFAULTS['candidates.confirmPick'];
+  if (typeof confirmPick !== 'boolean') throw new SettingsError(`${label['candidates.confirmPick']} must be true or false, got ${JSON.stringify(confirmPick)}`);
+  if (count === 1 && mixed.length === 0 && !confirmPick) return undefined;
+  return { count, ...(mixed.length ? { agents: mixed } : {}), ...(confirmPick ? { confirmPick: true as const } : {}) };
 }
 
 /**

@@ -79,7 +79,8 @@ export async function diff(hosts: WorkspaceHosts, params: DiffParams): Promise<D
   const host = await hosts.forFolder(params.folder);
   const runId = params.runId;
   const state = await host.withStore((store) => store.loadRun(runId).state);
-  const { taskId, reviewSeq } = params;
+  const { taskId, reviewSeq, candidate } = params;
+  if (candidate !== undefined && taskId !== undefined) return candidateDiff(state, host.root, taskId, candidate);
   if (reviewSeq === undefined || taskId === undefined) return diffOfRun(state, host.root, taskId ?? undefined);
   if (!Number.isInteger(reviewSeq) || reviewSeq < 1) throw new UserError(`Not an event number: ${JSON.stringify(reviewSeq)}`);
   const events = await host.withStore((store) => eventsUpTo(store, runId, reviewSeq));
@@ -90,6 +91,17 @@ export async function diff(hosts: WorkspaceHosts, params: DiffParams): Promise<D
   const range = reviewedRange(events, taskId, reviewSeq);
   if (!range) return { ...(await diffOfRun(state, host.root, taskId)), review: { number: review.review, source: 'unrecorded' } };
   return { ...(await diffBetween(host.root, range.base, range.head)), review: { number: range.review, source: range.source } };
+}
+
+/** What candidate `candidate` of `taskId` built: its commit against the commit the task started from. */
+async function candidateDiff(state: RunState, root: string, taskId: string, candidate: number): Promise<DiffResult> {
+  const entries = state.tasks[taskId]?.candidates?.entries ?? [];
+  const entry = entries.find((c) => c.candidate === candidate);
+  if (!entry?.commit) {
+    const withWork = entries.filter((c) => c.commit).map((c) => c.candidate);
+    throw new UserError(`Task "${taskId}" has no candidate ${candidate} with committed work`, `Its candidates with work: ${withWork.join(', ') || 'none'}.`);
+  }
+  return diffBetween(root, entry.baseCommit, entry.commit);
 }
 
 /** The run's events from the first to `seq`, read no further. */

@@ -70,7 +70,7 @@ export const REQUEST_PARAMS = {
       autoMerge: z.boolean().optional(),
     }),
   ),
-  diff: params<protocol.DiffParams>()(runParams.extend({ taskId: taskId.optional(), reviewSeq: z.number().int().positive().optional() })),
+  diff: params<protocol.DiffParams>()(runParams.extend({ taskId: taskId.optional(), reviewSeq: z.number().int().positive().optional(), candidate: z.number().int().positive().optional() })),
   fileAtCommit: params<protocol.FileAtCommitParams>()(folderParams.extend({ commit: z.string().min(1), path: z.string().min(1) })),
   doctor: params<protocol.FolderParams & { settings: protocol.StartGoalParams['settings']; workspaceTrusted?: boolean }>()(folderParams.extend({ settings, workspaceTrusted: z.boolean().optional() })),
   runEvent: params<protocol.RunEventParams>()(runParams.extend({ seq: z.number().int().positive() })),

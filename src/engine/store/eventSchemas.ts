@@ -90,7 +90,7 @@ const runConfig = tied<RunConfig>()(
       })
       .optional(),
     gate: z.object({ baseline: z.boolean(), affectedOnly: z.boolean(), flakyReruns: z.number(), keepOutputs: z.array(text).optional(), onBaseFailure: z.enum(['advisory', 'required']).optional() }).optional(),
-    candidates: z.object({ count: z.number(), agents: z.array(z.object({ agent: z.enum(AGENT_KINDS), model: text.optional() })).optional() }).optional(),
+    candidates: z.object({ count: z.number(), agents: z.array(z.object({ agent: z.enum(AGENT_KINDS), model: text.optional() })).optional(), confirmPick: z.literal(true).optional() }).optional(),
   }),
 );
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { candidateChoiceOpen, type CandidateView } from '../../engine/domain/candidates';
+import { candidateChoiceOpen, type CandidatesView, type CandidateView } from '../../engine/domain/candidates';
 import { ChooseCandidateRequest } from '../../protocol/engineProtocol';
 import { requestTrustingRun } from '../connection/trustingRun';
 import { showError } from '../connection/userErrors';
@@ -17,16 +17,9 @@ export async function chooseCandidate(services: Services, arg?: unknown): Promis
   const state = await services.controller.state(ref.folder, ref.runId);
   const candidates = state?.tasks[ref.taskId]?.candidates;
   if (!candidates) return;
-  const picked = candidates.picked;
-  const items = candidates.entries
-    .filter((c) => c.commit)
-    .map((c) => ({
-      label: `${c.candidate === picked?.candidate ? '$(star-full) ' : ''}Candidate ${c.candidate}`,
-      description: candidateLine(c),
-      ...(c.candidate === picked?.candidate ? { detail: `Picked by ${picked.by === 'person' ? 'you' : `the ${picked.by}`}: ${picked.reasons}` } : {}),
-      candidate: c.candidate,
-    }));
-  const choice = await vscode.window.showQuickPick(items, { title: `Taskloom: choose a candidate of ${ref.taskId}`, placeHolder: 'The one chosen is gated, reviewed and merged instead' });
+  // "Choose this one" on a candidate's card in the run view names it: no list to pick from.
+  const named = (arg as { candidate?: unknown } | undefined)?.candidate;
+  const choice = Number.isInteger(named) ? { candidate: named as number } : await pickCandidate(ref.taskId, candidates);
   if (!choice) return;
   const note = await vscode.window.showInputBox({ title: `Why candidate ${choice.candidate}?`, prompt: 'For the ledger (optional)' });
   if (note === undefined) return;
@@ -42,6 +35,20 @@ export async function chooseCandidate(services: Services, arg?: unknown): Promis
   }
   services.controller.model.setActive(ref.folder, ref.runId, true, sinceSeq);
   services.driveProgress.show(ref);
+}
+
+/** The candidates with work side by side in a quick pick, the pick first marked with its reasons. */
+async function pickCandidate(taskId: string, candidates: CandidatesView): Promise<{ candidate: number } | undefined> {
+  const picked = candidates.picked;
+  const items = candidates.entries
+    .filter((c) => c.commit)
+    .map((c) => ({
+      label: `${c.candidate === picked?.candidate ? '$(star-full) ' : ''}Candidate ${c.candidate}`,
+      description: candidateLine(c),
+      ...(c.candidate === picked?.candidate ? { detail: `Picked by ${picked.by === 'person' ? 'you' : `the ${picked.by}`}: ${picked.reasons}` } : {}),
+      candidate: c.candidate,
+    }));
+  return vscode.window.showQuickPick(items, { title: `Taskloom: choose a candidate of ${taskId}`, placeHolder: 'The one chosen is gated, reviewed and merged instead' });
 }
 
 /** "claude · gate passed · 2 files": a candidate in a line. */

@@ -4,7 +4,7 @@ import { showError } from '../connection/userErrors';
 import { gitUri } from '../documents/commitFileDocuments';
 import type { Services } from '../services';
 import { pickRunFor, pickTaskFor } from '../targets/pickTarget';
-import type { RunRef } from '../targets/runRef';
+import type { RunRef, TaskRef } from '../targets/runRef';
 
 function resources(folder: string, diff: DiffResult, file: ChangedFile): [vscode.Uri, vscode.Uri, vscode.Uri] {
   const before = gitUri(folder, diff.base, file.oldPath ?? file.path);
@@ -34,7 +34,11 @@ export async function showTaskDiff(services: Services, arg?: unknown): Promise<v
   // Completed runs too: their tasks' diffs are what a user reviews before applying.
   const ref = await pickTaskFor(services.controller, arg, 'diff', 'Taskloom: no task has work to show yet.', { completedRuns: true });
   if (!ref) return;
-  const reviewSeq = (arg as { reviewSeq?: unknown } | undefined)?.reviewSeq;
+  const { reviewSeq, candidate } = (arg ?? {}) as { reviewSeq?: unknown; candidate?: unknown };
+  if (Number.isInteger(candidate)) {
+    await showCandidateDiff(services, ref, candidate as number);
+    return;
+  }
   try {
     const diff = await services.engine.request(DiffRequest.type, { ...ref, ...(Number.isInteger(reviewSeq) ? { reviewSeq: reviewSeq as number } : {}) });
     const review = diff.review;
@@ -47,6 +51,16 @@ export async function showTaskDiff(services: Services, arg?: unknown): Promise<v
     await openDiff(ref, title, diff);
   } catch (error) {
     showError('show the task diff', error);
+  }
+}
+
+/** What one candidate of a task built (its card in the run view): its branch against the task's start. */
+async function showCandidateDiff(services: Services, ref: TaskRef, candidate: number): Promise<void> {
+  try {
+    const diff = await services.engine.request(DiffRequest.type, { ...ref, candidate });
+    await openDiff(ref, `Taskloom ${ref.taskId}, candidate ${candidate}`, diff);
+  } catch (error) {
+    showError('show the candidate diff', error);
   }
 }
 

@@ -233,10 +233,15 @@ export class RunViewPanel extends Disposable {
         return;
       }
       case 'showTaskDiff':
-        await runCommand('taskloom.showTaskDiff', { ...ref, taskId: message.taskId, ...(message.reviewSeq ? { reviewSeq: message.reviewSeq } : {}) });
+        await runCommand('taskloom.showTaskDiff', {
+          ...ref,
+          taskId: message.taskId,
+          ...(message.reviewSeq ? { reviewSeq: message.reviewSeq } : {}),
+          ...(message.candidate ? { candidate: message.candidate } : {}),
+        });
         return;
       case 'chooseCandidate':
-        await runCommand('taskloom.chooseCandidate', { ...ref, taskId: message.taskId });
+        await runCommand('taskloom.chooseCandidate', { ...ref, taskId: message.taskId, ...(message.candidate ? { candidate: message.candidate } : {}) });
         return;
       case 'decideTask':
         if (message.action in DECISION_COMMANDS) await runCommand(DECISION_COMMANDS[message.action], { ...ref, taskId: message.taskId });

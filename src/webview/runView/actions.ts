@@ -12,14 +12,18 @@ const DELIVERIES = ['apply', 'pullRequest'] as const;
 const PLAN_FIXES = ['fill', 'drop'] as const;
 const NEXT_STEPS = ['resume', 'treatAsAdvisory', 'keepAsRequired', 'cancelRun', 'planAgain', 'startWithPlan', 'openRejectedPlan'] as const satisfies readonly NextStep[];
 
-/** The data attributes that make an element post `action`; `choice` names the decision of 'decide', 'plan', 'deliver', 'fix-plan' and 'next-step'. */
-export function actionAttrs(action: Action, target: { taskId?: string; seq?: number; key?: string; choice?: string } = {}): Record<string, string> {
+/**
+ * The data attributes that make an element post `action`; `choice` names the decision of 'decide', 'plan', 'deliver', 'fix-plan' and
+ * 'next-step', `candidate` the candidate of 'diff' and 'choose-candidate'.
+ */
+export function actionAttrs(action: Action, target: { taskId?: string; seq?: number; key?: string; choice?: string; candidate?: number } = {}): Record<string, string> {
   return {
     'data-action': action,
     ...(target.key !== undefined ? { 'data-key': target.key } : {}),
     ...(target.taskId !== undefined ? { 'data-task': target.taskId } : {}),
     ...(target.seq !== undefined ? { 'data-seq': String(target.seq) } : {}),
     ...(target.choice !== undefined ? { 'data-choice': target.choice } : {}),
+    ...(target.candidate !== undefined ? { 'data-candidate': String(target.candidate) } : {}),
   };
 }
 
@@ -35,13 +39,16 @@ export function messageFor(el: ActionElement): FromWebview | undefined {
   const seq = Number(el.getAttribute('data-seq'));
   const validSeq = Number.isInteger(seq) && seq > 0;
   const choice = el.getAttribute('data-choice');
+  // A candidate's card names its candidate: its diff, or choosing it without the quick pick.
+  const candidateNumber = Number(el.getAttribute('data-candidate'));
+  const candidate = Number.isInteger(candidateNumber) && candidateNumber > 0 ? candidateNumber : undefined;
   switch (el.getAttribute('data-action') as Action | null) {
     case 'reveal':
       return taskId !== undefined ? { type: 'revealTask', taskId } : undefined;
     case 'diff':
-      return taskId !== undefined ? { type: 'showTaskDiff', taskId, ...(validSeq ? { reviewSeq: seq } : {}) } : undefined;
+      return taskId !== undefined ? { type: 'showTaskDiff', taskId, ...(validSeq ? { reviewSeq: seq } : {}), ...(candidate ? { candidate } : {}) } : undefined;
     case 'choose-candidate':
-      return taskId !== undefined ? { type: 'chooseCandidate', taskId } : undefined;
+      return taskId !== undefined ? { type: 'chooseCandidate', taskId, ...(candidate ? { candidate } : {}) } : undefined;
     case 'integration-diff':
       return { type: 'showIntegrationDiff' };
     case 'pull-request':

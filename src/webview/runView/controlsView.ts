@@ -3,7 +3,8 @@
 // / Resolve / Continue on the tasks waiting for a decision (and on the task picked), Apply / Open
 // Pull Request on a completed run, Stop This Task / Take Over on a task at work picked (Hand Back
 // once it is yours), and the way on from a stopped run (nextStepBar.ts): each only
-// where it applies, by the rules the tree's menus and the commands use (domain/runActions.ts).
+// where it applies, by the rules the tree's menus and the commands use (domain/runActions.ts); a
+// task's candidates side by side under its row (candidatesView.ts).
 // Each button posts a message; the extension runs the same command the tree and the palette run,
 // confirmations and a check that it still applies included.
 import { planTaskFindings, type PlanTaskFinding } from '../../engine/domain/planFindings';
@@ -12,6 +13,7 @@ import type { RunState, TaskView } from '../../engine/domain/runState';
 import { isWaitingForHuman } from '../../engine/domain/taskStates';
 import { candidateChoiceOpen } from '../../engine/domain/candidates';
 import { actionAttrs } from './actions';
+import { candidatesSection } from './candidatesView';
 import { controlButton as button } from './controlButton';
 import { h, icon } from './dom';
 import { nextStepBar, offersNextStep } from './nextStepBar';
@@ -69,11 +71,17 @@ export class ControlsView {
       ...(state.status === 'completed'
         ? [{ id: 'delivery', key: JSON.stringify([state.integration.merged.length, state.integration.branch, state.applied, allowedRunActions(run)]), build: () => deliveryBar(run) }]
         : []),
-      ...shown.map((task) => ({
-        id: `task:${task.id}`,
-        key: JSON.stringify([task.state, task.lastReason, allowedTaskActions(task), task.id === selected, candidateChoiceOpen(task)]),
-        build: () => taskRow(task, task.id === selected),
-      })),
+      ...shown.flatMap((task) => [
+        {
+          id: `task:${task.id}`,
+          key: JSON.stringify([task.state, task.lastReason, allowedTaskActions(task), task.id === selected, candidateChoiceOpen(task)]),
+          build: () => taskRow(task, task.id === selected),
+        },
+        // Side by side under the task picked, or one whose candidates wait for a person's choice.
+        ...(task.candidates?.entries.length && (task.id === selected || candidateChoiceOpen(task))
+          ? [{ id: `candidates:${task.id}`, key: JSON.stringify([task.state, task.queueProblem, task.candidates]), build: () => candidatesSection(task) }]
+          : []),
+      ]),
       ...(hidden > 0 ? [{ id: 'more', key: String(hidden), build: () => h('p', { class: 'muted controls-more' }, `${counted(hidden, 'more task')} ${hidden === 1 ? 'waits' : 'wait'} for your decision: see Needs You, or the graph.`) }] : []),
     ];
     this.show(parts);

@@ -35,6 +35,12 @@ describe('run view actions', () => {
     assert.equal(message('choose-candidate'), undefined);
   });
 
+  it('name the candidate of a card: choosing it skips the list, and its diff is its own', () => {
+    assert.deepEqual(message('choose-candidate', { taskId: 'a', candidate: 3 }), { type: 'chooseCandidate', taskId: 'a', candidate: 3 });
+    assert.deepEqual(message('diff', { taskId: 'a', candidate: 2 }), { type: 'showTaskDiff', taskId: 'a', candidate: 2 });
+    assert.deepEqual(messageFor(element({ 'data-action': 'diff', 'data-task': 'a', 'data-candidate': '-1' })), { type: 'showTaskDiff', taskId: 'a' });
+  });
+
   it('ask for a snapshot’s restore by its ledger entry', () => {
     assert.deepEqual(message('restore-snapshot', { taskId: 'a', seq: 7 }), { type: 'restoreSnapshot', seq: 7 });
     assert.equal(message('restore-snapshot', { taskId: 'a' }), undefined);

@@ -27,6 +27,7 @@ const testModules: Record<string, () => unknown> = {
   planningRecovery: () => require('./planningRecovery.test'),
   actionsFlow: () => require('./actionsFlow.test'),
   takeOverFlow: () => require('./takeOverFlow.test'),
+  candidatesFlow: () => require('./candidatesFlow.test'),
   notifyFlow: () => require('./notifyFlow.test'),
   issueFlow: () => require('./issueFlow.test'),
 };

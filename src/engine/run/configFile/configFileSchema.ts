@@ -73,6 +73,7 @@ export const CONFIG_FILE_RULES: Record<ProjectSettingKey, KeyRule> = {
   'gate.keepOutputs': texts,
   'candidates.count': wholeAtLeast(1),
   'candidates.agents': texts,
+  'candidates.confirmPick': flag,
   autopilot: flag,
   'apply.history': oneOf(['merge', 'squash']),
   'github.apiUrl': text,

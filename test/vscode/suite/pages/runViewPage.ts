@@ -18,7 +18,10 @@ export const RUN_VIEW = {
   planFindingButton: (taskId: string, fix: 'fill' | 'drop') => `.plan-finding[data-finding-task="${taskId}"] vscode-button[data-choice="${fix}"]`,
   nextStepButton: (step: 'resume' | 'treatAsAdvisory' | 'keepAsRequired' | 'cancelRun' | 'planAgain' | 'startWithPlan' | 'openRejectedPlan') => `.next-step vscode-button[data-choice="${step}"]`,
   restoreButton: (taskId: string) => `li.entry button.restore-snapshot[data-task="${taskId}"]`,
+  chooseCandidateButton: (taskId: string, candidate: number) => `${candidateCard(taskId, candidate)} vscode-button[data-action="choose-candidate"]:not([disabled])`,
 };
+
+const candidateCard = (taskId: string, candidate: number) => `.candidates[data-candidates-task="${taskId}"] .candidate-card[data-candidate="${candidate}"]`;
 
 export const runView = {
   click: (selector: string) => click(inView(selector)),
@@ -90,6 +93,12 @@ export const runView = {
   timelineCaptions: () => readTexts(inView('.timeline-caption')),
   zoomIn: () => click(inView('[data-timeline-zoom="in"]')),
   zoomLabels: () => readTexts(inView('.tab-timeline .zoom-label')),
+
+  /** A task's candidates side by side: each card's words, the pick's, and the buttons a card offers. */
+  candidatesShown: (taskId: string) => waitFor(inView(`.candidates[data-candidates-task="${taskId}"]`, 30_000)),
+  candidateCardTexts: (taskId: string) => readTexts(inView(`.candidates[data-candidates-task="${taskId}"] .candidate-card`)),
+  pickedCandidateReasons: (taskId: string) => readTexts(inView(`.candidates[data-candidates-task="${taskId}"] .candidate-card.picked .candidate-reasons`)),
+  candidateButtons: (taskId: string, candidate: number) => readTexts(inView(`${candidateCard(taskId, candidate)} vscode-button`)),
 
   pullRequestTexts: () => readTexts(inView('.run-pull-request')),
 
