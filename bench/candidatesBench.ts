@@ -106,6 +106,7 @@ function measure(passes: ReadonlyArray<readonly boolean[]>, candidates: number):
     const retried = new Set(events.flatMap((e) => (e.type === 'task_transition' && e.event === 'RETRY_BUILD' ? [e.taskId] : [])));
     const calls = events.filter((e) => e.type === 'runner_call');
     const costUsd = calls.reduce((sum, e) => sum + (e.type === 'runner_call' ? e.usage.costUsd : 0), 0);
+    // The same run read back as a user reads it, through the built CLI's stats: its figures beside the bench's count.
     const stats = spawnSync(process.execPath, [CLI, 'stats', '--cwd', repo.dir, '--json'], { encoding: 'utf8' });
     if (stats.status !== 0) throw new Error(`taskloom stats ended ${stats.status}: ${stats.stderr}`);
     const shown = spawnSync(process.execPath, [CLI, 'stats', '--cwd', repo.dir], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });

@@ -83,6 +83,7 @@ const medianCost = (costs: Cost[]): Cost => ({ wall: median(costs.map((c) => c.w
 export function benchStatsCost(): Section {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'taskloom-bench-stats-')));
   try {
+    // stats finds the repository's root through git, as in a user's checkout: a real repository with one commit.
     execFileSync('git', ['-c', 'init.defaultBranch=main', 'init', '-q'], { cwd: root });
     execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@localhost', 'commit', '-q', '--allow-empty', '-m', 'base'], { cwd: root });
     const logBytes = writeRuns(root);
