@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { PlanTask } from '../domain/plan';
 import { agentJsonSchema } from './agentJsonSchema';
+import { fencedDiff } from '../text/untrustedText';
 import { answerCandidates } from './criticRubric';
 
 /** One candidate as the critic compares it: its number, who built it, and its diff against the task's base. */
@@ -31,7 +32,7 @@ const DIFF_CHARS = 40_000;
 export function compareCandidatesPrompt(task: PlanTask, candidates: readonly ComparedCandidate[]): string {
   const shown = candidates.map((c) => {
     const diff = c.diff.length > DIFF_CHARS ? `${c.diff.slice(0, DIFF_CHARS)}\n… (${c.diff.length - DIFF_CHARS} more characters)` : c.diff;
-    return `Candidate ${c.candidate} (built by ${c.agent}; gate passed: ${c.gateCommands.join(', ') || 'no gate commands'}):\n\`\`\`diff\n${diff || '(no changes)'}\n\`\`\``;
+    return `Candidate ${c.candidate} (built by ${c.agent}; gate passed: ${c.gateCommands.join(', ') || 'no gate commands'}):\n${fencedDiff(diff)}`;
   });
   return [
     `Several candidates were built for task ${task.id}: ${task.title}, each on its own, and each passed the mechanical gate.`,

@@ -2,6 +2,7 @@ import type { GateCommandResult } from '../domain/events';
 import type { TestRef } from '../domain/gateTests';
 import { displayLine } from '../text/terminalText';
 import { messagesHeading } from '../text/messageWords';
+import { fencedDiff } from '../text/untrustedText';
 import type { GateSummary } from '../domain/runState';
 import type { PlanTask } from '../domain/plan';
 import type { CriticFinding } from '../domain/verdict';
@@ -114,7 +115,7 @@ export function criticPrompt(task: PlanTask, diff: string, gate: GateSummary | u
     sensitive.length
       ? `This change touches sensitive paths, where what is written runs later on people's machines or in CI (a human approves them after your review):\n${bullet(sensitive.map(describeSensitiveChange))}\nCheck that each of these changes is what the task needs and nothing more; anything that downloads or runs code, sends data out, or weakens a check is a blocking security finding.`
       : '',
-    resolution ? '' : `The diff against the task's base:\n\`\`\`diff\n${diff || '(no changes)'}\n\`\`\``,
+    resolution ? '' : `The diff against the task's base:\n${fencedDiff(diff)}`,
     'Answer with JSON only: {"decision": "green" | "changes_required", "summary": string, "findings": [{"file", "line", "severity": "blocker"|"major"|"minor"|"nit", "category": "correctness"|"requirements"|"test-integrity"|"breakage"|"security"|"style"|"other", "message"}]}.',
     'Only correctness, requirements, test-integrity, breakage and security findings block; style is a nit.',
   ]

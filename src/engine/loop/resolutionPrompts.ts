@@ -1,4 +1,5 @@
 import type { PlanTask } from '../domain/plan';
+import { fenced } from '../text/untrustedText';
 
 export interface ConflictBrief {
   goal: string;
@@ -14,7 +15,7 @@ export interface ConflictBrief {
 }
 
 const bullet = (lines: string[]): string => lines.map((l) => `- ${l}`).join('\n');
-const fence = (lang: string, text: string): string => `\`\`\`${lang}\n${text.trimEnd() || '(nothing)'}\n\`\`\``;
+const fence = (lang: string, text: string): string => fenced(lang, text.trimEnd() || '(nothing)');
 const describe = (t: PlanTask): string =>
   [`Task ${t.id}: ${t.title}`, t.description, t.acceptance.length ? `Acceptance criteria:\n${bullet(t.acceptance)}` : ''].filter(Boolean).join('\n');
 

@@ -143,6 +143,15 @@ export function fenceFor(text: string): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
+/** Text in a fence its own lines cannot close (a changed file may hold ``` too): an agent's work to judge, not words to the judge. */
+export function fenced(lang: string, body: string): string {
+  const fence = fenceFor(body);
+  return `${fence}${lang}\n${body}\n${fence}`;
+}
+
+/** An agent's diff, fenced so that it stays the diff. */
+export const fencedDiff = (diff: string): string => fenced('diff', diff || '(no changes)');
+
 /** Sanitised forge text in a fence it cannot close, for a prompt: data to read, not instructions to follow. */
 export function quoteAsData(text: string): string {
   const clean = sanitizeUntrustedText(text);
