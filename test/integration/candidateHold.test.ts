@@ -1,34 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ANSWER_CHECK, ANSWER_GATE, answerPlan, THREE_CANDIDATES } from '../helpers/answerCandidates';
 import { runCli, writeInputs } from '../helpers/cli';
 import { tempRepos } from '../helpers/fileScoped';
-import { green, runEvents, trace, write } from '../helpers/scriptedRun';
+import { runEvents, trace } from '../helpers/scriptedRun';
 
 // `--confirm-pick`: the critic's pick of a task's candidates waits for a person before it goes on
 // to the gate, the review and the merge queue. The built CLI, real git worktrees, a real gate.
 
 const repo = tempRepos();
-const GATE = ['--gate', 'node check.js', '--on-base-failure', 'required'];
-const CHECK = "const fs = require('node:fs'); if (fs.readFileSync('answer.txt', 'utf8').trim() !== 'ok') process.exit(1);\n";
-const PLAN = {
-  goal: 'answer',
-  tasks: [{ id: 'answer', title: 'Answer', description: 'write ok to answer.txt', acceptance: ['answer.txt says ok'], dependsOn: [], candidates: 3 }],
-};
-const SCENARIO = {
-  tasks: {
-    answer: {
-      candidates: [{ actor: [write({ 'answer.txt': 'wrong\n' })] }, { actor: [write({ 'answer.txt': 'ok\n', 'by.txt': 'two\n' })] }, { actor: [write({ 'answer.txt': 'ok\n', 'by.txt': 'three\n' })] }],
-      compare: [{ output: { pick: 3, reasons: 'candidate 3 names itself plainly' }, delayMs: 0 }],
-      critic: [green],
-    },
-  },
-};
 
 /** Runs the plan with the pick held; the task then waits for the person, the pick's work not yet reviewed. */
 function heldRun() {
-  const r = repo({ 'check.js': CHECK, 'answer.txt': 'no\n' });
-  const inputs = writeInputs({ 'plan.json': PLAN, 'scenario.json': SCENARIO });
-  const result = runCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...GATE, '--confirm-pick']);
+  const r = repo({ 'check.js': ANSWER_CHECK, 'answer.txt': 'no\n' });
+  const inputs = writeInputs({ 'plan.json': answerPlan(3), 'scenario.json': THREE_CANDIDATES });
+  const result = runCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...ANSWER_GATE, '--confirm-pick']);
   assert.equal(trace(r.dir).tasks[0]!.state, 'NEEDS_HUMAN', result.stdout + result.stderr);
   const held = runEvents(r.dir).filter((e) => e.type === 'task_transition' && e.event === 'PICK_HELD');
   assert.equal(held.length, 1);

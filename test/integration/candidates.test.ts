@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
 import { writeFileSync } from 'node:fs';
+import { ANSWER_CHECK, ANSWER_GATE, answerPlan, THREE_CANDIDATES } from '../helpers/answerCandidates';
 import { runCli, writeInputs } from '../helpers/cli';
 import { tempRepos } from '../helpers/fileScoped';
 import { green, runEvents, runScripted, trace, write } from '../helpers/scriptedRun';
@@ -11,29 +12,13 @@ import { green, runEvents, runScripted, trace, write } from '../helpers/scripted
 // A task run as several candidates, end to end: the built CLI, real git worktrees, a real gate.
 
 const repo = tempRepos();
-// The gate checks the work still to be done: failing on the base is what it is for.
-const GATE = ['--gate', 'node check.js', '--on-base-failure', 'required'];
-const CHECK = "const fs = require('node:fs'); if (fs.readFileSync('answer.txt', 'utf8').trim() !== 'ok') process.exit(1);\n";
-const plan = (candidates?: number) => ({
-  goal: 'answer',
-  tasks: [{ id: 'answer', title: 'Answer', description: 'write ok to answer.txt', acceptance: ['answer.txt says ok'], dependsOn: [], ...(candidates ? { candidates } : {}) }],
-});
 const ledger = (dir: string) => readFileSync(join(dir, '.taskloom', 'runs', trace(dir).runId, 'DECISIONS.md'), 'utf8');
 const ofType = <T extends RunEvent['type']>(dir: string, type: T) => runEvents(dir).filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
 
 describe('candidates (taskloom run, real processes)', () => {
   it('gates three candidates, the critic picks the third of the two that passed, and its work is what merges', () => {
-    const r = repo({ 'check.js': CHECK, 'answer.txt': 'no\n' });
-    const scenario = {
-      tasks: {
-        answer: {
-          candidates: [{ actor: [write({ 'answer.txt': 'wrong\n' })] }, { actor: [write({ 'answer.txt': 'ok\n', 'by.txt': 'two\n' })] }, { actor: [write({ 'answer.txt': 'ok\n', 'by.txt': 'three\n' })] }],
-          compare: [{ output: { pick: 3, reasons: 'candidate 3 names itself plainly' }, delayMs: 0 }],
-          critic: [green],
-        },
-      },
-    };
-    const result = runScripted(r.dir, plan(3), scenario, ...GATE);
+    const r = repo({ 'check.js': ANSWER_CHECK, 'answer.txt': 'no\n' });
+    const result = runScripted(r.dir, answerPlan(3), THREE_CANDIDATES, ...ANSWER_GATE);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const finished = ofType(r.dir, 'candidate_finished');
     assert.deepEqual(finished.map((e) => [e.candidate, e.passed]).sort(), [[1, false], [2, true], [3, true]]);
@@ -56,7 +41,7 @@ describe('candidates (taskloom run, real processes)', () => {
   });
 
   it('goes on from the candidate that failed least when none passes, into the usual retry loop', () => {
-    const r = repo({ 'check.js': CHECK, 'answer.txt': 'no\n' });
+    const r = repo({ 'check.js': ANSWER_CHECK, 'answer.txt': 'no\n' });
     const scenario = {
       tasks: {
         answer: {
@@ -67,7 +52,7 @@ describe('candidates (taskloom run, real processes)', () => {
         },
       },
     };
-    const result = runScripted(r.dir, plan(2), scenario, ...GATE);
+    const result = runScripted(r.dir, answerPlan(2), scenario, ...ANSWER_GATE);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const [picked] = ofType(r.dir, 'candidate_picked');
     assert.deepEqual({ candidate: picked?.candidate, by: picked?.by, passed: picked?.passed }, { candidate: 1, by: 'gate', passed: [] });
@@ -80,13 +65,13 @@ describe('candidates (taskloom run, real processes)', () => {
   });
 
   it('does not start a candidate that would overrun the task budget, and says so in the ledger', () => {
-    const r = repo({ 'check.js': CHECK, 'answer.txt': 'no\n' });
+    const r = repo({ 'check.js': ANSWER_CHECK, 'answer.txt': 'no\n' });
     const scenario = {
       defaults: { costUsd: 0.4 },
       tasks: { answer: { candidates: [{ actor: [write({ 'answer.txt': 'ok\n' })] }, { actor: [write({ 'answer.txt': 'ok\n' })] }, { actor: [write({ 'answer.txt': 'ok\n' })] }], critic: [green] } },
     };
     // One at a time (--parallel 1), so each start knows what the ones before it cost.
-    const result = runScripted(r.dir, plan(3), scenario, ...GATE, '--parallel', '1', '--task-budget-usd', '1');
+    const result = runScripted(r.dir, answerPlan(3), scenario, ...ANSWER_GATE, '--parallel', '1', '--task-budget-usd', '1');
     const skipped = ofType(r.dir, 'candidate_skipped');
     assert.deepEqual(skipped.map((e) => e.candidate), [3], result.stdout + result.stderr);
     assert.equal(ofType(r.dir, 'candidate_started').length, 2);
@@ -94,20 +79,20 @@ describe('candidates (taskloom run, real processes)', () => {
   });
 
   it('takes the number of candidates from --candidates, and refuses an agent it cannot call with what to do', () => {
-    const r = repo({ 'check.js': CHECK, 'answer.txt': 'no\n' });
+    const r = repo({ 'check.js': ANSWER_CHECK, 'answer.txt': 'no\n' });
     const scenario = { tasks: { answer: { actor: [write({ 'answer.txt': 'ok\n' })], critic: [green] } } };
-    const result = runScripted(r.dir, plan(), scenario, ...GATE, '--candidates', '2');
+    const result = runScripted(r.dir, answerPlan(), scenario, ...ANSWER_GATE, '--candidates', '2');
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.deepEqual(ofType(r.dir, 'candidate_started').map((e) => e.candidate).sort(), [1, 2]);
     const [created] = ofType(r.dir, 'run_created');
     assert.deepEqual(created?.config.candidates, { count: 2 });
-    const refused = runScripted(repo({ 'check.js': CHECK }).dir, plan(), scenario, ...GATE, '--candidates', '2', '--candidate-agents', 'scripted,gpt');
+    const refused = runScripted(repo({ 'check.js': ANSWER_CHECK }).dir, answerPlan(), scenario, ...ANSWER_GATE, '--candidates', '2', '--candidate-agents', 'scripted,gpt');
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /--candidate-agents must be one of claude, codex, command, scripted, got "gpt"/);
   });
 
   it('lets a person choose another candidate while the task waits for them: that one is reviewed and merged', () => {
-    const r = repo({ 'check.js': CHECK, 'answer.txt': 'no\n' });
+    const r = repo({ 'check.js': ANSWER_CHECK, 'answer.txt': 'no\n' });
     const changes = { verdict: { decision: 'changes_required', summary: 'not this one', findings: [{ severity: 'major', category: 'requirements', message: 'wrong file' }] }, delayMs: 0 };
     const scenario = (critic: object) => ({
       tasks: {
@@ -118,8 +103,8 @@ describe('candidates (taskloom run, real processes)', () => {
         },
       },
     });
-    const inputs = writeInputs({ 'plan.json': plan(2), 'scenario.json': scenario(changes) });
-    const first = runCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...GATE, '--max-reviews', '1']);
+    const inputs = writeInputs({ 'plan.json': answerPlan(2), 'scenario.json': scenario(changes) });
+    const first = runCli(['run', '--cwd', r.dir, '--plan', inputs['plan.json']!, '--script', inputs['scenario.json']!, '--yes', ...ANSWER_GATE, '--max-reviews', '1']);
     assert.equal(trace(r.dir).tasks[0]!.state, 'NEEDS_HUMAN', first.stdout + first.stderr);
     const unknown = runCli(['choose', 'answer', '5', '--cwd', r.dir]);
     assert.equal(unknown.code, 2);
@@ -136,9 +121,9 @@ describe('candidates (taskloom run, real processes)', () => {
 
   it('sets each candidate\'s worktree up as a task\'s before its actor starts', () => {
     const ready = "if (!require('node:fs').existsSync('.ready')) process.exit(3);\n";
-    const r = repo({ 'check.js': ready + CHECK, 'answer.txt': 'no\n', '.gitignore': '.ready\n' });
+    const r = repo({ 'check.js': ready + ANSWER_CHECK, 'answer.txt': 'no\n', '.gitignore': '.ready\n' });
     const scenario = { tasks: { answer: { actor: [write({ 'answer.txt': 'ok\n' })], critic: [green] } } };
-    const result = runScripted(r.dir, plan(2), scenario, ...GATE, '--setup', 'touch .ready');
+    const result = runScripted(r.dir, answerPlan(2), scenario, ...ANSWER_GATE, '--setup', 'touch .ready');
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.deepEqual(ofType(r.dir, 'candidate_finished').map((e) => [e.candidate, e.passed]).sort(), [[1, true], [2, true]]);
   });
