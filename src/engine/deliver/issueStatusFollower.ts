@@ -9,6 +9,12 @@ export interface ForgeAccess {
   apiUrl?: string;
 }
 
+/** The access a door's parameters name, without the keys it leaves unset. */
+export const forgeAccessOf = (given: { token?: string | undefined; apiUrl?: string | undefined }): ForgeAccess => ({
+  ...(given.token ? { token: given.token } : {}),
+  ...(given.apiUrl ? { apiUrl: given.apiUrl } : {}),
+});
+
 /**
  * Keeps the one status comment of every run from an issue current, whatever moves the run: each
  * session the engine opens (run, resume, retry, accept, pr, watch…) is followed, one keeper per

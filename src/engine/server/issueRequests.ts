@@ -15,20 +15,19 @@ import { startPlanning } from './runDriver';
 import type { ServerOutput } from './serverOutput';
 import { PlanningFailedError } from './userError';
 import type { WorkspaceHosts } from './workspaceHosts';
-
-const forgeOf = (params: OpenIssuesParams) => ({ ...(params.token ? { token: params.token } : {}), ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}) });
+import { forgeAccessOf } from '../deliver/issueStatusFollower';
 
 /** The open issues of the `origin` remote's repository, for the editor's picker. */
 export async function openIssues(hosts: WorkspaceHosts, params: OpenIssuesParams): Promise<OpenIssuesResult> {
   const host = await hosts.forFolder(params.folder);
-  const { repo, issues } = await host.withEngine((engine) => listOpenIssues(host.door(engine, params.folder), forgeOf(params)));
+  const { repo, issues } = await host.withEngine((engine) => listOpenIssues(host.door(engine, params.folder), forgeAccessOf(params)));
   return { repo, issues: issues.map(({ number, title, author, url }) => ({ number, title, author, url })) };
 }
 
 /** The goal an issue gives, and whether its author may give it without asking, as `taskloom run --issue` shows it. */
 export async function issueGoal(hosts: WorkspaceHosts, params: IssueGoalParams): Promise<IssueGoalPreview> {
   const host = await hosts.forFolder(params.folder);
-  const { record, goal } = await host.withEngine((engine) => readIssue(host.door(engine, params.folder), { issue: params.issue, ...forgeOf(params) }));
+  const { record, goal } = await host.withEngine((engine) => readIssue(host.door(engine, params.folder), { issue: params.issue, ...forgeAccessOf(params) }));
   return { repo: record.repo, number: record.number, url: record.url, author: record.author, authorTrusted: record.authorTrusted, goal, leftOut: record.leftOut.length ? leftOutWords(record.leftOut) : '' };
 }
 
@@ -42,9 +41,9 @@ export async function startIssueGoal(hosts: WorkspaceHosts, output: ServerOutput
   const { settings, warning } = editorRunSettings(host.root, params.settings, params.workspaceTrusted === true);
   const started = await host.withEngine(async (engine) => {
     const door = host.door(engine, params.folder);
-    const issue = await readIssue(door, { issue: params.issue, ...forgeOf(params) });
+    const issue = await readIssue(door, { issue: params.issue, ...forgeAccessOf(params) });
     const confirmed = params.confirmedGoal !== undefined && params.confirmedGoal === issue.goal;
-    host.reachForgeWith(forgeOf(params));
+    host.reachForgeWith(forgeAccessOf(params));
     const run = startRunFromIssue(door, { issue, confirmed, settings, baseDir: params.folder });
     const { runId, ignoredChanges } = run.session.state;
     const planning = startPlanning(host, run.session, params.folder, output);

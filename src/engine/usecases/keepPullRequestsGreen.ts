@@ -5,6 +5,7 @@ import type { Forge } from '../forge/forge';
 import type { RunStore } from '../store/runStore';
 import { namedOrNewestRun } from './namedRun';
 import { NoPullRequestError } from './useCaseErrors';
+import { forgeAccessOf } from '../deliver/issueStatusFollower';
 
 export interface WatchParams {
   /** By default the newest run. */
@@ -33,8 +34,7 @@ export async function watchTarget(store: RunStore, params: WatchParams): Promise
   const forge = await forgeFor(store.repoRoot, {
     remote: first.remote,
     repo: first.repo,
-    ...(params.token ? { token: params.token } : {}),
-    ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}),
+    ...forgeAccessOf(params),
   });
   return { runId, pullRequests, forge };
 }

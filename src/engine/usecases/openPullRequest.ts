@@ -2,6 +2,7 @@ import { openPullRequests, type OpenedPullRequest } from '../deliver/pullRequest
 import { assertNotBusy } from './busyRuns';
 import type { FrontDoor } from './frontDoor';
 import { namedOrNewestRun } from './namedRun';
+import { forgeAccessOf } from '../deliver/issueStatusFollower';
 
 export interface OpenPullRequestParams {
   /** By default the newest run. */
@@ -34,15 +35,14 @@ export interface OpenedRunPullRequests {
 export async function openPullRequest(door: FrontDoor, params: OpenPullRequestParams): Promise<OpenedRunPullRequests> {
   const runId = namedOrNewestRun(door.engine.store, params.runId);
   assertNotBusy(door, runId);
-  door.engine.reachForgeWith({ ...(params.token ? { token: params.token } : {}), ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}) });
+  door.engine.reachForgeWith(forgeAccessOf(params));
   const opened = await openPullRequests(door.session(runId), {
     remote: params.remote ?? 'origin',
     draft: params.draft === true,
     stacked: params.stacked === true,
     ...(params.repo ? { repo: params.repo } : {}),
     ...(params.base ? { base: params.base } : {}),
-    ...(params.token ? { token: params.token } : {}),
-    ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}),
+    ...forgeAccessOf(params),
   });
   return { runId, opened };
 }

@@ -6,6 +6,7 @@ import { parseIssueRef } from '../forge/issueRef';
 import type { FrontDoor } from './frontDoor';
 import { startRun, type StartedRun } from './startRun';
 import { UntrustedIssueError } from './useCaseErrors';
+import { forgeAccessOf } from '../deliver/issueStatusFollower';
 
 export interface IssueParams {
   /** `OWNER/REPO#N`, the issue's URL, or `#N` for the repository of the remote. */
@@ -29,11 +30,10 @@ export async function readIssue(door: FrontDoor, params: IssueParams): Promise<R
   const forge = await forgeFor(door.engine.repo.root, {
     remote: params.remote ?? 'origin',
     ...(ref.repo ? { repo: ref.repo } : {}),
-    ...(params.token ? { token: params.token } : {}),
-    ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}),
+    ...forgeAccessOf(params),
   });
   // The status comment of the run it starts is reached the same way.
-  door.engine.reachForgeWith({ ...(params.token ? { token: params.token } : {}), ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}) });
+  door.engine.reachForgeWith(forgeAccessOf(params));
   return { ...(await readIssueGoal(forge, ref.number)), forge };
 }
 
@@ -44,8 +44,7 @@ export const OPEN_ISSUES_SHOWN = 50;
 export async function listOpenIssues(door: FrontDoor, params: Omit<IssueParams, 'issue'>): Promise<{ repo: string; issues: Issue[] }> {
   const forge = await forgeFor(door.engine.repo.root, {
     remote: params.remote ?? 'origin',
-    ...(params.token ? { token: params.token } : {}),
-    ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}),
+    ...forgeAccessOf(params),
   });
   return { repo: forge.slug, issues: await forge.openIssues(OPEN_ISSUES_SHOWN) };
 }

@@ -16,6 +16,7 @@ import { openPullRequest } from './openPullRequest';
 import { approvePlan, rejectPlan } from './planApproval';
 import { draftPlan } from './startRun';
 import { startRunFromIssue } from './startRunFromIssue';
+import { forgeAccessOf } from '../deliver/issueStatusFollower';
 
 export interface IssueWatchParams {
   label: string;
@@ -57,7 +58,7 @@ export interface IssueWatchDriver {
  * again, after a restart too. The issue's status comment follows each run (the engine keeps it).
  */
 export async function watchIssues(door: FrontDoor, params: IssueWatchParams, driver: IssueWatchDriver, signal: AbortSignal): Promise<void> {
-  const access = { ...(params.token ? { token: params.token } : {}), ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}) };
+  const access = forgeAccessOf(params);
   const remote = params.remote ?? 'origin';
   const forge = await forgeFor(door.engine.repo.root, { remote, ...access });
   door.engine.reachForgeWith(access);
@@ -115,7 +116,7 @@ async function runIssue(door: FrontDoor, forge: Forge, labelled: LabelledIssue, 
   const status = approved.session.state.status;
   if (status !== 'completed') return driver.tell({ kind: 'ended', number, runId, status, pullRequests: [] });
   try {
-    const { opened } = await openPullRequest(door, { runId, remote: params.remote, ...(params.token ? { token: params.token } : {}), ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}) });
+    const { opened } = await openPullRequest(door, { runId, remote: params.remote, ...forgeAccessOf(params) });
     driver.tell({ kind: 'ended', number, runId, status, pullRequests: opened });
   } catch (error) {
     driver.tell({ kind: 'ended', number, runId, status, pullRequests: [], deliveryError: error as Error });

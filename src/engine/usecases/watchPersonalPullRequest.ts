@@ -6,6 +6,7 @@ import { assertAgentsInstalled } from '../run/assertAgentInstalled';
 import { runConfigFromSettings } from '../run/runConfigFromSettings';
 import type { FrontDoor } from './frontDoor';
 import { PullRequestNotWatchableError } from './useCaseErrors';
+import { forgeAccessOf } from '../deliver/issueStatusFollower';
 
 export interface AdoptPullRequestParams {
   /** The pull request: its number (`12`, `#12`) or its URL (`https://github.com/OWNER/REPO/pull/12`). */
@@ -41,7 +42,7 @@ export async function adoptPullRequest(door: FrontDoor, params: AdoptPullRequest
   const { number, repo: repoInUrl } = pullRequestReference(params.pullRequest);
   const remote = params.remote ?? 'origin';
   const repo = params.repo ?? repoInUrl;
-  const forge = await forgeFor(engine.repo.root, { remote, ...(repo ? { repo } : {}), ...(params.token ? { token: params.token } : {}), ...(params.apiUrl ? { apiUrl: params.apiUrl } : {}) });
+  const forge = await forgeFor(engine.repo.root, { remote, ...(repo ? { repo } : {}), ...forgeAccessOf(params) });
   const pullRequest = await forge.pullRequest(number);
   if (pullRequest.fromFork) {
     throw new PullRequestNotWatchableError(
