@@ -297,6 +297,23 @@ describe('integration branch (the merge queue)', { concurrency: true }, () => {
     await manager.prepareTaskWorktree({ taskId: 'a', startCommit: base, fresh: true });
   });
 
+  test('every lock a killed git left in the run\'s worktrees is removed when a drive starts, and none of the user\'s checkout', async (t) => {
+    const { repo, manager, integration, base, gitIn } = await setup(t);
+    const a = await doTask(manager, base, 'a', { 'a.txt': 'A\n' });
+    const { path } = await integration.prepare(base);
+    // What a merge SIGKILLed in the integration worktree leaves (seen in the kill campaign), and an index lock in a task's.
+    const integrationLocks = ['ORIG_HEAD.lock', 'HEAD.lock', 'index.lock'].map((name) => join(worktreeGitDir(path), name));
+    const taskLock = join(worktreeGitDir(a.path), 'index.lock');
+    const usersLock = join(repo.dir, '.git', 'index.lock');
+    for (const lock of [...integrationLocks, taskLock, usersLock]) writeFileSync(lock, '');
+    assert.throws(() => gitIn(path, ['merge', '--no-ff', '-m', 'blocked', a.branch]), /lock/);
+
+    await integration.prepare(base);
+    for (const lock of [...integrationLocks, taskLock]) assert.ok(!existsSync(lock), `${lock} is left`);
+    assert.ok(existsSync(usersLock), "the user's own checkout is not Taskloom's to unlock");
+    assert.equal((await integration.mergeCandidate(gitIn(a.path, ['rev-parse', 'HEAD']), 'Merge a')).status, 'merged');
+  });
+
   test('a 0.1 integration worktree (the branch checked out) is detached, so publishing can move the branch', async (t) => {
     const { repo, integration, base, gitIn } = await setup(t);
     repo.git(['branch', integration.branch, base]);

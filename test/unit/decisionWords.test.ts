@@ -21,6 +21,11 @@ describe('decision words', () => {
     assert.equal(summary(integration), 'Integration gate passed (make) on a, b (fedcba9876)');
   });
 
+  it('says why a gate was not run again, true whether the actor changed nothing or a restarted attempt made the same files', () => {
+    assert.equal(summary({ type: 'gate_skipped', attempt: 3, failedAttempt: 2 }), 'Gate not run: attempt 3 changed no file since the gate failed on attempt 2, so that failure stands');
+    assert.equal(summary({ type: 'gate_skipped', attempt: 1, failedAttempt: 1 }), 'Gate not run: attempt 1, made again after the run stopped, has the same files the gate failed on, so that failure stands');
+  });
+
   it('words pull request entries, naming whose pull request it is', () => {
     const opened = { type: 'pull_request' as const, number: 7, action: 'opened' as const, url: 'https://x/7', head: 'h', base: 'main' };
     assert.equal(summary(opened, 'api'), 'Pull request #7 for "api" opened: https://x/7 (h → main)');

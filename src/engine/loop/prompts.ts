@@ -21,7 +21,7 @@ export type ActorFeedback =
   /** The integration gate failed on the merged result; the worktree has taken in the integration branch. */
   | { kind: 'integration'; gate: GateSummary }
   | { kind: 'critic'; summary: string; findings: CriticFinding[] }
-  /** The previous attempt changed no file: the gate was not run again, this failure of it stands. */
+  /** The attempt left the files the gate failed on: the gate was not run again, this failure of it stands. */
   | { kind: 'unchanged'; gate: GateSummary };
 
 /** A failed gate command for the actor: what failed (the excerpt), and how to see all of it. */
@@ -81,7 +81,7 @@ export function actorPrompt(task: PlanTask, goal: string, feedback?: ActorFeedba
   }
   if (feedback?.kind === 'unchanged') {
     parts.push(
-      'Your previous attempt changed no file, so the gate was not run again: its failure stands. Change the code so that it passes (do not weaken or delete tests):',
+      'Your work leaves the files exactly as they were when the gate failed, so it was not run again: its failure stands. Change the code so that it passes (do not weaken or delete tests):',
       ...gateFailureParts(feedback.gate),
     );
   }

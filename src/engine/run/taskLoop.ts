@@ -27,7 +27,7 @@ import { liveMessages, takeWaitingMessages } from '../session/taskMessages';
 import { sendsBackForMessages } from './messagesAfterTurn';
 import { holdSensitiveChanges, unreleasedSensitiveChanges } from '../session/sensitiveHold';
 import { counted } from '../text/counted';
-import { baselineChoiceWords, baseName } from '../text/gateWords';
+import { baselineChoiceWords, baseName, unchangedTreeWords } from '../text/gateWords';
 
 /**
  * One task from where it stands (PENDING, or sent back by the merge queue) to GREEN, back in the
@@ -243,16 +243,16 @@ function holdForBaselineChoice(ctx: RunContext, commands: string[]): StepOutcome
 }
 
 /**
- * The actor changed no file since the gate failed on this very tree: running the gate again would
- * only repeat its failure. The attempt counts, and the actor hears that nothing changed.
+ * The attempt's tree is one the gate already failed on (the actor changed nothing, or a restarted
+ * attempt made the same files): running the gate again would only repeat its failure. The attempt counts, and the actor hears that nothing changed.
  */
 function unchangedAttempt(ctx: RunContext, taskId: string, failed: GateSummary, tree: string): StepOutcome {
   const { session } = ctx;
   const { config } = session.state;
   const attempt = session.task(taskId).attempt;
-  session.emit({ type: 'gate_skipped', taskId, attempt, tree, failedAttempt: failed.attempt ?? attempt - 1 });
-  const command = failed.commands.find((c) => c.exitCode !== 0)?.command ?? 'the gate';
-  const why = `attempt ${attempt} changed no file; \`${command}\` still fails`;
+  const failedAttempt = failed.attempt ?? attempt - 1;
+  session.emit({ type: 'gate_skipped', taskId, attempt, tree, failedAttempt });
+  const why = `${unchangedTreeWords(attempt, failedAttempt, failed.commands.find((c) => c.exitCode !== 0)?.command)}, so its failure stands`;
   session.transition(taskId, 'MECHANICAL_FAILED', why);
   if (session.task(taskId).gateFailures >= config.maxGateFixAttempts) {
     session.transition(taskId, 'EXCEEDED_LIMIT', `gate still failing after ${counted(config.maxGateFixAttempts, 'attempt')}: ${why}`);

@@ -8,6 +8,7 @@ import { appliedAs } from './applyWords';
 import { confinementWords } from './confinementWords';
 import { candidateDecisionWords } from './candidateWords';
 import { counted } from './counted';
+import { unchangedTreeWords } from './gateWords';
 import { runIssueWords } from './issueWords';
 import { deliveryWords, refusedRequestWords } from './messageWords';
 
@@ -108,7 +109,7 @@ function wordFact(f: DecisionFact, taskId: string): { summary: string; details?:
     case 'missed_regression':
       return { summary: `Missed regression: the integration gate found ${counted(f.tests.length, 'new failure')} of \`${f.command}\` that the task gates of ${f.taskIds.join(', ') || 'the batch'} did not run`, details: f.tests };
     case 'gate_skipped':
-      return { summary: `Gate not run on attempt ${f.attempt}: it changed no file, so the failure of attempt ${f.failedAttempt} stands` };
+      return { summary: `Gate not run: ${unchangedTreeWords(f.attempt, f.failedAttempt)}, so that failure stands` };
     case 'candidate_finished':
     case 'candidate_skipped':
     case 'candidate_picked':

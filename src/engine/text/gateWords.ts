@@ -23,6 +23,17 @@ export function listedNames(names: readonly string[], shown = 3): string {
   return more > 0 ? `${first.join(', ')} and ${more} more` : first.join(', ');
 }
 
+/**
+ * Why a gate was not run again: the attempt's files are the very ones it failed on. Usually the
+ * actor changed nothing; after a restart, the attempt made again produced the same files.
+ */
+export function unchangedTreeWords(attempt: number, failedAttempt: number, command?: string): string {
+  const gate = command ? code(command) : 'the gate';
+  return failedAttempt < attempt
+    ? `attempt ${attempt} changed no file since ${gate} failed on attempt ${failedAttempt}`
+    : `attempt ${attempt}, made again after the run stopped, has the same files ${gate} failed on`;
+}
+
 /** How a person names the run's base: its branch, or its commit when the run started on a detached HEAD. */
 export const baseName = (state: Pick<RunState, 'baseRef' | 'baseCommit'>): string =>
   state.baseRef && state.baseRef !== 'HEAD' ? state.baseRef : state.baseCommit.slice(0, 10);

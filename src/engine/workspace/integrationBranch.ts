@@ -4,7 +4,7 @@ import { GitResponseError, type MergeSummary } from 'simple-git';
 import { WorkspaceError } from './errors';
 import type { Git } from './git';
 import { headCommitOf, isAncestor, resolveCommit, unmergedFiles } from './gitQueries';
-import { clearRunIndexLocks, clearStaleIndexLock, clearStaleRefLocks, mergeInProgressAt } from './worktreeFiles';
+import { clearRunWorktreeLocks, clearStaleIndexLock, clearStaleRefLocks, mergeInProgressAt } from './worktreeFiles';
 import { INTEGRATION_NAME, repoGit, type RepoLocation } from './worktreeManager';
 import { runWorktreeDir } from './worktreeRoot';
 import { addWorktree, discardWorktree, exclusive, failureMessage, isDirectory, listWorktrees, mergeNoVerify, resetHard, samePath } from './worktreeOps';
@@ -49,7 +49,7 @@ export class IntegrationBranch {
   async prepare(runBase: string): Promise<{ path: string; branch: string; head: string }> {
     return this.exclusive(async () => {
       await clearStaleRefLocks(this.repo.gitCommonDir, this.runId);
-      await clearRunIndexLocks(this.repo.gitCommonDir, this.worktreeDir);
+      await clearRunWorktreeLocks(this.repo.gitCommonDir, this.worktreeDir);
       let head = await resolveCommit(this.git, `refs/heads/${this.branch}`);
       if (!head) {
         await this.git.run(['branch', '-q', this.branch, runBase]);

@@ -78,44 +78,46 @@ export async function readTaskBase(worktreePath: string): Promise<string | null>
  * such lock is a dead process's debris. Returns the locks removed.
  */
 export async function clearStaleRefLocks(gitCommonDir: string, runId: string): Promise<string[]> {
-  const removed: string[] = [];
-  const walk = async (dir: string): Promise<void> => {
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      else if (entry.name.endsWith('.lock')) {
-        await rm(path, { force: true });
-        removed.push(path);
-      }
-    }
-  };
-  await walk(join(gitCommonDir, 'refs', 'heads', 'taskloom', runId));
-  await walk(join(gitCommonDir, 'refs', 'taskloom', runId));
-  return removed;
+  return [
+    ...(await removeLocksUnder(join(gitCommonDir, 'refs', 'heads', 'taskloom', runId))),
+    ...(await removeLocksUnder(join(gitCommonDir, 'refs', 'taskloom', runId))),
+  ];
 }
 
 /**
- * The same for the index locks of the run's worktrees (`<common dir>/worktrees/<name>/index.lock`
- * for a worktree inside `runWorktreeDir`): at the start of a drive no git of Taskloom's runs there,
- * however young the lock is (a resume right after a kill finds it seconds old). Returns the locks removed.
+ * The same for every lock in the git directories of the run's worktrees (`<common dir>/worktrees/<name>/`
+ * for a worktree inside `runWorktreeDir`): a git killed mid-merge leaves `index.lock`, but also
+ * `HEAD.lock`, `ORIG_HEAD.lock` or a per-worktree ref's lock, and any one of them fails every later
+ * merge there. At the start of a drive no git of Taskloom's runs in these worktrees, however young a
+ * lock is (a resume right after a kill finds it seconds old). Returns the locks removed.
  */
-export async function clearRunIndexLocks(gitCommonDir: string, runWorktreeDir: string): Promise<string[]> {
+export async function clearRunWorktreeLocks(gitCommonDir: string, runWorktreeDir: string): Promise<string[]> {
   const removed: string[] = [];
   const admin = join(gitCommonDir, 'worktrees');
   const names = await readdir(admin).catch(() => [] as string[]);
   for (const name of names) {
-    const lock = join(admin, name, 'index.lock');
-    if (!existsSync(lock)) continue;
     const gitdir = await readFile(join(admin, name, 'gitdir'), 'utf8').catch(() => '');
     if (!resolve(gitdir.trim()).startsWith(resolve(runWorktreeDir) + '/')) continue;
-    await rm(lock, { force: true });
-    removed.push(lock);
+    removed.push(...(await removeLocksUnder(join(admin, name))));
+  }
+  return removed;
+}
+
+async function removeLocksUnder(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) removed.push(...(await removeLocksUnder(path)));
+    else if (entry.name.endsWith('.lock')) {
+      await rm(path, { force: true });
+      removed.push(path);
+    }
   }
   return removed;
 }
