@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { RunEvent } from '../../src/engine/domain/events';
@@ -72,6 +72,27 @@ describe('taskloom run --issue', () => {
     const trusted = await run(['--issue', `https://github.com/${OWNER}/${REPO}/issues/9`, '--yes', '--trust-issue']);
     assert.equal(trusted.code, 0, trusted.stdout + trusted.stderr);
     assert.equal(ofType(readEvents(r.dir), 'run_issue')[0]!.confirmedBy, 'human');
+  });
+
+  it("a paused run's comment says so; resumed in a shell without GITHUB_API_URL, the comment follows through taskloom.json's github.apiUrl (GitHub Enterprise), once allowed", async () => {
+    const { r, server, script, cli } = await issueRepo();
+    server.addIssue(11, { title: 'Greetings feel cold', body: 'End every greeting with an exclamation mark.', user: 'maintainer', association: 'OWNER' });
+    const paused = await cli('run', ['--issue', '#11', '--yes', '--script', script, '--gate', 'test -f never-written.txt']);
+    assert.equal(paused.code, 1, paused.stdout + paused.stderr);
+    const [waiting] = taskloomComments(server, 11);
+    assert.match(waiting!.body, /Paused: `test -f never-written\.txt` fails on main before any task changed anything/);
+
+    // The API is named only by the repository's file here.
+    writeFileSync(join(r.dir, 'taskloom.json'), JSON.stringify({ 'github.apiUrl': server.url }));
+    const noApiUrl = { GITHUB_API_URL: undefined };
+    const allowed = await cli('config', ['allow'], noApiUrl);
+    assert.equal(allowed.code, 0, allowed.stdout + allowed.stderr);
+    const resumed = await cli('resume', ['--advisory', '--yes'], noApiUrl);
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.doesNotMatch(resumed.stdout + resumed.stderr, /status comment was not updated/);
+    const [after] = taskloomComments(server, 11);
+    assert.equal(after!.id, waiting!.id, 'the same comment, edited');
+    assert.match(after!.body, /Completed: 1 task done/);
   });
 
   it('a stack of pull requests closes the issue from its top one only, which lands last; the ones below refer to it', async () => {

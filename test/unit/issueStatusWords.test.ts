@@ -26,3 +26,10 @@ describe("the issue's status line once the run has pull requests", () => {
     assert.equal(issueStatusLine(runWith([handedOver])), 'Needs you: pull request #3 (https://github.example/o/r/pull/3)');
   });
 });
+
+describe("the issue's status line while the run goes on or waits", () => {
+  it('a paused run says it is paused and why, never that it is running', () => {
+    const paused = { status: 'paused', pausedReason: '`make check` fails on main before any task changed anything', taskOrder: ['a', 'b'], tasks: { a: { state: 'MERGED' }, b: { state: 'GATING' } }, pullRequests: {} } as unknown as RunState;
+    assert.equal(issueStatusLine(paused), 'Paused: `make check` fails on main before any task changed anything (1 of 2 done)');
+  });
+});

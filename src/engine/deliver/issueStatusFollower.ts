@@ -28,9 +28,12 @@ export class IssueStatusFollower {
 
   constructor(private readonly repoRoot: string) {}
 
-  /** How the next issue's forge is reached (a run's issue already followed keeps the access it was reached with). */
+  /**
+   * How the next issue's forge is reached, over what was set before (a door's token keeps the API URL
+   * configured for the repository); a run's issue already followed keeps the access it was reached with.
+   */
   reachWith(access: ForgeAccess): void {
-    this.access = access;
+    this.access = { ...this.access, ...access };
   }
 
   follow(session: RunSession): void {

@@ -54,6 +54,7 @@ import type { InteractiveEnd } from '../sandbox/interactiveLauncher';
 import type { RunState } from '../domain/runState';
 import { Notifier } from '../notify/notifier';
 import { IssueStatusFollower, type ForgeAccess } from '../deliver/issueStatusFollower';
+import { configuredForgeAccess } from './configFile/configuredForgeAccess';
 import type { NotifyTarget } from '../notify/notifyTargets';
 
 export interface EngineOptions {
@@ -101,6 +102,7 @@ export class TaskloomEngine {
     const targets = options.notify ?? [];
     this.notifier = options.readOnly ? undefined : (options.notifier ?? (targets.length > 0 ? new Notifier(targets) : undefined));
     this.issueStatus = options.readOnly ? undefined : new IssueStatusFollower(repo.root);
+    this.issueStatus?.reachWith(configuredForgeAccess(repo.root));
   }
 
   static async open(cwd: string, options: EngineOptions): Promise<TaskloomEngine> {
@@ -173,7 +175,7 @@ export class TaskloomEngine {
     return session;
   }
 
-  /** How this door reaches the forge of its runs' issues (a token it holds, GitHub Enterprise's API); by default the environment's. */
+  /** How this door reaches the forge of its runs' issues (a token it holds, GitHub Enterprise's API); by default configuredForgeAccess's. */
   reachForgeWith(access: ForgeAccess): void {
     this.issueStatus?.reachWith(access);
   }

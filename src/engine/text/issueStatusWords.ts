@@ -7,7 +7,7 @@ export function issueStatusMarker(runId: string): string {
   return `<!-- taskloom:issue-status run=${runId} -->`;
 }
 
-/** Where the run stands, in one line for the issue: planned / running n of m / needs you / pull request opened / its end. */
+/** Where the run stands, in one line for the issue: planned / running n of m / needs you / paused and why / pull request opened / its end. */
 export function issueStatusLine(state: RunState): string {
   const ids = state.taskOrder;
   const done = ids.filter((id) => isDone(state.tasks[id]!.state)).length;
@@ -17,9 +17,11 @@ export function issueStatusLine(state: RunState): string {
   switch (state.status) {
     case 'planning':
       return state.taskOrder.length ? `Planned: ${counted(ids.length, 'task')}, waiting for approval` : 'Planning';
+    case 'paused':
+      // Nothing moves until a person (or the quota's reset) resumes it: "running" would be untrue.
+      return `Paused: ${state.pausedReason ?? 'waiting to be resumed'} (${done} of ${ids.length} done)`;
     case 'running':
     case 'integrating':
-    case 'paused':
       if (waiting.length) return `Needs you: ${waiting.map((id) => `\`${id}\``).join(', ')} (running ${done} of ${ids.length})`;
       return `Running: ${done} of ${ids.length} tasks done`;
     case 'completed':
