@@ -38,6 +38,20 @@ describe('the figures of taskloom stats (docs/stats.md)', () => {
     assert.deepEqual([stats.firstPassGateRate, stats.gatedTasks], [0, 1], 'a first gate that failed, of one task gated');
   });
 
+  it("counts each candidate's gate where it ran, and the task's result served from the picked one once only; a candidate's failed setup is no gate", () => {
+    const b = new EventBuilder('run-candidates', TWO_TASK_PLAN);
+    b.add({ type: 'plan_approved', by: 'human' });
+    b.move('a', 'BUILD_STARTED');
+    b.add({ type: 'candidate_finished', taskId: 'a', candidate: 1, passed: false, commands: [command('npm test', 1)], filesChanged: ['a.js'] });
+    b.add({ type: 'candidate_finished', taskId: 'a', candidate: 2, passed: true, commands: [command('npm test', 0)], filesChanged: ['a.js'] });
+    b.add({ type: 'candidate_finished', taskId: 'a', candidate: 3, passed: false, commands: [command('npm ci', 1)], filesChanged: [], failure: 'setup failed' });
+    b.move('a', 'BUILD_FINISHED');
+    const served = b.events.at(-3)!.seq;
+    b.add({ type: 'gate_result', taskId: 'a', attempt: 1, passed: true, commands: [command('npm test', 0)], cachedFrom: { seq: served, taskId: 'a', attempt: 1 } });
+    const stats = buildRunStats([summaryOf(b)]);
+    assert.deepEqual(stats.topFailingCommands, [{ command: 'npm test', ran: 2, failures: 1, runIds: ['run-candidates'] }]);
+  });
+
   it('credits a review to the critic that gave it, and only blocking findings send work back', () => {
     const b = new EventBuilder('run-critics', TWO_TASK_PLAN);
     b.add({ type: 'plan_approved', by: 'human' });

@@ -28,7 +28,7 @@ export interface RunSummary {
   reviews: { byAgent: Record<string, ReviewTally>; byModel: Record<string, ReviewTally>; byRole: Record<string, ReviewTally> };
   /** Blocking findings of the reviews that sent work back, by category. */
   sendBackCategories: Record<string, number>;
-  /** Each gate command run (task and integration gates, cached results left out): runs and failures. */
+  /** Each gate command run (task, candidate and integration gates, cached results left out): runs and failures. */
   gateCommands: Record<string, { runs: number; failures: number }>;
   /** Tests that failed a gate (new failures against the base), and tests found flaky, by test id. */
   failingTests: Record<string, TestTally>;
@@ -146,6 +146,11 @@ export function summariseEvent(s: RunSummary, e: RunEvent): void {
       }
       // A cached result ran nothing: its commands were counted when they ran.
       if (!e.cachedFrom) for (const command of e.commands) countCommand(s, command);
+      return;
+    case 'candidate_finished':
+      // Each candidate's gate ran (the task's own result is then served from the picked one's);
+      // with `failure`, the commands are its worktree setup's, no gate's.
+      if (!e.failure) for (const command of e.commands) countCommand(s, command);
       return;
     default:
       return;

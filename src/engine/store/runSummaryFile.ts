@@ -9,7 +9,7 @@ import type { RunPaths } from './paths';
  * Bumped when RunSummary holds something else or folds events another way: a summary of another
  * version is rebuilt from the log, never read as this one.
  */
-export const RUN_SUMMARY_VERSION = 1;
+export const RUN_SUMMARY_VERSION = 2;
 
 /** How the summary given was had: as written, with the events written since folded in, or folded from the whole log. */
 export type SummaryRefresh = 'kept' | 'extended' | 'rebuilt';
