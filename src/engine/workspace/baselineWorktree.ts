@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { addWorktree, discardWorktree, exclusive } from './worktreeOps';
 import { repoGit, type RepoLocation } from './worktreeManager';
@@ -29,6 +30,11 @@ export class BaselineWorktree {
       await addWorktree(git, ['--detach', this.path, commit]);
     });
     return this.path;
+  }
+
+  /** A drive killed while the baseline ran left its checkout; one that finds the baseline known removes it. */
+  async removeIfLeft(): Promise<void> {
+    if (existsSync(this.path)) await this.remove();
   }
 
   async remove(): Promise<void> {

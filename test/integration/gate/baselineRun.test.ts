@@ -4,6 +4,8 @@ import type { RunEvent } from '../../../src/engine/domain/events';
 import { runEvents, runScripted, trace } from '../../helpers/scriptedRun';
 import { makeTempRepo, type TempRepo } from '../../helpers/tempRepo';
 import { runCli } from '../../helpers/cli';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * The gate judges the change, not the repository: a whole run through the real CLI, real git,
@@ -118,5 +120,22 @@ describe('a run on a repository whose main already fails a test', () => {
     const events = runEvents(r.dir);
     assert.equal(events.find((e) => e.type === 'baseline_result'), undefined);
     assert.equal(trace(r.dir).tasks[0]?.state, 'NEEDS_HUMAN');
+  });
+
+  it('a drive that finds the baseline known removes the checkout a drive killed while the baseline ran left behind', () => {
+    const r = makeTempRepo({ files: { 'a.txt': 'a\n' } });
+    repos.push(r);
+    const scenario = { defaults: { delayMs: 0 }, tasks: { one: { actor: [{ write: { 'b.txt': 'b\n' } }], critic: [green] } } };
+    const onePlan = { goal: 'b', tasks: [{ id: 'one', title: 'Write b', description: 'b.txt', acceptance: [], dependsOn: [], files: ['b.txt'] }] };
+    // No runner says which tests `test -f` is about: the run pauses for the choice, its baseline recorded.
+    const paused = runScripted(r.dir, onePlan, scenario, '--gate', 'test -f never-written.txt');
+    assert.equal(trace(r.dir).status, 'paused', paused.stdout + paused.stderr);
+    const leftover = join(r.dir, '.taskloom', 'worktrees', trace(r.dir).runId, '@baseline');
+    r.git(['worktree', 'add', '-q', '--detach', leftover, 'HEAD']);
+
+    const resumed = runCli(['resume', '--advisory', '--yes', '--cwd', r.dir]);
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.ok(!existsSync(leftover), 'the leftover baseline checkout is gone');
+    assert.doesNotMatch(r.git(['worktree', 'list']), /@baseline/);
   });
 });
