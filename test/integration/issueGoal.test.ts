@@ -95,6 +95,27 @@ describe('taskloom run --issue', () => {
     assert.match(after!.body, /Completed: 1 task done/);
   });
 
+  it('the status comment follows the run delivered to a branch and then discarded, in the same comment', async () => {
+    const { server, run, cli } = await issueRepo();
+    server.addIssue(12, { title: 'Greetings feel cold', body: 'End every greeting with an exclamation mark.', user: 'maintainer', association: 'OWNER' });
+    const started = await run(['--issue', '#12', '--yes']);
+    assert.equal(started.code, 0, started.stdout + started.stderr);
+    const [completed] = taskloomComments(server, 12);
+    assert.match(completed!.body, /Completed: 1 task done, not delivered yet/);
+
+    const applied = await cli('apply', ['--yes']);
+    assert.equal(applied.code, 0, applied.stdout + applied.stderr);
+    assert.match(taskloomComments(server, 12)[0]!.body, /Completed: 1 task done, applied to `main` \([0-9a-f]{10}\)/);
+
+    const discarded = await cli('discard', ['--yes']);
+    assert.equal(discarded.code, 0, discarded.stdout + discarded.stderr);
+    const after = taskloomComments(server, 12);
+    assert.equal(after.length, 1);
+    assert.equal(after[0]!.id, completed!.id, 'the same comment, edited');
+    assert.match(after[0]!.body, /Discarded, after it was applied to `main`: 1 of 1 task were done; the run and its record were removed/);
+    assert.doesNotMatch(after[0]!.body, /DECISIONS\.md/, 'it no longer points at a record that is gone');
+  });
+
   it('a stack of pull requests closes the issue from its top one only, which lands last; the ones below refer to it', async () => {
     const { server, run, pr } = await issueRepo(TWO_TASK_SCENARIO);
     server.addIssue(8, { title: 'Greetings feel cold', body: 'Exclaim, then wave.', user: 'maintainer', association: 'OWNER' });

@@ -53,6 +53,7 @@ export async function applyCommand(argv: string[]): Promise<number> {
     );
     return EXIT.ok;
   } finally {
+    await engine.drainNotifications();
     engine.close();
   }
 }

@@ -28,6 +28,7 @@ export async function chooseCommand(argv: string[]): Promise<number> {
     if (!chosen) return EXIT.needsHuman;
     return await driveWithProgress(engine, chosen.session);
   } finally {
+    await engine.drainNotifications();
     engine.close();
   }
 }

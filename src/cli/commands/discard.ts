@@ -6,6 +6,7 @@ import { askYesNo } from '../askYesNo';
 import { EXIT } from '../cliErrors';
 import { bold } from '../format';
 import { parseCommandArgs } from '../parseCommandArgs';
+import { printNewWarnings } from '../engineWarnings';
 import { FLAG_LABELS } from '../runOptions';
 import { counted } from '../../engine/text/counted';
 import { RUN_STATUS_WORDS } from '../../engine/domain/stateWords';
@@ -28,9 +29,11 @@ export async function discardCommand(argv: string[]): Promise<number> {
       return EXIT.needsHuman;
     }
     const removed = await discardRun(foregroundDoor(engine, FLAG_LABELS), { runId: run.runId, force: values.force === true });
+    printNewWarnings(engine);
     process.stdout.write(`Discarded run ${run.runId}: ${counted(removed.worktrees.length, 'worktree')} and ${counted(removed.branches.length, 'branch', 'branches')} removed.\n`);
     return EXIT.ok;
   } finally {
+    await engine.drainNotifications();
     engine.close();
   }
 }

@@ -13,12 +13,11 @@ export const isTaskloomIssueStatus = (body: string): boolean => /<!-- taskloom:i
  * same one); only when there is none is one posted. A marker in a comment by someone without
  * write access is not taken for Taskloom's: their comment is never edited. `knownId`: the comment
  * this process posted or found before, edited without looking again (looked for again when it is
- * gone). Answers the comment's id.
+ * gone). `body`: the comment's words, by default where the run stands. Answers the comment's id.
  */
-export async function postIssueStatus(forge: Forge, state: RunState, knownId?: string): Promise<string | undefined> {
+export async function postIssueStatus(forge: Forge, state: RunState, knownId?: string, body = issueStatusComment(state)): Promise<string | undefined> {
   const issue = state.issue;
   if (!issue) return undefined;
-  const body = issueStatusComment(state);
   if (knownId) {
     const edited = await forge.editIssueComment(knownId, body).then(
       () => true,
@@ -45,6 +44,8 @@ export interface IssueStatusKeeper {
   /** Follows another session of the same run too (each use case opens its own: the one that drives it after approval). */
   follow(session: RunSession): void;
   settle(): Promise<void>;
+  /** Stops following without posting again (the run is gone), once the update on its way has landed. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -95,6 +96,11 @@ export function keepIssueStatus(session: RunSession, forge: Forge | Promise<Forg
       for (const stop of stops) stop();
       update();
       await inFlight;
+    },
+    async stop() {
+      for (const stop of stops) stop();
+      again = false;
+      await inFlight?.catch(() => undefined);
     },
   };
 }

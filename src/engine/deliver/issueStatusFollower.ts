@@ -1,6 +1,8 @@
 import type { Forge } from '../forge/forge';
 import type { RunSession } from '../session/runSession';
-import { keepIssueStatus, type IssueStatusKeeper } from './issueStatus';
+import type { RunState } from '../domain/runState';
+import { issueDiscardedComment } from '../text/issueStatusWords';
+import { keepIssueStatus, postIssueStatus, type IssueStatusKeeper } from './issueStatus';
 import { forgeFor } from './pullRequests';
 
 /** How a door reaches the forge: a token it has (the editor's GitHub sign-in) and GitHub Enterprise's API; otherwise the environment's. */
@@ -43,6 +45,23 @@ export class IssueStatusFollower {
       stop();
       this.keep(session);
     });
+  }
+
+  /**
+   * The run was discarded: its comment's last words say so, once what was on its way is posted.
+   * Answers why that failed, if it did (the run, whose warnings would say it, is gone).
+   */
+  async discarded(state: RunState): Promise<Error | undefined> {
+    if (!state.issue) return undefined;
+    const kept = this.keepers.get(state.runId);
+    this.keepers.delete(state.runId);
+    await kept?.stop();
+    return this.forgeOf(state.issue.repo)
+      .then((forge) => postIssueStatus(forge, state, undefined, issueDiscardedComment(state)))
+      .then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
   }
 
   /** Posts each run's status as it is now and waits for it. */

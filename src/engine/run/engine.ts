@@ -180,6 +180,12 @@ export class TaskloomEngine {
     this.issueStatus?.reachWith(access);
   }
 
+  /** A run from an issue was discarded: its status comment says so last; a failure is one of the engine's warnings. */
+  async tellIssueRunDiscarded(state: RunState): Promise<void> {
+    const failure = await this.issueStatus?.discarded(state);
+    if (failure) this.warnings.push(`the issue's status comment was not updated: ${failure.message}`);
+  }
+
   /** Has the planner draft the run's plan (the critic reviews it); the run then awaits approval. */
   async planGoal(session: RunSession, signal: AbortSignal): Promise<Plan> {
     return planRun({ session, agents: this.agentsFor(session), sandbox: await this.sandboxFor(session), signal });

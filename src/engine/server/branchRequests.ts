@@ -47,5 +47,7 @@ export async function discardRun(hosts: WorkspaceHosts, output: ServerOutput, pa
   await host.withEngine(async (engine) => {
     const removed = await discarding.discardRun(host.door(engine, params.folder), params);
     output.log(`Discarded run ${removed.runId}: ${counted(removed.worktrees.length, 'worktree')}, ${counted(removed.branches.length, 'branch', 'branches')} removed`);
+    // The run is gone, so what its issue's comment could not be told is the engine's to say.
+    for (const warning of engine.warnings.splice(0)) output.log(`${params.folder}: ${warning}`);
   });
 }

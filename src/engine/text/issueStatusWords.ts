@@ -25,7 +25,9 @@ export function issueStatusLine(state: RunState): string {
       if (waiting.length) return `Needs you: ${waiting.map((id) => `\`${id}\``).join(', ')} (running ${done} of ${ids.length})`;
       return `Running: ${done} of ${ids.length} tasks done`;
     case 'completed':
-      return `Completed: ${counted(done, 'task')} done; the pull request follows`;
+      return state.applied
+        ? `Completed: ${counted(done, 'task')} done, applied to \`${state.applied.branch}\` (${state.applied.commit.slice(0, 10)})`
+        : `Completed: ${counted(done, 'task')} done, not delivered yet`;
     case 'needs_human':
       return `Needs you: ${waiting.length ? waiting.map((id) => `\`${id}\``).join(', ') : 'the run stopped'} (${done} of ${ids.length} done)`;
     case 'cancelled':
@@ -52,5 +54,15 @@ export function issueStatusComment(state: RunState): string {
     `**Taskloom** · run \`${state.runId}\` · ${issueStatusLine(state)}`,
     '',
     `<sub>This comment is edited in place as the run moves; every decision is in \`.taskloom/runs/${state.runId}/DECISIONS.md\`.</sub>`,
+  ].join('\n');
+}
+
+/** The comment's last words once the run was discarded: its record, named before, is gone, and nothing moves it any more. */
+export function issueDiscardedComment(state: RunState): string {
+  const done = state.taskOrder.filter((id) => isDone(state.tasks[id]!.state)).length;
+  const delivered = state.applied ? `, after it was applied to \`${state.applied.branch}\`` : '';
+  return [
+    issueStatusMarker(state.runId),
+    `**Taskloom** · run \`${state.runId}\` · Discarded${delivered}: ${done} of ${counted(state.taskOrder.length, 'task')} were done; the run and its record were removed`,
   ].join('\n');
 }

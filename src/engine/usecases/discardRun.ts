@@ -10,10 +10,14 @@ export interface DiscardParams {
   force?: boolean;
 }
 
-/** Removes a run for good: its worktrees, branches, snapshot refs and record. Refused while its door plans or drives it. */
+/** Removes a run for good: its worktrees, branches, snapshot refs and record (a run from an issue says so on the issue last). Refused while its door plans or drives it. */
 export async function discardRun(door: FrontDoor, params: DiscardParams): Promise<DiscardOutcome & { runId: string }> {
   const runId = namedOrNewestRun(door.engine.store, params.runId);
   assertNotBusy(door, runId);
-  const removed = await removeRun(door.engine, door.session(runId), params.force === true);
+  const session = door.session(runId);
+  // Read now: once removed, the run has no state to read.
+  const { state } = session;
+  const removed = await removeRun(door.engine, session, params.force === true);
+  await door.engine.tellIssueRunDiscarded(state);
   return { runId, ...removed };
 }
