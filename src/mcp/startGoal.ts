@@ -31,7 +31,7 @@ export async function startGoal(workspace: McpWorkspace, input: StartGoalInput, 
     const layered = resolveProjectSettings({
       repoRoot: root,
       above: [
-        { source: 'tool', values: inputValues(input, input.script && resolve(root, input.script)) },
+        { source: 'tool', values: inputValues(input, input.script && insideRepository(root, input.script, 'scenario file')) },
         { source: 'environment', values: environmentSettings(process.env) },
       ],
       trust: 'allowed-on-this-machine',

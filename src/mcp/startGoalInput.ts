@@ -27,7 +27,7 @@ export const START_GOAL_INPUT = z.strictObject({
     .strictObject({ planner: agentOfRole('planner'), actor: agentOfRole('actor (who writes the code)'), critic: agentOfRole('critic (who reviews it)') })
     .optional()
     .describe('An agent and model per role, over agent and model'),
-  script: z.string().optional().describe("The scripted agent's scenario file (tests and demos)"),
+  script: z.string().optional().describe("The scripted agent's scenario file (tests and demos), inside the repository, relative to its root"),
   gate: z.array(z.string().min(1)).min(1).optional().describe('Gate commands every task must pass (default: detected from the project)'),
   parallel: count.optional().describe('Tasks run side by side at most'),
   maxAttempts: count.optional().describe('Actor attempts per task before it needs you'),

@@ -1,6 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CLI } from './cli';
+import type { TempRepo } from './tempRepo';
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
 export const textOf = (result: unknown): string => (result as ToolResult).content.map((c) => c.text ?? '').join('\n');
@@ -28,3 +31,16 @@ export async function waitForState(client: Client, runId: string, done: (text: s
 }
 
 export const runIdIn = (text: string): string => /Run (\S+?):? /.exec(text)![1]!;
+
+/**
+ * Commits a scripted agent's scenario into the repository and answers its path as
+ * taskloom_startGoal takes it: relative to the root, since the server takes no file from outside;
+ * committed, since the planner's sandbox hides the checkout's untracked files.
+ */
+export function scenarioInRepo(r: TempRepo, scenario: object, name = 'scenario.json'): string {
+  mkdirSync(join(r.dir, 'scenarios'), { recursive: true });
+  writeFileSync(join(r.dir, 'scenarios', name), JSON.stringify(scenario));
+  r.git(['add', `scenarios/${name}`]);
+  r.git(['commit', '-qm', `scenario ${name}`]);
+  return `scenarios/${name}`;
+}

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { writeInputs } from '../helpers/cli';
-import { call, connect, runIdIn } from '../helpers/mcpClient';
+import { call, connect, runIdIn, scenarioInRepo } from '../helpers/mcpClient';
 import { green, task, write } from '../helpers/scriptedRun';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
@@ -40,9 +39,9 @@ describe('taskloom mcp: a run is heard of after the call that started it returne
     // Each actor step takes a while, so the run goes on well after approvePlan returned.
     const slowWrite = (files: Record<string, string>) => ({ ...write(files), delayMs: 700 });
     const scenario = { tasks: { a: { actor: [slowWrite({ 'a.txt': 'a\n' })], critic: [green] }, b: { actor: [slowWrite({ 'b.txt': 'b\n' })], critic: [green] } } };
-    const inputs = writeInputs({ 'scenario.json': scenario });
+    const script = scenarioInRepo(r, scenario);
     writeFileSync(join(r.dir, 'plans', 'two.json'), JSON.stringify({ goal: 'two files', tasks: [task('a'), task('b', ['a'])] }));
-    const started = await call(client, 'taskloom_startGoal', { planFile: 'plans/two.json', script: inputs['scenario.json'], gate: ['true'] });
+    const started = await call(client, 'taskloom_startGoal', { planFile: 'plans/two.json', script, gate: ['true'] });
     const runId = runIdIn(started.text);
     const trace = `taskloom://runs/${runId}/trace`;
     await client.subscribeResource({ uri: trace });

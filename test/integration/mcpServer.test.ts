@@ -3,8 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CLI, runCli, writeInputs } from '../helpers/cli';
-import { call, connect, runIdIn, textOf, waitForState } from '../helpers/mcpClient';
+import { CLI, runCli } from '../helpers/cli';
+import { call, connect, runIdIn, scenarioInRepo, textOf, waitForState } from '../helpers/mcpClient';
 import { green, task, write } from '../helpers/scriptedRun';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
@@ -40,11 +40,11 @@ describe('taskloom mcp: Taskloom as an MCP server over stdio', () => {
         b: { actor: [{ fail: 'cannot do this yet', delayMs: 0 }, write({ 'b.txt': 'b\n' })], critic: [green] },
       },
     };
-    const inputs = writeInputs({ 'scenario.json': scenario });
+    const script = scenarioInRepo(r, scenario, 'two-scenario.json');
     mkdirSync(join(r.dir, 'plans'));
     writeFileSync(join(r.dir, 'plans', 'two.json'), JSON.stringify({ goal: 'two files', tasks: [task('a'), task('b')] }));
 
-    const started = await call(client, 'taskloom_startGoal', { planFile: 'plans/two.json', agent: 'scripted', script: inputs['scenario.json'], gate: ['true'], maxAttempts: 1 });
+    const started = await call(client, 'taskloom_startGoal', { planFile: 'plans/two.json', agent: 'scripted', script, gate: ['true'], maxAttempts: 1 });
     assert.equal(started.isError, false, started.text);
     assert.match(started.text, /waits for its plan to be approved/);
     assert.match(started.text, /a: Task a[\s\S]*b: Task b/);
@@ -95,6 +95,11 @@ describe('taskloom mcp: Taskloom as an MCP server over stdio', () => {
     assert.match(unknownRunDecided.text, /No run "no-such-run"[\s\S]*taskloom_listRuns/, 'names the tool that lists the runs');
     const absolute = await call(client, 'taskloom_startGoal', { planFile: '/etc/hosts', agent: 'scripted' });
     assert.match(absolute.text, /outside the repository/);
+    // A model names no file outside the repository for Taskloom to read, the scripted agent's neither.
+    const secretScenario = await call(client, 'taskloom_startGoal', { goal: 'x', agent: 'scripted', script: '/etc/passwd' });
+    assert.equal(secretScenario.isError, true);
+    assert.match(secretScenario.text, /The scenario file \/etc\/passwd is outside the repository/);
+    assert.doesNotMatch(secretScenario.text, /root:/);
     const unknownTask = await call(client, 'taskloom_decide', { taskId: 'zzz', action: 'skip' });
     assert.equal(unknownTask.isError, true);
     assert.match(unknownTask.text, /no task "zzz"\. Its tasks: a, b/);
@@ -122,10 +127,10 @@ describe('taskloom mcp: Taskloom as an MCP server over stdio', () => {
 
   it('reports progress while a goal is planned, when the client asks for it', async () => {
     const scenario = { defaults: { delayMs: 0 }, planner: [{ output: { goal: 'x', tasks: [task('one')] } }], fallback: { actor: [write({ 'f.txt': 'f' })], critic: [green] } };
-    const inputs = writeInputs({ 'scenario.json': scenario });
+    const script = scenarioInRepo(r, scenario, 'planning-scenario.json');
     const progress: string[] = [];
     const result = await client.callTool(
-      { name: 'taskloom_startGoal', arguments: { goal: 'add a file', agent: 'scripted', script: inputs['scenario.json'], gate: ['true'] } },
+      { name: 'taskloom_startGoal', arguments: { goal: 'add a file', agent: 'scripted', script, gate: ['true'] } },
       undefined,
       { onprogress: (p) => progress.push(p.message ?? '') },
     );

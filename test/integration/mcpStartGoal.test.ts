@@ -3,8 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { writeInputs } from '../helpers/cli';
-import { call, connect, runIdIn } from '../helpers/mcpClient';
+import { call, connect, runIdIn, scenarioInRepo } from '../helpers/mcpClient';
 import { green, task, write } from '../helpers/scriptedRun';
 import { makeTempRepo, type TempRepo } from '../helpers/tempRepo';
 
@@ -23,11 +22,11 @@ describe("taskloom mcp: taskloom_startGoal's run options", () => {
 
   it("starts a run with the agents, gate, limits and budgets it is given, as `taskloom run` would", async () => {
     writeFileSync(join(r.dir, 'plans', 'one.json'), JSON.stringify({ goal: 'one file', tasks: [task('one')] }));
-    const inputs = writeInputs({ 'scenario.json': { tasks: { one: { actor: [write({ 'one.txt': '1\n' })], critic: [green] } } } });
+    const script = scenarioInRepo(r, { tasks: { one: { actor: [write({ 'one.txt': '1\n' })], critic: [green] } } });
     const started = await call(client, 'taskloom_startGoal', {
       planFile: 'plans/one.json',
       agent: 'scripted',
-      script: inputs['scenario.json'],
+      script,
       agents: { critic: { model: 'critic-model-x' } },
       gate: ['true', 'test -f README.md'],
       parallel: 1,

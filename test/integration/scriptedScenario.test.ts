@@ -51,7 +51,13 @@ describe('loadScenario', () => {
 
   it('explains a missing file and invalid JSON', () => {
     assert.match(loadError(join(dir, 'none.json')), /cannot read scenario file .*none\.json/);
-    assert.match(loadError(fileWith('broken.json', '{ "tasks": ')), /broken\.json is not valid JSON/);
+    assert.match(loadError(fileWith('broken.json', '{ "tasks": ')), /broken\.json: invalid JSON/);
+  });
+
+  it('says where a file is not JSON without quoting it: a named file need not be one the caller may read', () => {
+    const message = loadError(fileWith('secret.env', 'GITHUB_TOKEN=ghp_not_for_the_model\n'));
+    assert.match(message, /secret\.env: invalid JSON at line 1, column 1/);
+    assert.doesNotMatch(message, /GITHUB_TOKEN|ghp_/);
   });
 });
 

@@ -98,7 +98,11 @@ function withSource<T>(source: string, parse: () => T, locate: (places: Array<Pr
   }
 }
 
-function describeJsonError(text: string, err: SyntaxError): string {
+/**
+ * Where and why `text` is not JSON, without quoting it: Node's message carries a snippet of the
+ * text, and a file a caller names need not be one it may read (a scenario path from a model).
+ */
+export function describeJsonError(text: string, err: SyntaxError): string {
   const reason = err.message
     .replace(/ in JSON at position \d+.*$/s, '')
     .replace(/, (?:\.\.\.)?".*is not valid JSON$/s, '');

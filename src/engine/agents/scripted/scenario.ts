@@ -4,6 +4,7 @@ import * as z from 'zod';
 import type { AgentRole, CallPurpose } from '../../domain/events';
 import { FINDING_CATEGORIES, FINDING_SEVERITIES } from '../../domain/verdict';
 import { TaskloomError } from '../../domain/taskloomError';
+import { describeJsonError } from '../../plan/loadPlanFile';
 
 /**
  * The script of the scripted agent: what it does on each call, per task and role. A JSON
@@ -145,7 +146,7 @@ export function loadScenario(path: string): Scenario {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new ScenarioError(`scenario file ${path} is not valid JSON: ${(err as Error).message}`);
+    throw new ScenarioError(`scenario file ${path}: ${describeJsonError(text, err as SyntaxError)}`);
   }
   return parseScenario(json, path);
 }
