@@ -24,7 +24,7 @@ export const WATCH_USAGE =
  * closed, or needs a person with nothing else left to watch (exit 1); with --once, until each is
  * green. One red for --escalate-after minutes with no progress is escalated; --auto-merge merges a
  * green one that someone with write access approved. `--pr N` takes on a person's own pull request
- * first; `--issues LABEL` runs the labelled issues instead (watchIssues.ts). Ctrl-C stops it; nothing is lost. What it watches is
+ * first; `--issues LABEL` runs the labelled issues instead, and keeps their pull requests green between them (watchIssues.ts). Ctrl-C stops it; nothing is lost. What it watches is
  * src/engine/usecases/keepPullRequestsGreen.ts's; the CLI watches in the foreground, with progress.
  */
 export async function watchCommand(argv: string[]): Promise<number> {
