@@ -21,8 +21,8 @@ const SCENARIO = {
 const ofType = <T extends RunEvent['type']>(events: RunEvent[], type: T) => events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
 
 /** A member's issue labelled for Taskloom; CI fails `test` on the first head of its pull request, where an outsider also asks for a change. */
-async function labelledIssue(): Promise<IssueRepo & { bare: string }> {
-  const repo = await issueRepo(SCENARIO);
+async function labelledIssue(scenario: object = SCENARIO): Promise<IssueRepo & { bare: string }> {
+  const repo = await issueRepo(scenario);
   const { server } = repo;
   server.setPermission('member', 'write');
   server.addIssue(7, { title: 'Greetings feel cold', body: 'End greetings with !', user: 'member', association: 'MEMBER', labels: [{ label: 'taskloom', by: 'member' }] });
@@ -36,9 +36,11 @@ async function labelledIssue(): Promise<IssueRepo & { bare: string }> {
   return { ...repo, bare };
 }
 
+const startWatch = (repo: IssueRepo) => startCli(['watch', '--issues', 'taskloom', '--interval', '0.3', '--script', repo.script, '--gate', 'true', '--cwd', repo.r.dir], repo.env);
+
 /** `watch --issues` running until its pull request is seen green after a fix, then stopped with Ctrl-C. */
 async function watchUntilGreen(repo: IssueRepo): Promise<CliResult> {
-  const watching = startCli(['watch', '--issues', 'taskloom', '--interval', '0.3', '--script', repo.script, '--gate', 'true', '--cwd', repo.r.dir], repo.env);
+  const watching = startWatch(repo);
   let exited: CliResult | undefined;
   void watching.done.then((result) => (exited = result));
   const greenAfterFix = () => {
@@ -94,5 +96,26 @@ describe('taskloom watch --issues keeps its pull requests green', () => {
     assert.equal(ofType(events, 'run_created').length, 1, 'no second run of the issue');
     assert.deepEqual(ofType(events, 'pr_reaction_finished').map((e) => e.outcome), ['pushed']);
     assert.equal(repo.server.pulls.length, 1);
+  });
+
+  it('stopped with Ctrl-C while the fix is under way: exits cleanly, and the next watch finishes that fix, pushing it once', async () => {
+    const slowFix = { ...SCENARIO, pullRequest: { actor: [{ ...SCENARIO.pullRequest.actor[0]!, delayMs: 3000 }] } };
+    const repo = await labelledIssue(slowFix);
+    const watching = startWatch(repo);
+    let exited = false;
+    void watching.done.then(() => (exited = true));
+    while (!exited && ofType(readEvents(repo.r.dir), 'pr_reaction_started').length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    process.kill(-watching.child.pid!, 'SIGINT');
+    const stopped = await watching.done;
+    assert.equal(stopped.code, 0, stopped.stdout + stopped.stderr);
+    assert.deepEqual(ofType(readEvents(repo.r.dir), 'pr_fix_pushed'), [], 'stopped before the fix was pushed');
+
+    const again = await watchUntilGreen(repo);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+    const events = readEvents(repo.r.dir);
+    assert.equal(ofType(events, 'pr_reaction_started').length, 1, 'the same reaction, taken up again');
+    assert.match(again.stdout, /finishing reaction 1/);
+    assert.equal(ofType(events, 'pr_fix_pushed').length, 1);
+    assert.deepEqual(remoteSubjects(repo.bare, repo.server.pulls[0]!.head).slice(-1), ['Fix the failing check "test"']);
   });
 });

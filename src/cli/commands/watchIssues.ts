@@ -19,6 +19,8 @@ import { formatRunSummary } from '../summary';
  * with progress as `watch RUN` shows them.
  */
 export async function watchLabelledIssues(engine: TaskloomEngine, params: IssueWatchParams, signal: AbortSignal): Promise<void> {
+  // One clock for every pass over the pull requests, so a fix's lines read in the watch's time.
+  const pullRequestProgress = createProgressPrinter();
   await watchIssues(
     foregroundDoor(engine, FLAG_LABELS),
     params,
@@ -33,7 +35,7 @@ export async function watchLabelledIssues(engine: TaskloomEngine, params: IssueW
           process.stdout.write(`${formatRunSummary(session.state)}\n`);
         }
       },
-      follow: (session: RunSession) => session.onEvent(createProgressPrinter()),
+      follow: (session: RunSession) => session.onEvent(pullRequestProgress),
       tell: (news) => process.stdout.write(`${newsLine(news, params.once)}\n`),
     },
     signal,
