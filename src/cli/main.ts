@@ -59,10 +59,12 @@ Usage:
                                                 before escalating, 0 never; --auto-merge: merge once green and approved by a writer)
   taskloom watch --pr NUMBER|URL [--remote NAME] [--repo OWNER/REPO] [run flags] [watch flags]
                                                 keep your own pull request green: fixes pushed to its branch only (not a fork's)
-  taskloom watch --issues LABEL [--once] [--interval S] [--remote NAME] [run flags] [--notify URL]...
+  taskloom watch --issues LABEL [--once] [--interval S] [--remote NAME] [run flags] [watch flags] [--notify URL]...
                                                 run the open issues with LABEL one at a time, each labelled by someone with write
                                                 access (an outsider's label starts nothing; an issue with a run never runs twice):
-                                                plan approved by the label, run within its budgets, pull request with Closes #N
+                                                plan approved by the label, run within its budgets, pull request with Closes #N;
+                                                between runs and polls, keep those pull requests green as watch RUN does (--once:
+                                                only the issues)
   taskloom runs [--json]                        list the runs in this repository, with the disk their worktrees take
   taskloom gc [--yes] [--dry-run]               remove what finished runs left (worktrees, branches, refs); says what it freed
   taskloom trace [RUN_ID] [--json]              tasks, transitions with reasons, attempts, usage

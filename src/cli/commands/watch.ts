@@ -24,7 +24,7 @@ export const WATCH_USAGE =
  * closed, or needs a person with nothing else left to watch (exit 1); with --once, until each is
  * green. One red for --escalate-after minutes with no progress is escalated; --auto-merge merges a
  * green one that someone with write access approved. `--pr N` takes on a person's own pull request
- * first; `--issues LABEL` runs the labelled issues instead (watchIssues.ts). Ctrl-C stops it; nothing is lost. What it watches is
+ * first; `--issues LABEL` runs the labelled issues instead, and keeps their pull requests green between them (watchIssues.ts). Ctrl-C stops it; nothing is lost. What it watches is
  * src/engine/usecases/keepPullRequestsGreen.ts's; the CLI watches in the foreground, with progress.
  */
 export async function watchCommand(argv: string[]): Promise<number> {
@@ -51,7 +51,7 @@ export async function watchCommand(argv: string[]): Promise<number> {
   const engine = await TaskloomEngine.open(cwd, { command: 'taskloom watch', notify: notifyTargets(values) });
   const controller = new AbortController();
   const onSignal = () => {
-    const underWay = values.issues !== undefined ? 'the run under way stops too; taskloom resume finishes it' : 'a fix under way stops too; run watch again to finish it';
+    const underWay = values.issues !== undefined ? 'a run under way stops too (taskloom resume finishes it), as does a pull request fix (the next watch finishes it)' : 'a fix under way stops too; run watch again to finish it';
     process.stderr.write(yellow(`\nStopping watch (${underWay})…\n`));
     controller.abort();
   };
@@ -70,10 +70,15 @@ export async function watchCommand(argv: string[]): Promise<number> {
     const escalateAfterMinutes = (settings.values['pullRequests.escalateAfterMinutes'] as number | undefined) ?? WATCH_ESCALATE_AFTER_MINUTES;
     const apiUrl = settings.values['github.apiUrl'] as string | undefined;
     engine.reachForgeWith(apiUrl ? { apiUrl } : {});
+    const pullRequests = {
+      autoMerge: settings.values['pullRequests.autoMerge'] === true,
+      escalateAfterMs: escalateAfterMinutes * 60_000,
+      trustedBots: (settings.values['pullRequests.trustedBots'] as string[] | undefined) ?? [],
+    };
     if (label !== undefined) {
       const runSettings = runSettingsFrom(withAddingFlags(settings, values as RunConfigFlags), values as RunConfigFlags);
       const remote = values.remote as string | undefined;
-      const params = { label, settings: runSettings, baseDir: cwd, once, intervalMs: intervalSeconds * 1000, ...(remote ? { remote } : {}), ...(apiUrl ? { apiUrl } : {}) };
+      const params = { label, settings: runSettings, baseDir: cwd, once, intervalMs: intervalSeconds * 1000, pullRequests, ...(remote ? { remote } : {}), ...(apiUrl ? { apiUrl } : {}) };
       await watchLabelledIssues(engine, params, controller.signal);
       return EXIT.ok;
     }
@@ -93,9 +98,7 @@ export async function watchCommand(argv: string[]): Promise<number> {
         {
           intervalMs: intervalSeconds * 1000,
           once,
-          autoMerge: settings.values['pullRequests.autoMerge'] === true,
-          escalateAfterMs: escalateAfterMinutes * 60_000,
-          trustedBots: (settings.values['pullRequests.trustedBots'] as string[] | undefined) ?? [],
+          ...pullRequests,
           ...(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
           onProgress: (line) => process.stdout.write(`${stamp()}  ${dim(line)}\n`),
         },

@@ -14,9 +14,13 @@ import { formatRunSummary } from '../summary';
 /**
  * `watch --issues LABEL`: src/engine/usecases/watchIssues.ts in the foreground, each run driven
  * with progress as `run` drives it; Ctrl-C (the caller's signal) stops the run under way cleanly
- * (it is resumed with `taskloom resume`, not started again) and ends the watch.
+ * (it is resumed with `taskloom resume`, not started again), or a pull request's fix under way (the
+ * next watch finishes it), and ends the watch. Between runs, the fixes to their pull requests show
+ * with progress as `watch RUN` shows them.
  */
 export async function watchLabelledIssues(engine: TaskloomEngine, params: IssueWatchParams, signal: AbortSignal): Promise<void> {
+  // One clock for every pass over the pull requests, so a fix's lines read in the watch's time.
+  const pullRequestProgress = createProgressPrinter();
   await watchIssues(
     foregroundDoor(engine, FLAG_LABELS),
     params,
@@ -31,6 +35,7 @@ export async function watchLabelledIssues(engine: TaskloomEngine, params: IssueW
           process.stdout.write(`${formatRunSummary(session.state)}\n`);
         }
       },
+      follow: (session: RunSession) => session.onEvent(pullRequestProgress),
       tell: (news) => process.stdout.write(`${newsLine(news, params.once)}\n`),
     },
     signal,
@@ -40,7 +45,7 @@ export async function watchLabelledIssues(engine: TaskloomEngine, params: IssueW
 function newsLine(news: IssueWatchNews, once: boolean): string {
   switch (news.kind) {
     case 'watching':
-      return `Watching ${news.repo}'s open issues labelled "${news.label}"${once ? ', one pass' : ''}: a run for each labelled by someone with write access, one at a time`;
+      return `Watching ${news.repo}'s open issues labelled "${news.label}"${once ? ', one pass' : ''}: a run for each labelled by someone with write access, one at a time${once ? '' : ", each run's pull request kept green until merged or closed"}`;
     case 'outsiderLabel':
       return yellow(
         news.labelledBy
@@ -57,5 +62,13 @@ function newsLine(news: IssueWatchNews, once: boolean): string {
       return yellow(`#${news.number}: run ${news.runId} ended: ${RUN_STATUS_WORDS[news.status]}; the issue's status comment says so ${dim(`(taskloom resume ${news.runId})`)}`);
     case 'pollFailed':
       return yellow(`cannot reach the forge (${errorText(news.error)}); trying again at the next poll`);
+    case 'pullRequestProgress':
+      return `Issue #${news.number}'s pull requests: ${news.line}`;
+    case 'pullRequestsSettled': {
+      const colour = news.outcome === 'needs_human' ? red : green;
+      return colour(`Issue #${news.number}'s pull requests: ${news.reasons.join('; ')}`) + (news.next ? `\n${news.next} ${dim(`(looked at again each poll; taskloom watch ${news.runId})`)}` : '');
+    }
+    case 'pullRequestsFailed':
+      return yellow(`Issue #${news.number}'s pull requests (run ${news.runId}): ${errorText(news.error)}; trying again at the next poll`);
   }
 }

@@ -38,24 +38,10 @@ export const WATCH_ESCALATE_AFTER_MINUTES = 60;
  */
 export async function watchPullRequests(ctx: WatchContext, options: WatchOptions): Promise<WatchOutcome> {
   const started = Date.now();
-  const said = new Map<number, string>();
-  const tell = (pr: PullRequestRecord, line: string) => {
-    if (said.get(pr.number) === line) return;
-    said.set(pr.number, line);
-    options.onProgress?.(`#${pr.number} ${line}`);
-  };
-  let failures = 0;
+  const turns = new WatchTurns(options.onProgress);
   for (;;) {
     if (ctx.signal.aborted) return { outcome: 'cancelled', reasons: ['watch was stopped'] };
-    let pass: WatchPass;
-    try {
-      pass = await watchPass(ctx, options, tell);
-      failures = 0;
-    } catch (error) {
-      if (!(error instanceof ForgeError) || ++failures >= POLL_FAILURE_LIMIT) throw error;
-      options.onProgress?.(`cannot reach the forge (${errorText(error)}); trying again`);
-      pass = { kind: 'waiting', reasons: [errorText(error)] };
-    }
+    const pass = await turns.settle((tell) => watchPass(ctx, options, tell), ctx.signal);
     if (pass.kind === 'ended') return { outcome: pass.outcome, reasons: pass.reasons, ...(pass.next ? { next: pass.next, steps: pass.steps ?? [] } : {}) };
     if (pass.kind === 'reacted') continue;
     if (options.timeoutMs !== undefined && Date.now() - started >= options.timeoutMs) {
@@ -69,3 +55,40 @@ export async function watchPullRequests(ctx: WatchContext, options: WatchOptions
   }
 }
 
+/**
+ * What one watch of a run's pull requests keeps from a pass to the next, for every door that
+ * watches (`watch RUN`, the editor's pass-by-pass watch, `watch --issues`): each pull request's line
+ * is told once until it changes, and a forge failing a few polls in a row ends the watch.
+ */
+export class WatchTurns {
+  private readonly said = new Map<number, string>();
+  private failures = 0;
+
+  constructor(private readonly onProgress: (line: string) => void = () => {}) {}
+
+  /**
+   * Passes (`look`, see watchPass) until one finds nothing to do now: after a fix it looks again at
+   * once, so what comes back waits or ends (`reacted` only when `signal` stopped it between two). A
+   * forge that fails is a wait, until it failed POLL_FAILURE_LIMIT passes in a row: then its error.
+   */
+  async settle(look: (tell: (pr: PullRequestRecord, line: string) => void) => Promise<WatchPass>, signal: AbortSignal): Promise<WatchPass> {
+    for (;;) {
+      let pass: WatchPass;
+      try {
+        pass = await look(this.tell);
+        this.failures = 0;
+      } catch (error) {
+        if (!(error instanceof ForgeError) || ++this.failures >= POLL_FAILURE_LIMIT) throw error;
+        this.onProgress(`cannot reach the forge (${errorText(error)}); trying again`);
+        return { kind: 'waiting', reasons: [errorText(error)] };
+      }
+      if (pass.kind !== 'reacted' || signal.aborted) return pass;
+    }
+  }
+
+  private readonly tell = (pr: PullRequestRecord, line: string): void => {
+    if (this.said.get(pr.number) === line) return;
+    this.said.set(pr.number, line);
+    this.onProgress(`#${pr.number} ${line}`);
+  };
+}

@@ -51,7 +51,7 @@ import { restoreActorSnapshot, type RestoredSnapshot } from './restoreSnapshot';
 import { handBack, recordTakeOver, stopUndrivenTask } from './personAtTask';
 import { runTakeOverSession, takeOverSession, type TakeOverSession } from '../session/takeOverSession';
 import type { InteractiveEnd } from '../sandbox/interactiveLauncher';
-import type { RunState } from '../domain/runState';
+import type { PullRequestRecord, RunState } from '../domain/runState';
 import { Notifier } from '../notify/notifier';
 import { IssueStatusFollower, type ForgeAccess } from '../deliver/issueStatusFollower';
 import { configuredForgeAccess } from './configFile/configuredForgeAccess';
@@ -350,10 +350,10 @@ export class TaskloomEngine {
    * One look at the run's pull requests, reacting to what needs a fix (see watchPass): for a caller
    * that waits between passes itself, and keeps `trust` (what it learnt of authors) from one to the next.
    */
-  async watchPass(session: RunSession, forge: Forge, trust: AuthorTrust, mode: WatchMode, signal: AbortSignal): Promise<WatchPass> {
+  async watchPass(session: RunSession, forge: Forge, trust: AuthorTrust, mode: WatchMode, signal: AbortSignal, tell?: (pr: PullRequestRecord, line: string) => void): Promise<WatchPass> {
     await this.readyToWork(session);
     try {
-      return await watchPass(await this.watchContext(session, forge, trust, signal), mode);
+      return await watchPass(await this.watchContext(session, forge, trust, signal), mode, tell);
     } finally {
       this.store.flush(session.runId);
     }

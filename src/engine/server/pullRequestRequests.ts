@@ -7,19 +7,15 @@ import {
   type OpenPullRequestParams, type OpenPullRequestResult, type WatchPullRequestsParams, type WatchPullRequestsResult } from '../../protocol/engineProtocol';
 import { AuthorTrust } from '../deliver/authorTrust';
 import type { WatchMode, WatchPass } from '../deliver/watchPass';
-import { WATCH_ESCALATE_AFTER_MINUTES, WATCH_INTERVAL_SECONDS } from '../deliver/watchPullRequests';
+import { WATCH_ESCALATE_AFTER_MINUTES, WATCH_INTERVAL_SECONDS, WatchTurns } from '../deliver/watchPullRequests';
 import { watchTarget } from '../usecases/keepPullRequestsGreen';
 import * as opening from '../usecases/openPullRequest';
 import { editorRunSettings } from './editorSettings';
 import { adoptPullRequest as adopt } from '../usecases/watchPersonalPullRequest';
-import { ForgeError } from '../forge/forge';
 import { errorText } from '../domain/taskloomError';
 import { LockHeldError } from '../store/lock';
 import type { ServerOutput } from './serverOutput';
 import type { WorkspaceHosts } from './workspaceHosts';
-
-/** Passes that fail in a row on the forge (network, rate limit) before the watch gives up with the error. */
-const FORGE_FAILURE_LIMIT = 3;
 
 /** Pushes a completed run and opens (or updates) its pull request, as `taskloom pr` does (src/engine/usecases/openPullRequest.ts). */
 export async function openPullRequest(hosts: WorkspaceHosts, output: ServerOutput, params: OpenPullRequestParams): Promise<OpenPullRequestResult> {
@@ -62,17 +58,16 @@ export async function watchPullRequests(hosts: WorkspaceHosts, output: ServerOut
     // One session: what the forge said about an author's access is asked once, not on every pass.
     const trust = new AuthorTrust(forge, params.trustedBots ?? []);
     output.log(`Watching the pull request(s) of run ${runId}`);
-    let failures = 0;
+    const turns = new WatchTurns();
     let saidWaiting = '';
     while (!controller.signal.aborted) {
       let pass: WatchPass;
       try {
-        pass = await host.withEngine((engine) => engine.watchPass(host.session(engine, runId, params.folder), forge, trust, mode, controller.signal));
-        failures = 0;
+        // Each look takes the lock and lets it go: after a fix, the next look takes it again at once.
+        pass = await turns.settle((tell) => host.withEngine((engine) => engine.watchPass(host.session(engine, runId, params.folder), forge, trust, mode, controller.signal, tell)), controller.signal);
       } catch (error) {
-        if (error instanceof LockHeldError) pass = { kind: 'waiting', reasons: [`waiting its turn: ${errorText(error)}`] };
-        else if (error instanceof ForgeError && ++failures < FORGE_FAILURE_LIMIT) pass = { kind: 'waiting', reasons: [errorText(error)] };
-        else throw error;
+        if (!(error instanceof LockHeldError)) throw error;
+        pass = { kind: 'waiting', reasons: [`waiting its turn: ${errorText(error)}`] };
       }
       if (pass.kind === 'ended') {
         output.log(`Watch of run ${runId} ended (${pass.outcome}): ${pass.reasons.join('; ')}`);

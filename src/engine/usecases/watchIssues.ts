@@ -9,7 +9,6 @@ import type { ExtraRunSettings, RunSettings } from '../domain/runSettings';
 import type { Forge } from '../forge/forge';
 import type { DriveOutcome } from '../run/engineShutdown';
 import type { RunSession } from '../session/runSession';
-import type { RunStore } from '../store/runStore';
 import { planFindingsSentence } from '../text/planFindingWords';
 import type { FrontDoor } from './frontDoor';
 import { openPullRequest } from './openPullRequest';
@@ -17,14 +16,20 @@ import { approvePlan, rejectPlan } from './planApproval';
 import { draftPlan } from './startRun';
 import { startRunFromIssue } from './startRunFromIssue';
 import { forgeAccessOf } from '../deliver/issueStatusFollower';
+import { issueRuns, IssuePullRequests, type IssuePullRequestListener, type IssuePullRequestMode, type IssuePullRequestNews } from './issuePullRequests';
 
 export interface IssueWatchParams {
   label: string;
   /** Each run's settings (agents, gate, budgets), as `run` takes them. */
   settings: RunSettings & ExtraRunSettings;
   baseDir: string;
-  /** One pass over the labelled issues, then return; otherwise poll every intervalMs until the signal aborts. */
+  /**
+   * One pass over the labelled issues, then return; otherwise poll every intervalMs until the
+   * signal aborts, keeping the issue runs' pull requests green between polls (`pullRequests`).
+   */
   once: boolean;
+  /** `watch RUN`'s --auto-merge, --escalate-after and --trusted-bot, for the pull requests kept green. */
+  pullRequests: IssuePullRequestMode;
   intervalMs: number;
   /** The remote whose repository is watched, and its pull requests pushed to; default `origin`. */
   remote?: string;
@@ -40,10 +45,11 @@ export type IssueWatchNews =
   /** Planning failed (`error`), or left tasks to fill in (`findings`): the run ended unapproved. */
   | { kind: 'notPlanned'; number: number; runId: string; error?: Error; findings?: PlanTaskFinding[] }
   | { kind: 'ended'; number: number; runId: string; status: RunStatus; pullRequests: OpenedPullRequest[]; deliveryError?: Error }
-  | { kind: 'pollFailed'; error: Error };
+  | { kind: 'pollFailed'; error: Error }
+  | IssuePullRequestNews;
 
 /** How the door drives a run and hears what the watch does. */
-export interface IssueWatchDriver {
+export interface IssueWatchDriver extends IssuePullRequestListener {
   /** Drives an approved run to its end or until `signal` aborts (the CLI in the foreground, with progress). */
   drive(session: RunSession, signal: AbortSignal): Promise<DriveOutcome>;
   tell(news: IssueWatchNews): void;
@@ -56,6 +62,8 @@ export interface IssueWatchDriver {
  * as a pull request that closes the issue; then goes on to the next. An outsider's label starts
  * nothing (told once per issue and labeller). An issue with a run (its `run_issue`) is never started
  * again, after a restart too. The issue's status comment follows each run (the engine keeps it).
+ * Unless `once`, after each run and each poll, a pass keeps the issue runs' pull requests green as
+ * `watch RUN` does (IssuePullRequests): one process, one engine, never a pass while a run drives.
  */
 export async function watchIssues(door: FrontDoor, params: IssueWatchParams, driver: IssueWatchDriver, signal: AbortSignal): Promise<void> {
   const access = forgeAccessOf(params);
@@ -65,10 +73,13 @@ export async function watchIssues(door: FrontDoor, params: IssueWatchParams, dri
   driver.tell({ kind: 'watching', repo: forge.slug, label: params.label });
   const trust = new AuthorTrust(forge, []);
   const toldOutsiders = new Set<string>();
+  const keepingGreen = params.once ? undefined : new IssuePullRequests(door, forge.slug, params.pullRequests, access, driver);
   while (!signal.aborted) {
     let found: LabelledIssue[] = [];
     try {
-      found = await labelledIssues(forge, params.label, issuesWithRuns(door.engine.store, forge.slug), trust);
+      // Each issue is started once, whatever became of its run.
+      const started = new Set(issueRuns(door.engine.store, forge.slug).map((run) => run.number));
+      found = await labelledIssues(forge, params.label, started, trust);
     } catch (error) {
       if (params.once) throw error;
       driver.tell({ kind: 'pollFailed', error: error as Error });
@@ -81,6 +92,7 @@ export async function watchIssues(door: FrontDoor, params: IssueWatchParams, dri
           if (params.once) throw error;
           driver.tell({ kind: 'pollFailed', error: error as Error });
         });
+        await keepingGreen?.pass(signal);
         continue;
       }
       const said = `${labelled.issue.number}:${labelled.labelledBy ?? ''}`;
@@ -88,7 +100,8 @@ export async function watchIssues(door: FrontDoor, params: IssueWatchParams, dri
       toldOutsiders.add(said);
       driver.tell({ kind: 'outsiderLabel', number: labelled.issue.number, title: labelled.issue.title, labelledBy: labelled.labelledBy });
     }
-    if (params.once) return;
+    if (!keepingGreen) return;
+    await keepingGreen.pass(signal);
     await sleep(params.intervalMs, undefined, { signal }).catch(() => undefined);
   }
 }
@@ -121,19 +134,4 @@ async function runIssue(door: FrontDoor, forge: Forge, labelled: LabelledIssue, 
   } catch (error) {
     driver.tell({ kind: 'ended', number, runId, status, pullRequests: [], deliveryError: error as Error });
   }
-}
-
-/** The numbers of `repo`'s issues that have a run here (their `run_issue`): each is started once, whatever became of it. */
-function issuesWithRuns(store: RunStore, repo: string): Set<number> {
-  const numbers = new Set<number>();
-  for (const { runId } of store.listRuns()) {
-    let issue;
-    try {
-      issue = store.state(runId).issue;
-    } catch {
-      continue; // a run whose log does not load is listed by `runs` with why; it is no issue's run here
-    }
-    if (issue && issue.repo.toLowerCase() === repo.toLowerCase()) numbers.add(issue.number);
-  }
-  return numbers;
 }
