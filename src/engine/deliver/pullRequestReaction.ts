@@ -316,6 +316,9 @@ async function replyAndFinish(ctx: WatchContext, pr: PullRequestRecord, reaction
 }
 
 function finish(ctx: WatchContext, pr: PullRequestRecord, reaction: PullRequestReaction, outcome: 'pushed' | 'failed', reason: string): void {
+  // A watch stopped mid-fix (Ctrl-C, the window closing) cancelled its agent or gate: that is no
+  // verdict on the fix. The reaction stays open, and the next watch takes it up.
+  if (outcome === 'failed' && ctx.signal.aborted) return;
   ctx.session.emit({ type: 'pr_reaction_finished', number: pr.number, reaction: reaction.id, outcome, reason });
 }
 
