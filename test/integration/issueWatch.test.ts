@@ -75,4 +75,11 @@ describe('taskloom watch --issues', () => {
     assert.deepEqual(readdirSync(r.dir).includes('.taskloom') ? runsOf(r.dir) : [], [], 'no run');
     assert.equal(taskloomComments(server, 8).length, 0);
   });
+
+  it('refuses --timeout, which it would otherwise ignore, with what ends it instead', async () => {
+    const repo = await issueRepo();
+    const refused = await watchIssues(repo, ['--timeout', '60']);
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, /--timeout ends a watch of one run's pull requests; watch --issues runs until Ctrl-C \(or one pass with --once\)/);
+  });
 });

@@ -60,6 +60,8 @@ export async function watchCommand(argv: string[]): Promise<number> {
   try {
     const adopting = values.pr !== undefined;
     const label = issuesLabel(values.issues as string | undefined, adopting || positionals.length > 0);
+    // A flag that would be silently ignored is refused instead: the issue watch ends only with Ctrl-C (or --once).
+    if (label !== undefined && timeoutSeconds !== undefined) throw new UsageError('--timeout ends a watch of one run\'s pull requests; watch --issues runs until Ctrl-C (or one pass with --once)', WATCH_USAGE);
     // `--pr` and `--issues` make runs, whose agents, gate and limits the run flags and the file's run keys set.
     const makesRuns = adopting || label !== undefined;
     const watchFlags = makesRuns ? { ...flagValues(values as RunConfigFlags), ...definedOnly(flags) } : definedOnly(flags);
