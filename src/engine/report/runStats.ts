@@ -68,7 +68,6 @@ export interface RunRow {
   humanDecisions: number;
 }
 
-
 export function buildRunStats(summaries: readonly RunSummary[]): RunStats {
   const runs = [...summaries].sort((a, b) => (a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : a.runId < b.runId ? -1 : 1));
   const tasks = runs.flatMap((r) => plannedTasks(r));
@@ -109,9 +108,6 @@ export function buildRunStats(summaries: readonly RunSummary[]): RunStats {
     perRun: runs.map(runRow),
   };
 }
-
-
-
 
 function addCounts(all: ReadonlyArray<Readonly<Record<string, number>>>): Record<string, number> {
   const sum: Record<string, number> = {};
