@@ -28,8 +28,8 @@ describe("the issue's status line once the run has pull requests", () => {
 });
 
 describe("the issue's status line while the run goes on or waits", () => {
-  it('a paused run says it is paused and why, never that it is running', () => {
-    const paused = { status: 'paused', pausedReason: '`make check` fails on main before any task changed anything', taskOrder: ['a', 'b'], tasks: { a: { state: 'MERGED' }, b: { state: 'GATING' } }, pullRequests: {} } as unknown as RunState;
-    assert.equal(issueStatusLine(paused), 'Paused: `make check` fails on main before any task changed anything (1 of 2 done)');
+  it('a paused run says it is paused, never that it is running, and keeps why (which can name this machine) off the public issue', () => {
+    const paused = { status: 'paused', pausedReason: 'the integration gate did not run: bwrap: cannot mount /home/alice/work', taskOrder: ['a', 'b'], tasks: { a: { state: 'MERGED' }, b: { state: 'GATING' } }, pullRequests: {} } as unknown as RunState;
+    assert.equal(issueStatusLine(paused), "Paused: waiting to be resumed, why is in the run's ledger (1 of 2 done)");
   });
 });

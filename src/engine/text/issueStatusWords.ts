@@ -18,8 +18,9 @@ export function issueStatusLine(state: RunState): string {
     case 'planning':
       return state.taskOrder.length ? `Planned: ${counted(ids.length, 'task')}, waiting for approval` : 'Planning';
     case 'paused':
-      // Nothing moves until a person (or the quota's reset) resumes it: "running" would be untrue.
-      return `Paused: ${state.pausedReason ?? 'waiting to be resumed'} (${done} of ${ids.length} done)`;
+      // Nothing moves until it is resumed: "running" would be untrue. The reason stays in the
+      // ledger: it can name this machine's paths (a sandbox failure), and the issue is public.
+      return `Paused: waiting to be resumed, why is in the run's ledger (${done} of ${ids.length} done)`;
     case 'running':
     case 'integrating':
       if (waiting.length) return `Needs you: ${waiting.map((id) => `\`${id}\``).join(', ')} (running ${done} of ${ids.length})`;
