@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { PlanFileError, jsonErrorOffset, loadPlanFile, parsePlanMarkdown } from '../../src/engine/plan/loadPlanFile';
+import { PlanFileError, loadPlanFile, parsePlanMarkdown } from '../../src/engine/plan/loadPlanFile';
+import { jsonErrorOffset } from '../../src/engine/text/jsonErrorWords';
 import { validationError } from '../helpers/planErrors';
 import { scratchFolder } from '../helpers/fileScoped';
 

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import type { AgentRole, CallPurpose } from '../../domain/events';
 import { FINDING_CATEGORIES, FINDING_SEVERITIES } from '../../domain/verdict';
 import { TaskloomError } from '../../domain/taskloomError';
-import { describeJsonError } from '../../plan/loadPlanFile';
+import { describeJsonError } from '../../text/jsonErrorWords';
 
 /**
  * The script of the scripted agent: what it does on each call, per task and role. A JSON
