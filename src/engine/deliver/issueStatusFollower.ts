@@ -28,11 +28,18 @@ export class IssueStatusFollower {
   private readonly keepers = new Map<string, IssueStatusKeeper>();
   private access: ForgeAccess = {};
 
-  constructor(private readonly repoRoot: string) {}
+  /**
+   * `configured`: the access the repository's settings give (read only when an issue's forge is
+   * first reached, not whenever an engine opens); what a door passes to reachWith goes over it.
+   */
+  constructor(
+    private readonly repoRoot: string,
+    private readonly configured: () => ForgeAccess = () => ({}),
+  ) {}
 
   /**
-   * How the next issue's forge is reached, over what was set before (a door's token keeps the API URL
-   * configured for the repository); a run's issue already followed keeps the access it was reached with.
+   * How the next issue's forge is reached, over what was set before and the configured access (a
+   * door's token keeps the repository's API URL); a run's issue already followed keeps the access it was reached with.
    */
   reachWith(access: ForgeAccess): void {
     this.access = { ...this.access, ...access };
@@ -88,7 +95,7 @@ export class IssueStatusFollower {
   }
 
   private forgeOf(repo: string): Promise<Forge> {
-    const forge = forgeFor(this.repoRoot, { remote: 'origin', repo, ...this.access });
+    const forge = forgeFor(this.repoRoot, { remote: 'origin', repo, ...this.configured(), ...this.access });
     // Its failure is each update's, told as a warning; not an unhandled rejection meanwhile.
     forge.catch(() => undefined);
     return forge;

@@ -101,8 +101,7 @@ export class TaskloomEngine {
   ) {
     const targets = options.notify ?? [];
     this.notifier = options.readOnly ? undefined : (options.notifier ?? (targets.length > 0 ? new Notifier(targets) : undefined));
-    this.issueStatus = options.readOnly ? undefined : new IssueStatusFollower(repo.root);
-    this.issueStatus?.reachWith(configuredForgeAccess(repo.root));
+    this.issueStatus = options.readOnly ? undefined : new IssueStatusFollower(repo.root, () => configuredForgeAccess(repo.root));
   }
 
   static async open(cwd: string, options: EngineOptions): Promise<TaskloomEngine> {

@@ -17,15 +17,13 @@ export async function gateTheBase(ctx: RunContext): Promise<BaselineView | undef
   const { state } = session;
   if (!state.config.gate?.baseline || state.config.gateCommands.length === 0) return undefined;
   const worktree = new BaselineWorktree(ctx.worktrees.repo, state.runId, state.config.worktree?.root);
-  if (state.baseline?.commit === state.baseCommit) {
-    await worktree.removeIfLeft().catch(() => undefined);
-    return state.baseline;
-  }
+  // A drive killed while the baseline ran left its checkout; whether or not this drive gates the base again, it goes.
+  await worktree.removeIfLeft().catch(() => undefined);
+  if (state.baseline?.commit === state.baseCommit) return state.baseline;
   const tree = await ctx.worktrees.treeOf(state.baseCommit);
   const key = gateKey(ctx, tree, { kind: 'baseline' });
   const cached = cachedBaseline(state.repoRoot, key);
   if (cached) {
-    await worktree.removeIfLeft().catch(() => undefined);
     session.emit({ type: 'baseline_result', commit: state.baseCommit, tree, key, commands: cached, cached: true });
     return answeredBySetting(ctx);
   }

@@ -10,7 +10,7 @@ export function issueStatusMarker(runId: string): string {
 /** Where the run stands, in one line for the issue: planned / running n of m / needs you / paused and why / pull request opened / its end. */
 export function issueStatusLine(state: RunState): string {
   const ids = state.taskOrder;
-  const done = ids.filter((id) => isDone(state.tasks[id]!.state)).length;
+  const done = doneCount(state);
   const waiting = ids.filter((id) => isWaitingForHuman(state.tasks[id]!.state));
   const pullRequests = Object.values(state.pullRequests).filter((pr) => !pr.adopted);
   if (pullRequests.length) return pullRequestsLine(pullRequests);
@@ -60,10 +60,12 @@ export function issueStatusComment(state: RunState): string {
 
 /** The comment's last words once the run was discarded: its record, named before, is gone, and nothing moves it any more. */
 export function issueDiscardedComment(state: RunState): string {
-  const done = state.taskOrder.filter((id) => isDone(state.tasks[id]!.state)).length;
+  const done = doneCount(state);
   const delivered = state.applied ? `, after it was applied to \`${state.applied.branch}\`` : '';
   return [
     issueStatusMarker(state.runId),
     `**Taskloom** · run \`${state.runId}\` · Discarded${delivered}: ${done} of ${counted(state.taskOrder.length, 'task')} were done; the run and its record were removed`,
   ].join('\n');
 }
+
+const doneCount = (state: RunState): number => state.taskOrder.filter((id) => isDone(state.tasks[id]!.state)).length;

@@ -32,7 +32,7 @@ export class BaselineWorktree {
     return this.path;
   }
 
-  /** A drive killed while the baseline ran left its checkout; one that finds the baseline known removes it. */
+  /** What a drive killed while the baseline ran left behind; nothing when there is no checkout. */
   async removeIfLeft(): Promise<void> {
     if (existsSync(this.path)) await this.remove();
   }
