@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod';
+import { parseJsonAs } from '../io/parseJsonAs';
 import { isProcessAlive } from '../process/liveness';
 import { TaskloomError } from '../domain/taskloomError';
 
@@ -129,14 +130,7 @@ function readText(file: string): string | undefined {
 const lockOwnerSchema = z.object({ pid: z.number().int().positive(), host: z.string(), command: z.string(), startedAt: z.string() }) satisfies z.ZodType<LockOwner>;
 
 function parseOwner(text: string): LockOwner | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const parsed = lockOwnerSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  return parseJsonAs(lockOwnerSchema, text);
 }
 
 /** A process on another host cannot be checked, so it counts as alive; a zombie does not. */

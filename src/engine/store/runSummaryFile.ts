@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import * as z from 'zod';
 import { emptyRunSummary, summariseEvent, type RunSummary } from '../domain/runSummary';
 import { writeFileAtomic } from '../io/atomicWrite';
+import { parseJsonAs } from '../io/parseJsonAs';
 import { EventLog } from './eventLog';
 import type { RunPaths } from './paths';
 
@@ -91,13 +92,7 @@ function readSummaryFile(file: string, runId: string): { logBytes: number; logMt
   } catch {
     return undefined;
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const parsed = summaryFileSchema.safeParse(json);
-  if (!parsed.success || parsed.data.summary.runId !== runId) return undefined;
-  return { logBytes: parsed.data.logBytes, logMtimeMs: parsed.data.logMtimeMs, summary: parsed.data.summary };
+  const parsed = parseJsonAs(summaryFileSchema, text);
+  if (!parsed || parsed.summary.runId !== runId) return undefined;
+  return { logBytes: parsed.logBytes, logMtimeMs: parsed.logMtimeMs, summary: parsed.summary };
 }

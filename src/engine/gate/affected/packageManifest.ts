@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { parseJsonAs } from '../../io/parseJsonAs';
 import { readRepoFile } from './repoFiles';
 
 const text = z.string().optional().catch(undefined);
@@ -36,15 +37,9 @@ export interface PackageManifest {
 export function readPackageManifest(root: string, dir: string): PackageManifest | undefined {
   const source = readRepoFile(root, dir ? `${dir}/package.json` : 'package.json');
   if (source === undefined) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(source);
-  } catch {
-    return undefined;
-  }
-  const parsed = manifestSchema.safeParse(json);
-  if (!parsed.success) return undefined;
-  const { workspaces, dependencies, devDependencies, peerDependencies, optionalDependencies, ...rest } = parsed.data;
+  const parsed = parseJsonAs(manifestSchema, source);
+  if (!parsed) return undefined;
+  const { workspaces, dependencies, devDependencies, peerDependencies, optionalDependencies, ...rest } = parsed;
   const dependencyNames = [dependencies, devDependencies, peerDependencies, optionalDependencies].flatMap((group) => Object.keys(group ?? {}));
   return { ...rest, dependencyNames, ...(workspaces ? { workspaces: Array.isArray(workspaces) ? workspaces : (workspaces.packages ?? []) } : {}) };
 }
